@@ -1,0 +1,37 @@
+import type { Q, UserRow } from '../store/rows.js';
+import { users } from '../store/repos/users.js';
+import { badRequest, noSuchUser } from '../errors.js';
+import { Role } from '../lib/roles.js';
+
+export interface AccessUserOpts {
+  allowDeactivated?: boolean;
+  allowBots?: boolean;
+  /** Administrative access: owners are only changeable by owners. */
+  forAdmin?: boolean;
+}
+
+/** Loads a user of the caller's organization, or throws Zulip's "No such user". */
+export async function accessUserById(q: Q, acting: UserRow, id: number, opts: AccessUserOpts = {}): Promise<UserRow> {
+  const target = await users.findInRealm(q, acting.realm_id, id);
+  if (!target) throw noSuchUser();
+  if (target.is_bot === 1 && !opts.allowBots) throw noSuchUser();
+  if (target.is_active !== 1 && !opts.allowDeactivated) throw badRequest('User is deactivated');
+  if (opts.forAdmin && target.role === Role.OWNER && acting.role !== Role.OWNER) {
+    throw badRequest('Must be an organization owner');
+  }
+  return target;
+}
+
+export async function accessUserByEmail(q: Q, acting: UserRow, email: string): Promise<UserRow> {
+  const target = await users.findByEmail(q, acting.realm_id, email);
+  if (!target) throw noSuchUser();
+  return target;
+}
+
+export function requireAdmin(user: UserRow): void {
+  if (user.role > Role.ADMINISTRATOR) throw badRequest('Must be an organization administrator');
+}
+
+export function requireNotGuest(user: UserRow): void {
+  if (user.role === Role.GUEST) throw badRequest('Not allowed for guest users');
+}

@@ -1,0 +1,38 @@
+import type { Tx } from '../store/tx.js';
+import type { RealmRow, UserRow } from '../store/rows.js';
+import { realms } from '../store/repos/realms.js';
+import { badRequest } from '../errors.js';
+import { nowSeconds } from '../lib/time.js';
+import { Role } from '../lib/roles.js';
+import { doCreateUser } from './user-create.js';
+
+/** Hooks for other domains to seed a new organization (default streams, ...). */
+export const afterRealmCreated: Array<(tx: Tx, realm: RealmRow, owner: UserRow) => Promise<void>> = [];
+
+export function checkStringId(stringId: string): string {
+  if (stringId !== '' && !/^[a-z0-9][a-z0-9-]{0,39}$/.test(stringId)) {
+    throw badRequest('Subdomain can only have lowercase letters, numbers, and \'-\'s.');
+  }
+  return stringId;
+}
+
+export async function doCreateRealm(
+  tx: Tx,
+  input: { stringId: string; name: string; ownerEmail: string; ownerPassword: string; ownerFullName?: string },
+): Promise<{ realm: RealmRow; owner: UserRow }> {
+  const stringId = checkStringId(input.stringId);
+  if (await realms.findByStringId(tx.db, stringId)) throw badRequest('Subdomain unavailable. Please choose a different one.');
+  const id = await realms.insert(tx.db, {
+    string_id: stringId, name: input.name, description: '', settings: '{}', deactivated: 0, date_created: nowSeconds(),
+  });
+  const realm = (await realms.findById(tx.db, id))!;
+  const owner = await doCreateUser(tx, realm, {
+    email: input.ownerEmail, fullName: input.ownerFullName ?? input.ownerEmail.split('@')[0]!, password: input.ownerPassword, role: Role.OWNER,
+  });
+  for (const hook of afterRealmCreated) await hook(tx, realm, owner);
+  return { realm, owner };
+}
+
+export async function doDeactivateRealm(tx: Tx, realm: RealmRow): Promise<void> {
+  await realms.update(tx.db, realm.id, { deactivated: 1 });
+}

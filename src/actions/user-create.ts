@@ -1,0 +1,72 @@
+import type { Tx } from '../store/tx.js';
+import type { RealmRow, UserRow } from '../store/rows.js';
+import { users } from '../store/repos/users.js';
+import { badRequest } from '../errors.js';
+import { generateApiKey, hashPassword } from '../lib/secrets.js';
+import { nowSeconds } from '../lib/time.js';
+import { Role } from '../lib/roles.js';
+import { notifyRealmUser, personForEvent } from './user-notify.js';
+
+export const MAX_NAME_LENGTH = 100;
+const EMAIL_RE = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+$/;
+
+/** Hooks other domains register to run inside the same transaction (default streams, ...). */
+export const afterUserCreated: Array<(tx: Tx, realm: RealmRow, user: UserRow) => Promise<void>> = [];
+
+export function checkFullName(name: string): string {
+  const n = name.trim();
+  if (n.length > MAX_NAME_LENGTH) throw badRequest('Name too long!');
+  if (n.length < 1) throw badRequest('Name too short!');
+  // Control characters and Zulip's mention syntax characters would break rendering.
+  if (/[\u0000-\u001f\u007f*`\\>"@]/.test(n)) throw badRequest('Invalid characters in name!');
+  return n;
+}
+
+export function checkEmail(email: string): string {
+  const e = email.trim();
+  if (!EMAIL_RE.test(e) || e.length > 254) throw badRequest('Bad name or username');
+  return e;
+}
+
+export interface CreateUserInput {
+  email: string;
+  fullName: string;
+  password?: string | undefined;
+  role?: number;
+  isBot?: boolean;
+  botType?: number | null;
+  botOwnerId?: number | null;
+  timezone?: string;
+}
+
+export async function doCreateUser(tx: Tx, realm: RealmRow, input: CreateUserInput): Promise<UserRow> {
+  const email = checkEmail(input.email);
+  const fullName = checkFullName(input.fullName);
+  if (await users.findByEmail(tx.db, realm.id, email)) throw badRequest(`Email '${email}' already in use`);
+  const id = await users.insert(tx.db, {
+    realm_id: realm.id,
+    email,
+    email_lower: email.toLowerCase(),
+    delivery_email: email,
+    full_name: fullName,
+    password_hash: input.password ? await hashPassword(input.password) : null,
+    api_key: generateApiKey(),
+    role: input.role ?? Role.MEMBER,
+    is_active: 1,
+    is_bot: input.isBot ? 1 : 0,
+    bot_type: input.isBot ? (input.botType ?? 1) : null,
+    bot_owner_id: input.isBot ? (input.botOwnerId ?? null) : null,
+    is_billing_admin: 0,
+    timezone: input.timezone ?? '',
+    date_joined: nowSeconds(),
+    avatar_source: 'G',
+    avatar_version: 1,
+    settings: '{}',
+  });
+  // A personal recipient makes the user addressable by private messages.
+  await tx.db.insertInto('recipient').values({ type: 1, type_id: id }).execute();
+  const user = (await users.findById(tx.db, id))!;
+  for (const hook of afterUserCreated) await hook(tx, realm, user);
+  await notifyRealmUser(tx, realm.id, 'add', personForEvent(user));
+  return user;
+}

@@ -1,0 +1,53 @@
+import type { Tx } from '../store/tx.js';
+import type { UserRow } from '../store/rows.js';
+import { users } from '../store/repos/users.js';
+import { ApiError, badRequest } from '../errors.js';
+import { ROLE_VALUES, Role } from '../lib/roles.js';
+import { generateApiKey } from '../lib/secrets.js';
+import { checkFullName } from './user-create.js';
+import { notifyRealmUser } from './user-notify.js';
+
+async function countActiveOwners(tx: Tx, realmId: number): Promise<number> {
+  const r = await tx.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('realm_id', '=', realmId).where('role', '=', Role.OWNER).where('is_active', '=', 1).where('is_bot', '=', 0)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+export async function checkNotLastOwner(tx: Tx, target: UserRow, msg: string): Promise<void> {
+  if (target.role === Role.OWNER && (await countActiveOwners(tx, target.realm_id)) <= 1) throw badRequest(msg);
+}
+
+export async function doChangeFullName(tx: Tx, target: UserRow, fullName: string): Promise<void> {
+  const name = checkFullName(fullName);
+  if (name === target.full_name) return;
+  await users.update(tx.db, target.id, { full_name: name });
+  await notifyRealmUser(tx, target.realm_id, 'update', { user_id: target.id, full_name: name });
+}
+
+export async function doChangeRole(tx: Tx, acting: UserRow, target: UserRow, role: number): Promise<void> {
+  if (!ROLE_VALUES.includes(role)) throw badRequest('Invalid role');
+  // Only owners may grant or take away ownership.
+  if ((role === Role.OWNER || target.role === Role.OWNER) && acting.role !== Role.OWNER) {
+    throw badRequest('Must be an organization owner');
+  }
+  if (role === target.role) return;
+  if (target.role === Role.OWNER) {
+    await checkNotLastOwner(tx, target, 'The owner permission cannot be removed from the only organization owner.');
+  }
+  await users.update(tx.db, target.id, { role });
+  await notifyRealmUser(tx, target.realm_id, 'update', { user_id: target.id, role });
+}
+
+export async function doRegenerateApiKey(tx: Tx, user: UserRow): Promise<string> {
+  const key = generateApiKey();
+  await users.update(tx.db, user.id, { api_key: key });
+  if (user.is_bot === 1 && user.bot_owner_id !== null) {
+    tx.notify({ type: 'realm_bot', op: 'update', bot: { user_id: user.id, api_key: key } }, [user.bot_owner_id], user.realm_id);
+  }
+  return key;
+}
+
+export function assertActive(u: UserRow): void {
+  if (u.is_active !== 1) throw new ApiError('BAD_REQUEST', 'User is deactivated');
+}

@@ -1,0 +1,51 @@
+import path from 'node:path';
+import pino, { type Logger } from 'pino';
+import type { FastifyInstance } from 'fastify';
+import { loadConfig, type Config, type ConfigOverrides } from './config.js';
+import type { AppContext } from './context.js';
+import { openStore } from './store/db.js';
+import { InProcessBus, type EventBus } from './events/bus.js';
+import { buildHttp } from './http/app.js';
+import { installDomainHooks } from './domains.js';
+
+export interface App {
+  ctx: AppContext;
+  http: FastifyInstance;
+  close(): Promise<void>;
+}
+
+export function makeLogger(level: string): Logger {
+  if (level !== 'silent' && process.stdout.isTTY) {
+    return pino({ level, transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } } });
+  }
+  return pino({ level });
+}
+
+/** Builds the whole server without listening; tests, the CLI and main all use it. */
+export async function buildApp(overrides: ConfigOverrides = {}, deps: { log?: Logger; bus?: EventBus } = {}): Promise<App> {
+  const config: Config = loadConfig(overrides);
+  const log = deps.log ?? makeLogger(config.logLevel);
+  const store = await openStore({ databaseUrl: config.databaseUrl, sqlitePath: path.join(config.dataDir, 'parley.db') });
+  const ctx: AppContext = { config, store, bus: deps.bus ?? new InProcessBus(), log, shutdownHooks: [] };
+  installDomainHooks(ctx);
+  const http = await buildHttp(ctx);
+  let closed = false;
+  return {
+    ctx,
+    http,
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await http.close();
+      for (const hook of ctx.shutdownHooks) {
+        try {
+          await hook();
+        } catch (err) {
+          log.error({ err }, 'shutdown hook failed');
+        }
+      }
+      await ctx.bus.close();
+      await store.close();
+    },
+  };
+}

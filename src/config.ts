@@ -1,0 +1,48 @@
+import path from 'node:path';
+
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  /** PostgreSQL connection URL; SQLite under dataDir when absent. */
+  databaseUrl: string | undefined;
+  /** Public base URL, e.g. http://chat.example.com; realm_uri derives from it. */
+  externalUrl: string;
+  orgName: string;
+  adminEmail: string | undefined;
+  adminPassword: string | undefined;
+  logLevel: string;
+  /** Heartbeat after this many ms of silence on a long poll (Zulip: 45-55 s). */
+  heartbeatMs: number;
+  /** Idle queue lifetime in seconds (Zulip default 600). */
+  queueTimeoutSecs: number;
+}
+
+export type ConfigOverrides = Partial<Config>;
+
+function envInt(name: string, fallback: number): number {
+  const v = process.env[name];
+  if (v === undefined || v === '') return fallback;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got '${v}'`);
+  return n;
+}
+
+export function loadConfig(overrides: ConfigOverrides = {}): Config {
+  const host = overrides.host ?? process.env.PARLEY_HOST ?? '127.0.0.1';
+  const port = overrides.port ?? envInt('PARLEY_PORT', 9991);
+  const externalUrl = (overrides.externalUrl ?? process.env.PARLEY_EXTERNAL_URL ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`).replace(/\/+$/, '');
+  return {
+    host,
+    port,
+    dataDir: path.resolve(overrides.dataDir ?? process.env.PARLEY_DATA_DIR ?? './data'),
+    databaseUrl: overrides.databaseUrl ?? (process.env.PARLEY_DATABASE_URL || undefined),
+    externalUrl,
+    orgName: overrides.orgName ?? process.env.PARLEY_ORG_NAME ?? 'Parley',
+    adminEmail: overrides.adminEmail ?? (process.env.PARLEY_ADMIN_EMAIL || undefined),
+    adminPassword: overrides.adminPassword ?? (process.env.PARLEY_ADMIN_PASSWORD || undefined),
+    logLevel: overrides.logLevel ?? process.env.PARLEY_LOG_LEVEL ?? 'info',
+    heartbeatMs: overrides.heartbeatMs ?? envInt('PARLEY_HEARTBEAT_MS', 45_000 + Math.floor(Math.random() * 10_000)),
+    queueTimeoutSecs: overrides.queueTimeoutSecs ?? envInt('PARLEY_QUEUE_TIMEOUT_SECS', 600),
+  };
+}

@@ -1,0 +1,7 @@
+import type { AppContext } from './context.js';
+
+/**
+ * Wires each domain's per-process machinery (event queues, cross-domain hooks)
+ * into a freshly built context. Domains add themselves here.
+ */
+export function installDomainHooks(_ctx: AppContext): void {}

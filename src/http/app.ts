@@ -1,0 +1,84 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
+import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
+import type { AppContext } from '../context.js';
+import { ApiError } from '../errors.js';
+import { Params } from './params.js';
+import { authenticate, resolveRealm } from './auth.js';
+import { routes } from './routes.js';
+import type { AuthedRequest, BaseRequest, Route } from './route.js';
+
+export const API_PREFIX = '/api/v1';
+
+function paramsOf(req: FastifyRequest): Params {
+  // Query string for every method, then the body (form or multipart) on top.
+  return Params.from(req.query, req.method === 'GET' ? undefined : req.body);
+}
+
+export async function buildHttp(ctx: AppContext): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: ctx.log as unknown as FastifyBaseLogger,
+    disableRequestLogging: true,
+    routerOptions: { ignoreDuplicateSlashes: true, ignoreTrailingSlash: true, maxParamLength: 500 },
+    bodyLimit: 8 * 1024 * 1024,
+    // Long polls are held up to 90 s by design.
+    requestTimeout: 0,
+    keepAliveTimeout: 95_000,
+    return503OnClosing: true,
+  });
+
+  await app.register(formbody);
+  await app.register(multipart, { attachFieldsToBody: 'keyValues', limits: { fileSize: 25 * 1024 * 1024, fields: 1000 } });
+  // Bodies of other types (webhook payloads in plain text, say) are kept as text.
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+
+  app.addHook('onResponse', async (req, reply) => {
+    req.log.info({ method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
+  });
+
+  app.setErrorHandler((err: unknown, req, reply) => {
+    if (err instanceof ApiError) {
+      void reply.status(err.httpStatus).send(err.toJSON());
+      return;
+    }
+    const e = err as { statusCode?: number; message?: string; code?: string };
+    if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+      // Fastify's own parse errors (bad JSON body, too large, bad multipart).
+      void reply.status(e.statusCode === 413 ? 413 : 400).send({ result: 'error', msg: e.message ?? 'Bad request', code: 'BAD_REQUEST' });
+      return;
+    }
+    req.log.error({ err }, 'unhandled error');
+    void reply.status(500).send({ result: 'error', msg: 'Internal server error', code: 'INTERNAL_SERVER_ERROR' });
+  });
+
+  app.setNotFoundHandler((_req, reply) => {
+    void reply.status(404).send({ result: 'error', msg: 'Not Found', code: 'BAD_REQUEST' });
+  });
+
+  for (const route of routes) registerRoute(app, ctx, route);
+  return app;
+}
+
+function registerRoute(app: FastifyInstance, ctx: AppContext, route: Route): void {
+  app.route({
+    method: route.method,
+    url: API_PREFIX + route.path,
+    handler: async (req, reply) => {
+      const base: BaseRequest = {
+        ctx, req, reply, params: paramsOf(req), path: (req.params ?? {}) as Record<string, string>,
+        realm: undefined as never,
+      };
+      let body: Record<string, unknown>;
+      if (route.auth === 'user') {
+        const { user, realm } = await authenticate(ctx, req.headers.host, req.headers.authorization);
+        const r: AuthedRequest = { ...base, user, realm };
+        body = await route.handler(r);
+      } else {
+        base.realm = await resolveRealm(ctx, req.headers.host);
+        body = await route.handler(base);
+      }
+      if (reply.sent) return reply;
+      return { result: 'success', msg: '', ...body };
+    },
+  });
+}

@@ -1,0 +1,51 @@
+import type { AppContext } from '../context.js';
+import type { RealmRow, UserRow } from '../store/rows.js';
+import { realms } from '../store/repos/realms.js';
+import { ApiError, unauthorized } from '../errors.js';
+import { constantTimeEqual } from '../lib/secrets.js';
+import { subdomainOf } from '../lib/realm-host.js';
+
+export const realmDeactivated = () =>
+  new ApiError('REALM_DEACTIVATED', 'This organization has been deactivated', 401);
+export const userDeactivated = () => new ApiError('USER_DEACTIVATED', 'Account is deactivated', 401);
+const invalidApiKey = () => new ApiError('INVALID_API_KEY', 'Invalid API key', 401);
+
+export async function resolveRealm(ctx: AppContext, host: string | undefined): Promise<RealmRow> {
+  const realm = await realms.findByStringId(ctx.store.db, subdomainOf(ctx.config, host));
+  if (!realm) throw new ApiError('BAD_REQUEST', 'Invalid subdomain', 404);
+  return realm;
+}
+
+export function parseBasicAuth(header: string | undefined): { email: string; apiKey: string } {
+  if (header === undefined) throw unauthorized('Missing authorization header for basic auth');
+  const [scheme, credentials, ...rest] = header.trim().split(/\s+/);
+  if (!scheme || !credentials || rest.length > 0) throw unauthorized('Invalid authorization header for basic auth');
+  if (scheme.toLowerCase() !== 'basic') throw unauthorized('This endpoint requires HTTP basic authentication.');
+  const decoded = Buffer.from(credentials, 'base64').toString('utf8');
+  const sep = decoded.lastIndexOf(':');
+  if (sep <= 0) throw unauthorized('Invalid authorization header for basic auth');
+  return { email: decoded.slice(0, sep), apiKey: decoded.slice(sep + 1) };
+}
+
+/** HTTP basic authentication with email and API key, against the Host's organization. */
+export async function authenticate(ctx: AppContext, host: string | undefined, header: string | undefined): Promise<{ user: UserRow; realm: RealmRow }> {
+  const { email, apiKey } = parseBasicAuth(header);
+  const row = await ctx.store.db
+    .selectFrom('users')
+    .innerJoin('realm', 'realm.id', 'users.realm_id')
+    .selectAll('users')
+    .select(['realm.string_id as r_string_id', 'realm.name as r_name', 'realm.description as r_description',
+      'realm.settings as r_settings', 'realm.deactivated as r_deactivated', 'realm.date_created as r_date_created'])
+    .where('realm.string_id', '=', subdomainOf(ctx.config, host))
+    .where('users.email_lower', '=', email.toLowerCase())
+    .executeTakeFirst();
+  if (!row || !constantTimeEqual(row.api_key, apiKey)) throw invalidApiKey();
+  if (row.r_deactivated === 1) throw realmDeactivated();
+  if (row.is_active !== 1) throw userDeactivated();
+  const { r_string_id, r_name, r_description, r_settings, r_deactivated, r_date_created, ...user } = row;
+  const realm: RealmRow = {
+    id: user.realm_id, string_id: r_string_id, name: r_name, description: r_description,
+    settings: r_settings, deactivated: r_deactivated, date_created: r_date_created,
+  };
+  return { user, realm };
+}

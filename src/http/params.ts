@@ -1,0 +1,141 @@
+import { badRequest, missingArgument } from '../errors.js';
+
+/**
+ * Zulip's parameter rules: strings arrive raw, integers as decimal strings,
+ * booleans as JSON `true`/`false`, arrays and objects as JSON text. Unknown
+ * parameters are simply never read. Error wording follows Zulip's validators.
+ */
+export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+
+const INT_RE = /^[-+]?\d+$/;
+
+export class Params {
+  constructor(private readonly raw: Record<string, string>) {}
+
+  static from(...sources: Array<unknown>): Params {
+    const out: Record<string, string> = {};
+    for (const src of sources) {
+      if (!src || typeof src !== 'object') continue;
+      for (const [k, v] of Object.entries(src as Record<string, unknown>)) {
+        const val = Array.isArray(v) ? v[v.length - 1] : v;
+        if (typeof val === 'string') out[k] = val;
+        else if (Buffer.isBuffer(val)) out[k] = val.toString('utf8');
+        else if (typeof val === 'number' || typeof val === 'boolean') out[k] = String(val);
+      }
+    }
+    return new Params(out);
+  }
+
+  has(name: string): boolean {
+    return Object.prototype.hasOwnProperty.call(this.raw, name);
+  }
+
+  /** First of several names that is present (for aliases like topic/subject). */
+  pick(...names: string[]): string | undefined {
+    return names.find((n) => this.has(n));
+  }
+
+  rawValue(name: string): string | undefined {
+    return this.has(name) ? this.raw[name] : undefined;
+  }
+
+  str(name: string): string {
+    const v = this.rawValue(name);
+    if (v === undefined) throw missingArgument(name);
+    return v;
+  }
+
+  optStr(name: string): string | undefined {
+    return this.rawValue(name);
+  }
+
+  int(name: string): number {
+    const v = this.rawValue(name);
+    if (v === undefined) throw missingArgument(name);
+    return parseIntParam(name, v);
+  }
+
+  optInt(name: string): number | undefined {
+    const v = this.rawValue(name);
+    return v === undefined ? undefined : parseIntParam(name, v);
+  }
+
+  bool(name: string, fallback: boolean): boolean {
+    const v = this.optBool(name);
+    return v === undefined ? fallback : v;
+  }
+
+  optBool(name: string): boolean | undefined {
+    const v = this.rawValue(name);
+    if (v === undefined) return undefined;
+    const parsed = parseJson(name, v);
+    if (typeof parsed !== 'boolean') throw badRequest(`${name} is not a boolean`);
+    return parsed;
+  }
+
+  json(name: string): Json {
+    const v = this.rawValue(name);
+    if (v === undefined) throw missingArgument(name);
+    return parseJson(name, v);
+  }
+
+  optJson(name: string): Json | undefined {
+    const v = this.rawValue(name);
+    return v === undefined ? undefined : parseJson(name, v);
+  }
+
+  intList(name: string): number[] {
+    return checkIntList(name, this.json(name));
+  }
+
+  optIntList(name: string): number[] | undefined {
+    const v = this.optJson(name);
+    return v === undefined ? undefined : checkIntList(name, v);
+  }
+
+  strList(name: string): string[] {
+    return checkStrList(name, this.json(name));
+  }
+
+  optStrList(name: string): string[] | undefined {
+    const v = this.optJson(name);
+    return v === undefined ? undefined : checkStrList(name, v);
+  }
+}
+
+export function parseIntParam(name: string, v: string): number {
+  const s = v.trim();
+  // Zulip's check_int accepts JSON integers; a quoted "5" is not one.
+  if (!INT_RE.test(s)) throw badRequest(`${name} is not an integer`);
+  const n = Number(s);
+  if (!Number.isSafeInteger(n)) throw badRequest(`${name} is too large`);
+  return n;
+}
+
+export function parseJson(name: string, v: string): Json {
+  try {
+    return JSON.parse(v) as Json;
+  } catch {
+    throw badRequest(`Argument "${name}" is not valid JSON.`);
+  }
+}
+
+export function checkIntList(name: string, v: Json): number[] {
+  if (!Array.isArray(v)) throw badRequest(`${name} is not a list`);
+  v.forEach((x, i) => {
+    if (typeof x !== 'number' || !Number.isSafeInteger(x)) throw badRequest(`${name}[${i}] is not an integer`);
+  });
+  return v as number[];
+}
+
+export function checkStrList(name: string, v: Json): string[] {
+  if (!Array.isArray(v)) throw badRequest(`${name} is not a list`);
+  v.forEach((x, i) => {
+    if (typeof x !== 'string') throw badRequest(`${name}[${i}] is not a string`);
+  });
+  return v as string[];
+}
+
+export function isDict(v: Json | undefined): v is { [k: string]: Json } {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

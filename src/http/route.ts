@@ -1,0 +1,34 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.js';
+import type { RealmRow, UserRow } from '../store/rows.js';
+import type { Params } from './params.js';
+import { badRequest } from '../errors.js';
+
+export interface BaseRequest {
+  ctx: AppContext;
+  params: Params;
+  path: Record<string, string>;
+  req: FastifyRequest;
+  reply: FastifyReply;
+  realm: RealmRow;
+}
+
+export interface AuthedRequest extends BaseRequest {
+  user: UserRow;
+}
+
+type Body = Record<string, unknown>;
+
+/** auth 'user': basic auth required; 'none': public, the Host picks the realm. */
+export type Route =
+  | { method: Method; path: string; auth: 'user'; handler: (r: AuthedRequest) => Promise<Body> }
+  | { method: Method; path: string; auth: 'none'; handler: (r: BaseRequest) => Promise<Body> };
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
+
+/** Integer path segment; Zulip's URL patterns only match digits, so others are 404s there. */
+export function pathInt(r: BaseRequest, name: string): number {
+  const v = r.path[name] ?? '';
+  if (!/^\d+$/.test(v) || !Number.isSafeInteger(Number(v))) throw badRequest(`Invalid ${name.replace(/_/g, ' ')}`);
+  return Number(v);
+}

@@ -1,0 +1,6 @@
+import type { Route } from './route.js';
+import { serverRoutes } from './handlers/server.js';
+import { userRoutes } from './handlers/users.js';
+
+/** Every API route, by resource. Each handler file owns its own table. */
+export const routes: Route[] = [...serverRoutes, ...userRoutes];

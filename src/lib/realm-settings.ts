@@ -1,0 +1,68 @@
+/**
+ * Organization settings with Zulip's defaults. Stored as JSON on the realm row so
+ * that later issues can add settings without a migration; read through
+ * realmSettings() so every reader sees the defaults filled in.
+ */
+export const REALM_SETTING_DEFAULTS = {
+  invite_required: true,
+  emails_restricted_to_domains: false,
+  disallow_disposable_email_addresses: true,
+  waiting_period_threshold: 0,
+  /** Zulip policy integers: 1 members, 2 admins, 3 full members, 4 moderators. */
+  create_public_stream_policy: 1,
+  create_private_stream_policy: 1,
+  create_web_public_stream_policy: 7,
+  invite_to_stream_policy: 1,
+  invite_to_realm_policy: 1,
+  user_group_edit_policy: 1,
+  private_message_policy: 1,
+  wildcard_mention_policy: 5,
+  edit_topic_policy: 5,
+  move_messages_between_streams_policy: 2,
+  delete_own_message_policy: 1,
+  add_custom_emoji_policy: 1,
+  email_address_visibility: 1,
+  message_retention_days: -1 as number,
+  mandatory_topics: false,
+  allow_message_editing: true,
+  message_content_edit_limit_seconds: 600,
+  message_content_delete_limit_seconds: null as number | null,
+  allow_edit_history: true,
+  enable_spectator_access: false,
+  name_changes_disabled: false,
+  email_changes_disabled: false,
+  avatar_changes_disabled: false,
+  inline_image_preview: true,
+  inline_url_embed_preview: false,
+  digest_emails_enabled: false,
+  digest_weekday: 1,
+  send_welcome_emails: true,
+  message_content_allowed_in_email_notifications: true,
+  default_language: 'en',
+  default_code_block_language: null as string | null,
+  video_chat_provider: 1,
+  giphy_rating: 2,
+  notifications_stream_id: -1,
+  signup_notifications_stream_id: -1,
+  org_type: 0,
+  plan_type: 1,
+  presence_disabled: false,
+  icon_source: 'G',
+  logo_source: 'D',
+  night_logo_source: 'D',
+  default_twenty_four_hour_time: false,
+  bot_creation_policy: 1,
+  upload_quota_mib: null as number | null,
+};
+
+export type RealmSettings = typeof REALM_SETTING_DEFAULTS;
+
+export function realmSettings(json: string): RealmSettings {
+  let stored: Partial<RealmSettings> = {};
+  try {
+    stored = JSON.parse(json) as Partial<RealmSettings>;
+  } catch {
+    /* a corrupt settings blob falls back to defaults rather than failing every request */
+  }
+  return { ...REALM_SETTING_DEFAULTS, ...stored };
+}

@@ -1,0 +1,34 @@
+import crypto from 'node:crypto';
+import type { Config } from '../config.js';
+import type { RealmRow } from '../store/rows.js';
+import { realmUri } from '../lib/realm-host.js';
+import { versionFields } from '../lib/version.js';
+import { realmSettings } from '../lib/realm-settings.js';
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+export function realmIconUrl(realm: RealmRow): string {
+  const hash = crypto.createHash('md5').update(`realm-${realm.string_id}-${realm.id}`).digest('hex');
+  return `https://secure.gravatar.com/avatar/${hash}?d=identicon&s=100`;
+}
+
+export function presentServerSettings(config: Config, realm: RealmRow): Record<string, unknown> {
+  const settings = realmSettings(realm.settings);
+  return {
+    authentication_methods: {
+      password: true, dev: false, email: true, ldap: false, remoteuser: false, github: false,
+      azuread: false, gitlab: false, apple: false, google: false, saml: false, 'openid connect': false,
+    },
+    external_authentication_methods: [],
+    ...versionFields(),
+    push_notifications_enabled: false,
+    is_incompatible: false,
+    email_auth_enabled: true,
+    require_email_format_usernames: true,
+    realm_uri: realmUri(config, realm),
+    realm_name: realm.name,
+    realm_icon: realmIconUrl(realm),
+    realm_description: realm.description ? `<p>${escapeHtml(realm.description)}</p>` : '',
+    realm_web_public_access_enabled: settings.enable_spectator_access,
+  };
+}

@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import type { DB } from './schema.js';
+import { migrations } from './migrations/index.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Store {
+  db: Kysely<DB>;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+// bigint columns (times) come back from pg as strings unless told otherwise;
+// every bigint Parley stores is a UNIX time, well inside Number's safe range.
+pg.types.setTypeParser(20, (v) => Number(v));
+
+export async function openStore(opts: { databaseUrl?: string; sqlitePath?: string }): Promise<Store> {
+  let db: Kysely<DB>;
+  let dialect: Dialect;
+  if (opts.databaseUrl) {
+    dialect = 'postgres';
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  } else {
+    dialect = 'sqlite';
+    const file = opts.sqlitePath ?? ':memory:';
+    if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+    const sqlite = new Database(file);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('busy_timeout = 5000');
+    db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  }
+  await migrate(db, dialect);
+  return { db, dialect, close: () => db.destroy() };
+}
+
+/** Runs each migration not yet recorded, in order, each in its own transaction. */
+async function migrate(db: Kysely<DB>, dialect: Dialect): Promise<void> {
+  await sql`CREATE TABLE IF NOT EXISTS parley_migration (name text PRIMARY KEY, applied_at bigint NOT NULL)`.execute(db);
+  const done = new Set(
+    (await sql<{ name: string }>`SELECT name FROM parley_migration`.execute(db)).rows.map((r) => r.name),
+  );
+  for (const m of migrations) {
+    if (done.has(m.name)) continue;
+    await db.transaction().execute(async (trx) => {
+      await m.up(trx as Kysely<any>, dialect);
+      await sql`INSERT INTO parley_migration (name, applied_at) VALUES (${m.name}, ${Math.floor(Date.now() / 1000)})`.execute(trx);
+    });
+  }
+}

@@ -1,0 +1,11 @@
+import type { Kysely } from 'kysely';
+import type { Dialect } from '../db.js';
+import * as m001 from './001-initial.js';
+
+export interface Migration {
+  name: string;
+  up(db: Kysely<any>, dialect: Dialect): Promise<void>;
+}
+
+/** Append only: a migration, once landed, is never edited. */
+export const migrations: Migration[] = [{ name: '001-initial', up: m001.up }];

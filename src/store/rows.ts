@@ -1,0 +1,11 @@
+import type { Selectable, Kysely, Transaction } from 'kysely';
+import type { DB, RealmTable, UserTable, StreamTable, SubscriptionTable, MessageTable } from './schema.js';
+
+export type RealmRow = Selectable<RealmTable>;
+export type UserRow = Selectable<UserTable>;
+export type StreamRow = Selectable<StreamTable>;
+export type SubscriptionRow = Selectable<SubscriptionTable>;
+export type MessageRow = Selectable<MessageTable>;
+
+/** Repos take either the root handle or a transaction. */
+export type Q = Kysely<DB> | Transaction<DB>;

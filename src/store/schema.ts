@@ -1,0 +1,164 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Table types. Booleans are stored as integers 0/1 on both engines so that every
+ * query runs unchanged on SQLite and PostgreSQL. Times are UNIX seconds.
+ * JSON-valued columns hold JSON text.
+ */
+export interface RealmTable {
+  id: Generated<number>;
+  string_id: string;
+  name: string;
+  description: string;
+  /** JSON object of organization settings; defaults live in src/lib/realm-settings.ts. */
+  settings: string;
+  deactivated: number;
+  date_created: number;
+}
+
+export interface UserTable {
+  id: Generated<number>;
+  realm_id: number;
+  email: string;
+  email_lower: string;
+  delivery_email: string;
+  full_name: string;
+  password_hash: string | null;
+  api_key: string;
+  role: number;
+  is_active: number;
+  is_bot: number;
+  bot_type: number | null;
+  bot_owner_id: number | null;
+  is_billing_admin: number;
+  timezone: string;
+  date_joined: number;
+  /** 'G' gravatar, 'U' uploaded. */
+  avatar_source: string;
+  avatar_version: number;
+  /** JSON object of personal settings that differ from the defaults. */
+  settings: string;
+}
+
+/** Zulip's recipient: 1 personal (type_id = user id), 2 stream, 3 huddle. */
+export interface RecipientTable {
+  id: Generated<number>;
+  type: number;
+  type_id: number;
+}
+
+export interface HuddleTable {
+  id: Generated<number>;
+  /** Sorted, comma-joined user ids. */
+  huddle_hash: string;
+  recipient_id: number | null;
+}
+
+export interface StreamTable {
+  id: Generated<number>;
+  realm_id: number;
+  name: string;
+  name_lower: string;
+  description: string;
+  rendered_description: string;
+  invite_only: number;
+  is_web_public: number;
+  history_public_to_subscribers: number;
+  stream_post_policy: number;
+  /** null: organization default; -1: unlimited. */
+  message_retention_days: number | null;
+  date_created: number;
+  first_message_id: number | null;
+  deactivated: number;
+  recipient_id: number | null;
+  email_token: string;
+}
+
+export interface SubscriptionTable {
+  id: Generated<number>;
+  user_id: number;
+  stream_id: number;
+  active: number;
+  is_muted: number;
+  color: string;
+  pin_to_top: number;
+  desktop_notifications: number | null;
+  audible_notifications: number | null;
+  push_notifications: number | null;
+  email_notifications: number | null;
+  wildcard_mentions_notify: number | null;
+}
+
+export interface DefaultStreamTable {
+  realm_id: number;
+  stream_id: number;
+}
+
+export interface MutedTopicTable {
+  user_id: number;
+  stream_id: number;
+  topic: string;
+  topic_lower: string;
+  date_muted: number;
+}
+
+export interface MessageTable {
+  id: Generated<number>;
+  realm_id: number;
+  sender_id: number;
+  recipient_id: number;
+  /** Denormalised from the recipient for fast stream narrows; null for private messages. */
+  stream_id: number | null;
+  topic: string;
+  topic_lower: string;
+  content: string;
+  rendered_content: string;
+  rendered_content_version: number;
+  date_sent: number;
+  client: string;
+  last_edit_time: number | null;
+  /** JSON array, most recent first; null when never edited. */
+  edit_history: string | null;
+  is_me_message: number;
+  has_link: number;
+  has_image: number;
+  has_attachment: number;
+}
+
+/** Bitmask values follow Zulip's UserMessage.flags. */
+export interface UserMessageTable {
+  user_id: number;
+  message_id: number;
+  flags: number;
+}
+
+export interface ReactionTable {
+  id: Generated<number>;
+  message_id: number;
+  user_id: number;
+  emoji_name: string;
+  emoji_code: string;
+  reaction_type: string;
+}
+
+export interface AlertWordTable {
+  id: Generated<number>;
+  user_id: number;
+  realm_id: number;
+  word: string;
+}
+
+export interface DB {
+  realm: RealmTable;
+  users: UserTable;
+  recipient: RecipientTable;
+  huddle: HuddleTable;
+  stream: StreamTable;
+  subscription: SubscriptionTable;
+  default_stream: DefaultStreamTable;
+  muted_topic: MutedTopicTable;
+  message: MessageTable;
+  user_message: UserMessageTable;
+  reaction: ReactionTable;
+  alert_word: AlertWordTable;
+}

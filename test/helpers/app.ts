@@ -1,0 +1,136 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import type { InjectOptions } from 'fastify';
+import { buildApp, type App } from '../../src/app.js';
+import type { ConfigOverrides } from '../../src/config.js';
+import { transact } from '../../src/store/tx.js';
+import { doCreateUser } from '../../src/actions/user-create.js';
+import { ensureDefaultRealm } from '../../src/cli/bootstrap.js';
+import { realms } from '../../src/store/repos/realms.js';
+import { Role } from '../../src/lib/roles.js';
+import type { RealmRow, UserRow } from '../../src/store/rows.js';
+import { resetLoginLimits } from '../../src/actions/login.js';
+
+export const ENGINE = process.env.PARLEY_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
+export const HOST = 'parley.test';
+export const OWNER_EMAIL = 'owner@parley.test';
+export const OWNER_PASSWORD = 'owner-password-123';
+
+export interface TestUser {
+  id: number;
+  email: string;
+  apiKey: string;
+  row: UserRow;
+}
+
+export interface ApiResult {
+  status: number;
+  body: any;
+}
+
+export interface CallOpts {
+  as?: TestUser | null;
+  /** Sent as the query string (GET) or form body (other methods). */
+  params?: Record<string, unknown>;
+  query?: Record<string, unknown>;
+  host?: string;
+  headers?: Record<string, string>;
+}
+
+export interface TestApp {
+  app: App;
+  realm: RealmRow;
+  owner: TestUser;
+  api(method: string, url: string, opts?: CallOpts): Promise<ApiResult>;
+  createUser(opts?: { role?: number; name?: string; email?: string; password?: string }): Promise<TestUser>;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+/** Encodes parameters the Zulip way: strings raw, everything else JSON. */
+export function encodeParams(params: Record<string, unknown>): string {
+  const usp = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) {
+    if (v === undefined) continue;
+    usp.append(k, typeof v === 'string' ? v : JSON.stringify(v));
+  }
+  return usp.toString();
+}
+
+export function basic(email: string, key: string): string {
+  return 'Basic ' + Buffer.from(`${email}:${key}`).toString('base64');
+}
+
+async function createPgDatabase(): Promise<string> {
+  const base = process.env.PARLEY_TEST_PG_URL!;
+  const name = `parley_t_${process.pid}_${Date.now()}_${counter++}`;
+  const client = new pg.Client({ connectionString: base });
+  await client.connect();
+  await client.query(`CREATE DATABASE ${name}`);
+  await client.end();
+  const u = new URL(base);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+export async function testApp(overrides: ConfigOverrides = {}): Promise<TestApp> {
+  resetLoginLimits();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-test-'));
+  const databaseUrl = ENGINE === 'postgres' ? await createPgDatabase() : undefined;
+  const app = await buildApp({
+    dataDir, databaseUrl, logLevel: 'silent', externalUrl: `http://${HOST}`,
+    adminEmail: OWNER_EMAIL, adminPassword: OWNER_PASSWORD, orgName: 'Parley Test', ...overrides,
+  });
+  await ensureDefaultRealm(app.ctx);
+  const realm = (await realms.findByStringId(app.ctx.store.db, ''))!;
+  const ownerRow = (await app.ctx.store.db.selectFrom('users').selectAll().where('email', '=', OWNER_EMAIL).executeTakeFirstOrThrow());
+  const owner: TestUser = { id: ownerRow.id, email: ownerRow.email, apiKey: ownerRow.api_key, row: ownerRow };
+  let n = 0;
+
+  const api = async (method: string, url: string, opts: CallOpts = {}): Promise<ApiResult> => {
+    const as = opts.as === undefined ? owner : opts.as;
+    const headers: Record<string, string> = { host: opts.host ?? HOST, ...(opts.headers ?? {}) };
+    if (as) headers.authorization = basic(as.email, as.apiKey);
+    const inject: InjectOptions = { method: method as InjectOptions['method'], url, headers };
+    const enc = opts.params ? encodeParams(opts.params) : '';
+    const q = opts.query ? encodeParams(opts.query) : '';
+    if (method === 'GET') {
+      const qs = [enc, q].filter(Boolean).join('&');
+      if (qs) inject.url = `${url}${url.includes('?') ? '&' : '?'}${qs}`;
+    } else {
+      if (q) inject.url = `${url}${url.includes('?') ? '&' : '?'}${q}`;
+      if (opts.params) {
+        inject.payload = enc;
+        headers['content-type'] = 'application/x-www-form-urlencoded';
+      }
+    }
+    const res = await app.http.inject(inject);
+    let body: unknown;
+    try {
+      body = res.json();
+    } catch {
+      body = res.body;
+    }
+    return { status: res.statusCode, body };
+  };
+
+  const createUser: TestApp['createUser'] = async (o = {}) => {
+    n += 1;
+    const email = o.email ?? `user${n}@${HOST}`;
+    const row = await transact(app.ctx, (tx) => doCreateUser(tx, realm, {
+      email, fullName: o.name ?? `User ${n}`, password: o.password, role: o.role ?? Role.MEMBER,
+    }));
+    return { id: row.id, email: row.email, apiKey: row.api_key, row };
+  };
+
+  return {
+    app, realm, owner, api, createUser,
+    close: async () => {
+      await app.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

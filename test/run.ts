@@ -1,0 +1,64 @@
+/**
+ * `npm test`: the whole suite on SQLite, then again on a throwaway PostgreSQL
+ * cluster when the machine has PostgreSQL. Prints one closing line for both.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { findPgBin, startCluster } from './helpers/pg.js';
+
+function listTests(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory() && e.name !== 'helpers' && e.name !== 'fixtures') out.push(...listTests(p));
+    else if (e.isFile() && e.name.endsWith('.test.ts')) out.push(p);
+  }
+  return out.sort();
+}
+
+const filter = process.argv.slice(2);
+const files = listTests('test').filter((f) => filter.length === 0 || filter.some((x) => f.includes(x)));
+const engines = (process.env.PARLEY_TEST_ENGINES ?? 'sqlite,postgres').split(',');
+
+async function runSuite(engine: string, env: Record<string, string>): Promise<{ pass: number; fail: number }> {
+  process.stdout.write(`\n=== ${files.length} test files on ${engine} ===\n`);
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files], {
+      env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let text = '';
+    child.stdout.on('data', (d: Buffer) => {
+      process.stdout.write(d);
+      text += d.toString();
+    });
+    child.on('close', (code) => {
+      const num = (label: string) => Number(new RegExp(`ℹ ${label} (\\d+)`).exec(text)?.[1] ?? 0);
+      const pass = num('pass');
+      const fail = num('fail') + num('cancelled') + (code !== 0 && num('fail') === 0 ? 1 : 0);
+      resolve({ pass, fail });
+    });
+  });
+}
+
+let pass = 0, fail = 0;
+if (engines.includes('sqlite')) {
+  const r = await runSuite('sqlite', { PARLEY_TEST_ENGINE: 'sqlite' });
+  pass += r.pass; fail += r.fail;
+}
+if (engines.includes('postgres')) {
+  const bin = findPgBin();
+  if (!bin) {
+    process.stdout.write('\n*** PostgreSQL run SKIPPED: no PostgreSQL server binaries on this machine (apt-get install postgresql). ***\n');
+  } else {
+    const cluster = await startCluster(bin);
+    try {
+      const r = await runSuite('postgres', { PARLEY_TEST_ENGINE: 'postgres', PARLEY_TEST_PG_URL: cluster.url });
+      pass += r.pass; fail += r.fail;
+    } finally {
+      cluster.stop();
+    }
+  }
+}
+process.stdout.write(`\ntests: ${pass} passed, ${fail} failed\n`);
+process.exit(fail > 0 || pass === 0 ? 1 : 0);
