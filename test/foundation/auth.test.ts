@@ -1,0 +1,87 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { testApp, type TestApp, basic, HOST } from '../helpers/app.js';
+import { transact } from '../../src/store/tx.js';
+import { doCreateRealm, doDeactivateRealm } from '../../src/actions/realm-create.js';
+import { realms } from '../../src/store/repos/realms.js';
+
+let t: TestApp;
+before(async () => { t = await testApp(); });
+after(async () => { await t.close(); });
+
+const ME = '/api/v1/users/me';
+
+test('no Authorization header is a 401', async () => {
+  const r = await t.api('GET', ME, { as: null });
+  assert.equal(r.status, 401);
+  assert.deepEqual(r.body, { result: 'error', msg: 'Missing authorization header for basic auth', code: 'UNAUTHORIZED' });
+});
+
+test('malformed Authorization headers are 401s', async () => {
+  for (const h of ['Basic', 'Basic a b', 'Basic ' + Buffer.from('no-colon').toString('base64')]) {
+    const r = await t.api('GET', ME, { as: null, headers: { authorization: h } });
+    assert.equal(r.status, 401, h);
+    assert.equal(r.body.msg, 'Invalid authorization header for basic auth');
+  }
+  const r = await t.api('GET', ME, { as: null, headers: { authorization: 'Bearer abc' } });
+  assert.equal(r.status, 401);
+  assert.equal(r.body.msg, 'This endpoint requires HTTP basic authentication.');
+});
+
+test('a wrong key or unknown email is a 401 Invalid API key', async () => {
+  for (const h of [basic(t.owner.email, 'x'.repeat(32)), basic('nobody@parley.test', t.owner.apiKey), basic(t.owner.email, '')]) {
+    const r = await t.api('GET', ME, { as: null, headers: { authorization: h } });
+    assert.equal(r.status, 401);
+    assert.deepEqual(r.body, { result: 'error', msg: 'Invalid API key', code: 'INVALID_API_KEY' });
+  }
+});
+
+test('the email in basic auth is case-insensitive', async () => {
+  const r = await t.api('GET', ME, { as: null, headers: { authorization: basic(t.owner.email.toUpperCase(), t.owner.apiKey) } });
+  assert.equal(r.status, 200);
+  assert.equal(r.body.user_id, t.owner.id);
+});
+
+test('a deactivated user gets 401 USER_DEACTIVATED everywhere', async () => {
+  const u = await t.createUser();
+  assert.equal((await t.api('GET', ME, { as: u })).status, 200);
+  assert.equal((await t.api('DELETE', `/api/v1/users/${u.id}`)).status, 200);
+  for (const [m, p] of [['GET', ME], ['GET', '/api/v1/users'], ['POST', '/api/v1/bots']] as const) {
+    const r = await t.api(m, p, { as: u, params: m === 'POST' ? { full_name: 'B', short_name: 'b' } : undefined });
+    assert.equal(r.status, 401);
+    assert.deepEqual(r.body, { result: 'error', msg: 'Account is deactivated', code: 'USER_DEACTIVATED' });
+  }
+  const f = await t.api('POST', '/api/v1/fetch_api_key', { as: null, params: { username: u.email, password: 'whatever' } });
+  assert.equal(f.status, 401);
+});
+
+test('organizations are picked by Host subdomain and a deactivated one answers 401', async () => {
+  const { realm, owner } = await transact(t.app.ctx, (tx) =>
+    doCreateRealm(tx, { stringId: 'acme', name: 'Acme', ownerEmail: 'boss@acme.test', ownerPassword: 'pw-123456' }));
+  const acme = `acme.${HOST}`;
+  const ok = await t.api('GET', ME, { as: { id: owner.id, email: owner.email, apiKey: owner.api_key, row: owner }, host: acme });
+  assert.equal(ok.status, 200);
+  assert.equal(ok.body.email, 'boss@acme.test');
+  // The same credentials do not work on another organization's host.
+  const wrongHost = await t.api('GET', ME, { as: { id: owner.id, email: owner.email, apiKey: owner.api_key, row: owner } });
+  assert.equal(wrongHost.status, 401);
+  const settings = await t.api('GET', '/api/v1/server_settings', { as: null, host: acme });
+  assert.equal(settings.body.realm_name, 'Acme');
+  assert.equal(settings.body.realm_uri, `http://${acme}`);
+
+  await transact(t.app.ctx, async (tx) => doDeactivateRealm(tx, (await realms.findById(tx.db, realm.id))!));
+  const r = await t.api('GET', ME, { as: { id: owner.id, email: owner.email, apiKey: owner.api_key, row: owner }, host: acme });
+  assert.equal(r.status, 401);
+  assert.deepEqual(r.body, { result: 'error', msg: 'This organization has been deactivated', code: 'REALM_DEACTIVATED' });
+  const f = await t.api('POST', '/api/v1/fetch_api_key', { as: null, host: acme, params: { username: 'boss@acme.test', password: 'pw-123456' } });
+  assert.equal(f.status, 401);
+  assert.equal(f.body.code, 'REALM_DEACTIVATED');
+});
+
+test('an unknown subdomain is a 404 for public and authenticated endpoints', async () => {
+  const r = await t.api('GET', '/api/v1/server_settings', { as: null, host: `nope.${HOST}` });
+  assert.equal(r.status, 404);
+  assert.equal(r.body.result, 'error');
+  const me = await t.api('GET', ME, { host: `nope.${HOST}` });
+  assert.equal(me.status, 401);
+});
