@@ -10,6 +10,9 @@ import type { AuthedRequest, BaseRequest, Route } from './route.js';
 
 export const API_PREFIX = '/api/v1';
 
+/** Requests whose body was fully parsed and whose handler began. */
+const handlerStarted = new WeakSet<FastifyRequest>();
+
 function paramsOf(req: FastifyRequest): Params {
   // Query string for every method, then the body (form or multipart) on top.
   return Params.from(req.query, req.method === 'GET' ? undefined : req.body);
@@ -42,6 +45,12 @@ export async function buildHttp(ctx: AppContext): Promise<FastifyInstance> {
       return;
     }
     const e = err as { statusCode?: number; message?: string; code?: string };
+    if (!handlerStarted.has(req)) {
+      // Failed while reading the body (a truncated multipart stream, say): the client's fault.
+      const status = e.statusCode === 413 ? 413 : 400;
+      void reply.status(status).send({ result: 'error', msg: e.message || 'Malformed request body', code: 'BAD_REQUEST' });
+      return;
+    }
     if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
       // Fastify's own parse errors (bad JSON body, too large, bad multipart).
       void reply.status(e.statusCode === 413 ? 413 : 400).send({ result: 'error', msg: e.message ?? 'Bad request', code: 'BAD_REQUEST' });
@@ -64,6 +73,7 @@ function registerRoute(app: FastifyInstance, ctx: AppContext, route: Route): voi
     method: route.method,
     url: API_PREFIX + route.path,
     handler: async (req, reply) => {
+      handlerStarted.add(req);
       const base: BaseRequest = {
         ctx, req, reply, params: paramsOf(req), path: (req.params ?? {}) as Record<string, string>,
         realm: undefined as never,

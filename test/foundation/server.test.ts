@@ -7,7 +7,7 @@ before(async () => { t = await testApp(); });
 after(async () => { await t.close(); });
 
 test('GET /server_settings needs no auth and ignores a bad header', async () => {
-  for (const headers of [{}, { authorization: 'Basic garbage' }, { authorization: basic('nobody@x', 'bad') }]) {
+  for (const headers of [{} as Record<string, string>, { authorization: 'Basic garbage' }, { authorization: basic('nobody@x', 'bad') }]) {
     const r = await t.api('GET', '/api/v1/server_settings', { as: null, headers });
     assert.equal(r.status, 200);
     assert.equal(r.body.result, 'success');
