@@ -26,7 +26,7 @@ export async function buildApp(overrides: ConfigOverrides = {}, deps: { log?: Lo
   const config: Config = loadConfig(overrides);
   const log = deps.log ?? makeLogger(config.logLevel);
   const store = await openStore({ databaseUrl: config.databaseUrl, sqlitePath: path.join(config.dataDir, 'parley.db') });
-  const ctx: AppContext = { config, store, bus: deps.bus ?? new InProcessBus(), log, shutdownHooks: [] };
+  const ctx: AppContext = { config, store, bus: deps.bus ?? new InProcessBus(), log, drainHooks: [], shutdownHooks: [] };
   installDomainHooks(ctx);
   const http = await buildHttp(ctx);
   let closed = false;
@@ -36,7 +36,15 @@ export async function buildApp(overrides: ConfigOverrides = {}, deps: { log?: Lo
     close: async () => {
       if (closed) return;
       closed = true;
-      await http.close();
+      const closing = http.close();
+      for (const hook of ctx.drainHooks) hook();
+      // Keep-alive connections that go idle after close began would otherwise hold it open.
+      const reaper = setInterval(() => http.server.closeIdleConnections(), 50);
+      try {
+        await closing;
+      } finally {
+        clearInterval(reaper);
+      }
       for (const hook of ctx.shutdownHooks) {
         try {
           await hook();

@@ -9,6 +9,11 @@ export interface AppContext {
   store: Store;
   bus: EventBus;
   log: Logger;
-  /** Hooks run on graceful shutdown before the store closes (queue persistence, ...). */
+  /**
+   * Run as soon as shutdown begins, while in-flight requests finish: release anything
+   * that would hold a request open (parked long-polls answer at once).
+   */
+  drainHooks: Array<() => void>;
+  /** Run after the HTTP server has closed, before the store closes (queue persistence, ...). */
   shutdownHooks: Array<() => Promise<void>>;
 }
