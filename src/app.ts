@@ -22,11 +22,17 @@ export function makeLogger(level: string): Logger {
 }
 
 /** Builds the whole server without listening; tests, the CLI and main all use it. */
-export async function buildApp(overrides: ConfigOverrides = {}, deps: { log?: Logger; bus?: EventBus } = {}): Promise<App> {
+/** Config, store and bus without HTTP: what the admin CLI commands run on. */
+export async function openContext(overrides: ConfigOverrides = {}, deps: { log?: Logger; bus?: EventBus } = {}): Promise<AppContext> {
   const config: Config = loadConfig(overrides);
   const log = deps.log ?? makeLogger(config.logLevel);
   const store = await openStore({ databaseUrl: config.databaseUrl, sqlitePath: path.join(config.dataDir, 'parley.db') });
-  const ctx: AppContext = { config, store, bus: deps.bus ?? new InProcessBus(), log, drainHooks: [], shutdownHooks: [] };
+  return { config, store, bus: deps.bus ?? new InProcessBus(), log, drainHooks: [], shutdownHooks: [] };
+}
+
+export async function buildApp(overrides: ConfigOverrides = {}, deps: { log?: Logger; bus?: EventBus } = {}): Promise<App> {
+  const ctx = await openContext(overrides, deps);
+  const { log, store } = ctx;
   installDomainHooks(ctx);
   const http = await buildHttp(ctx);
   let closed = false;

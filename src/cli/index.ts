@@ -1,35 +1,14 @@
 import { Command } from 'commander';
-import type { ConfigOverrides } from '../config.js';
 import { serve } from './serve.js';
+import { serverOptions, overridesFrom } from './options.js';
+import { addAdminCommands } from './admin.js';
 
-export function serverOptions(cmd: Command): Command {
-  return cmd
-    .option('--host <host>', 'address to listen on (PARLEY_HOST)')
-    .option('--port <port>', 'port to listen on (PARLEY_PORT)', (v) => Number(v))
-    .option('--data-dir <dir>', 'data directory (PARLEY_DATA_DIR)')
-    .option('--database-url <url>', 'PostgreSQL URL; SQLite when absent (PARLEY_DATABASE_URL)')
-    .option('--external-url <url>', 'public base URL (PARLEY_EXTERNAL_URL)')
-    .option('--org-name <name>', 'name of the default organization (PARLEY_ORG_NAME)')
-    .option('--admin-email <email>', 'owner of the default organization (PARLEY_ADMIN_EMAIL)')
-    .option('--admin-password <password>', 'owner password on first start (PARLEY_ADMIN_PASSWORD)');
-}
-
-export function overridesFrom(opts: Record<string, unknown>): ConfigOverrides {
-  const o: ConfigOverrides = {};
-  if (opts.host) o.host = String(opts.host);
-  if (opts.port !== undefined) o.port = Number(opts.port);
-  if (opts.dataDir) o.dataDir = String(opts.dataDir);
-  if (opts.databaseUrl) o.databaseUrl = String(opts.databaseUrl);
-  if (opts.externalUrl) o.externalUrl = String(opts.externalUrl);
-  if (opts.orgName) o.orgName = String(opts.orgName);
-  if (opts.adminEmail) o.adminEmail = String(opts.adminEmail);
-  if (opts.adminPassword) o.adminPassword = String(opts.adminPassword);
-  return o;
-}
+export { serverOptions, overridesFrom };
 
 export function buildCli(): Command {
   const program = new Command('parley').description('Parley team-chat server');
   serverOptions(program.command('serve').description('start the server'))
     .action((opts: Record<string, unknown>) => serve(overridesFrom(opts)));
+  addAdminCommands(program);
   return program;
 }

@@ -1,0 +1,71 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildApp } from '../../src/app.js';
+import { ENGINE, basic } from '../helpers/app.js';
+
+// The admin commands are exercised on SQLite: they share the store code the suite tests on both engines.
+const skip = ENGINE !== 'sqlite';
+
+function parley(dataDir: string, ...args: string[]): { code: number | null; out: string; err: string } {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args, '--data-dir', dataDir], {
+    env: { ...process.env, PARLEY_ADMIN_EMAIL: 'root@parley.test', PARLEY_ADMIN_PASSWORD: 'root-password-1' }, encoding: 'utf8',
+  });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+test('org, user, bot and api-key commands write what the HTTP API then serves', { skip, timeout: 120_000 }, async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-cli-'));
+  const user = parley(dir, 'user', 'create', '--email', 'alice@parley.test', '--full-name', 'Alice Liddell', '--role', 'admin');
+  assert.equal(user.code, 0, user.err);
+  const alice = JSON.parse(user.out);
+  assert.equal(alice.email, 'alice@parley.test');
+  assert.equal(typeof alice.user_id, 'number');
+  assert.match(alice.api_key, /^[A-Za-z0-9]{32}$/);
+
+  const org = parley(dir, 'org', 'create', '--string-id', 'acme', '--name', 'Acme', '--owner-email', 'boss@acme.test', '--owner-password', 'pw-123456');
+  assert.equal(org.code, 0, org.err);
+  const acme = JSON.parse(org.out);
+  assert.equal(acme.string_id, 'acme');
+  assert.equal(acme.owner.email, 'boss@acme.test');
+  assert.equal(acme.owner.password, undefined, 'a given password is never echoed');
+
+  const bot = parley(dir, 'bot', 'create', '--owner', 'alice@parley.test', '--full-name', 'Helper', '--short-name', 'helper');
+  assert.equal(bot.code, 0, bot.err);
+  const helper = JSON.parse(bot.out);
+  assert.match(helper.email, /^helper-bot@/);
+
+  const shown = JSON.parse(parley(dir, 'api-key', 'show', '--email', 'alice@parley.test').out);
+  assert.equal(shown.api_key, alice.api_key);
+  const regenerated = JSON.parse(parley(dir, 'api-key', 'regenerate', '--email', 'alice@parley.test').out);
+  assert.notEqual(regenerated.api_key, alice.api_key);
+
+  const missing = parley(dir, 'api-key', 'show', '--email', 'nobody@parley.test');
+  assert.equal(missing.code, 1);
+  assert.match(missing.err, /No user 'nobody@parley.test'/);
+  const badRole = parley(dir, 'user', 'create', '--email', 'x@parley.test', '--full-name', 'X', '--role', 'king');
+  assert.equal(badRole.code, 1);
+  assert.match(badRole.err, /Unknown role 'king'/);
+  const duplicate = parley(dir, 'user', 'create', '--email', 'alice@parley.test', '--full-name', 'Alice Again');
+  assert.equal(duplicate.code, 1);
+  assert.match(duplicate.err, /Email 'alice@parley.test' already in use/);
+
+  const app = await buildApp({ dataDir: dir, logLevel: 'silent' });
+  try {
+    const headers = { authorization: basic('alice@parley.test', regenerated.api_key), host: '127.0.0.1:9991' };
+    const me = await app.http.inject({ method: 'GET', url: '/api/v1/users/me', headers });
+    assert.equal(me.statusCode, 200, me.body);
+    assert.equal(me.json().is_admin, true);
+    const old = await app.http.inject({ method: 'GET', url: '/api/v1/users/me', headers: { ...headers, authorization: basic('alice@parley.test', alice.api_key) } });
+    assert.equal(old.statusCode, 401, 'the regenerated key replaces the old one');
+    const botMe = await app.http.inject({ method: 'GET', url: '/api/v1/users/me', headers: { ...headers, authorization: basic(helper.email, helper.api_key) } });
+    assert.equal(botMe.json().bot_owner_id, alice.user_id);
+    const acmeMe = await app.http.inject({ method: 'GET', url: '/api/v1/users/me', headers: { host: 'acme.127.0.0.1:9991', authorization: basic('boss@acme.test', acme.owner.api_key) } });
+    assert.equal(acmeMe.json().is_owner, true);
+  } finally {
+    await app.close();
+  }
+});
