@@ -1,0 +1,91 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { testApp, basic, HOST, type TestApp, type TestUser } from '../helpers/app.js';
+import { routes } from '../../src/http/routes.js';
+import { Role } from '../../src/lib/roles.js';
+
+/**
+ * Generated input over every route in the table (so endpoints join this test as they
+ * land): random parameter names and values, random path segments, random callers.
+ * Whatever arrives, the answer is Zulip's JSON envelope and never a 500.
+ */
+let t: TestApp;
+let callers: TestUser[];
+
+before(async () => {
+  t = await testApp();
+  callers = [t.owner, await t.createUser({ role: Role.MEMBER }), await t.createUser({ role: Role.GUEST }), await t.createUser({ role: Role.ADMINISTRATOR })];
+});
+after(() => t.close());
+
+const KNOWN_PARAMS = [
+  'full_name', 'role', 'email', 'password', 'username', 'short_name', 'bot_type', 'client_gravatar', 'include_custom_profile_fields',
+  'subscriptions', 'principals', 'invite_only', 'is_web_public', 'stream_post_policy', 'history_public_to_subscribers',
+  'message_retention_days', 'announce', 'authorization_errors_fatal', 'include_public', 'include_subscribed', 'include_all_active',
+  'include_default', 'include_owner_subscribed', 'include_web_public', 'stream', 'stream_id', 'topic_name', 'subscription_data', 'op', 'topic',
+  'description', 'new_name', 'is_private', 'is_announcement_only', 'include_subscribers', 'type', 'to', 'subject', 'content', 'queue_id',
+  'local_id', 'anchor', 'num_before', 'num_after', 'include_anchor', 'narrow', 'apply_markdown', 'use_first_unread_anchor', 'msg_ids',
+  'alert_words', 'event_types', 'fetch_event_types', 'all_public_streams', 'slim_presence', 'client_capabilities', 'queue_lifespan_secs',
+  'last_event_id', 'dont_block', 'client', 'property', 'value',
+];
+
+const jsonish = fc.oneof(
+  fc.constant('[]'), fc.constant('{}'), fc.constant('null'), fc.constant('[[]]'), fc.constant('[{}]'), fc.constant('[null]'),
+  fc.json().map(String), fc.jsonValue().map((v) => JSON.stringify(v)),
+  fc.array(fc.oneof(fc.integer(), fc.string(), fc.record({ name: fc.string(), description: fc.string() })), { maxLength: 4 }).map((v) => JSON.stringify(v)),
+);
+const scalar = fc.oneof(
+  fc.string(), fc.string({ unit: 'grapheme', maxLength: 40 }), fc.constantFrom('true', 'false', '0', '-1', '1e400', 'NaN', '9999999999999999999999', '', ' ', '\u0000', 'newest', 'oldest', 'first_unread', 'owner@parley.test'),
+  fc.integer().map(String), fc.string({ minLength: 1000, maxLength: 3000 }),
+);
+const value = fc.oneof(scalar, jsonish);
+const params = fc.dictionary(fc.oneof(fc.constantFrom(...KNOWN_PARAMS), fc.string({ maxLength: 12 })), value, { maxKeys: 6 });
+const segment = fc.oneof(fc.constantFrom('1', '2', '3', '0', '999999', '-1', '99999999999999999999', 'me', 'owner@parley.test', 'x%00y', '%E2%98%83'), fc.nat({ max: 50 }).map(String), fc.webSegment());
+
+function fillPath(path: string, segs: string[]): string {
+  let i = 0;
+  return path.replace(/:[a-z_]+/g, () => encodeURI(segs[i++ % segs.length] ?? '1').replace(/%25/g, '%'));
+}
+
+async function freshCaller(i: number): Promise<TestUser | null> {
+  if (i >= callers.length) return null;
+  // Keys change under the fuzz (api_key/regenerate), so read the current one.
+  const row = await t.app.ctx.store.db.selectFrom('users').selectAll().where('id', '=', callers[i]!.id).executeTakeFirstOrThrow();
+  return { ...callers[i]!, apiKey: row.api_key };
+}
+
+for (const route of routes) {
+  test(`fuzz ${route.method} ${route.path}: never a 500, always the JSON envelope`, { timeout: 120_000 }, async () => {
+    await fc.assert(fc.asyncProperty(params, fc.array(segment, { minLength: 1, maxLength: 3 }), fc.nat({ max: callers.length }), fc.boolean(),
+      async (p, segs, who, asQuery) => {
+        const as = await freshCaller(who);
+        const url = `/api/v1${fillPath(route.path, segs)}`;
+        const headers: Record<string, string> = { host: HOST };
+        if (as) headers.authorization = basic(as.email, as.apiKey);
+        const body = new URLSearchParams(p).toString();
+        const useQuery = route.method === 'GET' || asQuery;
+        const res = await Promise.race([
+          t.app.http.inject({
+            method: route.method, headers: useQuery ? headers : { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+            url: useQuery ? `${url}?${body}` : url, ...(useQuery ? {} : { payload: body }),
+          }),
+          new Promise<never>((_, rej) => setTimeout(() => rej(new Error(`no answer within 10 s: ${route.method} ${url}`)), 10_000)),
+        ]);
+        assert.ok(res.statusCode < 500, `${route.method} ${url} ${body} -> ${res.statusCode} ${res.body}`);
+        const json = res.json();
+        assert.ok(json.result === 'success' || json.result === 'error', res.body);
+        if (json.result === 'error') {
+          assert.equal(typeof json.msg, 'string');
+          assert.equal(typeof json.code, 'string');
+        }
+      }), { numRuns: 40 });
+  });
+}
+
+test('the server still answers normally after the fuzz', async () => {
+  const owner = (await freshCaller(0))!;
+  const res = await t.api('GET', '/api/v1/users/me', { as: owner });
+  assert.equal(res.status, 200);
+  assert.equal(res.body.email, owner.email);
+});
