@@ -4,6 +4,30 @@ import { realms } from '../store/repos/realms.js';
 import { ApiError, unauthorized } from '../errors.js';
 import { constantTimeEqual } from '../lib/secrets.js';
 import { subdomainOf } from '../lib/realm-host.js';
+import { identityVersion } from '../store/versions.js';
+
+/**
+ * Users and realms by login, kept for a moment: authentication ran a query on every
+ * request and was most of the cost of a simple GET. In-process writes retire entries
+ * at once (identityVersion); changes made by another process (the CLI, another node)
+ * are seen within TTL_MS.
+ */
+const TTL_MS = 2000;
+const MAX_ENTRIES = 10_000;
+interface Cached<T> { version: number; at: number; value: T }
+const userCache = new Map<string, Cached<{ user: UserRow; realm: RealmRow }>>();
+const realmCache = new Map<string, Cached<RealmRow>>();
+
+function cached<T>(cache: Map<string, Cached<T>>, key: string): T | undefined {
+  const hit = cache.get(key);
+  if (hit && hit.version === identityVersion() && Date.now() - hit.at < TTL_MS) return hit.value;
+  return undefined;
+}
+
+function remember<T>(cache: Map<string, Cached<T>>, key: string, version: number, value: T): void {
+  if (cache.size >= MAX_ENTRIES) cache.clear();
+  cache.set(key, { version, at: Date.now(), value });
+}
 
 export const realmDeactivated = () =>
   new ApiError('REALM_DEACTIVATED', 'This organization has been deactivated', 401);
@@ -11,8 +35,13 @@ export const userDeactivated = () => new ApiError('USER_DEACTIVATED', 'Account i
 const invalidApiKey = () => new ApiError('INVALID_API_KEY', 'Invalid API key', 401);
 
 export async function resolveRealm(ctx: AppContext, host: string | undefined): Promise<RealmRow> {
-  const realm = await realms.findByStringId(ctx.store.db, subdomainOf(ctx.config, host));
+  const sub = subdomainOf(ctx.config, host);
+  const hit = cached(realmCache, sub);
+  if (hit) return hit;
+  const version = identityVersion();
+  const realm = await realms.findByStringId(ctx.store.db, sub);
   if (!realm) throw new ApiError('BAD_REQUEST', 'Invalid subdomain', 404);
+  remember(realmCache, sub, version, realm);
   return realm;
 }
 
@@ -30,6 +59,13 @@ export function parseBasicAuth(header: string | undefined): { email: string; api
 /** HTTP basic authentication with email and API key, against the Host's organization. */
 export async function authenticate(ctx: AppContext, host: string | undefined, header: string | undefined): Promise<{ user: UserRow; realm: RealmRow }> {
   const { email, apiKey } = parseBasicAuth(header);
+  const key = `${subdomainOf(ctx.config, host)}\n${email.toLowerCase()}`;
+  const hit = cached(userCache, key);
+  if (hit) {
+    if (!constantTimeEqual(hit.user.api_key, apiKey)) throw invalidApiKey();
+    return hit;
+  }
+  const version = identityVersion();
   const row = await ctx.store.db
     .selectFrom('users')
     .innerJoin('realm', 'realm.id', 'users.realm_id')
@@ -47,5 +83,6 @@ export async function authenticate(ctx: AppContext, host: string | undefined, he
     id: user.realm_id, string_id: r_string_id, name: r_name, description: r_description,
     settings: r_settings, deactivated: r_deactivated, date_created: r_date_created,
   };
+  remember(userCache, key, version, { user, realm });
   return { user, realm };
 }

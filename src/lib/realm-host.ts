@@ -7,8 +7,21 @@ import type { RealmRow } from '../store/rows.js';
  */
 export const ROOT_STRING_ID = '';
 
+// Every request resolves its Host against the external URL; parse that once.
+const parsed = new WeakMap<Config, { url: URL; root: string }>();
+
 function base(config: Config): URL {
-  return new URL(config.externalUrl);
+  return rootOf(config).url;
+}
+
+function rootOf(config: Config): { url: URL; root: string } {
+  let p = parsed.get(config);
+  if (!p) {
+    const url = new URL(config.externalUrl);
+    p = { url, root: url.hostname.toLowerCase() };
+    parsed.set(config, p);
+  }
+  return p;
 }
 
 export function realmUri(config: Config, realm: Pick<RealmRow, 'string_id'>): string {
@@ -27,7 +40,7 @@ export function realmEmailDomain(config: Config, realm: Pick<RealmRow, 'string_i
 export function subdomainOf(config: Config, hostHeader: string | undefined): string {
   if (!hostHeader) return ROOT_STRING_ID;
   const host = hostHeader.toLowerCase().replace(/:\d+$/, '');
-  const root = base(config).hostname.toLowerCase();
+  const { root } = rootOf(config);
   if (host.endsWith(`.${root}`)) return host.slice(0, -(root.length + 1));
   return ROOT_STRING_ID;
 }

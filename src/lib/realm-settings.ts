@@ -57,7 +57,20 @@ export const REALM_SETTING_DEFAULTS = {
 
 export type RealmSettings = typeof REALM_SETTING_DEFAULTS;
 
-export function realmSettings(json: string): RealmSettings {
+// Parsed per request on hot paths; the handful of distinct blobs (one per realm and
+// version) is worth keeping. Callers treat the result as read-only.
+const parsed = new Map<string, RealmSettings>();
+
+export function realmSettings(json: string): Readonly<RealmSettings> {
+  const hit = parsed.get(json);
+  if (hit) return hit;
+  if (parsed.size >= 256) parsed.clear();
+  const value = parseSettings(json);
+  parsed.set(json, value);
+  return value;
+}
+
+function parseSettings(json: string): RealmSettings {
   let stored: Partial<RealmSettings> = {};
   try {
     stored = JSON.parse(json) as Partial<RealmSettings>;

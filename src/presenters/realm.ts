@@ -7,9 +7,16 @@ import { realmSettings } from '../lib/realm-settings.js';
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+const icons = new Map<number, string>();
+
 export function realmIconUrl(realm: RealmRow): string {
-  const hash = crypto.createHash('md5').update(`realm-${realm.string_id}-${realm.id}`).digest('hex');
-  return `https://secure.gravatar.com/avatar/${hash}?d=identicon&s=100`;
+  let url = icons.get(realm.id);
+  if (url === undefined) {
+    const hash = crypto.createHash('md5').update(`realm-${realm.string_id}-${realm.id}`).digest('hex');
+    url = `https://secure.gravatar.com/avatar/${hash}?d=identicon&s=100`;
+    icons.set(realm.id, url);
+  }
+  return url;
 }
 
 export function presentServerSettings(config: Config, realm: RealmRow): Record<string, unknown> {

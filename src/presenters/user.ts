@@ -4,8 +4,21 @@ import { isoWithOffset } from '../lib/time.js';
 import { Role } from '../lib/roles.js';
 import { realmSettings } from '../lib/realm-settings.js';
 
+// An md5 per avatar per response added up (message lists repeat the same senders).
+const hashes = new Map<string, string>();
+
+function gravatarHash(email: string): string {
+  let hash = hashes.get(email);
+  if (hash === undefined) {
+    if (hashes.size >= 50_000) hashes.clear();
+    hash = crypto.createHash('md5').update(email.trim().toLowerCase()).digest('hex');
+    hashes.set(email, hash);
+  }
+  return hash;
+}
+
 export function gravatarUrl(email: string, version: number): string {
-  const hash = crypto.createHash('md5').update(email.trim().toLowerCase()).digest('hex');
+  const hash = gravatarHash(email);
   return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${version}`;
 }
 

@@ -34,10 +34,33 @@ export async function openStore(opts: { databaseUrl?: string; sqlitePath?: strin
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+    db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   }
   await migrate(db, dialect);
   return { db, dialect, close: () => db.destroy() };
+}
+
+/**
+ * Kysely prepares a fresh statement for every query; preparing was the largest single
+ * cost of a simple authenticated request. Statements are reusable in better-sqlite3
+ * (Kysely only calls all()/run() on them), so keep the prepared ones by SQL text.
+ */
+function withStatementCache(sqlite: Database.Database) {
+  const MAX = 1000;
+  const cache = new Map<string, Database.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare: (text: string) => {
+      let stmt = cache.get(text);
+      if (!stmt) {
+        // Queries with generated IN-lists have unbounded distinct texts; start over rather than grow.
+        if (cache.size >= MAX) cache.clear();
+        stmt = sqlite.prepare(text);
+        cache.set(text, stmt);
+      }
+      return stmt;
+    },
+  };
 }
 
 /** Runs each migration not yet recorded, in order, each in its own transaction. */

@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { DB } from './schema.js';
 import type { AppContext } from '../context.js';
 import type { ParleyEvent } from '../events/bus.js';
+import { committed } from './versions.js';
 
 /**
  * A unit of work. Actions write through `db` and queue events with `notify`;
@@ -15,16 +16,19 @@ export interface Tx {
 
 export async function transact<T>(ctx: AppContext, fn: (tx: Tx) => Promise<T>): Promise<T> {
   const after: Array<() => void> = [];
-  const result = await ctx.store.db.transaction().execute((trx) =>
-    fn({
+  let handle: object | undefined;
+  const result = await ctx.store.db.transaction().execute((trx) => {
+    handle = trx;
+    return fn({
       db: trx,
       notify: (event, userIds, realmId) => {
         const users = [...userIds];
         if (users.length > 0) after.push(() => ctx.bus.publish({ realmId, event, userIds: users }));
       },
       onCommit: (f) => after.push(f),
-    }),
-  );
+    });
+  });
+  if (handle) committed(handle);
   for (const f of after) {
     try {
       f();

@@ -85,3 +85,25 @@ test('an unknown subdomain is a 404 for public and authenticated endpoints', asy
   const me = await t.api('GET', ME, { host: `nope.${HOST}` });
   assert.equal(me.status, 401);
 });
+
+test('a regenerated API key replaces the old one at once, even right after the old one was used', async () => {
+  const u = await t.createUser();
+  assert.equal((await t.api('GET', ME, { as: u })).status, 200);
+  const r = await t.api('POST', '/api/v1/users/me/api_key/regenerate', { as: u });
+  assert.equal(r.status, 200);
+  const old = await t.api('GET', ME, { as: u });
+  assert.equal(old.status, 401);
+  assert.equal(old.body.code, 'INVALID_API_KEY');
+  assert.equal((await t.api('GET', ME, { as: { ...u, apiKey: r.body.api_key } })).status, 200);
+});
+
+test('a change made outside this process (the CLI, another node) is honoured within two seconds', async () => {
+  const u = await t.createUser();
+  assert.equal((await t.api('GET', ME, { as: u })).status, 200);
+  // Written straight to the store, as another process would, bypassing this process's actions.
+  await t.app.ctx.store.db.updateTable('users').set({ is_active: 0 }).where('id', '=', u.id).execute();
+  await new Promise((res) => setTimeout(res, 2100));
+  const r = await t.api('GET', ME, { as: u });
+  assert.equal(r.status, 401);
+  assert.equal(r.body.code, 'USER_DEACTIVATED');
+});

@@ -1,6 +1,7 @@
 import type { AuthedRequest, Route } from '../route.js';
 import { pathInt } from '../route.js';
 import { transact } from '../../store/tx.js';
+import { prepared } from '../../store/prepared.js';
 import { users } from '../../store/repos/users.js';
 import { accessUserByEmail, accessUserById, requireAdmin, requireNotGuest } from '../../access/user.js';
 import { presentUser, canSeeDeliveryEmail, avatarUrl } from '../../presenters/user.js';
@@ -20,9 +21,11 @@ function presentOpts(r: AuthedRequest) {
   };
 }
 
+const maxMessageIdQuery = prepared((db, userId: number) =>
+  db.selectFrom('user_message').select((eb) => eb.fn.max('message_id').as('m')).where('user_id', '=', userId), [0]);
+
 async function maxMessageId(r: AuthedRequest): Promise<number> {
-  const row = await r.ctx.store.db.selectFrom('user_message').select((eb) => eb.fn.max('message_id').as('m'))
-    .where('user_id', '=', r.user.id).executeTakeFirst();
+  const [row] = await maxMessageIdQuery(r.ctx.store.db, r.user.id);
   return row?.m == null ? -1 : Number(row.m);
 }
 

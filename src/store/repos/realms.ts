@@ -1,5 +1,6 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { RealmTable } from '../schema.js';
+import { identityChanged } from '../versions.js';
 import type { Q, RealmRow } from '../rows.js';
 
 export const realms = {
@@ -16,10 +17,13 @@ export const realms = {
   list: (q: Q): Promise<RealmRow[]> => q.selectFrom('realm').selectAll().orderBy('id').execute(),
 
   insert: async (q: Q, row: Insertable<RealmTable>): Promise<number> => {
+    identityChanged(q);
     const r = await q.insertInto('realm').values(row).returning('id').executeTakeFirstOrThrow();
     return r.id;
   },
 
-  update: (q: Q, id: number, patch: Updateable<RealmTable>) =>
-    q.updateTable('realm').set(patch).where('id', '=', id).execute(),
+  update: (q: Q, id: number, patch: Updateable<RealmTable>) => {
+    identityChanged(q);
+    return q.updateTable('realm').set(patch).where('id', '=', id).execute();
+  },
 };

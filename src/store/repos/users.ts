@@ -1,5 +1,6 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { UserTable } from '../schema.js';
+import { identityChanged } from '../versions.js';
 import type { Q, UserRow } from '../rows.js';
 
 export const users = {
@@ -27,10 +28,13 @@ export const users = {
       .where('role', '<=', 200).execute()).map((r) => r.id),
 
   insert: async (q: Q, row: Insertable<UserTable>): Promise<number> => {
+    identityChanged(q);
     const r = await q.insertInto('users').values(row).returning('id').executeTakeFirstOrThrow();
     return r.id;
   },
 
-  update: (q: Q, id: number, patch: Updateable<UserTable>) =>
-    q.updateTable('users').set(patch).where('id', '=', id).execute(),
+  update: (q: Q, id: number, patch: Updateable<UserTable>) => {
+    identityChanged(q);
+    return q.updateTable('users').set(patch).where('id', '=', id).execute();
+  },
 };
