@@ -1,7 +1,10 @@
 import type { AppContext } from './context.js';
+import { installStreamHooks } from './actions/stream-hooks.js';
 
 /**
  * Wires each domain's per-process machinery (event queues, cross-domain hooks)
  * into a freshly built context. Domains add themselves here.
  */
-export function installDomainHooks(_ctx: AppContext): void {}
+export function installDomainHooks(ctx: AppContext): void {
+  installStreamHooks(ctx);
+}

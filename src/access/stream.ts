@@ -1,0 +1,105 @@
+import type { Q, RealmRow, StreamRow, SubscriptionRow, UserRow } from '../store/rows.js';
+import { streams } from '../store/repos/streams.js';
+import { subscriptions } from '../store/repos/subscriptions.js';
+import { badRequest } from '../errors.js';
+import { Role, isAdminRole } from '../lib/roles.js';
+import { realmSettings } from '../lib/realm-settings.js';
+
+export interface StreamAccess {
+  stream: StreamRow;
+  /** The caller's active subscription, or null. */
+  sub: SubscriptionRow | null;
+}
+
+export interface AccessStreamOpts {
+  /**
+   * Administrators may see a private stream's metadata (members, settings) without
+   * being subscribed, as in Zulip; never its content.
+   */
+  allowAdmin?: boolean;
+}
+
+export const STREAM_POST_POLICY = { EVERYONE: 1, ADMINS: 2, RESTRICT_NEW_MEMBERS: 3, MODERATORS: 4 } as const;
+
+export const invalidStreamId = () => badRequest('Invalid stream id');
+export const invalidStreamName = (name: string) => badRequest(`Invalid stream name '${name}'`);
+
+/** Whether the user may know the stream exists and read it: Zulip's access_stream_common. */
+export function canSeeStream(user: Pick<UserRow, 'role' | 'realm_id'>, stream: StreamRow, sub: SubscriptionRow | null | undefined): boolean {
+  if (stream.realm_id !== user.realm_id || stream.deactivated === 1) return false;
+  if (stream.is_web_public === 1) return true;
+  if (stream.invite_only === 0 && user.role !== Role.GUEST) return true;
+  return !!sub && sub.active === 1;
+}
+
+/** canSeeStream, widened to administrators for private-stream metadata. */
+export function canSeeStreamMetadata(user: Pick<UserRow, 'role' | 'realm_id'>, stream: StreamRow, sub: SubscriptionRow | null | undefined): boolean {
+  if (canSeeStream(user, stream, sub)) return true;
+  return stream.realm_id === user.realm_id && stream.deactivated === 0 && isAdminRole(user.role);
+}
+
+/**
+ * Whether the user may read messages sent before they subscribed (or without
+ * subscribing): web-public streams, public streams for non-guests, and streams
+ * with shared history for their subscribers.
+ */
+export function canReadHistory(user: Pick<UserRow, 'role' | 'realm_id'>, stream: StreamRow, sub: SubscriptionRow | null | undefined): boolean {
+  if (stream.realm_id !== user.realm_id) return false;
+  if (stream.is_web_public === 1) return true;
+  if (stream.invite_only === 0 && stream.history_public_to_subscribers === 1 && user.role !== Role.GUEST) return true;
+  return stream.history_public_to_subscribers === 1 && !!sub && sub.active === 1;
+}
+
+function isNewMember(user: Pick<UserRow, 'date_joined'>, realm: RealmRow | undefined, now: number): boolean {
+  const days = realm ? realmSettings(realm.settings).waiting_period_threshold : 0;
+  return (now - user.date_joined) / 86400 < days;
+}
+
+/** The stream_post_policy check alone; the error Zulip answers when it fails, or null. */
+export function streamPostPolicyError(user: Pick<UserRow, 'role' | 'date_joined'>, stream: StreamRow, realm?: RealmRow,
+  now = Math.floor(Date.now() / 1000)): string | null {
+  if (isAdminRole(user.role)) return null;
+  const policy = stream.stream_post_policy;
+  if (policy === STREAM_POST_POLICY.ADMINS) return 'Only organization administrators can send to this stream.';
+  if (policy === STREAM_POST_POLICY.MODERATORS && user.role > Role.MODERATOR) {
+    return 'Only organization administrators and moderators can send to this stream.';
+  }
+  if (policy !== STREAM_POST_POLICY.EVERYONE && user.role === Role.GUEST) return 'Guests cannot send to this stream.';
+  if (policy === STREAM_POST_POLICY.RESTRICT_NEW_MEMBERS && isNewMember(user, realm, now)) return 'New members cannot send to this stream.';
+  return null;
+}
+
+/** stream_post_policy as a boolean (membership is checked separately, see checkCanPostToStream). */
+export function canPostToStream(user: Pick<UserRow, 'role' | 'date_joined'>, stream: StreamRow, realm?: RealmRow): boolean {
+  return streamPostPolicyError(user, stream, realm) === null;
+}
+
+/**
+ * Everything Zulip checks before a user sends to a stream: the post policy, then
+ * access (web-public, public for non-guests, or subscribed).
+ */
+export function checkCanPostToStream(user: UserRow, stream: StreamRow, sub: SubscriptionRow | null | undefined, realm?: RealmRow): void {
+  const err = streamPostPolicyError(user, stream, realm);
+  if (err) throw badRequest(err);
+  if (!canSeeStream(user, stream, sub)) throw badRequest(`Not authorized to send to stream '${stream.name}'`);
+}
+
+/** Loads a stream by id for the caller, or "Invalid stream id" whether it is missing or hidden. */
+export async function accessStreamById(q: Q, user: UserRow, streamId: number, opts: AccessStreamOpts = {}): Promise<StreamAccess> {
+  const stream = await streams.findInRealm(q, user.realm_id, streamId);
+  if (!stream) throw invalidStreamId();
+  const sub = (await subscriptions.findActive(q, user.id, stream.id)) ?? null;
+  const visible = opts.allowAdmin ? canSeeStreamMetadata(user, stream, sub) : canSeeStream(user, stream, sub);
+  if (!visible) throw invalidStreamId();
+  return { stream, sub };
+}
+
+/** Loads a stream by name, or "Invalid stream name '<name>'" whether it is missing or hidden. */
+export async function accessStreamByName(q: Q, user: UserRow, name: string, opts: AccessStreamOpts = {}): Promise<StreamAccess> {
+  const stream = await streams.findByName(q, user.realm_id, name);
+  if (!stream) throw invalidStreamName(name);
+  const sub = (await subscriptions.findActive(q, user.id, stream.id)) ?? null;
+  const visible = opts.allowAdmin ? canSeeStreamMetadata(user, stream, sub) : canSeeStream(user, stream, sub);
+  if (!visible) throw invalidStreamName(name);
+  return { stream, sub };
+}

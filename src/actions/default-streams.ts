@@ -1,0 +1,34 @@
+import type { Tx } from '../store/tx.js';
+import type { RealmRow, StreamRow, UserRow } from '../store/rows.js';
+import { streams } from '../store/repos/streams.js';
+import { badRequest } from '../errors.js';
+import { presentStream } from '../presenters/stream.js';
+import { nonGuestUserIds } from './stream-notify.js';
+import { doAddSubscriptions } from './subscription-add.js';
+
+async function notifyDefaultStreams(tx: Tx, realmId: number): Promise<void> {
+  const list = await streams.listDefaults(tx.db, realmId);
+  tx.notify({ type: 'default_streams', default_streams: list.map(presentStream) }, await nonGuestUserIds(tx.db, realmId), realmId);
+}
+
+export async function doAddDefaultStream(tx: Tx, stream: StreamRow): Promise<void> {
+  if (stream.invite_only === 1) throw badRequest('Private streams cannot be made default.');
+  const ids = await streams.listDefaultIds(tx.db, stream.realm_id);
+  if (ids.includes(stream.id)) return;
+  await streams.addDefault(tx.db, stream.realm_id, stream.id);
+  await notifyDefaultStreams(tx, stream.realm_id);
+}
+
+export async function doRemoveDefaultStream(tx: Tx, stream: StreamRow): Promise<void> {
+  const ids = await streams.listDefaultIds(tx.db, stream.realm_id);
+  if (!ids.includes(stream.id)) return;
+  await streams.removeDefault(tx.db, stream.realm_id, stream.id);
+  await notifyDefaultStreams(tx, stream.realm_id);
+}
+
+/** afterUserCreated hook: new humans join the organization's default streams. */
+export async function subscribeToDefaultStreams(tx: Tx, realm: RealmRow, user: UserRow): Promise<void> {
+  if (user.is_bot === 1) return;
+  const defaults = await streams.listDefaults(tx.db, realm.id);
+  if (defaults.length > 0) await doAddSubscriptions(tx, defaults, [user]);
+}

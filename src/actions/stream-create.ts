@@ -1,0 +1,89 @@
+import crypto from 'node:crypto';
+import type { Tx } from '../store/tx.js';
+import type { RealmRow, StreamRow, UserRow } from '../store/rows.js';
+import { streams } from '../store/repos/streams.js';
+import { badRequest } from '../errors.js';
+import { nowSeconds } from '../lib/time.js';
+import { renderStreamDescription } from '../lib/stream-description.js';
+import { presentStream } from '../presenters/stream.js';
+import { STREAM_POST_POLICY } from '../access/stream.js';
+import { streamAudienceIds } from './stream-notify.js';
+import { doAddSubscriptions } from './subscription-add.js';
+
+export const MAX_STREAM_NAME_LENGTH = 60;
+export const MAX_STREAM_DESCRIPTION_LENGTH = 1024;
+
+// Zulip rejects characters that are not printable: controls, surrogates, non-characters.
+const UNPRINTABLE = /[\p{Cc}\p{Cs}\p{Co}\p{Cn}]/u;
+
+export function checkStreamName(name: string): void {
+  if (name.trim() === '') throw badRequest("Stream name can't be empty!");
+  if ([...name].length > MAX_STREAM_NAME_LENGTH) {
+    throw badRequest(`Stream name too long (limit: ${MAX_STREAM_NAME_LENGTH} characters).`);
+  }
+  const chars = [...name];
+  const pos = chars.findIndex((c) => UNPRINTABLE.test(c));
+  if (pos >= 0) throw badRequest(`Invalid character in stream name, at position ${pos + 1}!`);
+}
+
+/** Descriptions are single-line; over-long ones are refused with the parameter's name. */
+export function checkStreamDescription(description: string, varName = 'description'): string {
+  if ([...description].length > MAX_STREAM_DESCRIPTION_LENGTH) {
+    throw badRequest(`${varName} is too long (limit: ${MAX_STREAM_DESCRIPTION_LENGTH} characters)`);
+  }
+  return description.replace(/\r?\n/g, ' ');
+}
+
+export interface StreamSpec {
+  name: string;
+  description?: string;
+  inviteOnly?: boolean;
+  isWebPublic?: boolean;
+  streamPostPolicy?: number;
+  /** null/undefined: Zulip's default (true for public, false for private streams). */
+  historyPublicToSubscribers?: boolean | null;
+  /** null: organization default; -1: unlimited. */
+  messageRetentionDays?: number | null;
+}
+
+/** Inserts the stream and its recipient and tells everyone who may see it. Name must be free. */
+export async function doCreateStream(tx: Tx, realm: RealmRow, spec: StreamSpec): Promise<StreamRow> {
+  checkStreamName(spec.name);
+  const inviteOnly = spec.inviteOnly ?? false;
+  // Public streams always share history; private ones default to protected history.
+  const history = inviteOnly ? (spec.historyPublicToSubscribers ?? false) : true;
+  const description = checkStreamDescription(spec.description ?? '');
+  const id = await streams.insert(tx.db, {
+    realm_id: realm.id,
+    name: spec.name,
+    name_lower: spec.name.toLowerCase(),
+    description,
+    rendered_description: renderStreamDescription(description),
+    invite_only: inviteOnly ? 1 : 0,
+    is_web_public: spec.isWebPublic && !inviteOnly ? 1 : 0,
+    history_public_to_subscribers: history ? 1 : 0,
+    stream_post_policy: spec.streamPostPolicy ?? STREAM_POST_POLICY.EVERYONE,
+    message_retention_days: spec.messageRetentionDays ?? null,
+    date_created: nowSeconds(),
+    first_message_id: null,
+    deactivated: 0,
+    recipient_id: null,
+    email_token: crypto.randomBytes(16).toString('hex'),
+  });
+  const recipient = await tx.db.insertInto('recipient').values({ type: 2, type_id: id }).returning('id').executeTakeFirstOrThrow();
+  await streams.update(tx.db, id, { recipient_id: recipient.id });
+  const stream = (await streams.findById(tx.db, id))!;
+  tx.notify({ type: 'stream', op: 'create', streams: [presentStream(stream)] }, await streamAudienceIds(tx.db, stream), realm.id);
+  return stream;
+}
+
+/**
+ * Creates the stream if no stream has the name yet, then subscribes the users.
+ * The simple path for tests and other domains (messages, bootstrap); no permission checks.
+ */
+export async function createStreamWithSubscribers(tx: Tx, realm: RealmRow, spec: StreamSpec | string, users: UserRow[]): Promise<StreamRow> {
+  const s: StreamSpec = typeof spec === 'string' ? { name: spec } : spec;
+  const stream = (await streams.findByName(tx.db, realm.id, s.name)) ?? (await doCreateStream(tx, realm, s));
+  if (users.length > 0) await doAddSubscriptions(tx, [stream], users);
+  return stream;
+}

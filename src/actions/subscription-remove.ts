@@ -1,0 +1,46 @@
+import type { Tx } from '../store/tx.js';
+import type { StreamRow, UserRow } from '../store/rows.js';
+import { subscriptions } from '../store/repos/subscriptions.js';
+import { presentStreamRef } from '../presenters/stream.js';
+import { streamAudienceIds } from './stream-notify.js';
+import type { SubPair } from './subscription-add.js';
+
+/**
+ * Unsubscribes users from streams. The row stays (inactive) so that color and
+ * settings come back on resubscription. `subscription remove` goes to each user,
+ * `peer_remove` to everyone who still sees the stream's members.
+ */
+export async function doRemoveSubscriptions(tx: Tx, streamList: StreamRow[], users: UserRow[]): Promise<{ removed: SubPair[]; notSubscribed: SubPair[] }> {
+  const removed: SubPair[] = [];
+  const notSubscribed: SubPair[] = [];
+  for (const user of users) {
+    for (const stream of streamList) {
+      const sub = await subscriptions.findActive(tx.db, user.id, stream.id);
+      if (!sub) {
+        notSubscribed.push({ user, stream });
+        continue;
+      }
+      await subscriptions.update(tx.db, sub.id, { active: 0 });
+      removed.push({ user, stream });
+    }
+  }
+  if (removed.length === 0) return { removed, notSubscribed };
+  const realmId = removed[0]!.stream.realm_id;
+  const byUser = new Map<number, StreamRow[]>();
+  const byStream = new Map<number, { stream: StreamRow; userIds: number[] }>();
+  for (const p of removed) {
+    byUser.set(p.user.id, [...(byUser.get(p.user.id) ?? []), p.stream]);
+    const s = byStream.get(p.stream.id) ?? { stream: p.stream, userIds: [] };
+    s.userIds.push(p.user.id);
+    byStream.set(p.stream.id, s);
+  }
+  for (const [userId, list] of byUser) {
+    tx.notify({ type: 'subscription', op: 'remove', subscriptions: list.map(presentStreamRef) }, [userId], realmId);
+  }
+  for (const { stream, userIds } of byStream.values()) {
+    const gone = new Set(userIds);
+    const peers = (await streamAudienceIds(tx.db, stream)).filter((id) => !gone.has(id));
+    tx.notify({ type: 'subscription', op: 'peer_remove', stream_ids: [stream.id], user_ids: [...gone].sort((a, b) => a - b) }, peers, realmId);
+  }
+  return { removed, notSubscribed };
+}

@@ -1,0 +1,64 @@
+import type { StreamRow, SubscriptionRow } from '../store/rows.js';
+import { STREAM_POST_POLICY } from '../access/stream.js';
+
+let emailDomain = 'localhost';
+
+/** Set once per process from the external URL (stream email addresses name the server host). */
+export function setStreamEmailDomain(domain: string): void {
+  emailDomain = domain;
+}
+
+export function streamEmailAddress(stream: StreamRow): string {
+  const slug = stream.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'stream';
+  return `${slug}.${stream.email_token}@${emailDomain}`;
+}
+
+/** The Stream object of GET /streams, stream events and register's `streams`. */
+export function presentStream(s: StreamRow): Record<string, unknown> {
+  return {
+    stream_id: s.id,
+    name: s.name,
+    description: s.description,
+    rendered_description: s.rendered_description,
+    invite_only: s.invite_only === 1,
+    is_web_public: s.is_web_public === 1,
+    history_public_to_subscribers: s.history_public_to_subscribers === 1,
+    stream_post_policy: s.stream_post_policy,
+    message_retention_days: s.message_retention_days,
+    date_created: s.date_created,
+    first_message_id: s.first_message_id,
+    is_announcement_only: s.stream_post_policy === STREAM_POST_POLICY.ADMINS,
+  };
+}
+
+const nullableBool = (v: number | null) => (v === null ? null : v === 1);
+
+/**
+ * The subscription object of GET /users/me/subscriptions, register and subscription
+ * `add` events. Notification settings stay null when they follow the user's defaults
+ * (the events team fills them in for clients without notification_settings_null).
+ */
+export function presentSubscription(stream: StreamRow, sub: SubscriptionRow, subscribers?: number[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    ...presentStream(stream),
+    color: sub.color,
+    is_muted: sub.is_muted === 1,
+    in_home_view: sub.is_muted === 0,
+    pin_to_top: sub.pin_to_top === 1,
+    desktop_notifications: nullableBool(sub.desktop_notifications),
+    audible_notifications: nullableBool(sub.audible_notifications),
+    push_notifications: nullableBool(sub.push_notifications),
+    email_notifications: nullableBool(sub.email_notifications),
+    wildcard_mentions_notify: nullableBool(sub.wildcard_mentions_notify),
+    role: 50,
+    email_address: streamEmailAddress(stream),
+    stream_weekly_traffic: null,
+  };
+  if (subscribers) out.subscribers = subscribers;
+  return out;
+}
+
+/** The short form in subscription `remove` events and `unsubscribed` lists without details. */
+export function presentStreamRef(stream: StreamRow): { stream_id: number; name: string } {
+  return { stream_id: stream.id, name: stream.name };
+}

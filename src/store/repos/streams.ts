@@ -1,0 +1,54 @@
+import type { Insertable, Updateable } from 'kysely';
+import type { StreamTable } from '../schema.js';
+import type { Q, StreamRow } from '../rows.js';
+
+/** Queries on the stream table. Archived (deactivated) streams are invisible to every lookup here. */
+export const streams = {
+  findById: (q: Q, id: number): Promise<StreamRow | undefined> =>
+    q.selectFrom('stream').selectAll().where('id', '=', id).where('deactivated', '=', 0).executeTakeFirst(),
+
+  findInRealm: (q: Q, realmId: number, id: number): Promise<StreamRow | undefined> =>
+    q.selectFrom('stream').selectAll()
+      .where('id', '=', id).where('realm_id', '=', realmId).where('deactivated', '=', 0).executeTakeFirst(),
+
+  findByName: (q: Q, realmId: number, name: string): Promise<StreamRow | undefined> =>
+    q.selectFrom('stream').selectAll()
+      .where('realm_id', '=', realmId).where('name_lower', '=', name.toLowerCase()).where('deactivated', '=', 0)
+      .executeTakeFirst(),
+
+  listByNames: (q: Q, realmId: number, names: string[]): Promise<StreamRow[]> =>
+    names.length === 0 ? Promise.resolve([]) : q.selectFrom('stream').selectAll()
+      .where('realm_id', '=', realmId).where('name_lower', 'in', names.map((n) => n.toLowerCase()))
+      .where('deactivated', '=', 0).execute(),
+
+  listByRealm: (q: Q, realmId: number): Promise<StreamRow[]> =>
+    q.selectFrom('stream').selectAll().where('realm_id', '=', realmId).where('deactivated', '=', 0).orderBy('id').execute(),
+
+  listByIds: (q: Q, ids: number[]): Promise<StreamRow[]> =>
+    ids.length === 0 ? Promise.resolve([]) : q.selectFrom('stream').selectAll()
+      .where('id', 'in', ids).where('deactivated', '=', 0).orderBy('id').execute(),
+
+  insert: async (q: Q, row: Insertable<StreamTable>): Promise<number> => {
+    const r = await q.insertInto('stream').values(row).returning('id').executeTakeFirstOrThrow();
+    return r.id;
+  },
+
+  update: (q: Q, id: number, patch: Updateable<StreamTable>) =>
+    q.updateTable('stream').set(patch).where('id', '=', id).execute(),
+
+  listDefaultIds: async (q: Q, realmId: number): Promise<number[]> =>
+    (await q.selectFrom('default_stream').innerJoin('stream', 'stream.id', 'default_stream.stream_id')
+      .select('stream.id').where('default_stream.realm_id', '=', realmId).where('stream.deactivated', '=', 0)
+      .orderBy('stream.id').execute()).map((r) => r.id),
+
+  listDefaults: (q: Q, realmId: number): Promise<StreamRow[]> =>
+    q.selectFrom('default_stream').innerJoin('stream', 'stream.id', 'default_stream.stream_id')
+      .selectAll('stream').where('default_stream.realm_id', '=', realmId).where('stream.deactivated', '=', 0)
+      .orderBy('stream.name_lower').execute(),
+
+  addDefault: (q: Q, realmId: number, streamId: number) =>
+    q.insertInto('default_stream').values({ realm_id: realmId, stream_id: streamId }).execute(),
+
+  removeDefault: (q: Q, realmId: number, streamId: number) =>
+    q.deleteFrom('default_stream').where('realm_id', '=', realmId).where('stream_id', '=', streamId).execute(),
+};

@@ -1,0 +1,84 @@
+import type { Insertable, Updateable } from 'kysely';
+import type { SubscriptionTable } from '../schema.js';
+import type { Q, StreamRow, SubscriptionRow } from '../rows.js';
+
+export interface SubscriptionWithStream {
+  sub: SubscriptionRow;
+  stream: StreamRow;
+}
+
+/**
+ * Queries on the subscription table. A row with active = 0 is a past subscription
+ * (Zulip's "unsubscribed"); it keeps the user's color and settings for a later return.
+ * Deactivated users keep their rows but never count as subscribers.
+ */
+export const subscriptions = {
+  /** The row whatever its state, for upserts. */
+  find: (q: Q, userId: number, streamId: number): Promise<SubscriptionRow | undefined> =>
+    q.selectFrom('subscription').selectAll().where('user_id', '=', userId).where('stream_id', '=', streamId).executeTakeFirst(),
+
+  findActive: (q: Q, userId: number, streamId: number): Promise<SubscriptionRow | undefined> =>
+    q.selectFrom('subscription').selectAll()
+      .where('user_id', '=', userId).where('stream_id', '=', streamId).where('active', '=', 1).executeTakeFirst(),
+
+  isSubscribed: async (q: Q, userId: number, streamId: number): Promise<boolean> =>
+    (await subscriptions.findActive(q, userId, streamId)) !== undefined,
+
+  /** Active subscribers who are active users, ascending ids. */
+  listSubscriberIds: async (q: Q, streamId: number): Promise<number[]> =>
+    (await q.selectFrom('subscription').innerJoin('users', 'users.id', 'subscription.user_id')
+      .select('subscription.user_id').where('subscription.stream_id', '=', streamId)
+      .where('subscription.active', '=', 1).where('users.is_active', '=', 1)
+      .orderBy('subscription.user_id').execute()).map((r) => r.user_id),
+
+  /** Subscriber ids of several streams at once (include_subscribers). */
+  mapSubscriberIds: async (q: Q, streamIds: number[]): Promise<Map<number, number[]>> => {
+    const out = new Map<number, number[]>(streamIds.map((id) => [id, []]));
+    if (streamIds.length === 0) return out;
+    const rows = await q.selectFrom('subscription').innerJoin('users', 'users.id', 'subscription.user_id')
+      .select(['subscription.stream_id', 'subscription.user_id']).where('subscription.stream_id', 'in', streamIds)
+      .where('subscription.active', '=', 1).where('users.is_active', '=', 1)
+      .orderBy('subscription.user_id').execute();
+    for (const r of rows) out.get(r.stream_id)?.push(r.user_id);
+    return out;
+  },
+
+  /** The user's active subscriptions to live streams, with their streams, by stream name. */
+  listActiveSubscriptionsOfUser: async (q: Q, userId: number): Promise<SubscriptionWithStream[]> => {
+    const subs = await q.selectFrom('subscription').selectAll().where('user_id', '=', userId).where('active', '=', 1).execute();
+    return joinStreams(q, subs);
+  },
+
+  /** Past subscriptions (Zulip's `unsubscribed` list in register). */
+  listInactiveSubscriptionsOfUser: async (q: Q, userId: number): Promise<SubscriptionWithStream[]> => {
+    const subs = await q.selectFrom('subscription').selectAll().where('user_id', '=', userId).where('active', '=', 0).execute();
+    return joinStreams(q, subs);
+  },
+
+  listSubscribedStreamIds: async (q: Q, userId: number): Promise<number[]> =>
+    (await q.selectFrom('subscription').innerJoin('stream', 'stream.id', 'subscription.stream_id')
+      .select('subscription.stream_id').where('subscription.user_id', '=', userId)
+      .where('subscription.active', '=', 1).where('stream.deactivated', '=', 0).execute()).map((r) => r.stream_id),
+
+  listColorsOfUser: async (q: Q, userId: number): Promise<string[]> =>
+    (await q.selectFrom('subscription').select('color').where('user_id', '=', userId).execute()).map((r) => r.color),
+
+  insert: (q: Q, row: Insertable<SubscriptionTable>) => q.insertInto('subscription').values(row).execute(),
+
+  update: (q: Q, id: number, patch: Updateable<SubscriptionTable>) =>
+    q.updateTable('subscription').set(patch).where('id', '=', id).execute(),
+
+  deactivateAllOfStream: (q: Q, streamId: number) =>
+    q.updateTable('subscription').set({ active: 0 }).where('stream_id', '=', streamId).execute(),
+};
+
+async function joinStreams(q: Q, subs: SubscriptionRow[]): Promise<SubscriptionWithStream[]> {
+  if (subs.length === 0) return [];
+  const rows = await q.selectFrom('stream').selectAll()
+    .where('id', 'in', subs.map((s) => s.stream_id)).where('deactivated', '=', 0).execute();
+  const byId = new Map(rows.map((s) => [s.id, s]));
+  return subs.flatMap((sub) => {
+    const stream = byId.get(sub.stream_id);
+    return stream ? [{ sub, stream }] : [];
+  }).sort((a, b) => (a.stream.name_lower < b.stream.name_lower ? -1 : a.stream.name_lower > b.stream.name_lower ? 1 : 0));
+}

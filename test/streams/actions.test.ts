@@ -1,0 +1,75 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { testApp, type TestApp, type TestUser } from '../helpers/app.js';
+import { Role } from '../../src/lib/roles.js';
+import type { EventEnvelope } from '../../src/events/bus.js';
+import { transact } from '../../src/store/tx.js';
+import { createStreamWithSubscribers } from '../../src/actions/stream-create.js';
+import { doAddDefaultStream } from '../../src/actions/default-streams.js';
+import { subscriptions } from '../../src/store/repos/subscriptions.js';
+import { accessStreamById, accessStreamByName, canReadHistory, canSeeStream, canPostToStream } from '../../src/access/stream.js';
+
+let t: TestApp;
+let admin: TestUser, member: TestUser, guest: TestUser;
+const published: EventEnvelope[] = [];
+before(async () => {
+  t = await testApp();
+  admin = await t.createUser({ role: Role.ADMINISTRATOR });
+  member = await t.createUser();
+  guest = await t.createUser({ role: Role.GUEST });
+  t.app.ctx.bus.subscribe((e) => published.push(e));
+});
+after(async () => { await t.close(); });
+
+const db = () => t.app.ctx.store.db;
+
+test('createStreamWithSubscribers creates a public stream, subscribes and notifies', async () => {
+  published.length = 0;
+  const s = await transact(t.app.ctx, (tx) => createStreamWithSubscribers(tx, t.realm, { name: 'general', description: 'All **hands**' }, [member.row]));
+  assert.equal(s.name, 'general');
+  assert.equal(s.rendered_description, '<p>All <strong>hands</strong></p>');
+  assert.ok(s.recipient_id);
+  assert.deepEqual(await subscriptions.listSubscriberIds(db(), s.id), [member.id]);
+  const create = published.find((e) => e.event.type === 'stream' && e.event.op === 'create')!;
+  // Public stream: every non-guest learns of it; the guest does not.
+  assert.deepEqual([...create.userIds].sort((a, b) => a - b), [t.owner.id, admin.id, member.id].sort((a, b) => a - b));
+  const add = published.find((e) => e.event.type === 'subscription' && e.event.op === 'add')!;
+  assert.deepEqual(add.userIds, [member.id]);
+  const subs = add.event.subscriptions as any[];
+  assert.equal(subs[0].name, 'general');
+  assert.deepEqual(subs[0].subscribers, [member.id]);
+  assert.match(subs[0].color, /^#[0-9a-f]{6}$/);
+  const peer = published.find((e) => e.event.type === 'subscription' && e.event.op === 'peer_add')!;
+  assert.deepEqual(peer.event.user_ids, [member.id]);
+  assert.deepEqual(peer.event.stream_ids, [s.id]);
+  assert.ok(!peer.userIds.includes(member.id) && !peer.userIds.includes(guest.id));
+  // Calling again with the same name reuses the stream.
+  const again = await transact(t.app.ctx, (tx) => createStreamWithSubscribers(tx, t.realm, 'GENERAL', [admin.row]));
+  assert.equal(again.id, s.id);
+  assert.deepEqual(await subscriptions.listSubscriberIds(db(), s.id), [admin.id, member.id].sort((a, b) => a - b));
+});
+
+test('access helpers: private streams are invisible to non-subscribers, admins see metadata only', async () => {
+  const p = await transact(t.app.ctx, (tx) => createStreamWithSubscribers(tx, t.realm, { name: 'secret', inviteOnly: true }, [member.row]));
+  assert.equal(p.history_public_to_subscribers, 0);
+  const got = await accessStreamById(db(), member.row, p.id);
+  assert.equal(got.stream.id, p.id);
+  assert.ok(got.sub);
+  await assert.rejects(accessStreamById(db(), admin.row, p.id), { message: 'Invalid stream id' });
+  await assert.rejects(accessStreamById(db(), admin.row, 999999), { message: 'Invalid stream id' });
+  assert.equal((await accessStreamById(db(), admin.row, p.id, { allowAdmin: true })).sub, null);
+  await assert.rejects(accessStreamById(db(), guest.row, p.id, { allowAdmin: true }), { message: 'Invalid stream id' });
+  await assert.rejects(accessStreamByName(db(), guest.row, 'secret'), { message: "Invalid stream name 'secret'" });
+  assert.equal((await accessStreamByName(db(), member.row, 'SECRET')).stream.id, p.id);
+  assert.equal(canSeeStream(admin.row, p, null), false);
+  assert.equal(canReadHistory(member.row, p, got.sub), false);
+  assert.equal(canPostToStream(guest.row, { ...p, stream_post_policy: 2 }), false);
+  assert.equal(canPostToStream(admin.row, { ...p, stream_post_policy: 2 }), true);
+});
+
+test('new users join default streams', async () => {
+  const d = await transact(t.app.ctx, (tx) => createStreamWithSubscribers(tx, t.realm, 'welcome', []));
+  await transact(t.app.ctx, (tx) => doAddDefaultStream(tx, d));
+  const fresh = await t.createUser();
+  assert.ok((await subscriptions.listSubscriberIds(db(), d.id)).includes(fresh.id));
+});
