@@ -1,6 +1,7 @@
 import type { Route } from './route.js';
 import { serverRoutes } from './handlers/server.js';
 import { userRoutes } from './handlers/users.js';
+import { presenceRoutes } from './handlers/presence.js';
 
 /** Every API route, by resource. Each handler file owns its own table. */
-export const routes: Route[] = [...serverRoutes, ...userRoutes];
+export const routes: Route[] = [...serverRoutes, ...userRoutes, ...presenceRoutes];

@@ -148,6 +148,15 @@ export interface AlertWordTable {
   word: string;
 }
 
+export interface UserPresenceTable {
+  user_id: number;
+  realm_id: number;
+  /** Name of the client that last reported, as Zulip names clients. */
+  client: string;
+  last_active_time: number;
+  last_connected_time: number;
+}
+
 export interface DB {
   realm: RealmTable;
   users: UserTable;
@@ -161,4 +170,5 @@ export interface DB {
   user_message: UserMessageTable;
   reaction: ReactionTable;
   alert_word: AlertWordTable;
+  user_presence: UserPresenceTable;
 }

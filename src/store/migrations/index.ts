@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../db.js';
 import * as m001 from './001-initial.js';
+import * as m006 from './006-presence.js';
 
 export interface Migration {
   name: string;
@@ -8,4 +9,7 @@ export interface Migration {
 }
 
 /** Append only: a migration, once landed, is never edited. */
-export const migrations: Migration[] = [{ name: '001-initial', up: m001.up }];
+export const migrations: Migration[] = [
+  { name: '001-initial', up: m001.up },
+  { name: '006-presence', up: m006.up },
+];

@@ -1,0 +1,40 @@
+import type { Tx } from '../store/tx.js';
+import type { RealmRow, UserRow } from '../store/rows.js';
+import { users } from '../store/repos/users.js';
+import { realmSettings } from '../lib/realm-settings.js';
+import { badRequest } from '../errors.js';
+import { clientPresence, OFFLINE_THRESHOLD_SECS, ACTIVE_WINDOW_SECS, type PresenceRow } from '../presence/presence.js';
+
+export function checkPresenceStatus(status: string): 'active' | 'idle' {
+  if (status !== 'active' && status !== 'idle') throw badRequest(`Invalid status: ${status}`);
+  return status;
+}
+
+/**
+ * Records a client's report. Everyone in the organization hears about it only when it
+ * changes what they would display: the user came online, or went from idle to active.
+ */
+export async function doUpdatePresence(tx: Tx, realm: RealmRow, user: UserRow, status: 'active' | 'idle', client: string, now: number): Promise<void> {
+  const prev = await tx.db.selectFrom('user_presence').selectAll().where('user_id', '=', user.id).executeTakeFirst();
+  const next: PresenceRow = {
+    user_id: user.id,
+    client,
+    last_connected_time: now,
+    last_active_time: status === 'active' ? now : (prev?.last_active_time ?? 0),
+  };
+  if (prev) {
+    await tx.db.updateTable('user_presence').set({ client, last_connected_time: next.last_connected_time, last_active_time: next.last_active_time })
+      .where('user_id', '=', user.id).execute();
+  } else {
+    await tx.db.insertInto('user_presence').values({ ...next, realm_id: realm.id }).execute();
+  }
+  if (realmSettings(realm.settings).presence_disabled) return;
+  const cameOnline = !prev || now - prev.last_connected_time > OFFLINE_THRESHOLD_SECS;
+  const becameActive = status === 'active' && !!prev && now - prev.last_active_time > ACTIVE_WINDOW_SECS;
+  if (!cameOnline && !becameActive) return;
+  const info = clientPresence(next, now);
+  tx.notify({
+    type: 'presence', user_id: user.id, email: user.email, server_timestamp: now,
+    presence: { [info.client]: info },
+  }, await users.listActiveIdsInRealm(tx.db, realm.id), realm.id);
+}

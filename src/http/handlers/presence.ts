@@ -1,0 +1,52 @@
+import type { Route } from '../route.js';
+import { transact } from '../../store/tx.js';
+import { accessUserByEmail, accessUserById } from '../../access/user.js';
+import { badRequest, noSuchUser } from '../../errors.js';
+import { clientName } from '../../lib/client-name.js';
+import { checkPresenceStatus, doUpdatePresence } from '../../actions/presence-update.js';
+import { presencesForRealm, presenceDict, OFFLINE_THRESHOLD_SECS } from '../../presence/presence.js';
+
+export const presenceRoutes: Route[] = [
+  {
+    method: 'POST', path: '/users/me/presence', auth: 'user',
+    handler: async (r) => {
+      if (r.user.is_bot === 1) throw badRequest('This endpoint does not accept bot requests.');
+      const status = checkPresenceStatus(r.params.str('status'));
+      const pingOnly = r.params.bool('ping_only', false);
+      r.params.bool('new_user_input', false);
+      const slim = r.params.bool('slim_presence', false);
+      const client = clientName(r.params.optStr('client'), r.req.headers['user-agent']);
+      const now = Date.now() / 1000;
+      await transact(r.ctx, (tx) => doUpdatePresence(tx, r.realm, r.user, status, client, Math.floor(now)));
+      if (pingOnly) return {};
+      return { presences: await presencesForRealm(r.ctx.store.db, r.realm, slim, Math.floor(now)), server_timestamp: now };
+    },
+  },
+  {
+    method: 'GET', path: '/realm/presence', auth: 'user',
+    handler: async (r) => {
+      const now = Date.now() / 1000;
+      return { presences: await presencesForRealm(r.ctx.store.db, r.realm, r.params.bool('slim_presence', false), Math.floor(now)), server_timestamp: now };
+    },
+  },
+  {
+    method: 'GET', path: '/users/:user_id_or_email/presence', auth: 'user',
+    handler: async (r) => {
+      const key = r.path.user_id_or_email ?? '';
+      const target = /^\d+$/.test(key)
+        ? await accessUserById(r.ctx.store.db, r.user, Number(key), { allowBots: true, allowDeactivated: true })
+        : await accessUserByEmail(r.ctx.store.db, r.user, key);
+      if (target.is_active !== 1) throw noSuchUser();
+      if (target.is_bot === 1) throw badRequest('Presence is not supported for bot users.');
+      const row = await r.ctx.store.db.selectFrom('user_presence').selectAll().where('user_id', '=', target.id).executeTakeFirst();
+      if (!row) throw badRequest(`No presence data for ${target.email}`);
+      const now = Math.floor(Date.now() / 1000);
+      // This endpoint shows status and timestamp only, and says offline after the threshold.
+      const dict = presenceDict(row, now) as Record<string, { status: string; timestamp: number }>;
+      const presence: Record<string, { status: string; timestamp: number }> = {};
+      for (const [k, v] of Object.entries(dict)) presence[k] = { status: v.status, timestamp: v.timestamp };
+      if (now - presence.aggregated!.timestamp > OFFLINE_THRESHOLD_SECS) presence.aggregated!.status = 'offline';
+      return { presence };
+    },
+  },
+];
