@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { serve } from './serve.js';
 import { serverOptions, overridesFrom } from './options.js';
 import { addAdminCommands } from './admin.js';
+import { addDemoCommand } from './demo.js';
 
 export { serverOptions, overridesFrom };
 
@@ -10,5 +11,6 @@ export function buildCli(): Command {
   serverOptions(program.command('serve').description('start the server'))
     .action((opts: Record<string, unknown>) => serve(overridesFrom(opts)));
   addAdminCommands(program);
+  addDemoCommand(program);
   return program;
 }
