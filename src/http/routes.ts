@@ -2,6 +2,8 @@ import type { Route } from './route.js';
 import { serverRoutes } from './handlers/server.js';
 import { userRoutes } from './handlers/users.js';
 import { presenceRoutes } from './handlers/presence.js';
+import { streamRoutes } from './handlers/streams.js';
+import { subscriptionRoutes } from './handlers/subscriptions.js';
 
 /** Every API route, by resource. Each handler file owns its own table. */
-export const routes: Route[] = [...serverRoutes, ...userRoutes, ...presenceRoutes];
+export const routes: Route[] = [...serverRoutes, ...userRoutes, ...presenceRoutes, ...streamRoutes, ...subscriptionRoutes];

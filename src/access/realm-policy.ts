@@ -1,0 +1,31 @@
+import type { RealmRow, UserRow } from '../store/rows.js';
+import { Role } from '../lib/roles.js';
+import { realmSettings, type RealmSettings } from '../lib/realm-settings.js';
+
+/** Zulip's organization policy values. */
+export const Policy = { MEMBERS: 1, ADMINS: 2, FULL_MEMBERS: 3, MODERATORS: 4, EVERYONE: 5, NOBODY: 6, OWNERS: 7 } as const;
+
+type PolicyName = 'create_public_stream_policy' | 'create_private_stream_policy' | 'create_web_public_stream_policy' | 'invite_to_stream_policy';
+
+/** Zulip's UserProfile.has_permission, in the same order of checks. */
+export function hasPolicyPermission(user: Pick<UserRow, 'role' | 'date_joined'>, realm: RealmRow, name: PolicyName,
+  now = Math.floor(Date.now() / 1000)): boolean {
+  const settings: Readonly<RealmSettings> = realmSettings(realm.settings);
+  const policy = settings[name];
+  if (policy === Policy.NOBODY) return false;
+  if (policy === Policy.EVERYONE) return true;
+  if (user.role === Role.OWNER) return true;
+  if (policy === Policy.OWNERS) return false;
+  if (user.role <= Role.ADMINISTRATOR) return true;
+  if (policy === Policy.ADMINS) return false;
+  if (user.role <= Role.MODERATOR) return true;
+  if (policy === Policy.MODERATORS) return false;
+  if (user.role === Role.GUEST) return false;
+  if (policy === Policy.MEMBERS) return true;
+  return (now - user.date_joined) / 86400 >= settings.waiting_period_threshold;
+}
+
+/** Web-public streams need the organization to allow spectators (the server always allows them). */
+export function webPublicStreamsEnabled(realm: RealmRow): boolean {
+  return realmSettings(realm.settings).enable_spectator_access === true;
+}

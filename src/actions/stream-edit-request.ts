@@ -1,0 +1,62 @@
+import type { Tx } from '../store/tx.js';
+import type { RealmRow, StreamRow, UserRow } from '../store/rows.js';
+import { streams } from '../store/repos/streams.js';
+import { badRequest, insufficientPermission } from '../errors.js';
+import { Role } from '../lib/roles.js';
+import { STREAM_POST_POLICY, accessStreamById } from '../access/stream.js';
+import { hasPolicyPermission, webPublicStreamsEnabled } from '../access/realm-policy.js';
+import {
+  doChangeStreamDescription, doChangeStreamMessageRetentionDays, doChangeStreamPermission, doChangeStreamPostPolicy, doRenameStream,
+} from './stream-update.js';
+
+export interface StreamEdit {
+  description?: string | undefined;
+  newName?: string | undefined;
+  isPrivate?: boolean | undefined;
+  isWebPublic?: boolean | undefined;
+  historyPublicToSubscribers?: boolean | undefined;
+  streamPostPolicy?: number | undefined;
+  isAnnouncementOnly?: boolean | undefined;
+  /** null: organization default; -1: unlimited; undefined: unchanged. */
+  messageRetentionDays?: number | null | undefined;
+}
+
+/** PATCH /streams/{id} after access was granted; Zulip's order of checks and changes. */
+export async function doEditStream(tx: Tx, realm: RealmRow, acting: UserRow, start: StreamRow, e: StreamEdit): Promise<void> {
+  let stream = start;
+  if (e.messageRetentionDays !== undefined) {
+    if (acting.role !== Role.OWNER) throw badRequest('Must be an organization owner');
+  }
+  if (e.isPrivate !== undefined || e.isWebPublic !== undefined || e.historyPublicToSubscribers !== undefined) {
+    stream = await changePermission(tx, realm, acting, stream, e);
+  }
+  if (e.messageRetentionDays !== undefined) stream = await doChangeStreamMessageRetentionDays(tx, stream, e.messageRetentionDays);
+  if (e.description !== undefined) stream = await doChangeStreamDescription(tx, stream, e.description);
+  if (e.newName !== undefined) stream = await doRenameStream(tx, stream, e.newName);
+  let policy = e.streamPostPolicy;
+  // The deprecated boolean maps onto the policy that replaced it.
+  if (policy === undefined && e.isAnnouncementOnly !== undefined) {
+    policy = e.isAnnouncementOnly ? STREAM_POST_POLICY.ADMINS : STREAM_POST_POLICY.EVERYONE;
+  }
+  if (policy !== undefined && policy !== stream.stream_post_policy) stream = await doChangeStreamPostPolicy(tx, stream, policy);
+}
+
+async function changePermission(tx: Tx, realm: RealmRow, acting: UserRow, stream: StreamRow, e: StreamEdit): Promise<StreamRow> {
+  const isPrivate = e.isPrivate ?? stream.invite_only === 1;
+  const isWebPublic = e.isWebPublic ?? stream.is_web_public === 1;
+  let history = e.historyPublicToSubscribers;
+  if (history === undefined) history = e.isPrivate !== undefined ? !e.isPrivate : stream.history_public_to_subscribers === 1;
+  if (isWebPublic && !history) throw badRequest('Invalid parameters');
+  if (isWebPublic && isPrivate) throw badRequest('Invalid parameters');
+  if (!isPrivate && !history) throw badRequest('Invalid parameters');
+  if (isPrivate && (await streams.listDefaultIds(tx.db, stream.realm_id)).includes(stream.id)) {
+    throw badRequest('Default streams cannot be made private.');
+  }
+  // Even administrators must be subscribed to change a private stream's privacy.
+  if (e.isPrivate !== undefined) await accessStreamById(tx.db, acting, stream.id);
+  if (e.isWebPublic === true) {
+    if (!webPublicStreamsEnabled(realm)) throw badRequest('Web-public streams are not enabled.');
+    if (!hasPolicyPermission(acting, realm, 'create_web_public_stream_policy')) throw insufficientPermission();
+  }
+  return doChangeStreamPermission(tx, stream, { inviteOnly: isPrivate, historyPublicToSubscribers: history, isWebPublic });
+}

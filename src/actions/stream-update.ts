@@ -1,0 +1,96 @@
+import type { Tx } from '../store/tx.js';
+import type { StreamRow } from '../store/rows.js';
+import type { ParleyEvent } from '../events/bus.js';
+import { streams } from '../store/repos/streams.js';
+import { badRequest } from '../errors.js';
+import { renderStreamDescription } from '../lib/stream-description.js';
+import { presentStream } from '../presenters/stream.js';
+import { STREAM_POST_POLICY } from '../access/stream.js';
+import { checkStreamDescription, checkStreamName } from './stream-create.js';
+import { streamAudienceIds } from './stream-notify.js';
+
+async function reload(tx: Tx, stream: StreamRow): Promise<StreamRow> {
+  return (await streams.findById(tx.db, stream.id))!;
+}
+
+async function notifyUpdate(tx: Tx, stream: StreamRow, fields: Record<string, unknown>): Promise<void> {
+  const event: ParleyEvent = { type: 'stream', op: 'update', stream_id: stream.id, name: stream.name, ...fields };
+  tx.notify(event, await streamAudienceIds(tx.db, stream), stream.realm_id);
+}
+
+export async function doChangeStreamDescription(tx: Tx, stream: StreamRow, description: string): Promise<StreamRow> {
+  const text = checkStreamDescription(description);
+  const rendered = renderStreamDescription(text);
+  await streams.update(tx.db, stream.id, { description: text, rendered_description: rendered });
+  const updated = await reload(tx, stream);
+  await notifyUpdate(tx, updated, { property: 'description', value: text, rendered_description: rendered });
+  return updated;
+}
+
+export async function doRenameStream(tx: Tx, stream: StreamRow, rawName: string): Promise<StreamRow> {
+  const newName = rawName.trim();
+  if (newName === stream.name) throw badRequest('Stream already has that name!');
+  checkStreamName(newName);
+  // Changing only the case of a name keeps it; otherwise it must be free.
+  if (newName.toLowerCase() !== stream.name_lower && (await streams.findByName(tx.db, stream.realm_id, newName))) {
+    throw badRequest(`Stream name '${newName}' is already taken.`);
+  }
+  await streams.update(tx.db, stream.id, { name: newName, name_lower: newName.toLowerCase() });
+  // The event names the stream by its old name, which is what clients hold.
+  await notifyUpdate(tx, stream, { property: 'name', value: newName });
+  return reload(tx, stream);
+}
+
+export interface StreamPermission {
+  inviteOnly: boolean;
+  historyPublicToSubscribers: boolean;
+  isWebPublic: boolean;
+}
+
+/**
+ * Changes privacy, shared history and web-public status together. Users who can
+ * no longer see the stream get `stream delete`, users who now can get `stream create`,
+ * everyone who sees it before and after gets the `update`.
+ */
+export async function doChangeStreamPermission(tx: Tx, stream: StreamRow, p: StreamPermission): Promise<StreamRow> {
+  const changedPrivacy = (stream.invite_only === 1) !== p.inviteOnly || (stream.history_public_to_subscribers === 1) !== p.historyPublicToSubscribers;
+  const changedWeb = (stream.is_web_public === 1) !== p.isWebPublic;
+  if (!changedPrivacy && !changedWeb) return stream;
+  const before = new Set(await streamAudienceIds(tx.db, stream));
+  await streams.update(tx.db, stream.id, {
+    invite_only: p.inviteOnly ? 1 : 0,
+    history_public_to_subscribers: p.historyPublicToSubscribers ? 1 : 0,
+    is_web_public: p.isWebPublic ? 1 : 0,
+  });
+  const updated = await reload(tx, stream);
+  const after = new Set(await streamAudienceIds(tx.db, updated));
+  const lost = [...before].filter((id) => !after.has(id));
+  const gained = [...after].filter((id) => !before.has(id));
+  const kept = [...after].filter((id) => before.has(id));
+  tx.notify({ type: 'stream', op: 'delete', streams: [presentStream(stream)], stream_ids: [stream.id] }, lost, stream.realm_id);
+  tx.notify({ type: 'stream', op: 'create', streams: [presentStream(updated)] }, gained, stream.realm_id);
+  const base = { type: 'stream', op: 'update', stream_id: stream.id, name: stream.name };
+  tx.notify({
+    ...base, property: 'invite_only', value: p.inviteOnly,
+    history_public_to_subscribers: p.historyPublicToSubscribers, is_web_public: p.isWebPublic,
+  }, kept, stream.realm_id);
+  if (changedWeb) tx.notify({ ...base, property: 'is_web_public', value: p.isWebPublic }, kept, stream.realm_id);
+  return updated;
+}
+
+export async function doChangeStreamPostPolicy(tx: Tx, stream: StreamRow, policy: number): Promise<StreamRow> {
+  await streams.update(tx.db, stream.id, { stream_post_policy: policy });
+  const updated = await reload(tx, stream);
+  await notifyUpdate(tx, updated, { property: 'stream_post_policy', value: policy });
+  // Older clients still read the boolean this policy replaced.
+  await notifyUpdate(tx, updated, { property: 'is_announcement_only', value: policy === STREAM_POST_POLICY.ADMINS });
+  return updated;
+}
+
+/** null: the organization default; -1: unlimited. */
+export async function doChangeStreamMessageRetentionDays(tx: Tx, stream: StreamRow, days: number | null): Promise<StreamRow> {
+  await streams.update(tx.db, stream.id, { message_retention_days: days });
+  const updated = await reload(tx, stream);
+  await notifyUpdate(tx, updated, { property: 'message_retention_days', value: days });
+  return updated;
+}

@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import type { ApiResult, TestApp, TestUser } from '../helpers/app.js';
+import type { EventEnvelope } from '../../src/events/bus.js';
+
+export function assertError(r: ApiResult, msg: string, code = 'BAD_REQUEST', status = 400, extra: Record<string, unknown> = {}): void {
+  assert.equal(r.status, status, JSON.stringify(r.body));
+  assert.deepEqual(r.body, { result: 'error', msg, code, ...extra });
+}
+
+export function assertOk(r: ApiResult): any {
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  assert.equal(r.body.result, 'success');
+  assert.equal(r.body.msg, '');
+  return r.body;
+}
+
+/** Subscribes through the API and returns the stream id. */
+export async function subscribe(t: TestApp, as: TestUser, name: string, params: Record<string, unknown> = {}): Promise<number> {
+  assertOk(await t.api('POST', '/api/v1/users/me/subscriptions', { as, params: { subscriptions: [{ name }], ...params } }));
+  const r = await t.api('GET', '/api/v1/get_stream_id', { as: t.owner, query: { stream: name } });
+  if (r.status === 200) return r.body.stream_id;
+  const row = await t.app.ctx.store.db.selectFrom('stream').select('id').where('name', '=', name).where('deactivated', '=', 0).executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** Records every envelope published on the bus while it is attached. */
+export class EventLog {
+  events: EventEnvelope[] = [];
+  constructor(t: TestApp) {
+    t.app.ctx.bus.subscribe((e) => this.events.push(e));
+  }
+  clear(): void {
+    this.events.length = 0;
+  }
+  find(type: string, op?: string, pred: (e: EventEnvelope) => boolean = () => true): EventEnvelope[] {
+    return this.events.filter((e) => e.event.type === type && (op === undefined || e.event.op === op) && pred(e));
+  }
+  one(type: string, op?: string, pred?: (e: EventEnvelope) => boolean): EventEnvelope {
+    const found = this.find(type, op, pred);
+    assert.equal(found.length, 1, `expected one ${type}/${op} event, got ${JSON.stringify(found.map((e) => e.event))}`);
+    return found[0]!;
+  }
+  /** Users who received any event mentioning the stream id. */
+  recipientsMentioning(streamId: number): Set<number> {
+    const out = new Set<number>();
+    for (const e of this.events) {
+      if (JSON.stringify(e.event).match(new RegExp(`"(stream_id|stream_ids)":\\[?([0-9,]*,)?${streamId}[,\\]}]`))) e.userIds.forEach((u) => out.add(u));
+    }
+    return out;
+  }
+}
+
+export const sorted = (xs: Iterable<number>) => [...xs].sort((a, b) => a - b);
