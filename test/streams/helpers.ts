@@ -51,3 +51,15 @@ export class EventLog {
 }
 
 export const sorted = (xs: Iterable<number>) => [...xs].sort((a, b) => a - b);
+
+/** Merges organization settings straight into the realm row (no settings endpoint yet). */
+export async function setRealmSettings(t: TestApp, patch: Record<string, unknown>): Promise<void> {
+  const { realms } = await import('../../src/store/repos/realms.js');
+  const row = (await realms.findById(t.app.ctx.store.db, t.realm.id))!;
+  const settings = { ...JSON.parse(row.settings), ...patch };
+  await realms.update(t.app.ctx.store.db, t.realm.id, { settings: JSON.stringify(settings) });
+}
+
+export function assertUnauthenticated(r: ApiResult): void {
+  assertError(r, 'Missing authorization header for basic auth', 'UNAUTHORIZED', 401);
+}
