@@ -63,3 +63,17 @@ export async function setRealmSettings(t: TestApp, patch: Record<string, unknown
 export function assertUnauthenticated(r: ApiResult): void {
   assertError(r, 'Missing authorization header for basic auth', 'UNAUTHORIZED', 401);
 }
+
+/** Inserts a stream message row directly (for topic listings), with user_message rows for `receivers`. */
+export async function insertStreamMessage(t: TestApp, streamId: number, senderId: number, topic: string, receivers: number[]): Promise<number> {
+  const db = t.app.ctx.store.db;
+  const stream = await db.selectFrom('stream').selectAll().where('id', '=', streamId).executeTakeFirstOrThrow();
+  const row = await db.insertInto('message').values({
+    realm_id: stream.realm_id, sender_id: senderId, recipient_id: stream.recipient_id!, stream_id: streamId, topic,
+    topic_lower: topic.toLowerCase(), content: 'hello', rendered_content: '<p>hello</p>', rendered_content_version: 1,
+    date_sent: Math.floor(Date.now() / 1000), client: 'test', last_edit_time: null, edit_history: null,
+    is_me_message: 0, has_link: 0, has_image: 0, has_attachment: 0,
+  }).returning('id').executeTakeFirstOrThrow();
+  for (const u of receivers) await db.insertInto('user_message').values({ user_id: u, message_id: row.id, flags: 0 }).execute();
+  return row.id;
+}
