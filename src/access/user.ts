@@ -23,6 +23,8 @@ export async function accessUserById(q: Q, acting: UserRow, id: number, opts: Ac
 }
 
 export async function accessUserByEmail(q: Q, acting: UserRow, email: string): Promise<UserRow> {
+  // No address holds a NUL; PostgreSQL would refuse to even compare one.
+  if (email.includes('\u0000')) throw noSuchUser();
   const target = await users.findByEmail(q, acting.realm_id, email);
   if (!target) throw noSuchUser();
   return target;

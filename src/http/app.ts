@@ -59,6 +59,12 @@ export async function buildHttp(ctx: AppContext): Promise<FastifyInstance> {
       void reply.status(e.statusCode === 413 ? 413 : 400).send({ result: 'error', msg: e.message ?? 'Bad request', code: 'BAD_REQUEST' });
       return;
     }
+    if (e.code === '22021' || e.code === '22P05') {
+      // PostgreSQL refuses NUL and other unencodable characters in text. SQLite would
+      // have stored them; either way the input was the client's mistake.
+      void reply.status(400).send({ result: 'error', msg: 'Invalid characters in request', code: 'BAD_REQUEST' });
+      return;
+    }
     req.log.error({ err, reqId: req.id }, 'unhandled error');
     void reply.status(500).send({ result: 'error', msg: 'Internal server error', code: 'INTERNAL_SERVER_ERROR' });
   });

@@ -59,6 +59,7 @@ export function parseBasicAuth(header: string | undefined): { email: string; api
 /** HTTP basic authentication with email and API key, against the Host's organization. */
 export async function authenticate(ctx: AppContext, host: string | undefined, header: string | undefined): Promise<{ user: UserRow; realm: RealmRow }> {
   const { email, apiKey } = parseBasicAuth(header);
+  if (email.includes('\u0000')) throw invalidApiKey();
   const key = `${subdomainOf(ctx.config, host)}\n${email.toLowerCase()}`;
   const hit = cached(userCache, key);
   if (hit) {

@@ -36,6 +36,17 @@ test('a wrong key or unknown email is a 401 Invalid API key', async () => {
   }
 });
 
+test('NUL bytes in credentials, user lookups and logins are ordinary failures on both engines', async () => {
+  const r = await t.api('GET', ME, { as: null, headers: { authorization: basic('a\u0000b@parley.test', t.owner.apiKey) } });
+  assert.equal(r.status, 401);
+  assert.equal(r.body.code, 'INVALID_API_KEY');
+  const lookup = await t.api('GET', '/api/v1/users/x%00y@parley.test');
+  assert.equal(lookup.status, 400);
+  assert.equal(lookup.body.msg, 'No such user');
+  const login = await t.api('POST', '/api/v1/fetch_api_key', { as: null, params: { username: 'a\u0000b@parley.test', password: 'x' } });
+  assert.equal(login.status, 401);
+});
+
 test('the email in basic auth is case-insensitive', async () => {
   const r = await t.api('GET', ME, { as: null, headers: { authorization: basic(t.owner.email.toUpperCase(), t.owner.apiKey) } });
   assert.equal(r.status, 200);

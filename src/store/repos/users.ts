@@ -10,8 +10,9 @@ export const users = {
   findInRealm: (q: Q, realmId: number, id: number): Promise<UserRow | undefined> =>
     q.selectFrom('users').selectAll().where('id', '=', id).where('realm_id', '=', realmId).executeTakeFirst(),
 
+  // No stored address holds a NUL, and PostgreSQL refuses one even in a comparison.
   findByEmail: (q: Q, realmId: number, email: string): Promise<UserRow | undefined> =>
-    q.selectFrom('users').selectAll()
+    email.includes('\u0000') ? Promise.resolve(undefined) : q.selectFrom('users').selectAll()
       .where('realm_id', '=', realmId).where('email_lower', '=', email.toLowerCase()).executeTakeFirst(),
 
   listByRealm: (q: Q, realmId: number): Promise<UserRow[]> =>
