@@ -34,6 +34,11 @@ export function checkStreamDescription(description: string, varName = 'descripti
   return description.replace(/\r?\n/g, ' ');
 }
 
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
 export interface StreamSpec {
   name: string;
   description?: string;
@@ -69,6 +74,10 @@ export async function doCreateStream(tx: Tx, realm: RealmRow, spec: StreamSpec):
     deactivated: 0,
     recipient_id: null,
     email_token: crypto.randomBytes(16).toString('hex'),
+  }).catch((err: unknown) => {
+    // Two requests racing to create the same name: the loser hears what a later caller would.
+    if (isUniqueViolation(err)) throw badRequest(`Stream name '${spec.name}' is already taken.`);
+    throw err;
   });
   const recipient = await tx.db.insertInto('recipient').values({ type: 2, type_id: id }).returning('id').executeTakeFirstOrThrow();
   await streams.update(tx.db, id, { recipient_id: recipient.id });

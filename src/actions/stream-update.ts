@@ -6,7 +6,7 @@ import { badRequest } from '../errors.js';
 import { renderStreamDescription } from '../lib/stream-description.js';
 import { presentStream } from '../presenters/stream.js';
 import { STREAM_POST_POLICY } from '../access/stream.js';
-import { checkStreamDescription, checkStreamName } from './stream-create.js';
+import { checkStreamDescription, checkStreamName, isUniqueViolation } from './stream-create.js';
 import { streamAudienceIds } from './stream-notify.js';
 
 async function reload(tx: Tx, stream: StreamRow): Promise<StreamRow> {
@@ -35,7 +35,10 @@ export async function doRenameStream(tx: Tx, stream: StreamRow, rawName: string)
   if (newName.toLowerCase() !== stream.name_lower && (await streams.findByName(tx.db, stream.realm_id, newName))) {
     throw badRequest(`Stream name '${newName}' is already taken.`);
   }
-  await streams.update(tx.db, stream.id, { name: newName, name_lower: newName.toLowerCase() });
+  await streams.update(tx.db, stream.id, { name: newName, name_lower: newName.toLowerCase() }).catch((err: unknown) => {
+    if (isUniqueViolation(err)) throw badRequest(`Stream name '${newName}' is already taken.`);
+    throw err;
+  });
   // The event names the stream by its old name, which is what clients hold.
   await notifyUpdate(tx, stream, { property: 'name', value: newName });
   return reload(tx, stream);

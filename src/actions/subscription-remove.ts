@@ -44,3 +44,14 @@ export async function doRemoveSubscriptions(tx: Tx, streamList: StreamRow[], use
   }
   return { removed, notSubscribed };
 }
+
+/**
+ * afterUserDeactivated hook: a deactivated user keeps their subscription rows (they
+ * return on reactivation) but leaves every subscriber list, so peers hear peer_remove.
+ */
+export async function notifyPeersOfDeactivatedUser(tx: Tx, user: UserRow): Promise<void> {
+  for (const { stream } of await subscriptions.listActiveSubscriptionsOfUser(tx.db, user.id)) {
+    const peers = (await streamAudienceIds(tx.db, stream)).filter((id) => id !== user.id);
+    tx.notify({ type: 'subscription', op: 'peer_remove', stream_ids: [stream.id], user_ids: [user.id] }, peers, stream.realm_id);
+  }
+}

@@ -73,3 +73,27 @@ test('new users join default streams', async () => {
   const fresh = await t.createUser();
   assert.ok((await subscriptions.listSubscriberIds(db(), d.id)).includes(fresh.id));
 });
+
+test('deactivating a user takes them off subscriber lists and tells peers', async () => {
+  const leaver = await t.createUser();
+  const s = await transact(t.app.ctx, (tx) => createStreamWithSubscribers(tx, t.realm, 'farewell', [member.row, leaver.row]));
+  published.length = 0;
+  const r = await t.api('DELETE', `/api/v1/users/${leaver.id}`, { as: t.owner });
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  const peer = published.find((e) => e.event.type === 'subscription' && e.event.op === 'peer_remove')!;
+  assert.deepEqual(peer.event, { type: 'subscription', op: 'peer_remove', stream_ids: [s.id], user_ids: [leaver.id] });
+  assert.ok(peer.userIds.includes(member.id) && !peer.userIds.includes(leaver.id));
+  const members = await t.api('GET', `/api/v1/streams/${s.id}/members`, { as: member });
+  assert.deepEqual(members.body.subscribers, [member.id]);
+});
+
+test('racing creations of one stream name never fail with a 500', async () => {
+  const results = await Promise.all([member, admin, t.owner].map((as) =>
+    t.api('POST', '/api/v1/users/me/subscriptions', { as, params: { subscriptions: [{ name: 'race' }] } })));
+  for (const r of results) {
+    assert.ok(r.status === 200 || (r.status === 400 && r.body.msg === "Stream name 'race' is already taken."), JSON.stringify(r.body));
+  }
+  assert.ok(results.some((r) => r.status === 200));
+  const rows = await db().selectFrom('stream').select('id').where('name_lower', '=', 'race').execute();
+  assert.equal(rows.length, 1);
+});
