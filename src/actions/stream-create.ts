@@ -26,12 +26,15 @@ export function checkStreamName(name: string): void {
   if (pos >= 0) throw badRequest(`Invalid character in stream name, at position ${pos + 1}!`);
 }
 
-/** Descriptions are single-line; over-long ones are refused with the parameter's name. */
+/**
+ * Descriptions are single-line: Zulip turns newlines into spaces, and so do we with
+ * every other control character. Over-long ones are refused with the parameter's name.
+ */
 export function checkStreamDescription(description: string, varName = 'description'): string {
   if ([...description].length > MAX_STREAM_DESCRIPTION_LENGTH) {
     throw badRequest(`${varName} is too long (limit: ${MAX_STREAM_DESCRIPTION_LENGTH} characters)`);
   }
-  return description.replace(/\r?\n/g, ' ');
+  return description.replace(/\r\n|\p{Cc}/gu, ' ');
 }
 
 export function isUniqueViolation(err: unknown): boolean {

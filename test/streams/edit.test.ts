@@ -206,3 +206,9 @@ test('default streams: list, add, remove, and new users join them', async () => 
   assertUnauthenticated(await t.api('GET', '/api/v1/default_streams', { as: null }));
   assertUnauthenticated(await t.api('POST', '/api/v1/default_streams', { as: null, params: { stream_id: id } }));
 });
+
+test('PATCH /streams/{id}: control characters in descriptions become spaces', async () => {
+  const id = await subscribe(t, member, 'controls');
+  assertOk(await patch(admin, id, { description: 'a\r\nb\u0000c\td' }));
+  assert.equal((await stream(id)).description, 'a b c d');
+});

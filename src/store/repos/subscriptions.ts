@@ -43,7 +43,7 @@ export const subscriptions = {
     return out;
   },
 
-  /** The user's active subscriptions to live streams, with their streams, by stream name. */
+  /** The user's active subscriptions to live streams, with their streams, sorted by name as Zulip sorts them. */
   listActiveSubscriptionsOfUser: async (q: Q, userId: number): Promise<SubscriptionWithStream[]> => {
     const subs = await q.selectFrom('subscription').selectAll().where('user_id', '=', userId).where('active', '=', 1).execute();
     return joinStreams(q, subs);
@@ -80,5 +80,5 @@ async function joinStreams(q: Q, subs: SubscriptionRow[]): Promise<SubscriptionW
   return subs.flatMap((sub) => {
     const stream = byId.get(sub.stream_id);
     return stream ? [{ sub, stream }] : [];
-  }).sort((a, b) => (a.stream.name_lower < b.stream.name_lower ? -1 : a.stream.name_lower > b.stream.name_lower ? 1 : 0));
+  }).sort((a, b) => (a.stream.name < b.stream.name ? -1 : a.stream.name > b.stream.name ? 1 : 0));
 }
