@@ -97,3 +97,25 @@ test('racing creations of one stream name never fail with a 500', async () => {
   const rows = await db().selectFrom('stream').select('id').where('name_lower', '=', 'race').execute();
   assert.equal(rows.length, 1);
 });
+
+test('register state helpers keep private streams private', async () => {
+  const { gatherSubscriptions, streamsVisibleTo, defaultStreamsState } = await import('../../src/presenters/stream-state.js');
+  const { doRemoveSubscriptions } = await import('../../src/actions/subscription-remove.js');
+  const leaver = await t.createUser();
+  const closed = await transact(t.app.ctx, (tx) => createStreamWithSubscribers(tx, t.realm, { name: 'closed-club', inviteOnly: true }, [member.row, leaver.row]));
+  await transact(t.app.ctx, (tx) => doRemoveSubscriptions(tx, [closed], [leaver.row]));
+  const mine = await gatherSubscriptions(db(), member.row, true);
+  assert.deepEqual(mine.subscriptions.find((s) => s.stream_id === closed.id)!.subscribers, [member.id]);
+  const left = await gatherSubscriptions(db(), leaver.row, true);
+  const past = left.unsubscribed.find((s) => s.stream_id === closed.id)!;
+  assert.ok(past && !('subscribers' in past), 'a former subscriber no longer sees the members');
+  assert.ok(!left.never_subscribed.some((s) => s.stream_id === closed.id));
+  const adminState = await gatherSubscriptions(db(), admin.row, true);
+  assert.deepEqual(adminState.never_subscribed.find((s) => s.stream_id === closed.id)!.subscribers, [member.id]);
+  const guestState = await gatherSubscriptions(db(), guest.row, false);
+  assert.deepEqual(guestState.never_subscribed, []);
+  assert.ok(!(await streamsVisibleTo(db(), guest.row)).some((s) => s.stream_id === closed.id));
+  assert.ok(!(await streamsVisibleTo(db(), leaver.row)).some((s) => s.stream_id === closed.id));
+  assert.ok((await streamsVisibleTo(db(), admin.row)).some((s) => s.stream_id === closed.id));
+  assert.ok((await defaultStreamsState(db(), t.realm.id)).some((s) => s.name === 'welcome'));
+});
