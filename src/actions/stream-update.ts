@@ -4,7 +4,7 @@ import type { ParleyEvent } from '../events/bus.js';
 import { streams } from '../store/repos/streams.js';
 import { badRequest } from '../errors.js';
 import { renderStreamDescription } from '../lib/stream-description.js';
-import { presentStream } from '../presenters/stream.js';
+import { presentStream, streamEmailAddress } from '../presenters/stream.js';
 import { STREAM_POST_POLICY } from '../access/stream.js';
 import { checkStreamDescription, checkStreamName, isUniqueViolation } from './stream-create.js';
 import { streamAudienceIds } from './stream-notify.js';
@@ -39,9 +39,12 @@ export async function doRenameStream(tx: Tx, stream: StreamRow, rawName: string)
     if (isUniqueViolation(err)) throw badRequest(`Stream name '${newName}' is already taken.`);
     throw err;
   });
-  // The event names the stream by its old name, which is what clients hold.
+  const renamed = await reload(tx, stream);
+  // Both events name the stream by its old name, which is what clients hold; the
+  // email address embeds the name, so it changes first (Zulip's order).
+  await notifyUpdate(tx, stream, { property: 'email_address', value: streamEmailAddress(renamed) });
   await notifyUpdate(tx, stream, { property: 'name', value: newName });
-  return reload(tx, stream);
+  return renamed;
 }
 
 export interface StreamPermission {

@@ -35,7 +35,10 @@ test('PATCH /streams/{id}: description, name, post policy with their events', as
   assertOk(await patch(admin, id, { new_name: ' Edited ' }));
   s = await stream(id);
   assert.equal(s.name, 'Edited');
-  assert.deepEqual(log.one('stream', 'update').event, { type: 'stream', op: 'update', stream_id: id, name: 'edit-me', property: 'name', value: 'Edited' });
+  const renames = log.find('stream', 'update');
+  assert.deepEqual(renames.map((e) => e.event.property), ['email_address', 'name']);
+  assert.match(renames[0]!.event.value as string, /^edited\.[0-9a-f]{32}@parley\.test$/);
+  assert.deepEqual(renames[1]!.event, { type: 'stream', op: 'update', stream_id: id, name: 'edit-me', property: 'name', value: 'Edited' });
   assertOk(await patch(admin, id, { new_name: 'edited' }));
   assert.equal((await stream(id)).name, 'edited');
   log.clear();
