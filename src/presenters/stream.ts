@@ -62,3 +62,30 @@ export function presentSubscription(stream: StreamRow, sub: SubscriptionRow, sub
 export function presentStreamRef(stream: StreamRow): { stream_id: number; name: string } {
   return { stream_id: stream.id, name: stream.name };
 }
+
+/** The user settings each null per-stream notification setting falls back to, with Zulip's defaults. */
+const NOTIFICATION_FALLBACKS: Array<[string, string, boolean]> = [
+  ['desktop_notifications', 'enable_stream_desktop_notifications', false],
+  ['audible_notifications', 'enable_stream_audible_notifications', false],
+  ['push_notifications', 'enable_stream_push_notifications', false],
+  ['email_notifications', 'enable_stream_email_notifications', false],
+  ['wildcard_mentions_notify', 'wildcard_mentions_notify', true],
+];
+
+/**
+ * For register clients without the notification_settings_null capability: null
+ * per-stream settings become the user's own defaults (Zulip's
+ * handle_stream_notifications_compatibility). Mutates and returns the dict.
+ */
+export function fillNotificationDefaults(subDict: Record<string, unknown>, userSettingsJson: string): Record<string, unknown> {
+  let settings: Record<string, unknown> = {};
+  try {
+    settings = JSON.parse(userSettingsJson) as Record<string, unknown>;
+  } catch {
+    /* corrupt settings: Zulip's defaults */
+  }
+  for (const [field, setting, fallback] of NOTIFICATION_FALLBACKS) {
+    if (subDict[field] === null) subDict[field] = typeof settings[setting] === 'boolean' ? settings[setting] : fallback;
+  }
+  return subDict;
+}

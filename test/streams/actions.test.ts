@@ -119,3 +119,11 @@ test('register state helpers keep private streams private', async () => {
   assert.ok((await streamsVisibleTo(db(), admin.row)).some((s) => s.stream_id === closed.id));
   assert.ok((await defaultStreamsState(db(), t.realm.id)).some((s) => s.name === 'welcome'));
 });
+
+test('fillNotificationDefaults replaces only null settings, from the user settings', async () => {
+  const { fillNotificationDefaults } = await import('../../src/presenters/stream.js');
+  const filled = fillNotificationDefaults({ desktop_notifications: null, push_notifications: true, email_notifications: null,
+    audible_notifications: null, wildcard_mentions_notify: null }, JSON.stringify({ enable_stream_email_notifications: true }));
+  assert.deepEqual(filled, { desktop_notifications: false, push_notifications: true, email_notifications: true,
+    audible_notifications: false, wildcard_mentions_notify: true });
+});
