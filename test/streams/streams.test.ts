@@ -119,3 +119,16 @@ test('GET /users/me/{stream_id}/topics: newest first, only readable messages', a
   assertError(await t.api('GET', '/api/v1/users/me/999999/topics', { as: member }), 'Invalid stream id');
   assertUnauthenticated(await t.api('GET', `/api/v1/users/me/${pub}/topics`, { as: null }));
 });
+
+test('ids beyond the 32-bit id columns are simply missing streams and users (PostgreSQL refuses them)', async () => {
+  const big = 99999999999;
+  assertError(await t.api('GET', `/api/v1/streams/${big}`, { as: member }), 'Invalid stream id');
+  assertError(await t.api('GET', `/api/v1/users/me/${big}/topics`, { as: member }), 'Invalid stream id');
+  assertError(await t.api('GET', `/api/v1/users/${big}/subscriptions/${pub}`, { as: member }), 'No such user');
+  assertError(await t.api('PATCH', `/api/v1/streams/${big}`, { as: admin, params: { description: 'x' } }), 'Invalid stream id');
+  assertError(await t.api('POST', '/api/v1/default_streams', { as: admin, params: { stream_id: big } }), 'Invalid stream id');
+  assertError(await t.api('PATCH', '/api/v1/users/me/subscriptions/muted_topics', { as: member, params: { stream_id: big, topic: 't', op: 'remove' } }), 'Topic is not muted');
+  assertError(await t.api('POST', '/api/v1/users/me/subscriptions/properties', { as: member, params: { subscription_data: [{ stream_id: big, property: 'color', value: '#fff' }] } }), 'Invalid stream id');
+  assertError(await t.api('POST', '/api/v1/users/me/subscriptions', { as: member, params: { subscriptions: [{ name: 'alpha' }], principals: [big] } }),
+    `User not authorized to execute queries on behalf of '${big}'`, 'UNAUTHORIZED_PRINCIPAL', 403, { principal: big });
+});

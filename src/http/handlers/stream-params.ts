@@ -2,6 +2,7 @@ import type { Params, Json } from '../params.js';
 import { isDict } from '../params.js';
 import type { Q, UserRow } from '../../store/rows.js';
 import { users } from '../../store/repos/users.js';
+import { fitsIdColumn } from '../../store/repos/streams.js';
 import { ApiError, badRequest } from '../../errors.js';
 import { checkStreamDescription } from '../../actions/stream-create.js';
 
@@ -44,7 +45,9 @@ export function principalError(principal: string | number): ApiError {
 export async function resolvePrincipals(q: Q, acting: UserRow, principals: Array<string | number>): Promise<UserRow[]> {
   const out = new Map<number, UserRow>();
   for (const p of principals) {
-    const u = typeof p === 'number' ? await users.findInRealm(q, acting.realm_id, p) : await users.findByEmail(q, acting.realm_id, p);
+    const u = typeof p === 'number'
+      ? (fitsIdColumn(p) ? await users.findInRealm(q, acting.realm_id, p) : undefined)
+      : await users.findByEmail(q, acting.realm_id, p);
     if (!u || u.is_active !== 1) throw principalError(p);
     out.set(u.id, u);
   }

@@ -3,11 +3,11 @@ import { pathInt } from '../route.js';
 import { isDict } from '../params.js';
 import { transact } from '../../store/tx.js';
 import { subscriptions } from '../../store/repos/subscriptions.js';
-import { streams } from '../../store/repos/streams.js';
+import { fitsIdColumn, streams } from '../../store/repos/streams.js';
 import { accessUserById } from '../../access/user.js';
 import { accessStreamById, accessStreamByName } from '../../access/stream.js';
 import { presentSubscription } from '../../presenters/stream.js';
-import { badRequest } from '../../errors.js';
+import { badRequest, noSuchUser } from '../../errors.js';
 import { doSubscribeRequest, doUnsubscribeRequest } from '../../actions/subscription-request.js';
 import { doChangeSubscriptionProperty, SUBSCRIPTION_PROPERTIES, type SubscriptionProperty } from '../../actions/subscription-properties.js';
 import { doMuteTopic, doUnmuteTopic } from '../../actions/muted-topics.js';
@@ -81,6 +81,7 @@ export const subscriptionRoutes: Route[] = [
       const userId = pathInt(r, 'user_id');
       const streamId = pathInt(r, 'stream_id');
       const db = r.ctx.store.db;
+      if (!fitsIdColumn(userId)) throw noSuchUser();
       const target = await accessUserById(db, r.user, userId);
       const { stream } = await accessStreamById(db, r.user, streamId, { allowAdmin: true });
       return { is_subscribed: await subscriptions.isSubscribed(db, target.id, stream.id) };
@@ -128,7 +129,7 @@ export const subscriptionRoutes: Route[] = [
         }
         // Unmuting needs no access to the stream: only that the topic was muted (Zulip's rule).
         const id = streamId ?? (await streams.findByName(tx.db, r.user.realm_id, streamName!))?.id;
-        if (id === undefined) throw badRequest('Topic is not muted');
+        if (id === undefined || !fitsIdColumn(id)) throw badRequest('Topic is not muted');
         await doUnmuteTopic(tx, r.user, id, topic);
       });
       return {};

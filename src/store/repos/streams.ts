@@ -2,12 +2,15 @@ import type { Insertable, Updateable } from 'kysely';
 import type { StreamTable } from '../schema.js';
 import type { Q, StreamRow } from '../rows.js';
 
+/** Ids are 32-bit integer columns: PostgreSQL refuses larger values outright, so they match nothing. */
+export const fitsIdColumn = (n: number): boolean => Number.isSafeInteger(n) && n >= -2147483648 && n <= 2147483647;
+
 /** Queries on the stream table. Archived (deactivated) streams are invisible to every lookup here. */
 export const streams = {
-  findById: (q: Q, id: number): Promise<StreamRow | undefined> =>
+  findById: async (q: Q, id: number): Promise<StreamRow | undefined> => !fitsIdColumn(id) ? undefined :
     q.selectFrom('stream').selectAll().where('id', '=', id).where('deactivated', '=', 0).executeTakeFirst(),
 
-  findInRealm: (q: Q, realmId: number, id: number): Promise<StreamRow | undefined> =>
+  findInRealm: async (q: Q, realmId: number, id: number): Promise<StreamRow | undefined> => !fitsIdColumn(id) ? undefined :
     q.selectFrom('stream').selectAll()
       .where('id', '=', id).where('realm_id', '=', realmId).where('deactivated', '=', 0).executeTakeFirst(),
 
