@@ -132,3 +132,14 @@ test('ids beyond the 32-bit id columns are simply missing streams and users (Pos
   assertError(await t.api('POST', '/api/v1/users/me/subscriptions', { as: member, params: { subscriptions: [{ name: 'alpha' }], principals: [big] } }),
     `User not authorized to execute queries on behalf of '${big}'`, 'UNAUTHORIZED_PRINCIPAL', 403, { principal: big });
 });
+
+test('GET /streams/{stream_id}/email_address', async () => {
+  const r = assertOk(await t.api('GET', `/api/v1/streams/${pub}/email_address`, { as: member }));
+  assert.match(r.email, /^alpha\.[0-9a-f]{32}@parley\.test$/);
+  const sub = assertOk(await t.api('GET', '/api/v1/users/me/subscriptions', { as: other })).subscriptions.find((s: any) => s.stream_id === pub);
+  assert.equal(sub.email_address, r.email);
+  assertError(await t.api('GET', `/api/v1/streams/${priv}/email_address`, { as: other }), 'Invalid stream id');
+  assertError(await t.api('GET', `/api/v1/streams/${priv}/email_address`, { as: admin }), 'Invalid stream id');
+  assertError(await t.api('GET', '/api/v1/streams/999999/email_address', { as: member }), 'Invalid stream id');
+  assertUnauthenticated(await t.api('GET', `/api/v1/streams/${pub}/email_address`, { as: null }));
+});

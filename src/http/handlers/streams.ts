@@ -7,7 +7,7 @@ import { subscriptions } from '../../store/repos/subscriptions.js';
 import { requireAdmin } from '../../access/user.js';
 import { accessStreamById, accessStreamByName, canReadHistory, canSeeStream } from '../../access/stream.js';
 import { accessStreamForUpdate } from '../../access/stream-admin.js';
-import { presentStream } from '../../presenters/stream.js';
+import { presentStream, streamEmailAddress } from '../../presenters/stream.js';
 import { badRequest } from '../../errors.js';
 import { isAdminRole } from '../../lib/roles.js';
 import { doEditStream } from '../../actions/stream-edit-request.js';
@@ -102,6 +102,14 @@ export const streamRoutes: Route[] = [
       const db = r.ctx.store.db;
       const { stream } = await accessStreamById(db, r.user, pathInt(r, 'stream_id'), { allowAdmin: true });
       return { subscribers: await subscriptions.listSubscriberIds(db, stream.id) };
+    },
+  },
+  {
+    // Newer Zulip's endpoint, used by clients whose subscription objects lack email_address.
+    method: 'GET', path: '/streams/:stream_id/email_address', auth: 'user',
+    handler: async (r) => {
+      const { stream } = await accessStreamById(r.ctx.store.db, r.user, pathInt(r, 'stream_id'));
+      return { email: streamEmailAddress(stream) };
     },
   },
   {
