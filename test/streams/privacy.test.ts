@@ -56,6 +56,7 @@ const probes: Probe[] = [
   { name: 'GET /streams/{id}/members', visible: meta, call: (as, id) => t.api('GET', `/api/v1/streams/${id}/members`, { as }) },
   { name: 'GET /users/{uid}/subscriptions/{id}', visible: meta,
     call: (as, id) => t.api('GET', `/api/v1/users/${who.subscriber.id}/subscriptions/${id}`, { as }) },
+  { name: 'GET /streams/{id}/email_address', visible: sees, call: (as, id) => t.api('GET', `/api/v1/streams/${id}/email_address`, { as }) },
   { name: 'GET /users/me/{id}/topics', visible: sees, call: (as, id) => t.api('GET', `/api/v1/users/me/${id}/topics`, { as }) },
   { name: 'GET /get_stream_id', visible: sees, call: (as, _id, name) => t.api('GET', '/api/v1/get_stream_id', { as, query: { stream: name } }) },
   { name: 'PATCH muted_topics add by id', visible: sees,
