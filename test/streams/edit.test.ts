@@ -215,3 +215,15 @@ test('PATCH /streams/{id}: control characters in descriptions become spaces', as
   assertOk(await patch(admin, id, { description: 'a\r\nb\u0000c\td' }));
   assert.equal((await stream(id)).description, 'a b c d');
 });
+
+test('delete_topic on protected history removes only what the administrator received', async () => {
+  const id = await subscribe(t, other, 'guarded', { invite_only: true, principals: [other.id, admin.id] });
+  const early = await insertStreamMessage(t, id, other.id, 'old', [other.id]);
+  const late = await insertStreamMessage(t, id, other.id, 'old', [other.id, admin.id]);
+  log.clear();
+  assertOk(await t.api('POST', `/api/v1/streams/${id}/delete_topic`, { as: admin, params: { topic_name: 'old' } }));
+  const ev = log.one('delete_message');
+  assert.deepEqual(ev.event.message_ids, [late]);
+  assert.deepEqual(sorted(ev.userIds), sorted([other.id, admin.id]));
+  assert.deepEqual(assertOk(await t.api('GET', `/api/v1/users/me/${id}/topics`, { as: other })).topics, [{ name: 'old', max_id: early }]);
+});
