@@ -188,3 +188,20 @@ test('GET /users/me/subscriptions needs authentication and lists only active sub
   assert.deepEqual(g.subscriptions, []);
   assertError(await t.api('GET', SUBS, { as: member, query: { include_subscribers: 'x' } }), 'Argument "include_subscribers" is not valid JSON.');
 });
+
+test('PATCH /users/me/subscriptions adds and deletes in one request', async () => {
+  await subscribe(t, member, 'swap-out');
+  const r = assertOk(await t.api('PATCH', SUBS, { as: member, params: { add: [{ name: 'swap-in' }], delete: ['swap-out'] } }));
+  assert.deepEqual(r.subscribed, { [member.email]: ['swap-in'] });
+  assert.deepEqual(r.already_subscribed, {});
+  assert.deepEqual(r.removed, ['swap-out']);
+  assert.deepEqual(r.not_removed, []);
+  assertError(await t.api('PATCH', SUBS, { as: member, params: {} }), 'Nothing to do. Specify at least one of "add" or "delete".');
+  assertError(await t.api('PATCH', SUBS, { as: member, params: { add: [], delete: [] } }), 'Nothing to do. Specify at least one of "add" or "delete".');
+  assertError(await t.api('PATCH', SUBS, { as: member, params: { add: [{}] } }), 'name key is missing from add[0]');
+  // A failing half undoes the other.
+  assertError(await t.api('PATCH', SUBS, { as: member, params: { add: [{ name: 'swap-never' }], delete: ['no-such'] } }),
+    "Stream 'no-such' does not exist", 'STREAM_DOES_NOT_EXIST', 400, { stream: 'no-such' });
+  assert.equal((await t.api('GET', '/api/v1/get_stream_id', { as: member, query: { stream: 'swap-never' } })).status, 400);
+  assertUnauthenticated(await t.api('PATCH', SUBS, { as: null, params: { delete: ['swap-in'] } }));
+});

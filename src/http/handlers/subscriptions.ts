@@ -76,6 +76,25 @@ export const subscriptionRoutes: Route[] = [
     },
   },
   {
+    // Zulip's older combined form: `add` (like POST) and `delete` (like DELETE) in one transaction.
+    method: 'PATCH', path: '/users/me/subscriptions', auth: 'user',
+    handler: async (r) => {
+      const add = r.params.has('add') ? parseStreamDicts(r.params.json('add'), 'add') : [];
+      const del = r.params.optStrList('delete') ?? [];
+      if (add.length === 0 && del.length === 0) throw badRequest('Nothing to do. Specify at least one of "add" or "delete".');
+      return transact(r.ctx, async (tx) => {
+        const out: Record<string, unknown> = {};
+        if (add.length > 0) {
+          Object.assign(out, await doSubscribeRequest(tx, r.realm, r.user, {
+            streams: add, inviteOnly: false, isWebPublic: false, authorizationErrorsFatal: true,
+          }));
+        }
+        if (del.length > 0) Object.assign(out, await doUnsubscribeRequest(tx, r.user, del, undefined));
+        return out;
+      });
+    },
+  },
+  {
     method: 'GET', path: '/users/:user_id/subscriptions/:stream_id', auth: 'user',
     handler: async (r) => {
       const userId = pathInt(r, 'user_id');
