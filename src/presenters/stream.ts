@@ -8,8 +8,9 @@ export function setStreamEmailDomain(domain: string): void {
   emailDomain = domain;
 }
 
+/** Zulip's form: the name with each run of non-word characters turned into '-', a dot, the token. */
 export function streamEmailAddress(stream: StreamRow): string {
-  const slug = stream.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'stream';
+  const slug = stream.name.replace(/[^\p{L}\p{N}_]+/gu, '-');
   return `${slug}.${stream.email_token}@${emailDomain}`;
 }
 

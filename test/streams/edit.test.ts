@@ -37,7 +37,7 @@ test('PATCH /streams/{id}: description, name, post policy with their events', as
   assert.equal(s.name, 'Edited');
   const renames = log.find('stream', 'update');
   assert.deepEqual(renames.map((e) => e.event.property), ['email_address', 'name']);
-  assert.match(renames[0]!.event.value as string, /^edited\.[0-9a-f]{32}@parley\.test$/);
+  assert.match(renames[0]!.event.value as string, /^Edited\.[0-9a-f]{32}@parley\.test$/);
   assert.deepEqual(renames[1]!.event, { type: 'stream', op: 'update', stream_id: id, name: 'edit-me', property: 'name', value: 'Edited' });
   assertOk(await patch(admin, id, { new_name: 'edited' }));
   assert.equal((await stream(id)).name, 'edited');
