@@ -10,6 +10,20 @@ import { checkStreamName, doCreateStream, type StreamSpec } from './stream-creat
 import { doAddSubscriptions } from './subscription-add.js';
 import { doRemoveSubscriptions } from './subscription-remove.js';
 
+/**
+ * Seams for the messages domain, run inside the request's transaction: Zulip's
+ * notification-bot messages (new streams announced when `announce` is set, "you were
+ * subscribed" notes to users someone else subscribed).
+ */
+export interface SubscribeOutcome {
+  realm: RealmRow;
+  acting: UserRow;
+  created: StreamRow[];
+  subscribed: Array<{ user: UserRow; stream: StreamRow }>;
+  announce: boolean;
+}
+export const afterSubscribeRequest: Array<(tx: Tx, outcome: SubscribeOutcome) => Promise<void>> = [];
+
 export interface SubscribeRequest {
   streams: Array<{ name: string; description?: string }>;
   /** Already resolved; undefined means the caller alone. */
@@ -20,6 +34,7 @@ export interface SubscribeRequest {
   streamPostPolicy?: number | undefined;
   messageRetentionDays?: number | null | undefined;
   authorizationErrorsFatal: boolean;
+  announce?: boolean | undefined;
 }
 
 export interface SubscribeResult {
@@ -81,6 +96,7 @@ export async function doSubscribeRequest(tx: Tx, realm: RealmRow, acting: UserRo
     targets = req.principals;
   }
   const { subscribed, alreadySubscribed } = await doAddSubscriptions(tx, [...authorized, ...created], targets);
+  for (const hook of afterSubscribeRequest) await hook(tx, { realm, acting, created, subscribed, announce: req.announce ?? false });
   const result: SubscribeResult = { subscribed: {}, already_subscribed: {} };
   for (const p of subscribed) (result.subscribed[p.user.email] ??= []).push(p.stream.name);
   for (const p of alreadySubscribed) (result.already_subscribed[p.user.email] ??= []).push(p.stream.name);

@@ -56,8 +56,8 @@ export const subscriptionRoutes: Route[] = [
         streamPostPolicy: optPostPolicy(r.params),
         messageRetentionDays: optRetentionDays(r.params),
         authorizationErrorsFatal: r.params.bool('authorization_errors_fatal', true),
+        announce: r.params.bool('announce', false),
       };
-      r.params.bool('announce', false);
       return transact(r.ctx, async (tx) => {
         const resolved = principals ? await resolvePrincipals(tx.db, r.user, principals) : undefined;
         return { ...(await doSubscribeRequest(tx, r.realm, r.user, { ...req, principals: resolved })) };
