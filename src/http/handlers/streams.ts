@@ -9,7 +9,7 @@ import { accessStreamById, accessStreamByName, canReadHistory, canSeeStream } fr
 import { accessStreamForUpdate } from '../../access/stream-admin.js';
 import { presentStream, streamEmailAddress } from '../../presenters/stream.js';
 import { badRequest } from '../../errors.js';
-import { isAdminRole } from '../../lib/roles.js';
+import { Role, isAdminRole } from '../../lib/roles.js';
 import { doEditStream } from '../../actions/stream-edit-request.js';
 import { doDeactivateStream } from '../../actions/stream-delete.js';
 import { doDeleteTopic } from '../../actions/topic-delete.js';
@@ -34,7 +34,7 @@ async function listStreamsFor(r: AuthedRequest): Promise<Array<Record<string, un
     const mine = new Set(await subscriptions.listSubscribedStreamIds(db, r.user.id));
     const owners = includeOwnerSubscribed && r.user.is_bot === 1 && r.user.bot_owner_id !== null
       ? new Set(await subscriptions.listSubscribedStreamIds(db, r.user.bot_owner_id)) : new Set<number>();
-    const isGuest = r.user.role === 600;
+    const isGuest = r.user.role === Role.GUEST;
     chosen = all.filter((s) => (includeSubscribed && mine.has(s.id))
       || (includePublic && !isGuest && s.invite_only === 0)
       || (includeWebPublic && s.is_web_public === 1)
