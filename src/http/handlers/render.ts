@@ -1,0 +1,14 @@
+import type { Route } from '../route.js';
+import { renderMarkdown } from '../../markdown/index.js';
+import { renderContextFor } from '../../markdown/context.js';
+
+export const renderRoutes: Route[] = [
+  {
+    method: 'POST', path: '/messages/render', auth: 'user',
+    handler: async (r) => {
+      const content = r.params.str('content');
+      const rctx = await renderContextFor(r.ctx.store.db, r.realm, r.user);
+      return { rendered: renderMarkdown(content, rctx).html };
+    },
+  },
+];

@@ -1,0 +1,54 @@
+import MarkdownIt from 'markdown-it';
+import type { Token } from 'markdown-it';
+import type { RenderContext, RenderEnv, RenderResult } from './types.js';
+import { inlineRules } from './inline.js';
+import { blockRenderers } from './blocks.js';
+import { textRules } from './text.js';
+import { sanitize } from './sanitize.js';
+
+export type { RenderContext, RenderResult, RenderUser, Linkifier } from './types.js';
+export { EMPTY_CONTEXT } from './types.js';
+
+/**
+ * Zulip-flavoured markdown: CommonMark through markdown-it with Zulip's HTML for code
+ * blocks, quotes, spoilers, mentions, stream links and emoji; raw HTML in the input is
+ * escaped, and the output goes through an allow-list sanitiser as a last line of defence.
+ */
+const md = new MarkdownIt({ html: false, linkify: true, breaks: true, typographer: false });
+// Zulip has no reference-style links, setext headings or inline images.
+md.disable(['reference', 'lheading', 'image']);
+inlineRules(md);
+blockRenderers(md, (src, env) => md.render(src, env as unknown as Record<string, unknown>));
+textRules(md);
+
+const IMAGE_RE = /\.(png|jpe?g|gif|webp|bmp|svg|tiff?)(\?.*)?$/i;
+
+const defaultLinkOpen = md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
+md.renderer.rules.link_open = (tokens: Token[], idx, options, rawEnv, self) => {
+  const env = rawEnv as unknown as RenderEnv;
+  const token = tokens[idx]!;
+  const href = String(token.attrGet('href') ?? '');
+  env.result.hasLink = true;
+  if (IMAGE_RE.test(href)) env.result.hasImage = true;
+  if (href.includes('/user_uploads/')) env.result.hasAttachment = true;
+  token.attrSet('target', '_blank');
+  token.attrSet('rel', 'noopener noreferrer');
+  token.attrSet('title', href);
+  return defaultLinkOpen(tokens, idx, options, rawEnv, self);
+};
+md.renderer.rules.s_open = () => '<del>';
+md.renderer.rules.s_close = () => '</del>';
+
+export function renderMarkdown(content: string, rctx: RenderContext): RenderResult {
+  const result: RenderResult = {
+    html: '', mentionedUserIds: new Set(), wildcardMentioned: false, mentionedGroupIds: new Set(),
+    hasLink: false, hasImage: false, hasAttachment: false, isMeMessage: false,
+  };
+  const env: RenderEnv = { rctx, result, depth: 0 };
+  const raw = md.render(content, env as unknown as Record<string, unknown>).replace(/\n$/, '');
+  result.html = sanitize(raw);
+  // Zulip's rule: a one-line message starting "/me " that rendered to a single paragraph.
+  result.isMeMessage = content.startsWith('/me ') && !content.includes('\n')
+    && result.html.startsWith('<p>') && result.html.endsWith('</p>');
+  return result;
+}

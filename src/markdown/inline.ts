@@ -1,0 +1,121 @@
+import type { MarkdownIt } from 'markdown-it';
+import type { StateInline } from 'markdown-it';
+import type { RenderEnv } from './types.js';
+import { emojiCodeForName } from '../emoji/index.js';
+import { escapeHtml, emojiSpan, narrowHref } from './html.js';
+
+const WILDCARDS = new Set(['all', 'everyone', 'stream']);
+
+/** Pushes finished HTML as one token; every piece of it was escaped by the rule that built it. */
+function pushHtml(state: StateInline, html: string): void {
+  const token = state.push('zulip_html', '', 0);
+  token.content = html;
+}
+
+/** `@**Name**`, `@**Name|id**`, `@_**Name**` (silent), `@*group*`, `@_*group*`, wildcards. */
+function mention(state: StateInline, silent: boolean): boolean {
+  const src = state.src;
+  let pos = state.pos;
+  if (src.charCodeAt(pos) !== 0x40 /* @ */) return false;
+  // Zulip only starts a mention at a word boundary.
+  if (pos > 0 && /[\w@]/.test(src[pos - 1]!)) return false;
+  pos += 1;
+  const isSilent = src[pos] === '_';
+  if (isSilent) pos += 1;
+  const env = state.env as unknown as RenderEnv;
+  if (src.startsWith('**', pos)) {
+    const end = src.indexOf('**', pos + 2);
+    if (end < 0) return false;
+    const body = src.slice(pos + 2, end);
+    if (body === '' || body.includes('\n')) return false;
+    const html = renderUserMention(env, body, isSilent);
+    if (html === undefined) return false;
+    if (!silent) pushHtml(state, html);
+    state.pos = end + 2;
+    return true;
+  }
+  if (src[pos] === '*') {
+    const end = src.indexOf('*', pos + 1);
+    if (end < 0) return false;
+    const name = src.slice(pos + 1, end);
+    const group = name && !name.includes('\n') ? env.rctx.groupByName(name) : undefined;
+    if (!group) return false;
+    if (!silent) {
+      if (!isSilent) env.result.mentionedGroupIds.add(group.id);
+      pushHtml(state, `<span class="user-group-mention${isSilent ? ' silent' : ''}" data-user-group-id="${group.id}">${isSilent ? '' : '@'}${escapeHtml(group.name)}</span>`);
+    }
+    state.pos = end + 1;
+    return true;
+  }
+  return false;
+}
+
+function renderUserMention(env: RenderEnv, body: string, isSilent: boolean): string | undefined {
+  const at = isSilent ? '' : '@';
+  const cls = `user-mention${isSilent ? ' silent' : ''}`;
+  if (WILDCARDS.has(body)) {
+    if (!isSilent) env.result.wildcardMentioned = true;
+    return `<span class="${cls}" data-user-id="*">${at}${body}</span>`;
+  }
+  let user;
+  const bar = body.lastIndexOf('|');
+  if (bar >= 0 && /^\d+$/.test(body.slice(bar + 1))) {
+    const name = body.slice(0, bar);
+    user = env.rctx.userById(Number(body.slice(bar + 1)));
+    if (user && name !== '' && name.toLowerCase() !== user.full_name.toLowerCase()) user = undefined;
+  } else {
+    const matches = env.rctx.userByName(body);
+    // Two people with one name need the |id form; Zulip renders neither.
+    user = matches.length === 1 ? matches[0] : undefined;
+  }
+  if (!user) return undefined;
+  if (!isSilent) env.result.mentionedUserIds.add(user.id);
+  return `<span class="${cls}" data-user-id="${user.id}">${at}${escapeHtml(user.full_name)}</span>`;
+}
+
+/** `#**stream**` and `#**stream>topic**`. */
+function streamLink(state: StateInline, silent: boolean): boolean {
+  const src = state.src;
+  const pos = state.pos;
+  if (!src.startsWith('#**', pos)) return false;
+  const end = src.indexOf('**', pos + 3);
+  if (end < 0) return false;
+  const body = src.slice(pos + 3, end);
+  if (body === '' || body.includes('\n')) return false;
+  const env = state.env as unknown as RenderEnv;
+  const gt = body.indexOf('>');
+  const streamName = gt >= 0 ? body.slice(0, gt) : body;
+  const stream = env.rctx.streamByName(streamName);
+  if (!stream) return false;
+  if (!silent) {
+    if (gt >= 0) {
+      const topic = body.slice(gt + 1);
+      pushHtml(state, `<a class="stream-topic" data-stream-id="${stream.id}" href="${narrowHref(stream.id, stream.name, topic)}">#${escapeHtml(stream.name)} &gt; ${escapeHtml(topic)}</a>`);
+    } else {
+      pushHtml(state, `<a class="stream" data-stream-id="${stream.id}" href="${narrowHref(stream.id, stream.name)}">#${escapeHtml(stream.name)}</a>`);
+    }
+  }
+  state.pos = end + 2;
+  return true;
+}
+
+/** `:name:` for a known emoji name. */
+function emojiName(state: StateInline, silent: boolean): boolean {
+  const src = state.src;
+  const pos = state.pos;
+  if (src.charCodeAt(pos) !== 0x3a /* : */) return false;
+  const m = /^:([a-z0-9_+-]+):/i.exec(src.slice(pos, pos + 80));
+  if (!m) return false;
+  const code = emojiCodeForName(m[1]!);
+  if (!code) return false;
+  if (!silent) pushHtml(state, emojiSpan(m[1]!, code));
+  state.pos = pos + m[0].length;
+  return true;
+}
+
+export function inlineRules(md: MarkdownIt): void {
+  md.inline.ruler.before('emphasis', 'zulip_mention', mention);
+  md.inline.ruler.before('emphasis', 'zulip_stream', streamLink);
+  md.inline.ruler.before('emphasis', 'zulip_emoji', emojiName);
+  md.renderer.rules.zulip_html = (tokens, idx) => tokens[idx]!.content;
+}

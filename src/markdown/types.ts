@@ -1,0 +1,40 @@
+/** What the renderer may look up; the caller supplies it (the send path caches it per realm). */
+export interface RenderContext {
+  userByName(fullName: string): RenderUser[];
+  userById(id: number): RenderUser | undefined;
+  groupByName(name: string): { id: number; name: string } | undefined;
+  /** Only streams the author may see: a link must not reveal a private stream's id. */
+  streamByName(name: string): { id: number; name: string } | undefined;
+  linkifiers: Linkifier[];
+}
+
+export interface RenderUser { id: number; full_name: string; email: string }
+
+export interface Linkifier { id: number; pattern: string; url_template: string }
+
+export interface RenderResult {
+  html: string;
+  mentionedUserIds: Set<number>;
+  /** @**all**, @**everyone**, @**stream** (not their silent forms). */
+  wildcardMentioned: boolean;
+  mentionedGroupIds: Set<number>;
+  hasLink: boolean;
+  hasImage: boolean;
+  hasAttachment: boolean;
+  isMeMessage: boolean;
+}
+
+/** Collected while rendering; markdown-it passes it to every rule as `env`. */
+export interface RenderEnv {
+  rctx: RenderContext;
+  result: RenderResult;
+  depth: number;
+}
+
+export const EMPTY_CONTEXT: RenderContext = {
+  userByName: () => [],
+  userById: () => undefined,
+  groupByName: () => undefined,
+  streamByName: () => undefined,
+  linkifiers: [],
+};

@@ -1,0 +1,49 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { testApp, type TestApp, type TestUser } from '../helpers/app.js';
+import { transact } from '../../src/store/tx.js';
+import { createStreamWithSubscribers } from '../../src/actions/stream-create.js';
+
+let t: TestApp;
+let alice: TestUser;
+let bob: TestUser;
+
+before(async () => {
+  t = await testApp();
+  alice = await t.createUser({ name: 'Alice Smith' });
+  bob = await t.createUser({ name: 'Bob Jones' });
+  await transact(t.app.ctx, async (tx) => {
+    await createStreamWithSubscribers(tx, t.realm, 'Verona', [alice.row]);
+    await createStreamWithSubscribers(tx, t.realm, { name: 'board', inviteOnly: true }, [bob.row]);
+  });
+});
+after(() => t.close());
+
+test('POST /messages/render answers the rendered HTML with realm users and visible streams', async () => {
+  const r = await t.api('POST', '/api/v1/messages/render', { as: alice, params: { content: '**hi** @**Bob Jones** #**Verona** :octopus:' } });
+  assert.equal(r.status, 200);
+  assert.equal(r.body.result, 'success');
+  assert.match(r.body.rendered, /^<p><strong>hi<\/strong> <span class="user-mention" data-user-id="\d+">@Bob Jones<\/span> <a class="stream" data-stream-id="\d+" href="\/#narrow\/stream\/\d+-Verona">#Verona<\/a> <span aria-label="octopus" class="emoji emoji-1f419"/);
+});
+
+test('a private stream the author is not in is not linked (its id stays hidden)', async () => {
+  const r = await t.api('POST', '/api/v1/messages/render', { as: alice, params: { content: '#**board**' } });
+  assert.equal(r.body.rendered, '<p>#<strong>board</strong></p>');
+  const member = await t.api('POST', '/api/v1/messages/render', { as: bob, params: { content: '#**board**' } });
+  assert.match(member.body.rendered, /class="stream" data-stream-id="\d+"/);
+});
+
+test('a user created after a render is mentionable at once', async () => {
+  await t.api('POST', '/api/v1/messages/render', { as: alice, params: { content: 'warm the cache' } });
+  const carol = await t.createUser({ name: 'Carol New' });
+  const r = await t.api('POST', '/api/v1/messages/render', { as: alice, params: { content: '@**Carol New**' } });
+  assert.equal(r.body.rendered, `<p><span class="user-mention" data-user-id="${carol.id}">@Carol New</span></p>`);
+});
+
+test('POST /messages/render errors: missing content, no credentials', async () => {
+  const missing = await t.api('POST', '/api/v1/messages/render', { as: alice, params: {} });
+  assert.equal(missing.status, 400);
+  assert.deepEqual(missing.body, { result: 'error', msg: "Missing 'content' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'content' });
+  const anon = await t.api('POST', '/api/v1/messages/render', { as: null, params: { content: 'x' } });
+  assert.equal(anon.status, 401);
+});
