@@ -1,5 +1,6 @@
 import type { AppContext } from './context.js';
 import { installStreamHooks } from './actions/stream-hooks.js';
+import { watchMessageChanges } from './lib/max-message-id.js';
 
 /**
  * Wires each domain's per-process machinery (event queues, cross-domain hooks)
@@ -7,4 +8,5 @@ import { installStreamHooks } from './actions/stream-hooks.js';
  */
 export function installDomainHooks(ctx: AppContext): void {
   installStreamHooks(ctx);
+  watchMessageChanges(ctx.bus);
 }

@@ -38,9 +38,13 @@ export async function buildHttp(ctx: AppContext): Promise<FastifyInstance> {
   // Bodies of other types (webhook payloads in plain text, say) are kept as text.
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
-  app.addHook('onResponse', async (req, reply) => {
-    req.log.info({ reqId: req.id, method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
-  });
+  const logRequests = ctx.log.isLevelEnabled('info');
+  if (logRequests) {
+    app.addHook('onResponse', (req, reply, done) => {
+      req.log.info({ reqId: req.id, method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
+      done();
+    });
+  }
 
   app.setErrorHandler((err: unknown, req, reply) => {
     if (err instanceof ApiError) {

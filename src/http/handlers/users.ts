@@ -1,7 +1,7 @@
 import type { AuthedRequest, Route } from '../route.js';
 import { pathInt } from '../route.js';
 import { transact } from '../../store/tx.js';
-import { prepared } from '../../store/prepared.js';
+import { maxMessageIdFor } from '../../lib/max-message-id.js';
 import { users } from '../../store/repos/users.js';
 import { accessUserByEmail, accessUserById, requireAdmin, requireNotGuest } from '../../access/user.js';
 import { presentUser, canSeeDeliveryEmail, avatarUrl } from '../../presenters/user.js';
@@ -19,14 +19,6 @@ function presentOpts(r: AuthedRequest) {
     showDeliveryEmail: canSeeDeliveryEmail(r.user, r.realm),
     profileData: r.params.bool('include_custom_profile_fields', false) ? {} : undefined,
   };
-}
-
-const maxMessageIdQuery = prepared((db, userId: number) =>
-  db.selectFrom('user_message').select((eb) => eb.fn.max('message_id').as('m')).where('user_id', '=', userId), [0]);
-
-async function maxMessageId(r: AuthedRequest): Promise<number> {
-  const [row] = await maxMessageIdQuery(r.ctx.store.db, r.user.id);
-  return row?.m == null ? -1 : Number(row.m);
 }
 
 async function targetOf(r: AuthedRequest): Promise<UserRow> {
@@ -49,7 +41,7 @@ export const userRoutes: Route[] = [
     handler: async (r) => ({
       ...presentUser(r.user, { ...presentOpts(r), clientGravatar: false, showDeliveryEmail: true, profileData: {} }),
       avatar_url: avatarUrl(r.user, false),
-      max_message_id: await maxMessageId(r),
+      max_message_id: await maxMessageIdFor(r.ctx.store.db, r.user.id),
     }),
   },
   {
