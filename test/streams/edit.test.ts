@@ -26,7 +26,7 @@ test('PATCH /streams/{id}: description, name, post policy with their events', as
   assertOk(await patch(admin, id, { description: 'See **[docs](https://example.com)**\nnow' }));
   let s = await stream(id);
   assert.equal(s.description, 'See **[docs](https://example.com)** now');
-  assert.equal(s.rendered_description, '<p>See <strong><a href="https://example.com" target="_blank" rel="noopener noreferrer">docs</a></strong> now</p>');
+  assert.equal(s.rendered_description, '<p>See <strong><a href="https://example.com" target="_blank" rel="noopener noreferrer" title="https://example.com">docs</a></strong> now</p>');
   const d = log.one('stream', 'update');
   assert.deepEqual(d.event, { type: 'stream', op: 'update', stream_id: id, name: 'edit-me', property: 'description',
     value: s.description, rendered_description: s.rendered_description });
@@ -226,4 +226,14 @@ test('delete_topic on protected history removes only what the administrator rece
   assert.deepEqual(ev.event.message_ids, [late]);
   assert.deepEqual(sorted(ev.userIds), sorted([other.id, admin.id]));
   assert.deepEqual(assertOk(await t.api('GET', `/api/v1/users/me/${id}/topics`, { as: other })).topics, [{ name: 'old', max_id: early }]);
+});
+
+test('descriptions use the message renderer without mentions or stream links', async () => {
+  const id = await subscribe(t, member, 'rendered');
+  assertOk(await patch(admin, id, { description: `@**${member.row.full_name}** in #**rendered** :smile: <b>x</b>` }));
+  const s = await stream(id);
+  assert.ok(!s.rendered_description.includes('user-mention'), s.rendered_description);
+  assert.ok(!s.rendered_description.includes('stream-link') && !s.rendered_description.includes('narrow/stream'), s.rendered_description);
+  assert.match(s.rendered_description, /class="emoji emoji-1f642"/);
+  assert.match(s.rendered_description, /&lt;b&gt;x&lt;\/b&gt;/);
 });
