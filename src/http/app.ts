@@ -63,6 +63,11 @@ export async function buildHttp(ctx: AppContext): Promise<FastifyInstance> {
       void reply.status(e.statusCode === 413 ? 413 : 400).send({ result: 'error', msg: e.message ?? 'Bad request', code: 'BAD_REQUEST' });
       return;
     }
+    if (e.code === '22003') {
+      // A number past a column's range (PostgreSQL checks; SQLite just finds nothing).
+      void reply.status(400).send({ result: 'error', msg: 'Number out of range', code: 'BAD_REQUEST' });
+      return;
+    }
     if (e.code === '22021' || e.code === '22P05') {
       // PostgreSQL refuses NUL and other unencodable characters in text. SQLite would
       // have stored them; either way the input was the client's mistake.

@@ -47,6 +47,14 @@ test('NUL bytes in credentials, user lookups and logins are ordinary failures on
   assert.equal(login.status, 401);
 });
 
+test('a user id past the 32-bit id range is simply no such user on both engines', async () => {
+  for (const id of ['99999999999', '2147483648', '0']) {
+    const r = await t.api('GET', `/api/v1/users/${id}`);
+    assert.equal(r.status, 400, id);
+    assert.equal(r.body.msg, 'No such user');
+  }
+});
+
 test('the email in basic auth is case-insensitive', async () => {
   const r = await t.api('GET', ME, { as: null, headers: { authorization: basic(t.owner.email.toUpperCase(), t.owner.apiKey) } });
   assert.equal(r.status, 200);
