@@ -1,0 +1,173 @@
+import type { Tx } from '../store/tx.js';
+import type { Q, RealmRow, StreamRow, UserRow } from '../store/rows.js';
+import { ApiError, badRequest, streamDoesNotExist } from '../errors.js';
+import { streams } from '../store/repos/streams.js';
+import { subscriptions } from '../store/repos/subscriptions.js';
+import { users } from '../store/repos/users.js';
+import { messages } from '../store/repos/messages.js';
+import { canSeeStream, streamPostPolicyError } from '../access/stream.js';
+import { realmSettings } from '../lib/realm-settings.js';
+import { FLAG_BITS, flagsFromMask } from '../lib/message-flags.js';
+import { isHumanClient } from '../lib/client-name.js';
+import { nowSeconds } from '../lib/time.js';
+import { renderMarkdown } from '../markdown/index.js';
+import { renderContextFor } from '../markdown/context.js';
+import { presentMessage, pmUser, type RecipientInfo } from '../presenters/message.js';
+import { alertWordsByUser, matchesAlertWord } from './alert-words.js';
+
+export const MAX_MESSAGE_BYTES = 10_000;
+export const MAX_TOPIC_LENGTH = 60;
+const TRUNCATED = '\n[message truncated]';
+
+/** Zulip's normalisation: trailing whitespace and leading blank lines go; too long is cut with a marker. */
+export function checkContent(raw: string): string {
+  const body = raw.replace(/\s+$/u, '').replace(/^\n+/, '');
+  if (body === '') throw badRequest('Message must not be empty');
+  if (body.includes('\u0000')) throw badRequest('Message must not contain null bytes');
+  if (Buffer.byteLength(body) <= MAX_MESSAGE_BYTES) return body;
+  const room = MAX_MESSAGE_BYTES - Buffer.byteLength(TRUNCATED);
+  // Cut on a character boundary so that no codepoint is split.
+  let cut = body.slice(0, room);
+  while (Buffer.byteLength(cut) > room) cut = cut.slice(0, -1);
+  return cut + TRUNCATED;
+}
+
+export function checkTopic(raw: string | undefined, realm: RealmRow): string {
+  if (raw === undefined) throw badRequest('Missing topic');
+  const pos = raw.indexOf('\u0000');
+  if (pos >= 0) throw badRequest(`Invalid character in topic, at position ${pos + 1}!`);
+  let topic = raw.trim();
+  if (topic === '') {
+    if (realmSettings(realm.settings).mandatory_topics) throw badRequest('Topics are required in this organization');
+    topic = '(no topic)';
+  }
+  const chars = [...topic];
+  return chars.length > MAX_TOPIC_LENGTH ? `${chars.slice(0, MAX_TOPIC_LENGTH - 3).join('')}...` : topic;
+}
+
+export type Addressee =
+  | { kind: 'stream'; name?: string; id?: number }
+  | { kind: 'private'; emails?: string[]; ids?: number[] };
+
+export interface SendInput {
+  to: Addressee;
+  topic?: string | undefined;
+  content: string;
+  client: string;
+  queueId?: string | undefined;
+  localId?: string | undefined;
+}
+
+async function streamForSend(q: Q, sender: UserRow, realm: RealmRow, to: { name?: string; id?: number }): Promise<StreamRow> {
+  const stream = to.id !== undefined ? await streams.findInRealm(q, realm.id, to.id) : await streams.findByName(q, realm.id, to.name ?? '');
+  const sub = stream ? await subscriptions.findActive(q, sender.id, stream.id) : undefined;
+  // A private stream the sender may not see is answered exactly like a missing one.
+  if (!stream || !canSeeStream(sender, stream, sub ?? null)) {
+    if (to.id !== undefined) {
+      throw new ApiError('STREAM_DOES_NOT_EXIST', `Stream with ID '${to.id}' does not exist`, 400, { stream_id: to.id });
+    }
+    throw streamDoesNotExist(to.name ?? '');
+  }
+  const policy = streamPostPolicyError(sender, stream, realm);
+  if (policy) throw badRequest(policy);
+  return stream;
+}
+
+async function privateRecipients(q: Q, sender: UserRow, to: { emails?: string[]; ids?: number[] }): Promise<UserRow[]> {
+  const found: UserRow[] = [];
+  for (const email of to.emails ?? []) {
+    const u = await users.findByEmail(q, sender.realm_id, email.trim());
+    if (!u) throw badRequest(`Invalid email '${email.trim()}'`);
+    found.push(u);
+  }
+  for (const id of to.ids ?? []) {
+    const u = id >= 1 && id <= 2_147_483_647 ? await users.findInRealm(q, sender.realm_id, id) : undefined;
+    if (!u) throw badRequest(`Invalid user ID ${id}`);
+    found.push(u);
+  }
+  if (found.length === 0) throw badRequest('Message must have recipients');
+  for (const u of found) if (u.is_active !== 1) throw badRequest(`'${u.email}' is no longer using Zulip.`);
+  const unique = new Map(found.map((u) => [u.id, u]));
+  return [...unique.values()];
+}
+
+/** The recipient row of a private conversation: the other person, or a huddle of three or more. */
+async function privateRecipientId(q: Q, sender: UserRow, others: UserRow[]): Promise<{ recipientId: number; memberIds: number[] }> {
+  const memberIds = [...new Set([sender.id, ...others.map((u) => u.id)])].sort((a, b) => a - b);
+  if (memberIds.length <= 2) {
+    const target = memberIds.find((id) => id !== sender.id) ?? sender.id;
+    const r = await q.selectFrom('recipient').select('id').where('type', '=', 1).where('type_id', '=', target).executeTakeFirstOrThrow();
+    return { recipientId: r.id, memberIds };
+  }
+  const hash = memberIds.join(',');
+  const existing = await q.selectFrom('huddle').select(['id', 'recipient_id']).where('huddle_hash', '=', hash).executeTakeFirst();
+  if (existing?.recipient_id) return { recipientId: existing.recipient_id, memberIds };
+  const huddleId = existing?.id ?? (await q.insertInto('huddle').values({ huddle_hash: hash, recipient_id: null }).returning('id').executeTakeFirstOrThrow()).id;
+  const rec = await q.insertInto('recipient').values({ type: 3, type_id: huddleId }).returning('id').executeTakeFirstOrThrow();
+  await q.updateTable('huddle').set({ recipient_id: rec.id }).where('id', '=', huddleId).execute();
+  return { recipientId: rec.id, memberIds };
+}
+
+/**
+ * Sends one message: the message row, one user_message row per recipient (a single
+ * multi-row insert), and the message event after commit. Returns the new id.
+ */
+export async function doSendMessage(tx: Tx, realm: RealmRow, sender: UserRow, input: SendInput): Promise<number> {
+  const content = checkContent(input.content);
+  const q = tx.db;
+  let stream: StreamRow | undefined;
+  let recipientId: number;
+  let userIds: number[];
+  let recipientInfo: RecipientInfo;
+  let topic = '';
+  if (input.to.kind === 'stream') {
+    stream = await streamForSend(q, sender, realm, input.to);
+    topic = checkTopic(input.topic, realm);
+    recipientId = stream.recipient_id!;
+    userIds = await subscriptions.listSubscriberIds(q, stream.id);
+    recipientInfo = { type: 2, streamId: stream.id, streamName: stream.name };
+  } else {
+    const others = await privateRecipients(q, sender, input.to);
+    const r = await privateRecipientId(q, sender, others);
+    recipientId = r.recipientId;
+    userIds = r.memberIds;
+    recipientInfo = { type: r.memberIds.length > 2 ? 3 : 1, members: [sender, ...others].map(pmUser) };
+  }
+  // The sender always keeps a copy of what they sent.
+  const recipients = [...new Set([...userIds, sender.id])];
+
+  const rendered = renderMarkdown(content, await renderContextFor(q, realm, sender));
+  const now = nowSeconds();
+  const id = await messages.insert(q, {
+    realm_id: realm.id, sender_id: sender.id, recipient_id: recipientId, stream_id: stream?.id ?? null,
+    topic, topic_lower: topic.toLowerCase(), content, rendered_content: rendered.html, rendered_content_version: 1,
+    date_sent: now, client: input.client, last_edit_time: null, edit_history: null,
+    is_me_message: rendered.isMeMessage ? 1 : 0, has_link: rendered.hasLink ? 1 : 0,
+    has_image: rendered.hasImage ? 1 : 0, has_attachment: rendered.hasAttachment ? 1 : 0,
+  });
+  if (stream && stream.first_message_id === null) await streams.update(q, stream.id, { first_message_id: id });
+
+  const alertWords = await alertWordsByUser(q, recipients);
+  const senderRead = isHumanClient(input.client);
+  const rows = recipients.map((userId) => {
+    let flags = 0;
+    if (userId === sender.id && senderRead) flags |= FLAG_BITS.read;
+    if (rendered.mentionedUserIds.has(userId)) flags |= FLAG_BITS.mentioned;
+    if (rendered.wildcardMentioned) flags |= FLAG_BITS.wildcard_mentioned;
+    if (userId !== sender.id && matchesAlertWord(content, alertWords.get(userId))) flags |= FLAG_BITS.has_alert_word;
+    if (!stream) flags |= FLAG_BITS.is_private;
+    return { user_id: userId, message_id: id, flags };
+  });
+  await messages.insertUserMessages(q, rows);
+
+  const row = (await messages.findById(q, id))!;
+  const wire = presentMessage(row, sender, recipientInfo, { applyMarkdown: true, clientGravatar: false, realm }, { reactions: [] });
+  const flagsByUser: Record<number, string[]> = {};
+  for (const r of rows) flagsByUser[r.user_id] = flagsFromMask(r.flags);
+  tx.notify({
+    type: 'message', message: wire, raw_content: content, sender_avatar_source: sender.avatar_source,
+    flags_by_user: flagsByUser,
+    ...(input.queueId !== undefined ? { sender_queue_id: input.queueId, local_id: input.localId } : {}),
+  }, recipients, realm.id);
+  return id;
+}

@@ -1,0 +1,103 @@
+import type { AuthedRequest, Route } from '../route.js';
+import { pathInt } from '../route.js';
+import { transact } from '../../store/tx.js';
+import { badRequest, missingArgument } from '../../errors.js';
+import { doSendMessage, type Addressee } from '../../actions/message-send.js';
+import { doAddAlertWords, doRemoveAlertWords, listAlertWords, MAX_ALERT_WORD_LENGTH } from '../../actions/alert-words.js';
+import { accessMessage } from '../../access/message.js';
+import { loadWireMessages } from '../../presenters/message.js';
+import { clientName } from '../../lib/client-name.js';
+
+function parseJson(raw: string): unknown {
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `to` for a stream: a name, an id, or either JSON-encoded, alone or in a one-element list. */
+function streamAddressee(raw: string): Addressee {
+  if (/^\d+$/.test(raw.trim())) return { kind: 'stream', id: Number(raw.trim()) };
+  let v = parseJson(raw);
+  if (Array.isArray(v)) {
+    if (v.length !== 1) throw badRequest('Cannot send to multiple streams');
+    v = v[0];
+  }
+  if (typeof v === 'number' && Number.isInteger(v)) return { kind: 'stream', id: v };
+  if (typeof v === 'string') return { kind: 'stream', name: v };
+  return { kind: 'stream', name: raw };
+}
+
+/** `to` for people: a JSON list of ids or of emails, or emails separated by commas. */
+function privateAddressee(raw: string): Addressee {
+  const v = parseJson(raw);
+  const list = Array.isArray(v) ? v : typeof v === 'number' ? [v] : typeof v === 'string' ? v.split(',') : raw.split(',');
+  if (list.every((x) => typeof x === 'number' && Number.isInteger(x))) return { kind: 'private', ids: list as number[] };
+  if (list.every((x) => typeof x === 'string')) return { kind: 'private', emails: (list as string[]).map((e) => e.trim()).filter((e) => e !== '') };
+  throw badRequest('Invalid data type for recipients');
+}
+
+function addressee(r: AuthedRequest): Addressee {
+  const type = r.params.str('type');
+  const to = r.params.str('to');
+  if (type === 'stream' || type === 'channel') return streamAddressee(to);
+  if (type === 'private' || type === 'direct') return privateAddressee(to);
+  throw badRequest('Invalid message type');
+}
+
+function wordList(r: AuthedRequest): string[] {
+  const words = r.params.json('alert_words');
+  if (!Array.isArray(words) || !words.every((w) => typeof w === 'string')) throw badRequest('alert_words is not a list');
+  for (const [i, w] of words.entries()) {
+    if (w.length > MAX_ALERT_WORD_LENGTH) throw badRequest(`alert_words[${i}] is too long (limit: ${MAX_ALERT_WORD_LENGTH} characters)`);
+  }
+  return words as string[];
+}
+
+export const messageSendRoutes: Route[] = [
+  {
+    method: 'POST', path: '/messages', auth: 'user',
+    handler: async (r) => {
+      const to = addressee(r);
+      const queueId = r.params.optStr('queue_id');
+      const localId = r.params.optStr('local_id');
+      if (queueId !== undefined && localId === undefined) throw missingArgument('local_id');
+      const topicName = r.params.pick('topic', 'subject');
+      const id = await transact(r.ctx, (tx) => doSendMessage(tx, r.realm, r.user, {
+        to, content: r.params.str('content'), topic: topicName ? r.params.rawValue(topicName) : undefined,
+        client: clientName(r.params.optStr('client'), r.req.headers['user-agent']), queueId, localId,
+      }));
+      return { id };
+    },
+  },
+  {
+    method: 'GET', path: '/messages/:message_id', auth: 'user',
+    handler: async (r) => {
+      const { message, flags } = await accessMessage(r.ctx.store.db, r.user, pathInt(r, 'message_id'));
+      const applyMarkdown = r.params.bool('apply_markdown', true);
+      const [wire] = await loadWireMessages(r.ctx.store.db, [{ id: message.id, flags }], {
+        applyMarkdown, clientGravatar: r.params.bool('client_gravatar', true), realm: r.realm,
+      });
+      return { raw_content: message.content, message: wire };
+    },
+  },
+  {
+    method: 'GET', path: '/users/me/alert_words', auth: 'user',
+    handler: async (r) => ({ alert_words: await listAlertWords(r.ctx.store.db, r.user.id) }),
+  },
+  {
+    method: 'POST', path: '/users/me/alert_words', auth: 'user',
+    handler: async (r) => {
+      const words = wordList(r);
+      return { alert_words: await transact(r.ctx, (tx) => doAddAlertWords(tx, r.user, words)) };
+    },
+  },
+  {
+    method: 'DELETE', path: '/users/me/alert_words', auth: 'user',
+    handler: async (r) => {
+      const words = wordList(r);
+      return { alert_words: await transact(r.ctx, (tx) => doRemoveAlertWords(tx, r.user, words)) };
+    },
+  },
+];
