@@ -1,0 +1,82 @@
+import { sql, type SqlBool } from 'kysely';
+import type { AppContext } from '../context.js';
+import type { RealmRow, UserRow } from '../store/rows.js';
+import { badRequest } from '../errors.js';
+import { loadWireMessages, type WireMessage } from '../presenters/message.js';
+import { parseNarrow } from './parse.js';
+import { resolveNarrow } from './resolve.js';
+import { loadPmLookups, narrowQuery } from './sql.js';
+import { highlightHtml, highlightTopic } from './highlight.js';
+import { escapeHtml } from '../markdown/html.js';
+import { FLAG_BITS } from '../lib/message-flags.js';
+import type { ResolvedTerm } from './types.js';
+
+/** Zulip's stand-in for "after the newest message". */
+export const LARGER_THAN_MAX_MESSAGE_ID = 10_000_000_000_000_000;
+export const MAX_MESSAGES_PER_FETCH = 5000;
+const MAX_ID = 2_147_483_647;
+
+export interface FetchParams {
+  anchor: 'newest' | 'oldest' | 'first_unread' | number;
+  numBefore: number;
+  numAfter: number;
+  includeAnchor: boolean;
+  narrow: unknown;
+  applyMarkdown: boolean;
+  clientGravatar: boolean;
+}
+
+export function searchWords(terms: ResolvedTerm[]): string[] {
+  return terms.flatMap((t) => (t.op === 'search' && !t.negated ? t.words : []));
+}
+
+export async function fetchMessages(ctx: AppContext, viewer: UserRow, realm: RealmRow, p: FetchParams) {
+  if (p.numBefore < 0 || p.numAfter < 0) throw badRequest('Invalid num_before or num_after');
+  if (p.numBefore + p.numAfter > MAX_MESSAGES_PER_FETCH) throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
+  const db = ctx.store.db;
+  const narrow = await resolveNarrow(db, viewer, parseNarrow(p.narrow));
+  const pm = await loadPmLookups(db, narrow.terms, viewer);
+  const base = () => narrowQuery(db, ctx.store.dialect, viewer, narrow, pm);
+
+  let anchor: number;
+  if (p.anchor === 'newest') anchor = LARGER_THAN_MAX_MESSAGE_ID;
+  else if (p.anchor === 'oldest') anchor = 0;
+  else if (p.anchor === 'first_unread') {
+    const first = await base().where('um.user_id', 'is not', null).where(sql<SqlBool>`(um.flags & ${FLAG_BITS.read}) = 0`)
+      .orderBy('message.id', 'asc').limit(1).executeTakeFirst();
+    anchor = first ? first.id : LARGER_THAN_MAX_MESSAGE_ID;
+  } else anchor = p.anchor;
+
+  // Message ids are 32-bit columns; PostgreSQL refuses to compare them with larger numbers.
+  const sqlAnchor = Math.max(0, Math.min(anchor, MAX_ID));
+  const before = p.numBefore > 0 && anchor > 0
+    ? await base().where('message.id', anchor > MAX_ID ? '<=' : '<', sqlAnchor).orderBy('message.id', 'desc').limit(p.numBefore).execute()
+    : [];
+  const after = (p.numAfter > 0 || p.includeAnchor) && anchor <= MAX_ID
+    ? await base().where('message.id', p.includeAnchor ? '>=' : '>', sqlAnchor).orderBy('message.id', 'asc').limit(p.numAfter + (p.includeAnchor ? 1 : 0)).execute()
+    : [];
+  const foundAnchor = p.includeAnchor && after.length > 0 && after[0]!.id === anchor;
+  // The extra row was room for the anchor itself; without it, keep only what was asked for.
+  const afterRows = foundAnchor ? after : after.slice(0, p.numAfter);
+  const afterCount = afterRows.length - (foundAnchor ? 1 : 0);
+  const rows = [...before.reverse(), ...afterRows];
+
+  const words = searchWords(narrow.terms);
+  const wire = await loadWireMessages(db, rows.map((r) => ({ id: r.id, flags: r.flags ?? null })), {
+    applyMarkdown: p.applyMarkdown, clientGravatar: p.clientGravatar, realm,
+  });
+  if (words.length) for (const m of wire) addMatches(m, words, p.applyMarkdown);
+  return {
+    anchor,
+    found_anchor: foundAnchor,
+    found_oldest: anchor === 0 || before.length < p.numBefore,
+    found_newest: anchor >= LARGER_THAN_MAX_MESSAGE_ID || afterCount < p.numAfter,
+    history_limited: false,
+    messages: wire,
+  };
+}
+
+function addMatches(m: WireMessage, words: string[], isHtml: boolean): void {
+  m.match_content = highlightHtml(isHtml ? String(m.content) : escapeHtml(String(m.content)), words);
+  m.match_subject = highlightTopic(String(m.subject), words);
+}

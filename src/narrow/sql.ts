@@ -1,0 +1,145 @@
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type { DB } from '../store/schema.js';
+import type { Q, UserRow } from '../store/rows.js';
+import { FLAG_BITS } from '../lib/message-flags.js';
+import type { ResolvedTerm } from './types.js';
+import type { ResolvedNarrow } from './resolve.js';
+import type { Dialect } from '../store/db.js';
+
+type EB = ExpressionBuilder<DB & { um: DB['user_message'] }, 'message' | 'um'>;
+
+/** Recipient ids the private-message operators need, looked up once per query. */
+export interface PmLookups {
+  personal: Map<number, number>;
+  /** Huddle recipient ids containing a given user. */
+  huddlesWith: Map<number, number[]>;
+  /** Huddle recipient id for an exact member set (key: sorted ids joined by ','). */
+  huddleExact: Map<string, number | null>;
+}
+
+export async function loadPmLookups(q: Q, terms: ResolvedTerm[], viewer: UserRow): Promise<PmLookups> {
+  const personalIds = new Set<number>([viewer.id]);
+  const withIds = new Set<number>();
+  const exact = new Set<string>();
+  for (const t of terms) {
+    if (t.op === 'pm-with') {
+      for (const id of t.memberIds) personalIds.add(id);
+      if (t.memberIds.length >= 3) exact.add(t.memberIds.join(','));
+    }
+    if (t.op === 'dm-including' || t.op === 'group-pm-with') {
+      personalIds.add(t.userId);
+      withIds.add(t.userId);
+    }
+  }
+  const personal = new Map<number, number>();
+  const rows = await q.selectFrom('recipient').select(['id', 'type_id']).where('type', '=', 1).where('type_id', 'in', [...personalIds]).execute();
+  for (const r of rows) personal.set(r.type_id, r.id);
+  const huddlesWith = new Map<number, number[]>();
+  for (const u of withIds) {
+    const hs = await q.selectFrom('huddle').select('recipient_id')
+      .where(sql<SqlBool>`(',' || huddle_hash || ',') LIKE ${`%,${u},%`}`)
+      .where(sql<SqlBool>`(',' || huddle_hash || ',') LIKE ${`%,${viewer.id},%`}`).execute();
+    huddlesWith.set(u, hs.map((h) => h.recipient_id!).filter((x) => x !== null));
+  }
+  const huddleExact = new Map<string, number | null>();
+  for (const key of exact) {
+    const h = await q.selectFrom('huddle').select('recipient_id').where('huddle_hash', '=', key).executeTakeFirst();
+    huddleExact.set(key, h?.recipient_id ?? null);
+  }
+  return { personal, huddlesWith, huddleExact };
+}
+
+const NONE = -1;
+// A message seen only through stream history has no row: it counts as read and historical.
+const flagsExpr = sql<number>`coalesce(um.flags, ${FLAG_BITS.read | FLAG_BITS.historical})`;
+const flagSet = (bit: number) => sql<SqlBool>`(${flagsExpr} & ${bit}) <> 0`;
+
+function termExpr(eb: EB, t: ResolvedTerm, viewer: UserRow, pm: PmLookups, dialect: Dialect): Expression<SqlBool> {
+  const isPrivate = eb('message.stream_id', 'is', null);
+  switch (t.op) {
+    case 'stream': return eb.and([eb('message.stream_id', 'is not', null), eb('message.stream_id', '=', t.streamId)]);
+    case 'topic': return eb.and([eb('message.stream_id', 'is not', null), eb('message.topic_lower', '=', t.topicLower)]);
+    case 'sender': return eb('message.sender_id', '=', t.userId);
+    case 'pm-with': {
+      const ids = t.memberIds;
+      const mine = pm.personal.get(viewer.id) ?? NONE;
+      if (ids.length === 1) return eb.and([isPrivate, eb('message.recipient_id', '=', mine), eb('message.sender_id', '=', viewer.id)]);
+      if (ids.length === 2) {
+        const other = ids.find((id) => id !== viewer.id)!;
+        return eb.and([isPrivate, eb.or([
+          eb.and([eb('message.recipient_id', '=', pm.personal.get(other) ?? NONE), eb('message.sender_id', '=', viewer.id)]),
+          eb.and([eb('message.recipient_id', '=', mine), eb('message.sender_id', '=', other)]),
+        ])]);
+      }
+      return eb.and([isPrivate, eb('message.recipient_id', '=', pm.huddleExact.get(ids.join(',')) ?? NONE)]);
+    }
+    case 'dm-including': {
+      if (t.userId === viewer.id) return isPrivate;
+      const huddles = pm.huddlesWith.get(t.userId) ?? [];
+      return eb.and([isPrivate, eb.or([
+        eb('message.sender_id', '=', t.userId),
+        eb('message.recipient_id', '=', pm.personal.get(t.userId) ?? NONE),
+        ...(huddles.length ? [eb('message.recipient_id', 'in', huddles)] : []),
+      ])]);
+    }
+    case 'group-pm-with': {
+      const huddles = pm.huddlesWith.get(t.userId) ?? [];
+      return huddles.length ? eb.and([isPrivate, eb('message.recipient_id', 'in', huddles)]) : sql<SqlBool>`1 = 0`;
+    }
+    case 'is':
+      switch (t.what) {
+        case 'private': return isPrivate;
+        case 'starred': return flagSet(FLAG_BITS.starred);
+        case 'mentioned': return flagSet(FLAG_BITS.mentioned | FLAG_BITS.wildcard_mentioned);
+        case 'alerted': return flagSet(FLAG_BITS.has_alert_word);
+        case 'unread': return sql<SqlBool>`(${flagsExpr} & ${FLAG_BITS.read}) = 0`;
+        case 'resolved': return eb.and([eb('message.stream_id', 'is not', null), eb('message.topic', 'like', '\u2714 %')]);
+      }
+      return sql<SqlBool>`1 = 0`;
+    case 'in-home': {
+      const parts: Array<Expression<SqlBool>> = [];
+      if (t.mutedStreamIds.length) parts.push(eb('message.stream_id', 'in', t.mutedStreamIds));
+      for (const [s, topic] of t.mutedTopics) parts.push(eb.and([eb('message.stream_id', '=', s), eb('message.topic_lower', '=', topic)]));
+      return parts.length ? eb.or([isPrivate, eb.not(eb.or(parts))]) : sql<SqlBool>`1 = 1`;
+    }
+    case 'streams-public':
+      return t.streamIds.length ? eb.and([eb('message.stream_id', 'is not', null), eb('message.stream_id', 'in', t.streamIds)]) : sql<SqlBool>`1 = 0`;
+    case 'id': return eb('message.id', '=', t.id);
+    case 'has': return eb(t.what === 'link' ? 'message.has_link' : t.what === 'image' ? 'message.has_image' : 'message.has_attachment', '=', 1);
+    case 'search': return searchExpr(t.words, dialect);
+    case 'none': return sql<SqlBool>`1 = 1`;
+  }
+}
+
+/** Full-text search: FTS5 on SQLite, tsvector on PostgreSQL; every word must match (as a prefix). */
+function searchExpr(words: string[], dialect: Dialect): Expression<SqlBool> {
+  if (dialect === 'postgres') {
+    const query = words.map((w) => `${w.replace(/[^\p{L}\p{N}_]/gu, '')}:*`).join(' & ');
+    return sql<SqlBool>`message.search_tsv @@ to_tsquery('english', ${query})`;
+  }
+  const match = words.map((w) => `"${w.replace(/"/g, '""')}"*`).join(' AND ');
+  return sql<SqlBool>`message.id IN (SELECT rowid FROM message_fts WHERE message_fts MATCH ${match})`;
+}
+
+/**
+ * The messages of a narrow the viewer may read: every message they received, plus the
+ * history of the streams the narrow opened (historyStreamIds). Each term is applied with
+ * NOT for negation; terms treat private messages explicitly so NULLs never leak through.
+ */
+export function narrowQuery(q: Q, dialect: Dialect, viewer: UserRow, narrow: ResolvedNarrow, pm: PmLookups) {
+  const history = narrow.historyStreamIds;
+  let query = q.selectFrom('message')
+    .leftJoin('user_message as um', (j) => j.onRef('um.message_id', '=', 'message.id').on('um.user_id', '=', viewer.id))
+    .select(['message.id as id', 'um.flags as flags']);
+  query = history.length
+    ? query.where((eb) => eb.or([eb('um.user_id', 'is not', null), eb.and([eb('message.stream_id', 'in', history), eb('message.realm_id', '=', viewer.realm_id)])]))
+    : query.where('um.user_id', 'is not', null);
+  for (const t of narrow.terms) {
+    if (t.op === 'none') continue;
+    query = query.where((eb) => {
+      const e = termExpr(eb as unknown as EB, t, viewer, pm, dialect);
+      return t.negated ? eb.not(e) : e;
+    });
+  }
+  return query;
+}
