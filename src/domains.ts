@@ -1,6 +1,7 @@
 import type { AppContext } from './context.js';
 import { installStreamHooks } from './actions/stream-hooks.js';
 import { watchMessageChanges } from './lib/max-message-id.js';
+import { installQueueManager } from './events/manager.js';
 
 /**
  * Wires each domain's per-process machinery (event queues, cross-domain hooks)
@@ -9,4 +10,5 @@ import { watchMessageChanges } from './lib/max-message-id.js';
 export function installDomainHooks(ctx: AppContext): void {
   installStreamHooks(ctx);
   watchMessageChanges(ctx.bus);
+  installQueueManager(ctx);
 }

@@ -166,7 +166,7 @@ export async function doSendMessage(tx: Tx, realm: RealmRow, sender: UserRow, in
   for (const r of rows) flagsByUser[r.user_id] = flagsFromMask(r.flags);
   tx.notify({
     type: 'message', message: wire, raw_content: content, sender_avatar_source: sender.avatar_source,
-    flags_by_user: flagsByUser,
+    flags_by_user: flagsByUser, public_stream: stream !== undefined && stream.invite_only === 0,
     ...(input.queueId !== undefined ? { sender_queue_id: input.queueId, local_id: input.localId } : {}),
   }, recipients, realm.id);
   return id;

@@ -5,8 +5,9 @@ import { presenceRoutes } from './handlers/presence.js';
 import { renderRoutes } from './handlers/render.js';
 import { messageSendRoutes } from './handlers/messages-send.js';
 import { messageReadRoutes } from './handlers/messages-read.js';
+import { eventRoutes } from './handlers/events.js';
 import { streamRoutes } from './handlers/streams.js';
 import { subscriptionRoutes } from './handlers/subscriptions.js';
 
 /** Every API route, by resource. Each handler file owns its own table. */
-export const routes: Route[] = [...serverRoutes, ...userRoutes, ...presenceRoutes, ...renderRoutes, ...messageSendRoutes, ...messageReadRoutes, ...streamRoutes, ...subscriptionRoutes];
+export const routes: Route[] = [...serverRoutes, ...userRoutes, ...presenceRoutes, ...renderRoutes, ...messageSendRoutes, ...messageReadRoutes, ...eventRoutes, ...streamRoutes, ...subscriptionRoutes];

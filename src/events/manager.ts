@@ -1,0 +1,185 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import type { AppContext } from '../context.js';
+import type { EventEnvelope } from './bus.js';
+import { EventQueue, type QueueOptions, type QueueState, type QueuedEvent } from './queue.js';
+import { personalize } from './personalize.js';
+import { ApiError } from '../errors.js';
+import { versionFields } from '../lib/version.js';
+
+export const badEventQueueId = (id: string) =>
+  new ApiError('BAD_EVENT_QUEUE_ID', `Bad event queue id: ${id}`, 400, { queue_id: id });
+
+/** Zulip's long-poll ceiling; a parked poll always answers before this. */
+export const LONGPOLL_TIMEOUT_SECS = 90;
+
+/**
+ * The event queues of this process. Ownership: a queue lives in the process that
+ * registered it, and its id starts with that process's node id (`<node>:<random>`).
+ * With several nodes, every node hears every envelope on the shared bus, delivers to the
+ * queues it owns, and the load balancer (or a forwarding node) routes GET /events by the
+ * id's node prefix; a queue is never split between nodes.
+ */
+export class QueueManager {
+  readonly nodeId = crypto.randomBytes(4).toString('hex');
+  private queues = new Map<string, EventQueue>();
+  private byUser = new Map<number, Set<EventQueue>>();
+  private publicStreamQueues = new Map<number, Set<EventQueue>>();
+  private gcTimer: NodeJS.Timeout;
+  private unsubscribe: () => void;
+  readonly generation = Math.floor(Date.now() / 1000);
+
+  constructor(private ctx: AppContext) {
+    this.unsubscribe = ctx.bus.subscribe((e) => this.deliver(e));
+    this.gcTimer = setInterval(() => this.collect(), 30_000);
+    this.gcTimer.unref();
+  }
+
+  get size(): number {
+    return this.queues.size;
+  }
+
+  create(opts: QueueOptions): EventQueue {
+    const state: QueueState = { ...opts, id: `${this.nodeId}:${crypto.randomBytes(9).toString('base64url')}`, nextEventId: 0, events: [], lastAccess: Date.now() };
+    return this.add(new EventQueue(state));
+  }
+
+  private add(q: EventQueue): EventQueue {
+    this.queues.set(q.id, q);
+    const set = this.byUser.get(q.state.userId) ?? new Set();
+    set.add(q);
+    this.byUser.set(q.state.userId, set);
+    if (q.state.allPublicStreams) {
+      const realmSet = this.publicStreamQueues.get(q.state.realmId) ?? new Set();
+      realmSet.add(q);
+      this.publicStreamQueues.set(q.state.realmId, realmSet);
+    }
+    return q;
+  }
+
+  /** The user's own queue, or Zulip's BAD_EVENT_QUEUE_ID: another user's queue does not exist for them. */
+  get(id: string, userId: number): EventQueue {
+    const q = this.queues.get(id);
+    if (!q || q.state.userId !== userId) throw badEventQueueId(id);
+    return q;
+  }
+
+  delete(id: string, userId: number): void {
+    const q = this.get(id, userId);
+    this.remove(q);
+  }
+
+  private remove(q: EventQueue): void {
+    q.release();
+    this.queues.delete(q.id);
+    this.byUser.get(q.state.userId)?.delete(q);
+    this.publicStreamQueues.get(q.state.realmId)?.delete(q);
+  }
+
+  deliver(env: EventEnvelope): void {
+    const recipients = new Set(env.userIds);
+    for (const userId of recipients) {
+      const queues = this.byUser.get(userId);
+      if (!queues) continue;
+      for (const q of queues) {
+        if (q.state.realmId !== env.realmId || !q.wants(env.event.type)) continue;
+        for (const e of personalize(q, userId, env.event, false)) q.push(e);
+      }
+    }
+    // all_public_streams queues also hear public-stream messages they were not sent.
+    if (env.event.type === 'message' && env.event.public_stream === true) {
+      for (const q of this.publicStreamQueues.get(env.realmId) ?? []) {
+        if (recipients.has(q.state.userId) || !q.wants('message')) continue;
+        for (const e of personalize(q, q.state.userId, env.event, true)) q.push(e);
+      }
+    }
+  }
+
+  /** Waits for events after lastEventId, a heartbeat after heartbeatMs of silence. */
+  async poll(q: EventQueue, lastEventId: number, dontBlock: boolean, onClose: (cb: () => void) => void): Promise<QueuedEvent[]> {
+    const pending = q.acknowledge(lastEventId);
+    if (pending.length > 0 || dontBlock) return [...pending];
+    q.release(); // a newer poll replaces an older one, as in Zulip
+    return new Promise<QueuedEvent[]>((resolve) => {
+      const timer = setTimeout(() => q.push({ type: 'heartbeat' }), Math.min(this.ctx.config.heartbeatMs, (LONGPOLL_TIMEOUT_SECS - 5) * 1000));
+      const done = (events: QueuedEvent[]) => {
+        clearTimeout(timer);
+        q.state.lastAccess = Date.now();
+        resolve([...events]);
+      };
+      q.waiter = done;
+      onClose(() => {
+        if (q.waiter === done) {
+          q.waiter = undefined;
+          clearTimeout(timer);
+          q.state.lastAccess = Date.now();
+        }
+      });
+    });
+  }
+
+  /** Idle queues (nobody polling, nothing asked for within their lifespan) go away. */
+  collect(now = Date.now()): void {
+    for (const q of this.queues.values()) {
+      if (!q.waiter && now - q.state.lastAccess > q.state.lifespanSecs * 1000) this.remove(q);
+    }
+  }
+
+  /** Shutdown: parked polls answer at once. */
+  drain(): void {
+    for (const q of this.queues.values()) q.release();
+  }
+
+  file(): string {
+    return path.join(this.ctx.config.dataDir, 'event-queues.json');
+  }
+
+  save(): void {
+    fs.mkdirSync(this.ctx.config.dataDir, { recursive: true });
+    const states = [...this.queues.values()].map((q) => q.state);
+    fs.writeFileSync(this.file(), JSON.stringify({ nodeId: this.nodeId, queues: states }));
+  }
+
+  /** Queues saved by a graceful shutdown come back, each told about the restart. */
+  restore(): number {
+    let saved: { queues: QueueState[] };
+    try {
+      saved = JSON.parse(fs.readFileSync(this.file(), 'utf8')) as { queues: QueueState[] };
+    } catch {
+      return 0;
+    }
+    fs.rmSync(this.file(), { force: true });
+    for (const state of saved.queues) {
+      const q = this.add(new EventQueue({ ...state, lastAccess: Date.now() }));
+      q.push({ type: 'restart', ...versionFields(), server_generation: this.generation, immediate: true });
+    }
+    return saved.queues.length;
+  }
+
+  close(): void {
+    clearInterval(this.gcTimer);
+    this.unsubscribe();
+  }
+}
+
+const managers = new WeakMap<AppContext, QueueManager>();
+
+export function installQueueManager(ctx: AppContext): QueueManager {
+  const m = new QueueManager(ctx);
+  managers.set(ctx, m);
+  const restored = m.restore();
+  if (restored > 0) ctx.log.info({ restored }, 'restored event queues');
+  ctx.drainHooks.push(() => m.drain());
+  ctx.shutdownHooks.push(async () => {
+    m.save();
+    m.close();
+  });
+  return m;
+}
+
+export function queuesOf(ctx: AppContext): QueueManager {
+  const m = managers.get(ctx);
+  if (!m) throw new Error('queue manager not installed');
+  return m;
+}

@@ -1,0 +1,62 @@
+import type { ParleyEvent } from './bus.js';
+import type { EventQueue } from './queue.js';
+import type { InternalMessage } from '../narrow/types.js';
+import { matchesNarrow } from '../narrow/match.js';
+import { FLAG_BITS } from '../lib/message-flags.js';
+
+type Ev = Record<string, unknown> & { type: string };
+
+const FLAG_MASK: Record<string, number> = FLAG_BITS;
+
+function maskOf(flags: string[] | undefined): number | null {
+  if (!flags) return null;
+  return flags.reduce((m, f) => m | (FLAG_MASK[f] ?? 0), 0);
+}
+
+/** The narrow predicate's view of a message event. */
+export function internalFromWire(message: Record<string, unknown>, rawContent: string): InternalMessage {
+  const html = String(message.content ?? '');
+  const isStream = message.type === 'stream';
+  return {
+    id: Number(message.id),
+    sender_id: Number(message.sender_id),
+    stream_id: isStream ? Number(message.stream_id) : null,
+    topic: String(message.subject ?? ''),
+    pm_user_ids: isStream ? [] : (message.display_recipient as Array<{ id: number }>).map((u) => u.id),
+    content: rawContent,
+    has_link: /<a\s/.test(html),
+    has_image: /<a\s[^>]*href="[^"]+\.(png|jpe?g|gif|webp|bmp|svg|tiff?)(\?[^"]*)?"/i.test(html),
+    has_attachment: html.includes('/user_uploads/'),
+  };
+}
+
+/**
+ * What one queue receives for one published event, or nothing: the message event shaped
+ * by the queue's apply_markdown, client_gravatar, narrow and local echo; capability-
+ * dependent events in the form the client declared it understands.
+ */
+export function personalize(queue: EventQueue, userId: number, event: ParleyEvent, viaPublicStream: boolean): Ev[] {
+  const s = queue.state;
+  if (event.type === 'message') {
+    const message = event.message as Record<string, unknown>;
+    const flags = viaPublicStream ? undefined : (event.flags_by_user as Record<string, string[]>)[String(userId)];
+    const mask = maskOf(flags);
+    if (s.narrow.length > 0 && !matchesNarrow(s.narrow, internalFromWire(message, String(event.raw_content)), mask)) return [];
+    const shaped: Record<string, unknown> = { ...message };
+    if (!s.applyMarkdown) {
+      shaped.content = event.raw_content;
+      shaped.content_type = 'text/x-markdown';
+    }
+    if (s.clientGravatar && event.sender_avatar_source === 'G') shaped.avatar_url = null;
+    const out: Ev = { type: 'message', message: shaped, flags: flags ?? ['read', 'historical'] };
+    if (event.sender_queue_id === s.id && event.local_id !== undefined) out.local_message_id = event.local_id;
+    return [out];
+  }
+  if (event.type === 'delete_message' && !s.capabilities.bulk_message_deletion && Array.isArray(event.message_ids)) {
+    const { message_ids: ids, ...rest } = event;
+    return (ids as number[]).map((message_id) => ({ ...rest, type: 'delete_message', message_id }));
+  }
+  if (event.type === 'typing' && event.message_type === 'stream' && !s.capabilities.stream_typing_notifications) return [];
+  if ((event.type === 'update_display_settings' || event.type === 'update_global_notifications') && s.capabilities.user_settings_object) return [];
+  return [{ ...event }];
+}

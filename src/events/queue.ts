@@ -1,0 +1,78 @@
+import type { ResolvedTerm } from '../narrow/types.js';
+
+export interface Capabilities {
+  notification_settings_null: boolean;
+  bulk_message_deletion: boolean;
+  user_avatar_url_field_optional: boolean;
+  stream_typing_notifications: boolean;
+  user_settings_object: boolean;
+}
+
+export interface QueueOptions {
+  userId: number;
+  realmId: number;
+  /** null: every type. */
+  eventTypes: string[] | null;
+  narrow: ResolvedTerm[];
+  allPublicStreams: boolean;
+  applyMarkdown: boolean;
+  clientGravatar: boolean;
+  capabilities: Capabilities;
+  lifespanSecs: number;
+}
+
+export type QueuedEvent = { id: number; type: string; [key: string]: unknown };
+
+/** What a saved queue looks like on disk (and in memory, minus the parked request). */
+export interface QueueState extends QueueOptions {
+  id: string;
+  nextEventId: number;
+  events: QueuedEvent[];
+  lastAccess: number;
+}
+
+/** One client's event queue: a buffer of events not yet acknowledged, and at most one parked poll. */
+export class EventQueue {
+  waiter: ((events: QueuedEvent[]) => void) | undefined;
+
+  constructor(public state: QueueState) {}
+
+  get id(): string {
+    return this.state.id;
+  }
+
+  wants(type: string): boolean {
+    // Heartbeats and restarts reach every queue, whatever it asked for.
+    return this.state.eventTypes === null || this.state.eventTypes.includes(type) || type === 'heartbeat' || type === 'restart';
+  }
+
+  push(event: Record<string, unknown> & { type: string }): void {
+    const queued = { ...event, id: this.state.nextEventId++ } as QueuedEvent;
+    this.state.events.push(queued);
+    // Zulip bounds a queue too: a client that never polls cannot grow it without limit.
+    if (this.state.events.length > 10_000) this.state.events.splice(0, this.state.events.length - 10_000);
+    this.wake();
+  }
+
+  /** Drops what the client has acknowledged, then answers what remains. */
+  acknowledge(lastEventId: number): QueuedEvent[] {
+    this.state.lastAccess = Date.now();
+    this.state.events = this.state.events.filter((e) => e.id > lastEventId);
+    return this.state.events;
+  }
+
+  wake(): void {
+    const w = this.waiter;
+    if (w && this.state.events.length > 0) {
+      this.waiter = undefined;
+      w(this.state.events);
+    }
+  }
+
+  /** Answers a parked poll now, even with nothing to say (shutdown). */
+  release(): void {
+    const w = this.waiter;
+    this.waiter = undefined;
+    w?.(this.state.events);
+  }
+}

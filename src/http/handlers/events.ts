@@ -1,0 +1,72 @@
+import type { AuthedRequest, Route } from '../route.js';
+import { badRequest } from '../../errors.js';
+import { queuesOf } from '../../events/manager.js';
+import { fetchInitialState, FETCH_TYPES } from '../../events/initial-state.js';
+import type { Capabilities } from '../../events/queue.js';
+import { parseNarrow } from '../../narrow/parse.js';
+import { resolveNarrow } from '../../narrow/resolve.js';
+import { versionFields } from '../../lib/version.js';
+
+function stringList(r: AuthedRequest, name: string): string[] | null {
+  const v = r.params.optJson(name);
+  if (v === undefined || v === null) return null;
+  if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) throw badRequest(`${name} is not a list`);
+  return v as string[];
+}
+
+function capabilities(r: AuthedRequest): Capabilities {
+  const raw = r.params.optJson('client_capabilities') ?? {};
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw badRequest('client_capabilities is not a dict');
+  const c = raw as Record<string, unknown>;
+  const flag = (k: string) => c[k] === true;
+  return {
+    notification_settings_null: flag('notification_settings_null'),
+    bulk_message_deletion: flag('bulk_message_deletion'),
+    user_avatar_url_field_optional: flag('user_avatar_url_field_optional'),
+    stream_typing_notifications: flag('stream_typing_notifications'),
+    user_settings_object: flag('user_settings_object'),
+  };
+}
+
+export const eventRoutes: Route[] = [
+  {
+    method: 'POST', path: '/register', auth: 'user',
+    handler: async (r) => {
+      const eventTypes = stringList(r, 'event_types');
+      const fetchTypes = stringList(r, 'fetch_event_types') ?? eventTypes ?? FETCH_TYPES;
+      const narrow = await resolveNarrow(r.ctx.store.db, r.user, parseNarrow(r.params.optJson('narrow') ?? []));
+      const lifespan = r.params.optInt('queue_lifespan_secs') ?? 0;
+      const caps = capabilities(r);
+      const clientGravatar = r.params.bool('client_gravatar', false);
+      // The queue exists before the state is read, so nothing that happens meanwhile is lost.
+      const queue = queuesOf(r.ctx).create({
+        userId: r.user.id, realmId: r.realm.id, eventTypes, narrow: narrow.terms,
+        allPublicStreams: r.params.bool('all_public_streams', false), applyMarkdown: r.params.bool('apply_markdown', false),
+        clientGravatar, capabilities: caps, lifespanSecs: lifespan > 0 ? lifespan : r.ctx.config.queueTimeoutSecs,
+      });
+      const state = await fetchInitialState(r.ctx.store.db, r.ctx.config, r.realm, r.user, new Set(fetchTypes), {
+        clientGravatar, slimPresence: r.params.bool('slim_presence', false),
+        includeSubscribers: r.params.bool('include_subscribers', false), capabilities: caps,
+      });
+      return { queue_id: queue.id, last_event_id: -1, ...versionFields(), ...state };
+    },
+  },
+  {
+    method: 'GET', path: '/events', auth: 'user',
+    handler: async (r) => {
+      const manager = queuesOf(r.ctx);
+      const queueId = r.params.str('queue_id');
+      const queue = manager.get(queueId, r.user.id);
+      const events = await manager.poll(queue, r.params.optInt('last_event_id') ?? -1, r.params.bool('dont_block', false),
+        (cb) => r.reply.raw.once('close', cb));
+      return { events, queue_id: queue.id };
+    },
+  },
+  {
+    method: 'DELETE', path: '/events', auth: 'user',
+    handler: async (r) => {
+      queuesOf(r.ctx).delete(r.params.str('queue_id'), r.user.id);
+      return {};
+    },
+  },
+];

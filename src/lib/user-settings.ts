@@ -1,0 +1,52 @@
+/** Personal settings with Zulip's defaults; users.settings holds only what a user changed. */
+export const USER_SETTING_DEFAULTS = {
+  twenty_four_hour_time: false,
+  dense_mode: true,
+  starred_message_counts: true,
+  fluid_layout_width: false,
+  high_contrast_mode: false,
+  color_scheme: 1,
+  translate_emoticons: false,
+  default_language: 'en',
+  default_view: 'recent_topics',
+  escape_navigates_to_default_view: true,
+  left_side_userlist: false,
+  emojiset: 'google-blob',
+  demote_inactive_streams: 1,
+  timezone: '',
+  enter_sends: false,
+  enable_drafts_synchronization: true,
+  enable_stream_desktop_notifications: false,
+  enable_stream_email_notifications: false,
+  enable_stream_push_notifications: false,
+  enable_stream_audible_notifications: false,
+  notification_sound: 'zulip',
+  wildcard_mentions_notify: true,
+  enable_desktop_notifications: true,
+  pm_content_in_desktop_notifications: true,
+  enable_sounds: true,
+  enable_offline_email_notifications: true,
+  message_content_in_email_notifications: true,
+  enable_offline_push_notifications: true,
+  enable_online_push_notifications: true,
+  enable_digest_emails: true,
+  enable_marketing_emails: true,
+  enable_login_emails: true,
+  realm_name_in_notifications: false,
+  presence_enabled: true,
+  desktop_icon_count_display: 1,
+  email_notifications_batching_period_seconds: 120,
+  send_private_typing_notifications: true,
+  send_stream_typing_notifications: true,
+  send_read_receipts: true,
+};
+
+export function userSettings(json: string): typeof USER_SETTING_DEFAULTS & Record<string, unknown> {
+  let stored: Record<string, unknown> = {};
+  try {
+    stored = JSON.parse(json) as Record<string, unknown>;
+  } catch {
+    /* corrupt: defaults */
+  }
+  return { ...USER_SETTING_DEFAULTS, ...stored };
+}

@@ -1,0 +1,188 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { testApp, basic, type TestApp, type TestUser } from '../helpers/app.js';
+import { transact } from '../../src/store/tx.js';
+import { createStreamWithSubscribers } from '../../src/actions/stream-create.js';
+import { queuesOf } from '../../src/events/manager.js';
+
+let t: TestApp;
+let base: string;
+let alice: TestUser;
+let bob: TestUser;
+let carol: TestUser;
+
+before(async () => {
+  t = await testApp({ heartbeatMs: 400 });
+  alice = await t.createUser({ name: 'Alice Smith' });
+  bob = await t.createUser({ name: 'Bob Jones' });
+  carol = await t.createUser({ name: 'Carol King' });
+  await transact(t.app.ctx, async (tx) => {
+    await createStreamWithSubscribers(tx, t.realm, 'general', [alice.row, bob.row, carol.row]);
+    await createStreamWithSubscribers(tx, t.realm, 'random', [alice.row, bob.row]);
+    await createStreamWithSubscribers(tx, t.realm, { name: 'secret', inviteOnly: true }, [alice.row]);
+  });
+  base = await t.app.http.listen({ port: 0, host: '127.0.0.1' });
+});
+after(() => t.close());
+
+/** Real HTTP, as clients do it: form bodies, basic auth. */
+async function http(as: TestUser, method: string, url: string, params: Record<string, unknown> = {}): Promise<{ status: number; body: any }> {
+  const usp = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) usp.append(k, typeof v === 'string' ? v : JSON.stringify(v));
+  const qs = method === 'GET' || method === 'DELETE' ? `?${usp}` : '';
+  const res = await fetch(`${base}/api/v1${url}${qs}`, {
+    method, headers: { authorization: basic(as.email, as.apiKey), ...(qs ? {} : { 'content-type': 'application/x-www-form-urlencoded' }) },
+    ...(qs ? {} : { body: usp.toString() }),
+  });
+  return { status: res.status, body: await res.json() };
+}
+const register = (as: TestUser, params: Record<string, unknown> = {}) => http(as, 'POST', '/register', params);
+const poll = (as: TestUser, queueId: string, lastEventId: number, extra: Record<string, unknown> = {}) =>
+  http(as, 'GET', '/events', { queue_id: queueId, last_event_id: lastEventId, ...extra });
+const sendStream = (as: TestUser, to: string, content: string, extra: Record<string, unknown> = {}) =>
+  http(as, 'POST', '/messages', { type: 'stream', to, topic: 'events', content, ...extra });
+
+test('register answers a queue, the version fields and the state for every fetch type', async () => {
+  const r = await register(alice);
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  assert.match(r.body.queue_id, /^[0-9a-f]+:/);
+  assert.equal(r.body.last_event_id, -1);
+  assert.equal(r.body.zulip_feature_level, 122);
+  assert.equal(r.body.service_feature_level, 122);
+  assert.equal(typeof r.body.zulip_version, 'string');
+  assert.equal(typeof r.body.zulip_merge_base, 'string');
+  for (const key of ['realm_users', 'realm_non_active_users', 'cross_realm_bots', 'subscriptions', 'unsubscribed', 'never_subscribed', 'streams',
+    'unread_msgs', 'max_message_id', 'starred_messages', 'recent_private_conversations', 'presences', 'alert_words', 'muted_topics', 'muted_users',
+    'realm_user_groups', 'custom_profile_fields', 'realm_emoji', 'realm_linkifiers', 'user_status', 'drafts', 'realm_name', 'max_stream_name_length',
+    'max_topic_length', 'max_message_length', 'event_queue_longpoll_timeout_seconds', 'realm_default_streams', 'twenty_four_hour_time']) {
+    assert.ok(key in r.body, `missing ${key}`);
+  }
+  assert.equal(r.body.event_queue_longpoll_timeout_seconds, 90);
+  assert.deepEqual(r.body.subscriptions.map((s: any) => s.name).sort(), ['general', 'random', 'secret']);
+  assert.ok(!r.body.never_subscribed.some((s: any) => s.name === 'secret'));
+  assert.deepEqual(Object.keys(r.body.unread_msgs).sort(), ['count', 'huddles', 'mentions', 'old_unreads_missing', 'pms', 'streams']);
+  const slim = await register(alice, { fetch_event_types: ['message'], event_types: ['message'] });
+  assert.deepEqual(Object.keys(slim.body).filter((k) => !['result', 'msg', 'queue_id', 'last_event_id'].includes(k) && !k.includes('version') && !k.includes('merge_base') && !k.includes('feature_level')), ['max_message_id']);
+  const settingsObj = await register(alice, { fetch_event_types: ['user_settings'], client_capabilities: { user_settings_object: true } });
+  assert.equal(typeof settingsObj.body.user_settings, 'object');
+  assert.equal(settingsObj.body.twenty_four_hour_time, undefined);
+});
+
+test('a long poll parks until another user sends a message, then answers it personalised', async () => {
+  const q = (await register(bob, { event_types: ['message'] })).body;
+  const empty = await poll(bob, q.queue_id, -1, { dont_block: true });
+  assert.deepEqual(empty.body.events, []);
+  assert.equal(empty.body.queue_id, q.queue_id);
+  const pending = poll(bob, q.queue_id, -1);
+  await new Promise((r) => setTimeout(r, 50));
+  const sent = await sendStream(alice, 'general', 'hello **bob**');
+  const got = await pending;
+  assert.equal(got.status, 200);
+  const [e] = got.body.events;
+  assert.equal(e.type, 'message');
+  assert.equal(e.id, 0);
+  assert.equal(e.message.id, sent.body.id);
+  assert.equal(e.message.content, 'hello **bob**', 'apply_markdown defaults to false');
+  assert.equal(e.message.content_type, 'text/x-markdown');
+  assert.deepEqual(e.flags, []);
+  assert.equal(e.local_message_id, undefined);
+  // Acknowledged events are gone.
+  assert.deepEqual((await poll(bob, q.queue_id, 0, { dont_block: true })).body.events, []);
+  const md = (await register(bob, { event_types: ['message'], apply_markdown: true, client_gravatar: true })).body;
+  await sendStream(alice, 'general', 'rendered');
+  const [e2] = (await poll(bob, md.queue_id, -1)).body.events;
+  assert.equal(e2.message.content, '<p>rendered</p>');
+  assert.equal(e2.message.avatar_url, null);
+});
+
+test('a heartbeat answers a quiet poll', async () => {
+  const q = (await register(bob, { event_types: ['message'] })).body;
+  const r = await poll(bob, q.queue_id, -1);
+  assert.deepEqual(r.body.events, [{ type: 'heartbeat', id: 0 }]);
+});
+
+test('local_id comes back only on the sending queue', async () => {
+  const mine = (await register(alice, { event_types: ['message'] })).body;
+  const other = (await register(alice, { event_types: ['message'] })).body;
+  await sendStream(alice, 'general', 'echo', { queue_id: mine.queue_id, local_id: '42.01' });
+  const [a] = (await poll(alice, mine.queue_id, -1)).body.events;
+  const [b] = (await poll(alice, other.queue_id, -1)).body.events;
+  assert.equal(a.local_message_id, '42.01');
+  assert.equal(b.local_message_id, undefined);
+});
+
+test('a queue registered with a narrow hears only matching messages; all_public_streams hears public streams', async () => {
+  const q = (await register(bob, { event_types: ['message'], narrow: [['stream', 'random']] })).body;
+  await sendStream(alice, 'general', 'not for this queue');
+  await sendStream(alice, 'random', 'for this queue');
+  const events = (await poll(bob, q.queue_id, -1)).body.events;
+  assert.deepEqual(events.map((e: any) => e.message.content), ['for this queue']);
+  const pub = (await register(carol, { event_types: ['message'], all_public_streams: true })).body;
+  await sendStream(alice, 'random', 'carol is not subscribed');
+  await sendStream(alice, 'secret', 'never for carol');
+  const heard = (await poll(carol, pub.queue_id, -1)).body.events;
+  assert.deepEqual(heard.map((e: any) => e.message.content), ['carol is not subscribed']);
+  assert.deepEqual(heard[0].flags, ['read', 'historical']);
+});
+
+test('privacy: private-stream and private-message events reach nobody outside them', async () => {
+  const carolQ = (await register(carol, {})).body;
+  await sendStream(alice, 'secret', 'classified');
+  await http(alice, 'POST', '/messages', { type: 'private', to: [bob.id], content: 'psst' });
+  await sendStream(alice, 'general', 'public');
+  const events = (await poll(carol, carolQ.queue_id, -1)).body.events;
+  const contents = events.filter((e: any) => e.type === 'message').map((e: any) => e.message.content);
+  assert.deepEqual(contents, ['public']);
+});
+
+test('BAD_EVENT_QUEUE_ID for unknown, deleted, expired and other users\' queues', async () => {
+  const unknown = await poll(alice, 'nope:123', -1);
+  assert.equal(unknown.status, 400);
+  assert.deepEqual(unknown.body, { result: 'error', msg: 'Bad event queue id: nope:123', code: 'BAD_EVENT_QUEUE_ID', queue_id: 'nope:123' });
+  const q = (await register(alice, {})).body;
+  assert.equal((await poll(bob, q.queue_id, -1, { dont_block: true })).body.code, 'BAD_EVENT_QUEUE_ID');
+  assert.deepEqual((await http(alice, 'DELETE', '/events', { queue_id: q.queue_id })).body, { result: 'success', msg: '' });
+  assert.equal((await poll(alice, q.queue_id, -1, { dont_block: true })).body.code, 'BAD_EVENT_QUEUE_ID');
+  assert.equal((await http(alice, 'DELETE', '/events', { queue_id: q.queue_id })).body.code, 'BAD_EVENT_QUEUE_ID');
+  const short = (await register(alice, { queue_lifespan_secs: 1 })).body;
+  queuesOf(t.app.ctx).collect(Date.now() + 5_000);
+  assert.equal((await poll(alice, short.queue_id, -1, { dont_block: true })).body.code, 'BAD_EVENT_QUEUE_ID');
+  assert.equal((await http(alice, 'GET', '/events', {})).body.msg, "Missing 'queue_id' argument");
+  const anon = await fetch(`${base}/api/v1/events?queue_id=x`);
+  assert.equal(anon.status, 401);
+});
+
+test('capabilities: without bulk_message_deletion a deleted topic arrives as one event per message', async () => {
+  const bulk = (await register(alice, { event_types: ['delete_message'], client_capabilities: { bulk_message_deletion: true } })).body;
+  const single = (await register(alice, { event_types: ['delete_message'] })).body;
+  const a = await http(alice, 'POST', '/messages', { type: 'stream', to: 'random', topic: 'doomed', content: 'one' });
+  const b = await http(alice, 'POST', '/messages', { type: 'stream', to: 'random', topic: 'doomed', content: 'two' });
+  const streamId = (await http(alice, 'GET', '/get_stream_id', { stream: 'random' })).body.stream_id;
+  const del = await http(t.owner, 'POST', `/streams/${streamId}/delete_topic`, { topic_name: 'doomed' });
+  assert.equal(del.status, 200, JSON.stringify(del.body));
+  const bulkEvents = (await poll(alice, bulk.queue_id, -1)).body.events;
+  assert.deepEqual(bulkEvents[0].message_ids.sort(), [a.body.id, b.body.id].sort());
+  const singles = (await poll(alice, single.queue_id, -1)).body.events;
+  assert.deepEqual(singles.map((e: any) => e.message_id).sort(), [a.body.id, b.body.id].sort());
+  assert.ok(singles.every((e: any) => e.message_ids === undefined));
+});
+
+test('zulip-js callOnEachEvent receives a message sent by another user', async () => {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/events/zulip-js-listener.ts', base, bob.email, bob.apiKey], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
+  const exited = new Promise<number | null>((r) => child.on('exit', r));
+  // The listener registers on its own schedule; keep talking until it hears.
+  const talker = setInterval(() => void sendStream(alice, 'general', 'hello zulip-js'), 300);
+  const code = await exited;
+  clearInterval(talker);
+  assert.equal(code, 0, out);
+  const event = JSON.parse(out.trim().split('\n')[0]!);
+  assert.equal(event.type, 'message');
+  assert.equal(event.message.content, 'hello zulip-js');
+  assert.equal(event.message.sender_email, alice.email);
+});
