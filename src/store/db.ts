@@ -34,6 +34,8 @@ export async function openStore(opts: { databaseUrl?: string; sqlitePath?: strin
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
+    // Recipient rows land on many index pages at once; a 64 MB page cache keeps them hot.
+    sqlite.pragma('cache_size = -65536');
     db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   }
   await migrate(db, dialect);

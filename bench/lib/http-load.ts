@@ -1,0 +1,52 @@
+import http from 'node:http';
+
+export interface LoadStats { label: string; requests: number; rps: number; p50: number; p99: number; errors: number }
+
+/**
+ * Closed-loop load with per-request bodies and credentials (autocannon sends one fixed
+ * request): `concurrency` workers each send, wait for the answer, send again.
+ */
+export async function runLoad(label: string, opts: {
+  base: string; concurrency: number; durationMs: number;
+  request: (worker: number, i: number) => { method: string; path: string; auth: string; body?: string };
+}): Promise<LoadStats> {
+  const url = new URL(opts.base);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: opts.concurrency });
+  const latencies: number[] = [];
+  let errors = 0;
+  const end = Date.now() + opts.durationMs;
+  const one = (r: ReturnType<typeof opts.request>) => new Promise<void>((resolve) => {
+    const t0 = performance.now();
+    const req = http.request({
+      host: url.hostname, port: url.port, method: r.method, path: r.path, agent,
+      headers: { authorization: r.auth, ...(r.body ? { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(r.body) } : {}) },
+    }, (res) => {
+      res.resume();
+      res.on('end', () => {
+        if (res.statusCode !== 200) errors++;
+        latencies.push(performance.now() - t0);
+        resolve();
+      });
+    });
+    req.on('error', () => { errors++; resolve(); });
+    if (r.body) req.write(r.body);
+    req.end();
+  });
+  const started = Date.now();
+  await Promise.all(Array.from({ length: opts.concurrency }, async (_, w) => {
+    for (let i = 0; Date.now() < end; i++) await one(opts.request(w, i));
+  }));
+  const elapsed = (Date.now() - started) / 1000;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const pct = (p: number) => Math.round((latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? 0) * 10) / 10;
+  return { label, requests: latencies.length, rps: Math.round(latencies.length / elapsed), p50: pct(0.5), p99: pct(0.99), errors };
+}
+
+export function printStats(rows: LoadStats[]): void {
+  const head = ['case', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'errors'];
+  const lines = rows.map((r) => [r.label, String(r.rps), String(r.p50), String(r.p99), String(r.requests), String(r.errors)]);
+  const w = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+  const fmt = (c: string[]) => c.map((x, i) => x.padEnd(w[i]!)).join('  ');
+  process.stdout.write(`${fmt(head)}\n${fmt(w.map((n) => '-'.repeat(n)))}\n${lines.map(fmt).join('\n')}\n`);
+}
