@@ -1,0 +1,100 @@
+/**
+ * `npm run bench -- read [max]`: GET /messages on a growing organization (10k, 100k and
+ * 1M messages by default): server-side p50 of a 100-message stream narrow and of a keyword
+ * search, and requests/s of the stream narrow over HTTP. SQLite; seeding writes rows
+ * directly in large transactions (the send path is measured by bench/send.ts).
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { load } from './lib/load.js';
+
+const SIZES = [10_000, 100_000, 1_000_000].filter((n) => n <= Number(process.argv[3] ?? process.argv[2] ?? 1_000_000));
+const STREAMS = 20;
+const WORDS = ['deploy', 'release', 'lunch', 'coffee', 'review', 'incident', 'design', 'budget', 'roadmap', 'hiring', 'pizza', 'metrics'];
+
+if (process.argv[2] === 'child') {
+  const { buildApp } = await import('../src/app.js');
+  const { ensureDefaultRealm } = await import('../src/cli/bootstrap.js');
+  const { transact } = await import('../src/store/tx.js');
+  const { doCreateUser } = await import('../src/actions/user-create.js');
+  const { createStreamWithSubscribers } = await import('../src/actions/stream-create.js');
+  const { realms } = await import('../src/store/repos/realms.js');
+  const { fetchMessages } = await import('../src/narrow/fetch.js');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-bench-read-'));
+  const app = await buildApp({ dataDir, logLevel: 'silent', adminEmail: 'owner@bench.test', adminPassword: 'bench-password-1' });
+  await ensureDefaultRealm(app.ctx);
+  const db = app.ctx.store.db;
+  const realm = (await realms.findByStringId(db, ''))!;
+  const people: Array<Awaited<ReturnType<typeof doCreateUser>>> = [];
+  for (let i = 0; i < 5; i++) people.push(await transact(app.ctx, (tx) => doCreateUser(tx, realm, { email: `r${i}@bench.test`, fullName: `Reader ${i}` })));
+  const streamRows: Array<Awaited<ReturnType<typeof createStreamWithSubscribers>>> = [];
+  for (let s = 0; s < STREAMS; s++) streamRows.push(await transact(app.ctx, (tx) => createStreamWithSubscribers(tx, realm, `stream${s}`, people)));
+  const viewer = people[0]!;
+  const base = await app.http.listen({ host: '127.0.0.1', port: 0 });
+  let seeded = 0;
+  const input = readline.createInterface({ input: process.stdin });
+  const lines = input[Symbol.asyncIterator]();
+  for (const size of [10_000, 100_000, 1_000_000].filter((n) => n <= Number(process.argv[3] ?? 1_000_000))) {
+    const t0 = Date.now();
+    let rnd = seeded + 1;
+    while (seeded < size) {
+      const batch = Math.min(5000, size - seeded);
+      await db.transaction().execute(async (trx) => {
+        const msgs = [];
+        for (let i = 0; i < batch; i++) {
+          const s = streamRows[(seeded + i) % STREAMS]!;
+          rnd = (rnd * 1103515245 + 12345) % 2147483648;
+          const content = `${WORDS[rnd % WORDS.length]} ${WORDS[(rnd >> 4) % WORDS.length]} message ${seeded + i}`;
+          msgs.push({ realm_id: realm.id, sender_id: people[(seeded + i) % 5]!.id, recipient_id: s.recipient_id!, stream_id: s.id, topic: `topic ${(seeded + i) % 50}`,
+            topic_lower: `topic ${(seeded + i) % 50}`, content, rendered_content: `<p>${content}</p>`, rendered_content_version: 1, date_sent: 1_700_000_000 + seeded + i,
+            client: 'bench', last_edit_time: null, edit_history: null, is_me_message: 0, has_link: 0, has_image: 0, has_attachment: 0 });
+        }
+        const ids: number[] = [];
+        for (let i = 0; i < msgs.length; i += 500) {
+          const rows = await trx.insertInto('message').values(msgs.slice(i, i + 500)).returning('id').execute();
+          ids.push(...rows.map((r) => r.id));
+        }
+        const ums = ids.flatMap((id) => people.map((p) => ({ user_id: p.id, message_id: id, flags: 1 })));
+        for (let i = 0; i < ums.length; i += 5000) await trx.insertInto('user_message').values(ums.slice(i, i + 5000)).execute();
+      });
+      seeded += batch;
+      if (seeded % 50_000 === 0 || seeded === size) process.stderr.write(`  seeded ${seeded}/${size} messages (${Math.round((Date.now() - t0) / 1000)}s)\r`);
+    }
+    process.stderr.write('\n');
+    const time = async (narrow: unknown, n: number) => {
+      const ms: number[] = [];
+      for (let i = 0; i < n; i++) {
+        const t = performance.now();
+        await fetchMessages(app.ctx, viewer, realm, { anchor: 'newest', numBefore: 100, numAfter: 0, includeAnchor: false, narrow, applyMarkdown: true, clientGravatar: true });
+        ms.push(performance.now() - t);
+      }
+      ms.sort((a, b) => a - b);
+      return Math.round(ms[Math.floor(n / 2)]! * 100) / 100;
+    };
+    await time([{ operator: 'stream', operand: 'stream3' }], 20);
+    const narrowP50 = await time([{ operator: 'stream', operand: 'stream3' }], 200);
+    const searchP50 = await time([{ operator: 'search', operand: 'incident' }], 50);
+    const auth = 'Basic ' + Buffer.from(`${viewer.email}:${viewer.api_key}`).toString('base64');
+    process.stdout.write(`${JSON.stringify({ size, base, auth, narrowP50, searchP50 })}\n`);
+    await lines.next();
+  }
+  await app.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  process.exit(0);
+} else {
+  const child = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, 'child', String(SIZES[SIZES.length - 1])], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const out = readline.createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+  const rows: string[] = [];
+  for (const _ of SIZES) {
+    const line = (await out.next()).value as string;
+    const r = JSON.parse(line) as { size: number; base: string; auth: string; narrowP50: number; searchP50: number };
+    const url = `${r.base}/api/v1/messages?anchor=newest&num_before=100&num_after=0&narrow=${encodeURIComponent(JSON.stringify([{ operator: 'stream', operand: 'stream3' }]))}`;
+    const http = await load('read', { url, headers: { authorization: r.auth }, duration: 5, connections: 16 });
+    rows.push(`${String(r.size).padEnd(10)} ${String(r.narrowP50).padEnd(22)} ${String(http.rps).padEnd(12)} ${String(http.p50).padEnd(12)} ${r.searchP50}`);
+    child.stdin!.write('next\n');
+  }
+  process.stdout.write(`messages   stream narrow p50 (ms)  HTTP req/s   HTTP p50 ms  search p50 (ms)\n${rows.join('\n')}\n`);
+}
