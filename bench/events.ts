@@ -1,0 +1,119 @@
+/**
+ * `npm run bench -- events [queues] [seconds]`: many concurrent long-polling queues in one
+ * server process. Reports the server's memory for the queues and their parked
+ * connections, then delivery latency: time from a POST /messages answer to each parked
+ * poll's answer, while messages fan out to every queue at a steady rate.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+
+const QUEUES = Number(process.argv[2] === 'child' ? 0 : process.argv[2] ?? 10_000);
+const USERS = 1000;
+
+if (process.argv[2] === 'child') {
+  const { buildApp } = await import('../src/app.js');
+  const { ensureDefaultRealm } = await import('../src/cli/bootstrap.js');
+  const { transact } = await import('../src/store/tx.js');
+  const { doCreateUser } = await import('../src/actions/user-create.js');
+  const { createStreamWithSubscribers } = await import('../src/actions/stream-create.js');
+  const { realms } = await import('../src/store/repos/realms.js');
+  const { queuesOf } = await import('../src/events/manager.js');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-bench-events-'));
+  const app = await buildApp({ dataDir, logLevel: 'silent', adminEmail: 'owner@bench.test', adminPassword: 'bench-password-1', heartbeatMs: 60_000 });
+  await ensureDefaultRealm(app.ctx);
+  const realm = (await realms.findByStringId(app.ctx.store.db, ''))!;
+  const users: Array<Awaited<ReturnType<typeof doCreateUser>>> = [];
+  for (let i = 0; i < USERS; i++) users.push(await transact(app.ctx, (tx) => doCreateUser(tx, realm, { email: `e${i}@bench.test`, fullName: `Listener ${i}` })));
+  await transact(app.ctx, (tx) => createStreamWithSubscribers(tx, realm, 'broadcast', users));
+  const base = await app.http.listen({ host: '127.0.0.1', port: 0 });
+  global.gc?.();
+  const rssBefore = process.memoryUsage().rss;
+  process.stdout.write(`${JSON.stringify({ base, rssBefore, users: users.map((u) => ({ email: u.email, key: u.api_key })) })}\n`);
+  const input = readline.createInterface({ input: process.stdin });
+  input.on('line', () => {
+    global.gc?.();
+    process.stdout.write(`${JSON.stringify({ rss: process.memoryUsage().rss, queues: queuesOf(app.ctx).size })}\n`);
+  });
+  process.on('SIGTERM', async () => {
+    await app.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    process.exit(0);
+  });
+} else {
+  const seconds = Number(process.argv[3] ?? 10);
+  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', import.meta.filename, 'child', String(QUEUES)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const out = readline.createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+  const info = JSON.parse((await out.next()).value as string) as { base: string; rssBefore: number; users: Array<{ email: string; key: string }> };
+  const url = new URL(info.base);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+  const call = (method: string, p: string, auth: string, body?: string) => new Promise<{ status: number; json: any }>((resolve, reject) => {
+    const req = http.request({ host: url.hostname, port: url.port, method, path: p, agent, headers: { authorization: auth, ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) } }, (res) => {
+      let data = '';
+      res.on('data', (d: Buffer) => { data += d.toString(); });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(data) }));
+    });
+    req.on('error', reject);
+    if (body) req.write(body);
+    req.end();
+  });
+  const auths = info.users.map((u) => 'Basic ' + Buffer.from(`${u.email}:${u.key}`).toString('base64'));
+  process.stderr.write(`  registering ${QUEUES} queues...\n`);
+  const queues: Array<{ auth: string; id: string; last: number }> = [];
+  for (let i = 0; i < QUEUES; i += 100) {
+    await Promise.all(Array.from({ length: Math.min(100, QUEUES - i) }, async (_, j) => {
+      const auth = auths[(i + j) % USERS]!;
+      const r = await call('POST', '/api/v1/register', auth, 'event_types=%5B%22message%22%5D&fetch_event_types=%5B%22message%22%5D');
+      queues.push({ auth, id: r.json.queue_id, last: -1 });
+    }));
+  }
+  // Deliveries can reach a poll before the sender has its answer; those count as zero.
+  const arrivals: Array<[number, number]> = [];
+  const answered = new Map<number, number>();
+  let running = true;
+  const pollLoop = async (q: { auth: string; id: string; last: number }) => {
+    while (running) {
+      const r = await call('GET', `/api/v1/events?queue_id=${encodeURIComponent(q.id)}&last_event_id=${q.last}`, q.auth);
+      if (r.status !== 200) return;
+      const now = performance.now();
+      for (const e of r.json.events as Array<{ id: number; type: string; message?: { content: string } }>) {
+        q.last = Math.max(q.last, e.id);
+        if (e.type === 'message') arrivals.push([Number(e.message!.content.split(' ')[1]), now]);
+      }
+    }
+  };
+  process.stderr.write(`  parking ${QUEUES} long polls...\n`);
+  const loops = queues.map((q) => pollLoop(q));
+  await new Promise((r) => setTimeout(r, 3000));
+  child.stdin!.write('rss\n');
+  const mem = JSON.parse((await out.next()).value as string) as { rss: number; queues: number };
+  process.stdout.write(`${mem.queues} queues with parked polls: server RSS ${(mem.rss / 1048576).toFixed(0)} MB, `
+    + `${((mem.rss - info.rssBefore) / 1048576).toFixed(0)} MB more than before the queues (${((mem.rss - info.rssBefore) / mem.queues / 1024).toFixed(1)} KB per queue)\n`);
+  // One message to a stream every subscriber listens to: each fans out to every queue.
+  process.stderr.write(`  delivering for ${seconds}s...\n`);
+  const sender = auths[0]!;
+  const until = Date.now() + seconds * 1000;
+  let messages = 0;
+  while (Date.now() < until) {
+    const t0 = performance.now();
+    const r = await call('POST', '/api/v1/messages', sender, `type=stream&to=broadcast&topic=bench&content=tick%20${messages}`);
+    answered.set(messages, performance.now());
+    if (r.status !== 200) throw new Error(JSON.stringify(r.json));
+    messages++;
+    const wait = 1000 - (performance.now() - t0);
+    await new Promise((res) => setTimeout(res, Math.max(0, wait)));
+  }
+  running = false;
+  await new Promise((res) => setTimeout(res, 500));
+  const latencies = arrivals.map(([n, at]) => Math.max(0, at - (answered.get(n) ?? at))).sort((a, b) => a - b);
+  const pct = (p: number) => (latencies[Math.floor(latencies.length * p)] ?? 0).toFixed(1);
+  process.stdout.write(`${messages} messages x ${QUEUES} queues = ${latencies.length} deliveries (${Math.round(latencies.length / seconds)}/s): `
+    + `latency from POST /messages answer to poll answer p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms\n`);
+  child.kill('SIGTERM');
+  agent.destroy();
+  void loops;
+  process.exit(0);
+}
