@@ -6,6 +6,8 @@ import { transact } from '../store/tx.js';
 import { users } from '../store/repos/users.js';
 import { doCreateUser } from '../actions/user-create.js';
 import { createStreamWithSubscribers } from '../actions/stream-create.js';
+import { doSendMessage } from '../actions/message-send.js';
+import { groupCommit } from '../store/group-commit.js';
 import { realmEmailDomain, ROOT_STRING_ID } from '../lib/realm-host.js';
 import { storeOptions } from './options.js';
 import { withContext, findRealm } from './admin.js';
@@ -21,6 +23,13 @@ export const DEMO_STREAMS: Array<{ name: string; description: string; inviteOnly
   { name: 'leadership', description: 'Private: the leadership team.', inviteOnly: true, share: 0.15 },
 ];
 export const DEMO_PASSWORD = 'parley-demo';
+const TOPICS = ['standup', 'release 2.4', 'lunch', 'incident review', 'roadmap', 'onboarding', 'weekly sync', 'ideas'];
+const LINES = [
+  'Morning all! :wave:', 'The build is green again, thanks for the fix.', 'Can someone review https://example.com/pull/42 ?',
+  'I pushed the **migration** script, please try it on staging.', 'Lunch at noon? :pizza:', 'Postmortem draft is up, comments welcome.',
+  '```python\nprint("hello from the demo")\n```', '> quoting the spec here\n\nand I agree with it.', 'Shipping it :rocket:',
+  'Who owns the on-call rota this week?', '/me is heads-down on the release notes', 'Numbers look good: 99.9% uptime last month.',
+];
 
 /** A small deterministic generator so that two demo runs with the same seed look alike. */
 export function rng(seed: number): () => number {
@@ -63,7 +72,38 @@ export async function runDemo(ctx: AppContext, realm: RealmRow, opts: DemoOption
     opts.progress?.tick();
   }
   opts.progress?.stop();
-  return { users: people, streams: DEMO_STREAMS.map((s) => s.name), messages: 0 };
+
+  opts.progress?.start(opts.messages, 'messages');
+  const subscribers = new Map<string, UserRow[]>();
+  for (const s of DEMO_STREAMS) {
+    const ids = new Set((await ctx.store.db.selectFrom('subscription').innerJoin('stream', 'stream.id', 'subscription.stream_id')
+      .select('subscription.user_id').where('stream.realm_id', '=', realm.id).where('stream.name', '=', s.name).where('subscription.active', '=', 1).execute()).map((r) => r.user_id));
+    subscribers.set(s.name, people.filter((p) => ids.has(p.id)));
+  }
+  let sent = 0;
+  while (sent < opts.messages) {
+    // Submitted together, they share commits (the send path's group commit).
+    const batch = Math.min(50, opts.messages - sent);
+    await Promise.all(Array.from({ length: batch }, () => {
+      const pick = <T>(xs: T[]) => xs[Math.floor(random() * xs.length)]!;
+      if (random() < 0.8) {
+        const stream = pick(DEMO_STREAMS);
+        const members = subscribers.get(stream.name)!;
+        const sender = pick(members);
+        const mention = random() < 0.15 ? ` @**${pick(people).full_name}**` : '';
+        return groupCommit(ctx, (tx) => doSendMessage(tx, realm, sender, {
+          to: { kind: 'stream', name: stream.name }, topic: pick(TOPICS), content: `${pick(LINES)}${mention}`, client: 'website',
+        }));
+      }
+      const sender = pick(people);
+      const other = pick(people.filter((p) => p.id !== sender.id));
+      return groupCommit(ctx, (tx) => doSendMessage(tx, realm, sender, { to: { kind: 'private', ids: [other.id] }, content: pick(LINES), client: 'website' }));
+    }));
+    sent += batch;
+    opts.progress?.tick(batch);
+  }
+  opts.progress?.stop();
+  return { users: people, streams: DEMO_STREAMS.map((s) => s.name), messages: sent };
 }
 
 function bar(): NonNullable<DemoOptions['progress']> {

@@ -69,3 +69,23 @@ test('org, user, bot and api-key commands write what the HTTP API then serves', 
     await app.close();
   }
 });
+
+test('demo fills an organization with users, streams and messages that the API then serves', { skip, timeout: 120_000 }, async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-demo-'));
+  const r = parley(dir, 'demo', '--users', '6', '--messages', '40');
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /Demo ready: 6 users, 6 streams, 40 messages\./);
+  const again = parley(dir, 'demo', '--users', '6', '--messages', '10');
+  assert.equal(again.code, 0, again.err);
+  const app = await buildApp({ dataDir: dir, logLevel: 'silent' });
+  try {
+    const key = (await app.ctx.store.db.selectFrom('users').select('api_key').where('email', '=', 'demo1@127.0.0.1').executeTakeFirstOrThrow()).api_key;
+    const res = await app.http.inject({ method: 'GET', url: '/api/v1/messages?anchor=newest&num_before=100&num_after=0', headers: { authorization: basic('demo1@127.0.0.1', key), host: '127.0.0.1:9991' } });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.ok(res.json().messages.length > 0);
+    const users = await app.ctx.store.db.selectFrom('users').select('email').where('email', 'like', 'demo%').execute();
+    assert.equal(users.length, 6, 're-running reuses the demo users');
+  } finally {
+    await app.close();
+  }
+});
