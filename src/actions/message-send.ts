@@ -14,6 +14,7 @@ import { renderMarkdown } from '../markdown/index.js';
 import { renderContextFor } from '../markdown/context.js';
 import { presentMessage, pmUser, type RecipientInfo } from '../presenters/message.js';
 import { alertWordsByUser, matchesAlertWord } from './alert-words.js';
+import { streamAudienceIds } from './stream-notify.js';
 
 export const MAX_MESSAGE_BYTES = 10_000;
 export const MAX_TOPIC_LENGTH = 60;
@@ -145,7 +146,13 @@ export async function doSendMessage(tx: Tx, realm: RealmRow, sender: UserRow, in
     is_me_message: rendered.isMeMessage ? 1 : 0, has_link: rendered.hasLink ? 1 : 0,
     has_image: rendered.hasImage ? 1 : 0, has_attachment: rendered.hasAttachment ? 1 : 0,
   });
-  if (stream && stream.first_message_id === null) await streams.update(q, stream.id, { first_message_id: id });
+  if (stream && stream.first_message_id === null) {
+    await streams.update(q, stream.id, { first_message_id: id });
+    // Clients keep first_message_id in their stream lists; Zulip tells them when it is set.
+    tx.notify({ type: 'stream', op: 'update', property: 'first_message_id', value: id, stream_id: stream.id, name: stream.name },
+      await streamAudienceIds(q, stream), realm.id);
+    stream.first_message_id = id;
+  }
 
   const alertWords = await alertWordsByUser(q, recipients);
   const senderRead = isHumanClient(input.client);

@@ -2,6 +2,7 @@ import type { Tx } from '../store/tx.js';
 import type { StreamRow } from '../store/rows.js';
 import type { ParleyEvent } from '../events/bus.js';
 import { streams } from '../store/repos/streams.js';
+import { subscriptions } from '../store/repos/subscriptions.js';
 import { badRequest } from '../errors.js';
 import { renderStreamDescription } from '../lib/stream-description.js';
 import { presentStream, streamEmailAddress } from '../presenters/stream.js';
@@ -75,6 +76,11 @@ export async function doChangeStreamPermission(tx: Tx, stream: StreamRow, p: Str
   const kept = [...after].filter((id) => before.has(id));
   tx.notify({ type: 'stream', op: 'delete', streams: [presentStream(stream)], stream_ids: [stream.id] }, lost, stream.realm_id);
   tx.notify({ type: 'stream', op: 'create', streams: [presentStream(updated)] }, gained, stream.realm_id);
+  // Those who just gained sight of the stream learn who is already in it.
+  const members = await subscriptions.listSubscriberIds(tx.db, stream.id);
+  if (members.length > 0) {
+    tx.notify({ type: 'subscription', op: 'peer_add', stream_ids: [stream.id], user_ids: members }, gained, stream.realm_id);
+  }
   const base = { type: 'stream', op: 'update', stream_id: stream.id, name: stream.name };
   tx.notify({
     ...base, property: 'invite_only', value: p.inviteOnly,

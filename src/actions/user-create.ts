@@ -67,6 +67,6 @@ export async function doCreateUser(tx: Tx, realm: RealmRow, input: CreateUserInp
   await tx.db.insertInto('recipient').values({ type: 1, type_id: id }).execute();
   const user = (await users.findById(tx.db, id))!;
   for (const hook of afterUserCreated) await hook(tx, realm, user);
-  await notifyRealmUser(tx, realm.id, 'add', personForEvent(user));
+  await notifyRealmUser(tx, realm.id, 'add', personForEvent(user), user.delivery_email);
   return user;
 }

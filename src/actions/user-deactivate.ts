@@ -26,5 +26,5 @@ export async function doDeactivateUser(tx: Tx, target: UserRow): Promise<void> {
 export async function doReactivateUser(tx: Tx, _realm: RealmRow, target: UserRow): Promise<void> {
   if (target.is_active === 1) throw badRequest('User is already active');
   await users.update(tx.db, target.id, { is_active: 1 });
-  await notifyRealmUser(tx, target.realm_id, 'add', personForEvent({ ...target, is_active: 1 }));
+  await notifyRealmUser(tx, target.realm_id, 'add', personForEvent({ ...target, is_active: 1 }), target.delivery_email);
 }

@@ -1,0 +1,146 @@
+/**
+ * Applies events to a register state the way a client does. The event guard tests use it:
+ * register, act, apply the events, register again, and the two states must be equal.
+ */
+type State = Record<string, any>;
+type Ev = Record<string, any> & { type: string };
+
+const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+function moveSub(state: State, from: string, to: string, streamId: number): Record<string, any> | undefined {
+  const i = (state[from] as any[] | undefined)?.findIndex((s) => s.stream_id === streamId) ?? -1;
+  if (i < 0) return undefined;
+  const [s] = state[from].splice(i, 1);
+  return s;
+}
+
+export function applyEvent(state: State, e: Ev, viewerId: number): void {
+  switch (e.type) {
+    case 'message': {
+      if ('max_message_id' in state) state.max_message_id = Math.max(state.max_message_id, e.message.id);
+      if (state.unread_msgs && !(e.flags as string[]).includes('read')) state.unread_msgs.count += 1;
+      return;
+    }
+    case 'realm_user': {
+      if (!state.realm_users) return;
+      if (e.op === 'add') {
+        // Reactivation arrives as an add: the person leaves the deactivated list.
+        state.realm_non_active_users = (state.realm_non_active_users ?? []).filter((u: any) => u.user_id !== e.person.user_id);
+        state.realm_users.push(e.person);
+      }
+      if (e.op === 'remove') {
+        const i = state.realm_users.findIndex((u: any) => u.user_id === e.person.user_id);
+        if (i >= 0) state.realm_non_active_users.push({ ...state.realm_users.splice(i, 1)[0], is_active: false });
+      }
+      if (e.op === 'update') {
+        for (const list of [state.realm_users, state.realm_non_active_users]) {
+          const u = list.find((x: any) => x.user_id === e.person.user_id);
+          if (u) Object.assign(u, e.person);
+        }
+      }
+      return;
+    }
+    case 'realm_bot': {
+      if (!state.realm_bots) return;
+      if (e.op === 'add') state.realm_bots.push(e.bot);
+      if (e.op === 'update') Object.assign(state.realm_bots.find((b: any) => b.user_id === e.bot.user_id) ?? {}, e.bot);
+      return;
+    }
+    case 'subscription': {
+      if (!state.subscriptions) return;
+      if (e.op === 'add') {
+        for (const sub of e.subscriptions) {
+          moveSub(state, 'unsubscribed', 'subscriptions', sub.stream_id);
+          moveSub(state, 'never_subscribed', 'subscriptions', sub.stream_id);
+          state.subscriptions.push(sub);
+        }
+        state.subscriptions.sort(byName);
+      }
+      if (e.op === 'remove') {
+        for (const ref of e.subscriptions) {
+          const s = moveSub(state, 'subscriptions', 'unsubscribed', ref.stream_id);
+          if (s) {
+            if (s.subscribers) s.subscribers = s.subscribers.filter((id: number) => id !== viewerId);
+            state.unsubscribed.push(s);
+          }
+        }
+        state.unsubscribed.sort(byName);
+      }
+      if (e.op === 'update') {
+        const s = state.subscriptions.find((x: any) => x.stream_id === e.stream_id);
+        if (s) {
+          s[e.property] = e.value;
+          if (e.property === 'in_home_view') s.is_muted = !e.value;
+          if (e.property === 'is_muted') s.in_home_view = !e.value;
+        }
+      }
+      if (e.op === 'peer_add' || e.op === 'peer_remove') {
+        for (const list of ['subscriptions', 'unsubscribed', 'never_subscribed']) {
+          for (const s of state[list] ?? []) {
+            if (!e.stream_ids.includes(s.stream_id) || !s.subscribers) continue;
+            const set = new Set<number>(s.subscribers);
+            for (const id of e.user_ids) (e.op === 'peer_add' ? set.add(id) : set.delete(id));
+            s.subscribers = [...set].sort((a, b) => a - b);
+          }
+        }
+      }
+      return;
+    }
+    case 'stream': {
+      if (e.op === 'create') {
+        if (state.streams) {
+          state.streams.push(...e.streams);
+          state.streams.sort(byName);
+        }
+        if (state.never_subscribed) {
+          const known = new Set([...state.subscriptions, ...state.unsubscribed, ...state.never_subscribed].map((s: any) => s.stream_id));
+          for (const s of e.streams) if (!known.has(s.stream_id)) state.never_subscribed.push({ ...s, stream_weekly_traffic: null, subscribers: [] });
+          state.never_subscribed.sort(byName);
+        }
+      }
+      if (e.op === 'delete') {
+        const gone = new Set(e.streams.map((s: any) => s.stream_id));
+        // Topics muted in an archived stream go with it.
+        const goneNames = new Set(e.streams.map((s: any) => s.name));
+        if (state.muted_topics) state.muted_topics = state.muted_topics.filter((m: any[]) => !goneNames.has(m[0]));
+        for (const list of ['streams', 'subscriptions', 'unsubscribed', 'never_subscribed', 'realm_default_streams']) {
+          if (state[list]) state[list] = state[list].filter((s: any) => !gone.has(s.stream_id));
+        }
+      }
+      if (e.op === 'update') {
+        for (const list of ['streams', 'subscriptions', 'unsubscribed', 'never_subscribed', 'realm_default_streams']) {
+          for (const s of state[list] ?? []) {
+            if (s.stream_id !== e.stream_id) continue;
+            // Only subscriptions carry an email address.
+            if (e.property === 'email_address' && !('email_address' in s)) continue;
+            s[e.property] = e.value;
+            if (e.property === 'description' && 'rendered_description' in e) s.rendered_description = e.rendered_description;
+            if (e.property === 'invite_only') {
+              if ('history_public_to_subscribers' in e) s.history_public_to_subscribers = e.history_public_to_subscribers;
+              if ('is_web_public' in e) s.is_web_public = e.is_web_public;
+            }
+            if (e.property === 'stream_post_policy') s.is_announcement_only = e.value === 2;
+          }
+          if (e.property === 'name' && state[list]) state[list].sort(byName);
+        }
+      }
+      return;
+    }
+    case 'default_streams':
+      if ('realm_default_streams' in state) state.realm_default_streams = e.default_streams;
+      return;
+    case 'muted_topics':
+      if ('muted_topics' in state) state.muted_topics = e.muted_topics;
+      return;
+    case 'alert_words':
+      if ('alert_words' in state) state.alert_words = e.alert_words;
+      return;
+    case 'presence':
+      if (state.presences) {
+        const [info] = Object.values(e.presence as Record<string, { client: string; status: string; timestamp: number }>);
+        state.presences[e.email] = { ...e.presence, aggregated: { client: info!.client, status: info!.status, timestamp: info!.timestamp } };
+      }
+      return;
+    default:
+  }
+}

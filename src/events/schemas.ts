@@ -1,0 +1,103 @@
+/**
+ * Strict shapes of the events Parley sends, as Zulip's clients read them (reference:
+ * Zulip's OpenAPI GET /events). Every key listed is required unless it ends in '?', and
+ * no other key may appear: a field that drifts fails the event guard tests.
+ */
+type Check = (v: unknown) => boolean;
+
+const int: Check = (v) => Number.isInteger(v);
+const str: Check = (v) => typeof v === 'string';
+const bool: Check = (v) => typeof v === 'boolean';
+const any: Check = () => true;
+const obj: Check = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+const nullable = (c: Check): Check => (v) => v === null || c(v);
+const arrayOf = (c: Check): Check => (v) => Array.isArray(v) && v.every(c);
+const shape = (s: Record<string, Check>): Check => (v) => obj(v) && shapeErrors(s, v as Record<string, unknown>, '').length === 0;
+
+const user = shape({
+  user_id: int, email: str, full_name: str, avatar_url: nullable(str), avatar_version: int, date_joined: str, timezone: str,
+  is_active: bool, is_admin: bool, is_owner: bool, is_guest: bool, is_billing_admin: bool, is_bot: bool, bot_type: nullable(int),
+  role: int, 'bot_owner_id?': nullable(int), 'delivery_email?': str, 'profile_data?': obj,
+});
+const streamFields = {
+  stream_id: int, name: str, description: str, rendered_description: str, date_created: int, invite_only: bool, is_web_public: bool,
+  stream_post_policy: int, history_public_to_subscribers: bool, first_message_id: nullable(int), message_retention_days: nullable(int),
+  is_announcement_only: bool,
+};
+const stream = shape(streamFields);
+const subscription = shape({
+  ...streamFields, color: str, is_muted: bool, in_home_view: bool, pin_to_top: bool, desktop_notifications: nullable(bool),
+  audible_notifications: nullable(bool), push_notifications: nullable(bool), email_notifications: nullable(bool),
+  wildcard_mentions_notify: nullable(bool), role: int, email_address: str, stream_weekly_traffic: nullable(int), 'subscribers?': arrayOf(int),
+});
+const pmUser = shape({ id: int, email: str, full_name: str, is_mirror_dummy: bool });
+const message = shape({
+  id: int, type: str, sender_id: int, sender_email: str, sender_full_name: str, sender_realm_str: str, avatar_url: nullable(str),
+  client: str, content: str, content_type: str, display_recipient: (v) => str(v) || arrayOf(pmUser)(v), recipient_id: int,
+  subject: str, topic_links: arrayOf(obj), timestamp: int, is_me_message: bool, reactions: arrayOf(obj), submessages: arrayOf(any),
+  'stream_id?': int, 'last_edit_timestamp?': int, 'edit_history?': arrayOf(obj),
+});
+const clientPresence = shape({ client: str, status: str, timestamp: int, pushable: bool });
+
+export const EVENT_SCHEMAS: Record<string, Record<string, Check>> = {
+  message: { type: str, id: int, message, flags: arrayOf(str), 'local_message_id?': str },
+  'realm_user:add': { type: str, op: str, id: int, person: user },
+  'realm_user:update': { type: str, op: str, id: int, person: (v) => obj(v) && int((v as { user_id: unknown }).user_id) },
+  'realm_user:remove': { type: str, op: str, id: int, person: shape({ user_id: int, full_name: str }) },
+  'realm_bot:add': {
+    type: str, op: str, id: int,
+    bot: shape({ user_id: int, full_name: str, api_key: str, avatar_url: str, email: str, bot_type: int, default_sending_stream: nullable(str),
+      default_events_register_stream: nullable(str), default_all_public_streams: bool, is_active: bool, owner_id: int, services: arrayOf(obj) }),
+  },
+  'realm_bot:update': { type: str, op: str, id: int, bot: (v) => obj(v) && int((v as { user_id: unknown }).user_id) },
+  'subscription:add': { type: str, op: str, id: int, subscriptions: arrayOf(subscription) },
+  'subscription:remove': { type: str, op: str, id: int, subscriptions: arrayOf(shape({ stream_id: int, name: str })) },
+  'subscription:update': { type: str, op: str, id: int, stream_id: int, name: str, property: str, value: any },
+  'subscription:peer_add': { type: str, op: str, id: int, stream_ids: arrayOf(int), user_ids: arrayOf(int) },
+  'subscription:peer_remove': { type: str, op: str, id: int, stream_ids: arrayOf(int), user_ids: arrayOf(int) },
+  'stream:create': { type: str, op: str, id: int, streams: arrayOf(stream) },
+  'stream:delete': { type: str, op: str, id: int, streams: arrayOf(stream), 'stream_ids?': arrayOf(int) },
+  'stream:update': {
+    type: str, op: str, id: int, stream_id: int, name: str, property: str, value: any, 'rendered_description?': str,
+    'history_public_to_subscribers?': bool, 'is_web_public?': bool,
+  },
+  default_streams: { type: str, id: int, default_streams: arrayOf(stream) },
+  muted_topics: { type: str, id: int, muted_topics: arrayOf(arrayOf(any)) },
+  alert_words: { type: str, id: int, alert_words: arrayOf(str) },
+  presence: { type: str, id: int, user_id: int, email: str, server_timestamp: int, presence: (v) => obj(v) && Object.values(v as object).every(clientPresence) },
+  delete_message: {
+    type: str, id: int, message_type: str, 'message_ids?': arrayOf(int), 'message_id?': int, 'stream_id?': int, 'topic?': str,
+    'sender_id?': int, 'recipient_id?': int,
+  },
+  restart: {
+    type: str, id: int, server_generation: int, immediate: bool, zulip_version: str, zulip_feature_level: int, zulip_merge_base: str,
+    service_feature_level: int, service_merge_base: str,
+  },
+  heartbeat: { type: str, id: int },
+};
+
+function shapeErrors(schema: Record<string, Check>, v: Record<string, unknown>, where: string): string[] {
+  const errors: string[] = [];
+  const known = new Set<string>();
+  for (const [rawKey, check] of Object.entries(schema)) {
+    const optional = rawKey.endsWith('?');
+    const key = optional ? rawKey.slice(0, -1) : rawKey;
+    known.add(key);
+    if (!(key in v)) {
+      if (!optional) errors.push(`${where}${key}: missing`);
+    } else if (!check(v[key])) {
+      errors.push(`${where}${key}: unexpected value ${JSON.stringify(v[key])?.slice(0, 200)}`);
+    }
+  }
+  for (const key of Object.keys(v)) if (!known.has(key)) errors.push(`${where}${key}: unknown key`);
+  return errors;
+}
+
+export const schemaKey = (e: { type: string; op?: unknown }) => (typeof e.op === 'string' && `${e.type}:${e.op}` in EVENT_SCHEMAS ? `${e.type}:${e.op}` : e.type);
+
+/** Problems with an event as delivered; empty when it has exactly its schema's shape. */
+export function validateEvent(e: Record<string, unknown> & { type: string }): string[] {
+  const schema = EVENT_SCHEMAS[schemaKey(e)];
+  if (!schema) return [`no schema for ${schemaKey(e)}`];
+  return shapeErrors(schema, e, `${schemaKey(e)}.`);
+}
