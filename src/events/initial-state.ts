@@ -15,6 +15,7 @@ import { presencesForRealm } from '../presence/presence.js';
 import { maxMessageIdFor } from '../lib/max-message-id.js';
 import { USER_SETTING_DEFAULTS, userSettings } from '../lib/user-settings.js';
 import { LONGPOLL_TIMEOUT_SECS } from './manager.js';
+import { identityVersion } from '../store/versions.js';
 import type { Kysely } from 'kysely';
 import type { DB } from '../store/schema.js';
 
@@ -156,16 +157,42 @@ async function recentPrivateConversations(db: Q, user: UserRow): Promise<Array<{
   return [...convs.values()].sort((a, b) => b.max_message_id - a.max_message_id).slice(0, 1000);
 }
 
+interface UserLists { version: number; active: Array<Record<string, unknown>>; inactive: Array<Record<string, unknown>> }
+const userListCache = new WeakMap<Kysely<DB>, Map<string, UserLists>>();
+
+/**
+ * Every register of an organization presents the same user list (one of four variants);
+ * it was most of register's time at 1,000 users. Kept until any user or realm row changes
+ * (identityVersion). The cached objects are shared, so nothing may modify them.
+ */
+async function realmUserLists(db: Kysely<DB>, realm: RealmRow, clientGravatar: boolean, showDeliveryEmail: boolean): Promise<UserLists> {
+  let cache = userListCache.get(db);
+  if (!cache) userListCache.set(db, (cache = new Map()));
+  const key = `${realm.id}:${clientGravatar}:${showDeliveryEmail}`;
+  const hit = cache.get(key);
+  if (hit && hit.version === identityVersion()) return hit;
+  const version = identityVersion();
+  const all = await db.selectFrom('users').selectAll().where('realm_id', '=', realm.id).orderBy('id').execute();
+  const presentOpts = { clientGravatar, showDeliveryEmail, profileData: {} };
+  const lists = {
+    version,
+    active: all.filter((u) => u.is_active === 1).map((u) => presentUser(u, presentOpts)),
+    inactive: all.filter((u) => u.is_active !== 1).map((u) => presentUser(u, presentOpts)),
+  };
+  if (cache.size > 1000) cache.clear();
+  cache.set(key, lists);
+  return lists;
+}
+
 /** The register response's state for the requested fetch types, grouped as Zulip groups it. */
 export async function fetchInitialState(db: Kysely<DB>, config: Config, realm: RealmRow, user: UserRow, types: Set<string>, opts: StateOptions): Promise<Record<string, unknown>> {
   const want = (t: string) => types.has(t);
   const state: Record<string, unknown> = {};
   if (want('realm')) Object.assign(state, realmState(config, realm, user));
   if (want('realm_user')) {
-    const all = await db.selectFrom('users').selectAll().where('realm_id', '=', realm.id).orderBy('id').execute();
-    const presentOpts = { clientGravatar: opts.clientGravatar, showDeliveryEmail: canSeeDeliveryEmail(user, realm), profileData: {} };
-    state.realm_users = all.filter((u) => u.is_active === 1).map((u) => presentUser(u, presentOpts));
-    state.realm_non_active_users = all.filter((u) => u.is_active !== 1).map((u) => presentUser(u, presentOpts));
+    const lists = await realmUserLists(db, realm, opts.clientGravatar, canSeeDeliveryEmail(user, realm));
+    state.realm_users = lists.active;
+    state.realm_non_active_users = lists.inactive;
     state.cross_realm_bots = [];
     state.avatar_source = user.avatar_source;
     state.avatar_url = avatarUrl(user, false);
