@@ -1,8 +1,10 @@
 /**
- * `npm run bench -- events [queues] [seconds]`: many concurrent long-polling queues in one
- * server process. Reports the server's memory for the queues and their parked
- * connections, then delivery latency: time from a POST /messages answer to each parked
- * poll's answer, while messages fan out to every queue at a steady rate.
+ * `npm run bench -- events [queues] [seconds] [rate]`: many concurrent long-polling queues
+ * in one server process (1,000 users, queues spread evenly). Reports the server's memory
+ * for the queues and their parked connections, then delivery latency: time from a
+ * POST /messages answer to each parked poll's answer, at a steady rate of messages to
+ * 100 streams of 10 members each (so each message reaches a hundredth of the queues), and
+ * then for one message fanned out to every queue at once (the worst burst).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -29,6 +31,7 @@ if (process.argv[2] === 'child') {
   const users: Array<Awaited<ReturnType<typeof doCreateUser>>> = [];
   for (let i = 0; i < USERS; i++) users.push(await transact(app.ctx, (tx) => doCreateUser(tx, realm, { email: `e${i}@bench.test`, fullName: `Listener ${i}` })));
   await transact(app.ctx, (tx) => createStreamWithSubscribers(tx, realm, 'broadcast', users));
+  for (let g = 0; g < 100; g++) await transact(app.ctx, (tx) => createStreamWithSubscribers(tx, realm, `group${g}`, users.slice(g * 10, g * 10 + 10)));
   const base = await app.http.listen({ host: '127.0.0.1', port: 0 });
   global.gc?.();
   const rssBefore = process.memoryUsage().rss;
@@ -92,26 +95,39 @@ if (process.argv[2] === 'child') {
   const mem = JSON.parse((await out.next()).value as string) as { rss: number; queues: number };
   process.stdout.write(`${mem.queues} queues with parked polls: server RSS ${(mem.rss / 1048576).toFixed(0)} MB, `
     + `${((mem.rss - info.rssBefore) / 1048576).toFixed(0)} MB more than before the queues (${((mem.rss - info.rssBefore) / mem.queues / 1024).toFixed(1)} KB per queue)\n`);
-  // One message to a stream every subscriber listens to: each fans out to every queue.
-  process.stderr.write(`  delivering for ${seconds}s...\n`);
-  const sender = auths[0]!;
-  const until = Date.now() + seconds * 1000;
+  const rate = Number(process.argv[4] ?? 100);
+  const report = (label: string, messages: number, from: number) => {
+    const latencies = arrivals.slice(from).map(([n, at]) => Math.max(0, at - (answered.get(n) ?? at))).sort((a, b) => a - b);
+    const pct = (p: number) => (latencies[Math.floor(latencies.length * p)] ?? 0).toFixed(1);
+    process.stdout.write(`${label}: ${messages} messages, ${latencies.length} deliveries: latency from POST /messages answer to poll answer p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms\n`);
+  };
+  // Steady: `rate` messages a second, each to one of 100 ten-member streams.
+  process.stderr.write(`  ${rate} messages/s for ${seconds}s (${rate * QUEUES / 100} deliveries/s)...\n`);
   let messages = 0;
-  while (Date.now() < until) {
-    const t0 = performance.now();
-    const r = await call('POST', '/api/v1/messages', sender, `type=stream&to=broadcast&topic=bench&content=tick%20${messages}`);
-    answered.set(messages, performance.now());
-    if (r.status !== 200) throw new Error(JSON.stringify(r.json));
-    messages++;
-    const wait = 1000 - (performance.now() - t0);
-    await new Promise((res) => setTimeout(res, Math.max(0, wait)));
+  const start = performance.now();
+  const inflight: Array<Promise<void>> = [];
+  while (performance.now() - start < seconds * 1000) {
+    const n = messages++;
+    const due = start + (n * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((res) => setTimeout(res, wait));
+    inflight.push(call('POST', '/api/v1/messages', auths[(n * 10) % USERS]!, `type=stream&to=group${n % 100}&topic=bench&content=tick%20${n}`).then((r) => {
+      if (r.status !== 200) throw new Error(JSON.stringify(r.json));
+      answered.set(n, performance.now());
+    }));
   }
-  running = false;
+  await Promise.all(inflight);
   await new Promise((res) => setTimeout(res, 500));
-  const latencies = arrivals.map(([n, at]) => Math.max(0, at - (answered.get(n) ?? at))).sort((a, b) => a - b);
-  const pct = (p: number) => (latencies[Math.floor(latencies.length * p)] ?? 0).toFixed(1);
-  process.stdout.write(`${messages} messages x ${QUEUES} queues = ${latencies.length} deliveries (${Math.round(latencies.length / seconds)}/s): `
-    + `latency from POST /messages answer to poll answer p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms\n`);
+  report(`steady ${rate}/s to 10-member streams`, messages, 0);
+  // Burst: one message every queue hears.
+  const before = arrivals.length;
+  const burst = 1_000_000;
+  const r = await call('POST', '/api/v1/messages', auths[0]!, `type=stream&to=broadcast&topic=bench&content=tick%20${burst}`);
+  answered.set(burst, performance.now());
+  if (r.status !== 200) throw new Error(JSON.stringify(r.json));
+  await new Promise((res) => setTimeout(res, 3000));
+  running = false;
+  report('one message to all queues at once', 1, before);
   child.kill('SIGTERM');
   agent.destroy();
   void loops;
