@@ -186,3 +186,34 @@ test('zulip-js callOnEachEvent receives a message sent by another user', async (
   assert.equal(event.message.content, 'hello zulip-js');
   assert.equal(event.message.sender_email, alice.email);
 });
+
+test('capabilities shape the register state: notification_settings_null and user_settings_object', async () => {
+  const legacy = (await register(alice, { fetch_event_types: ['subscription', 'user_settings'] })).body;
+  const sub = legacy.subscriptions[0];
+  assert.equal(typeof sub.desktop_notifications, 'boolean', 'without notification_settings_null, nulls become the user defaults');
+  assert.equal(legacy.user_settings, undefined);
+  assert.equal(typeof legacy.enter_sends, 'boolean', 'legacy clients read the settings at the top level');
+  const modern = (await register(alice, { fetch_event_types: ['subscription', 'user_settings'], client_capabilities: { notification_settings_null: true, user_settings_object: true } })).body;
+  assert.equal(modern.subscriptions[0].desktop_notifications, null);
+  assert.equal(typeof modern.user_settings.enter_sends, 'boolean');
+  assert.equal(modern.enter_sends, undefined);
+  const bad = await register(alice, { client_capabilities: '[1]' });
+  assert.equal(bad.status, 400);
+  assert.equal(bad.body.msg, 'client_capabilities is not a dict');
+  const badNarrow = await register(alice, { narrow: [['stream', 'no-such-stream']] });
+  assert.equal(badNarrow.body.code, 'BAD_NARROW');
+});
+
+test('a client that gets BAD_EVENT_QUEUE_ID re-registers and carries on', async () => {
+  const first = (await register(bob, { event_types: ['message'] })).body;
+  await http(bob, 'DELETE', '/events', { queue_id: first.queue_id });
+  const lost = await poll(bob, first.queue_id, -1, { dont_block: true });
+  assert.equal(lost.body.code, 'BAD_EVENT_QUEUE_ID');
+  // What the Python client does on that error: register again and resume.
+  const again = (await register(bob, { event_types: ['message'] })).body;
+  const pending = poll(bob, again.queue_id, again.last_event_id);
+  await new Promise((r) => setTimeout(r, 50));
+  await sendStream(alice, 'general', 'after re-registering');
+  const [e] = (await pending).body.events;
+  assert.equal(e.message.content, 'after re-registering');
+});
