@@ -129,6 +129,13 @@ test('a queue registered with a narrow hears only matching messages; all_public_
   assert.deepEqual(heard[0].flags, ['read', 'historical']);
 });
 
+test('privacy: a guest may not listen to all public streams', async () => {
+  const guest = await t.createUser({ name: 'Gwen Guest', role: 600 });
+  const r = await register(guest, { all_public_streams: true });
+  assert.equal(r.status, 400);
+  assert.deepEqual(r.body, { result: 'error', msg: 'User not authorized for this query', code: 'BAD_REQUEST' });
+});
+
 test('privacy: private-stream and private-message events reach nobody outside them', async () => {
   const carolQ = (await register(carol, {})).body;
   await sendStream(alice, 'secret', 'classified');

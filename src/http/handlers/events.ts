@@ -6,6 +6,7 @@ import type { Capabilities } from '../../events/queue.js';
 import { parseNarrow } from '../../narrow/parse.js';
 import { resolveNarrow } from '../../narrow/resolve.js';
 import { versionFields } from '../../lib/version.js';
+import { Role } from '../../lib/roles.js';
 
 function stringList(r: AuthedRequest, name: string): string[] | null {
   const v = r.params.optJson(name);
@@ -37,11 +38,14 @@ export const eventRoutes: Route[] = [
       const narrow = await resolveNarrow(r.ctx.store.db, r.user, parseNarrow(r.params.optJson('narrow') ?? []));
       const lifespan = r.params.optInt('queue_lifespan_secs') ?? 0;
       const caps = capabilities(r);
+      const allPublicStreams = r.params.bool('all_public_streams', false);
+      // Guests may not read public streams they are not in, so they may not listen to them either.
+      if (allPublicStreams && r.user.role === Role.GUEST) throw badRequest('User not authorized for this query');
       const clientGravatar = r.params.bool('client_gravatar', false);
       // The queue exists before the state is read, so nothing that happens meanwhile is lost.
       const queue = queuesOf(r.ctx).create({
         userId: r.user.id, realmId: r.realm.id, eventTypes, narrow: narrow.terms,
-        allPublicStreams: r.params.bool('all_public_streams', false), applyMarkdown: r.params.bool('apply_markdown', false),
+        allPublicStreams, applyMarkdown: r.params.bool('apply_markdown', false),
         clientGravatar, capabilities: caps, lifespanSecs: lifespan > 0 ? lifespan : r.ctx.config.queueTimeoutSecs,
       });
       const state = await fetchInitialState(r.ctx.store.db, r.ctx.config, r.realm, r.user, new Set(fetchTypes), {
