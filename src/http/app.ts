@@ -6,7 +6,7 @@ import { ApiError } from '../errors.js';
 import { Params } from './params.js';
 import { authenticate, resolveRealm } from './auth.js';
 import { routes } from './routes.js';
-import type { AuthedRequest, BaseRequest, Route } from './route.js';
+import { PreSerialized, type AuthedRequest, type BaseRequest, type Route } from './route.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -96,7 +96,7 @@ function registerRoute(app: FastifyInstance, ctx: AppContext, route: Route): voi
         ctx, req, reply, params: paramsOf(req), path: (req.params ?? {}) as Record<string, string>,
         realm: undefined as never,
       };
-      let body: Record<string, unknown>;
+      let body: Record<string, unknown> | PreSerialized;
       if (route.auth === 'user') {
         const { user, realm } = await authenticate(ctx, req.headers.host, req.headers.authorization);
         const r: AuthedRequest = { ...base, user, realm };
@@ -106,6 +106,7 @@ function registerRoute(app: FastifyInstance, ctx: AppContext, route: Route): voi
         body = await route.handler(base);
       }
       if (reply.sent) return reply;
+      if (body instanceof PreSerialized) return reply.type('application/json; charset=utf-8').send(body.json);
       return { result: 'success', msg: '', ...body };
     },
   });

@@ -16,17 +16,22 @@ const TTL_MS = 2000;
 const MAX_ENTRIES = 10_000;
 interface Cached<T> { version: number; at: number; value: T }
 const userCache = new Map<string, Cached<{ user: UserRow; realm: RealmRow }>>();
+const headerCache = new Map<string, Cached<{ user: UserRow; realm: RealmRow }>>();
 const realmCache = new Map<string, Cached<RealmRow>>();
 
-function cached<T>(cache: Map<string, Cached<T>>, key: string): T | undefined {
+function cachedEntry<T>(cache: Map<string, Cached<T>>, key: string): Cached<T> | undefined {
   const hit = cache.get(key);
-  if (hit && hit.version === identityVersion() && Date.now() - hit.at < TTL_MS) return hit.value;
+  if (hit && hit.version === identityVersion() && Date.now() - hit.at < TTL_MS) return hit;
   return undefined;
 }
 
-function remember<T>(cache: Map<string, Cached<T>>, key: string, version: number, value: T): void {
+function cached<T>(cache: Map<string, Cached<T>>, key: string): T | undefined {
+  return cachedEntry(cache, key)?.value;
+}
+
+function remember<T>(cache: Map<string, Cached<T>>, key: string, version: number, value: T, at = Date.now()): void {
   if (cache.size >= MAX_ENTRIES) cache.clear();
-  cache.set(key, { version, at: Date.now(), value });
+  cache.set(key, { version, at, value });
 }
 
 export const realmDeactivated = () =>
@@ -58,13 +63,19 @@ export function parseBasicAuth(header: string | undefined): { email: string; api
 
 /** HTTP basic authentication with email and API key, against the Host's organization. */
 export async function authenticate(ctx: AppContext, host: string | undefined, header: string | undefined): Promise<{ user: UserRow; realm: RealmRow }> {
+  // The exact header (which holds the key) on the exact host was verified moments ago:
+  // a hit skips decoding and comparing. Entries are only made after a verified login.
+  const exact = header !== undefined ? cached(headerCache, `${host ?? ''}\n${header}`) : undefined;
+  if (exact) return exact;
   const { email, apiKey } = parseBasicAuth(header);
   if (email.includes('\u0000')) throw invalidApiKey();
   const key = `${subdomainOf(ctx.config, host)}\n${email.toLowerCase()}`;
-  const hit = cached(userCache, key);
+  const hit = cachedEntry(userCache, key);
   if (hit) {
-    if (!constantTimeEqual(hit.user.api_key, apiKey)) throw invalidApiKey();
-    return hit;
+    if (!constantTimeEqual(hit.value.user.api_key, apiKey)) throw invalidApiKey();
+    // Same age as the row it came from: the two-second promise holds for both caches.
+    remember(headerCache, `${host ?? ''}\n${header}`, hit.version, hit.value, hit.at);
+    return hit.value;
   }
   const version = identityVersion();
   const row = await ctx.store.db
@@ -85,5 +96,6 @@ export async function authenticate(ctx: AppContext, host: string | undefined, he
     settings: r_settings, deactivated: r_deactivated, date_created: r_date_created,
   };
   remember(userCache, key, version, { user, realm });
+  remember(headerCache, `${host ?? ''}\n${header}`, version, { user, realm });
   return { user, realm };
 }

@@ -19,10 +19,15 @@ export interface AuthedRequest extends BaseRequest {
 
 type Body = Record<string, unknown>;
 
+/** A whole success body already serialised (a cached answer): sent as it is. */
+export class PreSerialized {
+  constructor(readonly json: string) {}
+}
+
 /** auth 'user': basic auth required; 'none': public, the Host picks the realm. */
 export type Route =
-  | { method: Method; path: string; auth: 'user'; handler: (r: AuthedRequest) => Promise<Body> }
-  | { method: Method; path: string; auth: 'none'; handler: (r: BaseRequest) => Promise<Body> };
+  | { method: Method; path: string; auth: 'user'; handler: (r: AuthedRequest) => Promise<Body | PreSerialized> }
+  | { method: Method; path: string; auth: 'none'; handler: (r: BaseRequest) => Promise<Body | PreSerialized> };
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
 

@@ -14,6 +14,9 @@ let version = 0;
 // Keyed by database handle too: tests run several servers in one process.
 const caches = new WeakMap<Kysely<DB>, Map<number, { version: number; value: number }>>();
 
+/** Changes whenever any message event was published; part of cache keys that include max_message_id. */
+export const messageVersion = () => version;
+
 export function watchMessageChanges(bus: EventBus): () => void {
   return bus.subscribe((e) => {
     if (MESSAGE_EVENTS.has(e.event.type)) version += 1;

@@ -126,3 +126,12 @@ test('a change made outside this process (the CLI, another node) is honoured wit
   assert.equal(r.status, 401);
   assert.equal(r.body.code, 'USER_DEACTIVATED');
 });
+
+test('GET /users/me answers change at once when the user changes, though the answer is cached', async () => {
+  const u = await t.createUser({ name: 'Before Rename' });
+  assert.equal((await t.api('GET', ME, { as: u })).body.full_name, 'Before Rename');
+  assert.equal((await t.api('PATCH', `/api/v1/users/${u.id}`, { params: { full_name: 'After Rename' } })).status, 200);
+  assert.equal((await t.api('GET', ME, { as: u })).body.full_name, 'After Rename');
+  assert.equal((await t.api('PATCH', `/api/v1/users/${u.id}`, { params: { role: 200 } })).status, 200);
+  assert.equal((await t.api('GET', ME, { as: u })).body.is_admin, true);
+});

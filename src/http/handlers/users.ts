@@ -1,7 +1,13 @@
 import type { AuthedRequest, Route } from '../route.js';
 import { pathInt } from '../route.js';
 import { transact } from '../../store/tx.js';
-import { maxMessageIdFor } from '../../lib/max-message-id.js';
+import { maxMessageIdFor, messageVersion } from '../../lib/max-message-id.js';
+import { identityVersion } from '../../store/versions.js';
+import { PreSerialized } from '../route.js';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../store/schema.js';
+
+const meCache = new WeakMap<Kysely<DB>, Map<number, { key: string; body: PreSerialized }>>();
 import { users } from '../../store/repos/users.js';
 import { accessUserByEmail, accessUserById, requireAdmin, requireNotGuest } from '../../access/user.js';
 import { presentUser, canSeeDeliveryEmail, avatarUrl } from '../../presenters/user.js';
@@ -38,11 +44,24 @@ export const userRoutes: Route[] = [
   },
   {
     method: 'GET', path: '/users/me', auth: 'user',
-    handler: async (r) => ({
-      ...presentUser(r.user, { ...presentOpts(r), clientGravatar: false, showDeliveryEmail: true, profileData: {} }),
-      avatar_url: avatarUrl(r.user, false),
-      max_message_id: await maxMessageIdFor(r.ctx.store.db, r.user.id),
-    }),
+    handler: async (r) => {
+      // The answer depends only on the user's row and their newest message: serialised once
+      // per change of either, it is the cheapest authenticated call clients make at startup.
+      const key = `${identityVersion()}:${messageVersion()}`;
+      let cache = meCache.get(r.ctx.store.db);
+      if (!cache) meCache.set(r.ctx.store.db, (cache = new Map()));
+      const hit = cache.get(r.user.id);
+      if (hit && hit.key === key) return hit.body;
+      const body = new PreSerialized(JSON.stringify({
+        result: 'success', msg: '',
+        ...presentUser(r.user, { clientGravatar: false, showDeliveryEmail: true, profileData: {} }),
+        avatar_url: avatarUrl(r.user, false),
+        max_message_id: await maxMessageIdFor(r.ctx.store.db, r.user.id),
+      }));
+      if (cache.size >= 100_000) cache.clear();
+      cache.set(r.user.id, { key, body });
+      return body;
+    },
   },
   {
     method: 'DELETE', path: '/users/me', auth: 'user',
