@@ -52,10 +52,12 @@ export const userRoutes: Route[] = [
       if (!cache) meCache.set(r.ctx.store.db, (cache = new Map()));
       const hit = cache.get(r.user.id);
       if (hit && hit.key === key) return hit.body;
+      // Read after taking the key: a change after this read moves the version past the key.
+      const me = (await users.findById(r.ctx.store.db, r.user.id)) ?? r.user;
       const body = new PreSerialized(JSON.stringify({
         result: 'success', msg: '',
-        ...presentUser(r.user, { clientGravatar: false, showDeliveryEmail: true, profileData: {} }),
-        avatar_url: avatarUrl(r.user, false),
+        ...presentUser(me, { clientGravatar: false, showDeliveryEmail: true, profileData: {} }),
+        avatar_url: avatarUrl(me, false),
         max_message_id: await maxMessageIdFor(r.ctx.store.db, r.user.id),
       }));
       if (cache.size >= 100_000) cache.clear();
