@@ -7,31 +7,20 @@
  * then for one message fanned out to every queue at once (the worst burst).
  */
 import { spawn } from 'node:child_process';
-import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
 import readline from 'node:readline';
 
 const QUEUES = Number(process.argv[2] === 'child' ? 0 : process.argv[2] ?? 10_000);
 const USERS = 1000;
 
 if (process.argv[2] === 'child') {
-  const { buildApp } = await import('../src/app.js');
-  const { ensureDefaultRealm } = await import('../src/cli/bootstrap.js');
-  const { transact } = await import('../src/store/tx.js');
-  const { doCreateUser } = await import('../src/actions/user-create.js');
-  const { createStreamWithSubscribers } = await import('../src/actions/stream-create.js');
-  const { realms } = await import('../src/store/repos/realms.js');
+  const { startBenchApp } = await import('./lib/bench-app.js');
   const { queuesOf } = await import('../src/events/manager.js');
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-bench-events-'));
-  const app = await buildApp({ dataDir, logLevel: 'silent', adminEmail: 'owner@bench.test', adminPassword: 'bench-password-1', heartbeatMs: 60_000 });
-  await ensureDefaultRealm(app.ctx);
-  const realm = (await realms.findByStringId(app.ctx.store.db, ''))!;
-  const users: Array<Awaited<ReturnType<typeof doCreateUser>>> = [];
-  for (let i = 0; i < USERS; i++) users.push(await transact(app.ctx, (tx) => doCreateUser(tx, realm, { email: `e${i}@bench.test`, fullName: `Listener ${i}` })));
-  await transact(app.ctx, (tx) => createStreamWithSubscribers(tx, realm, 'broadcast', users));
-  for (let g = 0; g < 100; g++) await transact(app.ctx, (tx) => createStreamWithSubscribers(tx, realm, `group${g}`, users.slice(g * 10, g * 10 + 10)));
+  const bench = await startBenchApp('events', { heartbeatMs: 60_000 });
+  const { app } = bench;
+  const users = await bench.addUsers(USERS, 'e', 'Listener');
+  await bench.addStream('broadcast', users);
+  for (let g = 0; g < 100; g++) await bench.addStream(`group${g}`, users.slice(g * 10, g * 10 + 10));
   const base = await app.http.listen({ host: '127.0.0.1', port: 0 });
   global.gc?.();
   const rssBefore = process.memoryUsage().rss;
@@ -42,8 +31,7 @@ if (process.argv[2] === 'child') {
     process.stdout.write(`${JSON.stringify({ rss: process.memoryUsage().rss, queues: queuesOf(app.ctx).size })}\n`);
   });
   process.on('SIGTERM', async () => {
-    await app.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await bench.close();
     process.exit(0);
   });
 } else {

@@ -5,9 +5,6 @@
  * directly in large transactions (the send path is measured by bench/send.ts).
  */
 import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import readline from 'node:readline';
 import { load } from './lib/load.js';
 
@@ -16,22 +13,14 @@ const STREAMS = 20;
 const WORDS = ['deploy', 'release', 'lunch', 'coffee', 'review', 'incident', 'design', 'budget', 'roadmap', 'hiring', 'pizza', 'metrics'];
 
 if (process.argv[2] === 'child') {
-  const { buildApp } = await import('../src/app.js');
-  const { ensureDefaultRealm } = await import('../src/cli/bootstrap.js');
-  const { transact } = await import('../src/store/tx.js');
-  const { doCreateUser } = await import('../src/actions/user-create.js');
-  const { createStreamWithSubscribers } = await import('../src/actions/stream-create.js');
-  const { realms } = await import('../src/store/repos/realms.js');
+  const { startBenchApp } = await import('./lib/bench-app.js');
   const { fetchMessages } = await import('../src/narrow/fetch.js');
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-bench-read-'));
-  const app = await buildApp({ dataDir, logLevel: 'silent', adminEmail: 'owner@bench.test', adminPassword: 'bench-password-1' });
-  await ensureDefaultRealm(app.ctx);
+  const bench = await startBenchApp('read');
+  const { app, realm } = bench;
   const db = app.ctx.store.db;
-  const realm = (await realms.findByStringId(db, ''))!;
-  const people: Array<Awaited<ReturnType<typeof doCreateUser>>> = [];
-  for (let i = 0; i < 5; i++) people.push(await transact(app.ctx, (tx) => doCreateUser(tx, realm, { email: `r${i}@bench.test`, fullName: `Reader ${i}` })));
-  const streamRows: Array<Awaited<ReturnType<typeof createStreamWithSubscribers>>> = [];
-  for (let s = 0; s < STREAMS; s++) streamRows.push(await transact(app.ctx, (tx) => createStreamWithSubscribers(tx, realm, `stream${s}`, people)));
+  const people = await bench.addUsers(5, 'r', 'Reader');
+  const streamRows: Array<Awaited<ReturnType<typeof bench.addStream>>> = [];
+  for (let s = 0; s < STREAMS; s++) streamRows.push(await bench.addStream(`stream${s}`, people));
   const viewer = people[0]!;
   const base = await app.http.listen({ host: '127.0.0.1', port: 0 });
   let seeded = 0;
@@ -81,8 +70,7 @@ if (process.argv[2] === 'child') {
     process.stdout.write(`${JSON.stringify({ size, base, auth, narrowP50, searchP50 })}\n`);
     await lines.next();
   }
-  await app.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await bench.close();
   process.exit(0);
 } else {
   const child = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, 'child', String(SIZES[SIZES.length - 1])], { stdio: ['pipe', 'pipe', 'inherit'] });

@@ -4,33 +4,19 @@
  * p50 and p99 of the server's answer time.
  */
 import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import readline from 'node:readline';
 
 if (process.argv[2] === 'child') {
-  const { buildApp } = await import('../src/app.js');
-  const { ensureDefaultRealm } = await import('../src/cli/bootstrap.js');
+  const { startBenchApp } = await import('./lib/bench-app.js');
   const { transact } = await import('../src/store/tx.js');
-  const { doCreateUser } = await import('../src/actions/user-create.js');
-  const { createStreamWithSubscribers } = await import('../src/actions/stream-create.js');
-  const { realms } = await import('../src/store/repos/realms.js');
   const { doSendMessage } = await import('../src/actions/message-send.js');
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-bench-register-'));
-  const app = await buildApp({ dataDir, logLevel: 'silent', adminEmail: 'owner@bench.test', adminPassword: 'bench-password-1' });
-  await ensureDefaultRealm(app.ctx);
-  const realm = (await realms.findByStringId(app.ctx.store.db, ''))!;
-  const users: Array<Awaited<ReturnType<typeof doCreateUser>>> = [];
-  for (let i = 0; i < 1000; i++) {
-    users.push(await transact(app.ctx, (tx) => doCreateUser(tx, realm, { email: `g${i}@bench.test`, fullName: `Member ${i}` })));
-    if (i % 200 === 199) process.stderr.write(`  ${i + 1}/1000 users\r`);
-  }
-  process.stderr.write('\n');
+  const bench = await startBenchApp('register');
+  const { app, realm } = bench;
+  const users = await bench.addUsers(1000, 'g', 'Member');
   for (let s = 0; s < 200; s++) {
     // Every stream has 50 members; user 0 is in every fifth stream.
     const members = users.filter((_, i) => (i + s) % 20 === 0 || (i === 0 && s % 5 === 0));
-    const stream = await transact(app.ctx, (tx) => createStreamWithSubscribers(tx, realm, { name: `stream ${s}`, inviteOnly: s % 10 === 0 }, members));
+    const stream = await bench.addStream({ name: `stream ${s}`, inviteOnly: s % 10 === 0 }, members);
     for (let m = 0; m < 5; m++) await transact(app.ctx, (tx) => doSendMessage(tx, realm, members[m % members.length]!, { to: { kind: 'stream', id: stream.id }, topic: `t${m}`, content: `hello ${m}`, client: 'bench' }));
     if (s % 50 === 49) process.stderr.write(`  ${s + 1}/200 streams\r`);
   }
@@ -39,8 +25,7 @@ if (process.argv[2] === 'child') {
   const u = users[0]!;
   process.stdout.write(`${JSON.stringify({ base, auth: 'Basic ' + Buffer.from(`${u.email}:${u.api_key}`).toString('base64') })}\n`);
   process.on('SIGTERM', async () => {
-    await app.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await bench.close();
     process.exit(0);
   });
 } else {

@@ -4,37 +4,21 @@
  * concurrent senders. The server runs in its own process.
  */
 import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import readline from 'node:readline';
 import { runLoad, printStats, type LoadStats } from './lib/http-load.js';
 
 const SENDERS = 32;
 
 if (process.argv[2] === 'child') {
-  const { buildApp } = await import('../src/app.js');
-  const { ensureDefaultRealm } = await import('../src/cli/bootstrap.js');
-  const { transact } = await import('../src/store/tx.js');
-  const { doCreateUser } = await import('../src/actions/user-create.js');
-  const { createStreamWithSubscribers } = await import('../src/actions/stream-create.js');
-  const { realms } = await import('../src/store/repos/realms.js');
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-bench-send-'));
-  const app = await buildApp({ dataDir, logLevel: 'silent', adminEmail: 'owner@bench.test', adminPassword: 'bench-password-1' });
-  await ensureDefaultRealm(app.ctx);
-  const realm = (await realms.findByStringId(app.ctx.store.db, ''))!;
-  const users: Array<Awaited<ReturnType<typeof doCreateUser>>> = [];
-  for (let i = 0; i < 1000; i++) {
-    users.push(await transact(app.ctx, (tx) => doCreateUser(tx, realm, { email: `u${i}@bench.test`, fullName: `Bench User ${i}` })));
-    if (i % 100 === 99) process.stderr.write(`  seeded ${i + 1}/1000 users\r`);
-  }
-  process.stderr.write('\n');
-  for (const n of [10, 100, 1000]) await transact(app.ctx, (tx) => createStreamWithSubscribers(tx, realm, `subs${n}`, users.slice(0, n)));
+  const { startBenchApp } = await import('./lib/bench-app.js');
+  const bench = await startBenchApp('send');
+  const users = await bench.addUsers(1000, 'u', 'Bench User');
+  for (const n of [10, 100, 1000]) await bench.addStream(`subs${n}`, users.slice(0, n));
+  const { app } = bench;
   const base = await app.http.listen({ host: '127.0.0.1', port: 0 });
   process.stdout.write(`${JSON.stringify({ base, senders: users.slice(0, SENDERS).map((u) => ({ id: u.id, email: u.email, key: u.api_key })) })}\n`);
   process.on('SIGTERM', async () => {
-    await app.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await bench.close();
     process.exit(0);
   });
 } else {

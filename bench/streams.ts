@@ -5,9 +5,6 @@
  * (this file with --serve) so that the load generator has its own event loop.
  */
 import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import readline from 'node:readline';
 import { load, printTable, type LoadResult } from './lib/load.js';
 
@@ -16,32 +13,20 @@ const STREAMS = 300;
 const PER_USER = 30;
 
 async function serve(): Promise<void> {
-  const { buildApp } = await import('../src/app.js');
-  const { ensureDefaultRealm } = await import('../src/cli/bootstrap.js');
-  const { transact } = await import('../src/store/tx.js');
-  const { doCreateUser } = await import('../src/actions/user-create.js');
-  const { createStreamWithSubscribers } = await import('../src/actions/stream-create.js');
-  const { realms } = await import('../src/store/repos/realms.js');
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-bench-streams-'));
-  const app = await buildApp({ dataDir, logLevel: 'silent', adminEmail: 'bench@parley.test', adminPassword: 'bench-password-1', externalUrl: 'http://127.0.0.1' });
-  await ensureDefaultRealm(app.ctx);
-  const realm = (await realms.findByStringId(app.ctx.store.db, ''))!;
-  const owner = await app.ctx.store.db.selectFrom('users').selectAll().where('email', '=', 'bench@parley.test').executeTakeFirstOrThrow();
-  const users = [owner];
-  for (let i = 0; i < USERS - 1; i++) {
-    users.push(await transact(app.ctx, (tx) => doCreateUser(tx, realm, { email: `u${i}@parley.test`, fullName: `User ${i}` })));
-  }
+  const { startBenchApp } = await import('./lib/bench-app.js');
+  const bench = await startBenchApp('streams', { externalUrl: 'http://127.0.0.1' });
+  const { app, owner } = bench;
+  const users = [owner, ...(await bench.addUsers(USERS - 1, 'u', 'User'))];
   let firstId = 0;
   for (let s = 0; s < STREAMS; s++) {
     const members = users.filter((_, i) => (i + s) % (STREAMS / PER_USER) === 0);
-    const row = await transact(app.ctx, (tx) => createStreamWithSubscribers(tx, realm, { name: `stream-${s}`, inviteOnly: s % 5 === 0 }, members));
+    const row = await bench.addStream({ name: `stream-${s}`, inviteOnly: s % 5 === 0 }, members);
     if (s === 0) firstId = row.id;
   }
   const url = await app.http.listen({ host: '127.0.0.1', port: 0 });
   process.stdout.write(`${JSON.stringify({ url, email: owner.email, apiKey: owner.api_key, streamId: firstId })}\n`);
   process.on('SIGTERM', async () => {
-    await app.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await bench.close();
     process.exit(0);
   });
 }

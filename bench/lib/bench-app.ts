@@ -1,0 +1,54 @@
+/**
+ * The organization every server-side benchmark starts from: Parley on SQLite in a
+ * temporary data directory, its default organization and owner, and helpers to add
+ * members and streams through the real actions.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildApp, type App } from '../../src/app.js';
+import type { ConfigOverrides } from '../../src/config.js';
+import { ensureDefaultRealm } from '../../src/cli/bootstrap.js';
+import { transact } from '../../src/store/tx.js';
+import { realms } from '../../src/store/repos/realms.js';
+import { doCreateUser } from '../../src/actions/user-create.js';
+import { createStreamWithSubscribers, type StreamSpec } from '../../src/actions/stream-create.js';
+import type { RealmRow, StreamRow, UserRow } from '../../src/store/rows.js';
+
+export const BENCH_OWNER = 'owner@bench.test';
+
+export interface BenchApp {
+  app: App;
+  realm: RealmRow;
+  owner: UserRow;
+  /** Members created through doCreateUser (no password: nothing to hash). */
+  addUsers(n: number, emailPrefix: string, namePrefix: string): Promise<UserRow[]>;
+  addStream(spec: StreamSpec | string, members: UserRow[]): Promise<StreamRow>;
+  /** Closes the server and removes the data directory. */
+  close(): Promise<void>;
+}
+
+export async function startBenchApp(name: string, overrides: ConfigOverrides = {}): Promise<BenchApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `parley-bench-${name}-`));
+  const app = await buildApp({ dataDir, logLevel: 'silent', adminEmail: BENCH_OWNER, adminPassword: 'bench-password-1', ...overrides });
+  await ensureDefaultRealm(app.ctx);
+  const realm = (await realms.findByStringId(app.ctx.store.db, ''))!;
+  const owner = await app.ctx.store.db.selectFrom('users').selectAll().where('email', '=', BENCH_OWNER).executeTakeFirstOrThrow();
+  return {
+    app, realm, owner,
+    addUsers: async (n, emailPrefix, namePrefix) => {
+      const out: UserRow[] = [];
+      for (let i = 0; i < n; i++) {
+        out.push(await transact(app.ctx, (tx) => doCreateUser(tx, realm, { email: `${emailPrefix}${i}@bench.test`, fullName: `${namePrefix} ${i}` })));
+        if (n >= 500 && i % 250 === 249) process.stderr.write(`  ${i + 1}/${n} users\r`);
+      }
+      if (n >= 500) process.stderr.write('\n');
+      return out;
+    },
+    addStream: (spec, members) => transact(app.ctx, (tx) => createStreamWithSubscribers(tx, realm, spec, members)),
+    close: async () => {
+      await app.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
