@@ -21,15 +21,18 @@ export function makeLogger(level: string): Logger {
   return pino({ level });
 }
 
-/** Builds the whole server without listening; tests, the CLI and main all use it. */
 /** Config, store and bus without HTTP: what the admin CLI commands run on. */
 export async function openContext(overrides: ConfigOverrides = {}, deps: { log?: Logger; bus?: EventBus } = {}): Promise<AppContext> {
   const config: Config = loadConfig(overrides);
   const log = deps.log ?? makeLogger(config.logLevel);
-  const store = await openStore({ databaseUrl: config.databaseUrl, sqlitePath: path.join(config.dataDir, 'parley.db') });
+  const store = await openStore({
+    databaseUrl: config.databaseUrl, sqlitePath: path.join(config.dataDir, 'parley.db'),
+    onError: (message) => log.warn({ message }, 'background WAL checkpoint failed'),
+  });
   return { config, store, bus: deps.bus ?? new InProcessBus(), log, drainHooks: [], shutdownHooks: [] };
 }
 
+/** Builds the whole server without listening; tests, the CLI and main all use it. */
 export async function buildApp(overrides: ConfigOverrides = {}, deps: { log?: Logger; bus?: EventBus } = {}): Promise<App> {
   const ctx = await openContext(overrides, deps);
   const { log, store } = ctx;

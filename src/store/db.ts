@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import type { DB } from './schema.js';
 import { migrations } from './migrations/index.js';
+import { BACKSTOP_PAGES, startCheckpointer, type Checkpointer } from './checkpointer.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -18,9 +19,10 @@ export interface Store {
 // every bigint Parley stores is a UNIX time, well inside Number's safe range.
 pg.types.setTypeParser(20, (v) => Number(v));
 
-export async function openStore(opts: { databaseUrl?: string; sqlitePath?: string }): Promise<Store> {
+export async function openStore(opts: { databaseUrl?: string; sqlitePath?: string; onError?: (message: string) => void }): Promise<Store> {
   let db: Kysely<DB>;
   let dialect: Dialect;
+  let checkpointer: Checkpointer | undefined;
   if (opts.databaseUrl) {
     dialect = 'postgres';
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
@@ -36,10 +38,20 @@ export async function openStore(opts: { databaseUrl?: string; sqlitePath?: strin
     sqlite.pragma('busy_timeout = 5000');
     // Recipient rows land on many index pages at once; a 64 MB page cache keeps them hot.
     sqlite.pragma('cache_size = -65536');
+    if (file !== ':memory:') {
+      sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
+      checkpointer = startCheckpointer(file, opts.onError ?? ((m) => process.emitWarning(m)));
+    }
     db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   }
   await migrate(db, dialect);
-  return { db, dialect, close: () => db.destroy() };
+  return {
+    db, dialect,
+    close: async () => {
+      await checkpointer?.stop();
+      await db.destroy();
+    },
+  };
 }
 
 /**

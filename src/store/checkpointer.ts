@@ -1,0 +1,44 @@
+import { Worker } from 'node:worker_threads';
+import { createRequire } from 'node:module';
+
+/**
+ * WAL checkpoints off the request thread. SQLite normally checkpoints inside the COMMIT
+ * that pushes the WAL past a threshold, copying pages into the database and syncing it
+ * while every request waits; under a steady stream of sends that was a fifth of the
+ * server's time. A worker thread with its own connection runs PASSIVE checkpoints,
+ * which never block the writer, and the main connection keeps a far higher threshold
+ * of its own as a backstop should the worker fall behind.
+ */
+export const BACKSTOP_PAGES = 20_000;
+
+const WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.file);
+db.pragma('busy_timeout = 1000');
+const timer = setInterval(() => {
+  try { db.pragma('wal_checkpoint(PASSIVE)'); } catch (err) { parentPort.postMessage(String(err)); }
+}, workerData.intervalMs);
+parentPort.on('message', () => { clearInterval(timer); db.close(); parentPort.close(); });
+`;
+
+export interface Checkpointer {
+  stop(): Promise<void>;
+}
+
+export function startCheckpointer(file: string, onError: (message: string) => void, intervalMs = 250): Checkpointer {
+  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+  const worker = new Worker(WORKER, { eval: true, workerData: { file, driver, intervalMs } });
+  worker.on('message', (m) => onError(String(m)));
+  worker.on('error', (err) => onError(String(err)));
+  worker.unref();
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  return {
+    stop: () => {
+      // Referenced again so the process stays up until the worker has closed its connection.
+      worker.ref();
+      worker.postMessage('stop');
+      return exited;
+    },
+  };
+}
