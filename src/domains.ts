@@ -2,6 +2,7 @@ import type { AppContext } from './context.js';
 import { installStreamHooks } from './actions/stream-hooks.js';
 import { watchMessageChanges } from './lib/max-message-id.js';
 import { installQueueManager } from './events/manager.js';
+import { installMessageCache } from './presenters/message-cache.js';
 
 /**
  * Wires each domain's per-process machinery (event queues, cross-domain hooks)
@@ -10,5 +11,6 @@ import { installQueueManager } from './events/manager.js';
 export function installDomainHooks(ctx: AppContext): void {
   installStreamHooks(ctx);
   watchMessageChanges(ctx.bus);
+  installMessageCache(ctx);
   installQueueManager(ctx);
 }

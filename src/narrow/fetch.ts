@@ -3,12 +3,13 @@ import type { AppContext } from '../context.js';
 import type { RealmRow, UserRow } from '../store/rows.js';
 import { badRequest } from '../errors.js';
 import { loadWireMessages, type WireMessage } from '../presenters/message.js';
+import { messageCacheOf } from '../presenters/message-cache.js';
 import { parseNarrow } from './parse.js';
 import { resolveNarrow } from './resolve.js';
-import { loadPmLookups, narrowQuery } from './sql.js';
+import { loadPmLookups, narrowQuery, narrowWindow } from './sql.js';
 import { highlightHtml, highlightTopic } from './highlight.js';
 import { escapeHtml } from '../markdown/html.js';
-import { FLAG_BITS } from '../lib/message-flags.js';
+import { FLAG_BITS, flagsFromMask } from '../lib/message-flags.js';
 import type { ResolvedTerm } from './types.js';
 
 /** Zulip's stand-in for "after the newest message". */
@@ -30,7 +31,8 @@ export function searchWords(terms: ResolvedTerm[]): string[] {
   return terms.flatMap((t) => (t.op === 'search' && !t.negated ? t.words : []));
 }
 
-export async function fetchMessages(ctx: AppContext, viewer: UserRow, realm: RealmRow, p: FetchParams) {
+/** The whole GET /messages answer, serialised. */
+export async function fetchMessages(ctx: AppContext, viewer: UserRow, realm: RealmRow, p: FetchParams): Promise<string> {
   if (p.numBefore < 0 || p.numAfter < 0) throw badRequest('Invalid num_before or num_after');
   if (p.numBefore + p.numAfter > MAX_MESSAGES_PER_FETCH) throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
   const db = ctx.store.db;
@@ -49,11 +51,11 @@ export async function fetchMessages(ctx: AppContext, viewer: UserRow, realm: Rea
 
   // Message ids are 32-bit columns; PostgreSQL refuses to compare them with larger numbers.
   const sqlAnchor = Math.max(0, Math.min(anchor, MAX_ID));
-  const before = p.numBefore > 0 && anchor > 0
-    ? await base().where('message.id', anchor > MAX_ID ? '<=' : '<', sqlAnchor).orderBy('message.id', 'desc').limit(p.numBefore).execute()
-    : [];
+  const window = (op: '<' | '<=' | '>' | '>=', limit: number) =>
+    narrowWindow(db, ctx.store.dialect, viewer, narrow, pm, { op, anchor: sqlAnchor, limit });
+  const before = p.numBefore > 0 && anchor > 0 ? await window(anchor > MAX_ID ? '<=' : '<', p.numBefore) : [];
   const after = (p.numAfter > 0 || p.includeAnchor) && anchor <= MAX_ID
-    ? await base().where('message.id', p.includeAnchor ? '>=' : '>', sqlAnchor).orderBy('message.id', 'asc').limit(p.numAfter + (p.includeAnchor ? 1 : 0)).execute()
+    ? await window(p.includeAnchor ? '>=' : '>', p.numAfter + (p.includeAnchor ? 1 : 0))
     : [];
   const foundAnchor = p.includeAnchor && after.length > 0 && after[0]!.id === anchor;
   // The extra row was room for the anchor itself; without it, keep only what was asked for.
@@ -61,19 +63,40 @@ export async function fetchMessages(ctx: AppContext, viewer: UserRow, realm: Rea
   const afterCount = afterRows.length - (foundAnchor ? 1 : 0);
   const rows = [...before.reverse(), ...afterRows];
 
-  const words = searchWords(narrow.terms);
-  const wire = await loadWireMessages(db, rows.map((r) => ({ id: r.id, flags: r.flags ?? null })), {
-    applyMarkdown: p.applyMarkdown, clientGravatar: p.clientGravatar, realm,
-  });
-  if (words.length) for (const m of wire) addMatches(m, words, p.applyMarkdown);
-  return {
+  const meta = {
     anchor,
     found_anchor: foundAnchor,
     found_oldest: anchor === 0 || before.length < p.numBefore,
     found_newest: anchor >= LARGER_THAN_MAX_MESSAGE_ID || afterCount < p.numAfter,
     history_limited: false,
-    messages: wire,
   };
+  const opts = { applyMarkdown: p.applyMarkdown, clientGravatar: p.clientGravatar, realm };
+  const words = searchWords(narrow.terms);
+  if (words.length > 0) {
+    // Search results carry per-query highlighting, so they are presented afresh.
+    const wire = await loadWireMessages(db, rows.map((r) => ({ id: r.id, flags: r.flags ?? null })), opts);
+    for (const m of wire) addMatches(m, words, p.applyMarkdown);
+    return JSON.stringify({ result: 'success', msg: '', ...meta, messages: wire });
+  }
+  const cached = await messageCacheOf(ctx).load(db, rows.map((r) => r.id), opts);
+  const flags = new Map(rows.map((r) => [r.id, r.flags ?? null]));
+  let out = JSON.stringify({ result: 'success', msg: '', ...meta }).slice(0, -1) + ',"messages":[';
+  for (let i = 0; i < cached.length; i++) {
+    const { id, json } = cached[i]!;
+    out += `${i > 0 ? ',' : ''}${json.slice(0, -1)},"flags":${flagsJson(flags.get(id) ?? null)}}`;
+  }
+  return `${out}]}`;
+}
+
+const flagJsonByMask = new Map<number | null, string>();
+
+function flagsJson(mask: number | null): string {
+  let json = flagJsonByMask.get(mask);
+  if (json === undefined) {
+    json = JSON.stringify(flagsFromMask(mask));
+    flagJsonByMask.set(mask, json);
+  }
+  return json;
 }
 
 function addMatches(m: WireMessage, words: string[], isHtml: boolean): void {

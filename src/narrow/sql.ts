@@ -1,4 +1,4 @@
-import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import { sql, type CompiledQuery, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../store/schema.js';
 import type { Q, UserRow } from '../store/rows.js';
 import { FLAG_BITS } from '../lib/message-flags.js';
@@ -18,6 +18,9 @@ export interface PmLookups {
 }
 
 export async function loadPmLookups(q: Q, terms: ResolvedTerm[], viewer: UserRow): Promise<PmLookups> {
+  if (!terms.some((t) => t.op === 'pm-with' || t.op === 'dm-including' || t.op === 'group-pm-with')) {
+    return { personal: new Map(), huddlesWith: new Map(), huddleExact: new Map() };
+  }
   const personalIds = new Set<number>([viewer.id]);
   const withIds = new Set<number>();
   const exact = new Set<string>();
@@ -142,4 +145,35 @@ export function narrowQuery(q: Q, dialect: Dialect, viewer: UserRow, narrow: Res
     });
   }
   return query;
+}
+
+export type WindowRow = { id: number; flags: number | null };
+
+// Stands in for the anchor while compiling, so that its place among the parameters is known.
+const ANCHOR_SENTINEL = -424242;
+const MAX_SHAPES = 2000;
+const windowCache = new WeakMap<object, Map<string, { compiled: CompiledQuery<WindowRow>; anchorAt: number }>>();
+
+/**
+ * One side of a GET /messages window: up to `limit` messages of the narrow beyond the
+ * anchor, nearest first. Building and compiling a narrow's query cost as much as running
+ * it, so the compiled query is kept per narrow shape (viewer, resolved terms, history,
+ * private-message lookups, side and limit) and reused with each new anchor.
+ */
+export async function narrowWindow(q: Q, dialect: Dialect, viewer: UserRow, narrow: ResolvedNarrow, pm: PmLookups,
+  side: { op: '<' | '<=' | '>' | '>='; anchor: number; limit: number }): Promise<WindowRow[]> {
+  let shapes = windowCache.get(q);
+  if (!shapes) windowCache.set(q, (shapes = new Map()));
+  const key = JSON.stringify([viewer.id, viewer.realm_id, side.op, side.limit, narrow, [...pm.personal], [...pm.huddlesWith], [...pm.huddleExact]]);
+  let shape = shapes.get(key);
+  if (!shape) {
+    const compiled = narrowQuery(q, dialect, viewer, narrow, pm).where('message.id', side.op, ANCHOR_SENTINEL)
+      .orderBy('message.id', side.op.startsWith('<') ? 'desc' : 'asc').limit(side.limit).compile() as CompiledQuery<WindowRow>;
+    shape = { compiled, anchorAt: compiled.parameters.lastIndexOf(ANCHOR_SENTINEL) };
+    if (shapes.size >= MAX_SHAPES) shapes.clear();
+    shapes.set(key, shape);
+  }
+  const parameters = [...shape.compiled.parameters];
+  parameters[shape.anchorAt] = side.anchor;
+  return (await q.executeQuery<WindowRow>({ ...shape.compiled, parameters })).rows;
 }

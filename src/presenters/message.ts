@@ -58,9 +58,10 @@ export function displayRecipient(info: RecipientInfo | undefined, senderId: numb
 
 /**
  * The Message object of GET /messages, GET /messages/{id} and message events, in the
- * order of `items`. Batch-loads senders, conversations and reactions.
+ * order of `items`. Batch-loads senders, conversations and reactions. `flags` undefined
+ * leaves the field out; null is a message the reader did not receive.
  */
-export async function loadWireMessages(q: Q, items: Array<{ id: number; flags: number | null }>, opts: MessagePresentOpts): Promise<WireMessage[]> {
+export async function loadWireMessages(q: Q, items: Array<{ id: number; flags?: number | null }>, opts: MessagePresentOpts): Promise<WireMessage[]> {
   if (items.length === 0) return [];
   const rows = await messages.listByIds(q, items.map((i) => i.id));
   const byId = new Map(rows.map((r) => [r.id, r]));
@@ -73,7 +74,7 @@ export async function loadWireMessages(q: Q, items: Array<{ id: number; flags: n
     const sender = m ? senders.get(m.sender_id) : undefined;
     if (!m || !sender) continue;
     out.push(presentMessage(m, sender, recipients.get(m.recipient_id), opts, {
-      flags: flagsFromMask(item.flags), reactions: reactions.get(m.id) ?? [],
+      ...(item.flags !== undefined ? { flags: flagsFromMask(item.flags) } : {}), reactions: reactions.get(m.id) ?? [],
     }));
   }
   return out;

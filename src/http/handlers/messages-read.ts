@@ -1,4 +1,4 @@
-import type { AuthedRequest, Route } from '../route.js';
+import { PreSerialized, type AuthedRequest, type Route } from '../route.js';
 import { badRequest } from '../../errors.js';
 import { fetchMessages, searchWords, type FetchParams } from '../../narrow/fetch.js';
 import { parseNarrow } from '../../narrow/parse.js';
@@ -18,7 +18,7 @@ function anchorOf(r: AuthedRequest): FetchParams['anchor'] {
 export const messageReadRoutes: Route[] = [
   {
     method: 'GET', path: '/messages', auth: 'user',
-    handler: async (r) => fetchMessages(r.ctx, r.user, r.realm, {
+    handler: async (r) => new PreSerialized(await fetchMessages(r.ctx, r.user, r.realm, {
       anchor: anchorOf(r),
       numBefore: r.params.int('num_before'),
       numAfter: r.params.int('num_after'),
@@ -26,7 +26,7 @@ export const messageReadRoutes: Route[] = [
       narrow: r.params.optJson('narrow') ?? [],
       applyMarkdown: r.params.bool('apply_markdown', true),
       clientGravatar: r.params.bool('client_gravatar', true),
-    }),
+    })),
   },
   {
     method: 'GET', path: '/messages/matches_narrow', auth: 'user',

@@ -1,23 +1,28 @@
-import type { Insertable, Updateable } from 'kysely';
+import { sql, type Insertable, type Updateable } from 'kysely';
+import { prepared } from '../prepared.js';
 import type { StreamTable } from '../schema.js';
 import type { Q, StreamRow } from '../rows.js';
 
 /** Ids are 32-bit integer columns: PostgreSQL refuses larger values outright, so they match nothing. */
 export const fitsIdColumn = (n: number): boolean => Number.isSafeInteger(n) && n >= -2147483648 && n <= 2147483647;
 
+// The lookups every send and read makes, compiled once.
+const byId = prepared((db, id: number) =>
+  db.selectFrom('stream').selectAll().where('id', '=', id).where('deactivated', '=', sql.lit(0)), [0]);
+const inRealm = prepared((db, id: number, realmId: number) =>
+  db.selectFrom('stream').selectAll().where('id', '=', id).where('realm_id', '=', realmId).where('deactivated', '=', sql.lit(0)), [0, 0]);
+const byName = prepared((db, realmId: number, nameLower: string) =>
+  db.selectFrom('stream').selectAll().where('realm_id', '=', realmId).where('name_lower', '=', nameLower).where('deactivated', '=', sql.lit(0)), [0, '']);
+
 /** Queries on the stream table. Archived (deactivated) streams are invisible to every lookup here. */
 export const streams = {
-  findById: async (q: Q, id: number): Promise<StreamRow | undefined> => !fitsIdColumn(id) ? undefined :
-    q.selectFrom('stream').selectAll().where('id', '=', id).where('deactivated', '=', 0).executeTakeFirst(),
+  findById: async (q: Q, id: number): Promise<StreamRow | undefined> => !fitsIdColumn(id) ? undefined : (await byId(q, id))[0],
 
   findInRealm: async (q: Q, realmId: number, id: number): Promise<StreamRow | undefined> => !fitsIdColumn(id) ? undefined :
-    q.selectFrom('stream').selectAll()
-      .where('id', '=', id).where('realm_id', '=', realmId).where('deactivated', '=', 0).executeTakeFirst(),
+    (await inRealm(q, id, realmId))[0],
 
-  findByName: (q: Q, realmId: number, name: string): Promise<StreamRow | undefined> =>
-    q.selectFrom('stream').selectAll()
-      .where('realm_id', '=', realmId).where('name_lower', '=', name.toLowerCase()).where('deactivated', '=', 0)
-      .executeTakeFirst(),
+  findByName: async (q: Q, realmId: number, name: string): Promise<StreamRow | undefined> =>
+    (await byName(q, realmId, name.toLowerCase()))[0],
 
   listByNames: (q: Q, realmId: number, names: string[]): Promise<StreamRow[]> =>
     names.length === 0 ? Promise.resolve([]) : q.selectFrom('stream').selectAll()

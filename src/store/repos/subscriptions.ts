@@ -1,4 +1,5 @@
-import type { Insertable, Updateable } from 'kysely';
+import { sql, type Insertable, type Updateable } from 'kysely';
+import { prepared } from '../prepared.js';
 import type { SubscriptionTable } from '../schema.js';
 import type { Q, StreamRow, SubscriptionRow } from '../rows.js';
 
@@ -6,6 +7,14 @@ export interface SubscriptionWithStream {
   sub: SubscriptionRow;
   stream: StreamRow;
 }
+
+// Every send and stream read makes these; compiled once.
+const activeSub = prepared((db, userId: number, streamId: number) => db.selectFrom('subscription').selectAll()
+  .where('user_id', '=', userId).where('stream_id', '=', streamId).where('active', '=', sql.lit(1)), [0, 0]);
+const subscriberIds = prepared((db, streamId: number) => db.selectFrom('subscription').innerJoin('users', 'users.id', 'subscription.user_id')
+  .select('subscription.user_id').where('subscription.stream_id', '=', streamId)
+  .where('subscription.active', '=', sql.lit(1)).where('users.is_active', '=', sql.lit(1))
+  .orderBy('subscription.user_id'), [0]);
 
 /**
  * Queries on the subscription table. A row with active = 0 is a past subscription
@@ -17,19 +26,14 @@ export const subscriptions = {
   find: (q: Q, userId: number, streamId: number): Promise<SubscriptionRow | undefined> =>
     q.selectFrom('subscription').selectAll().where('user_id', '=', userId).where('stream_id', '=', streamId).executeTakeFirst(),
 
-  findActive: (q: Q, userId: number, streamId: number): Promise<SubscriptionRow | undefined> =>
-    q.selectFrom('subscription').selectAll()
-      .where('user_id', '=', userId).where('stream_id', '=', streamId).where('active', '=', 1).executeTakeFirst(),
+  findActive: async (q: Q, userId: number, streamId: number): Promise<SubscriptionRow | undefined> =>
+    (await activeSub(q, userId, streamId))[0],
 
   isSubscribed: async (q: Q, userId: number, streamId: number): Promise<boolean> =>
     (await subscriptions.findActive(q, userId, streamId)) !== undefined,
 
   /** Active subscribers who are active users, ascending ids. */
-  listSubscriberIds: async (q: Q, streamId: number): Promise<number[]> =>
-    (await q.selectFrom('subscription').innerJoin('users', 'users.id', 'subscription.user_id')
-      .select('subscription.user_id').where('subscription.stream_id', '=', streamId)
-      .where('subscription.active', '=', 1).where('users.is_active', '=', 1)
-      .orderBy('subscription.user_id').execute()).map((r) => r.user_id),
+  listSubscriberIds: async (q: Q, streamId: number): Promise<number[]> => (await subscriberIds(q, streamId)).map((r) => r.user_id),
 
   /** Subscriber ids of several streams at once (include_subscribers). */
   mapSubscriberIds: async (q: Q, streamIds: number[]): Promise<Map<number, number[]>> => {

@@ -1,0 +1,96 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { testApp, type TestApp, type TestUser } from '../helpers/app.js';
+import { transact } from '../../src/store/tx.js';
+import { createStreamWithSubscribers } from '../../src/actions/stream-create.js';
+import { messageCacheOf } from '../../src/presenters/message-cache.js';
+import type { StreamRow } from '../../src/store/rows.js';
+
+// GET /messages answers from serialised messages kept between reads: these tests change
+// what a message looks like after it has been read, and expect every read to show it.
+let t: TestApp;
+let alice: TestUser;
+let bob: TestUser;
+let stream: StreamRow;
+
+const send = async (as: TestUser, params: Record<string, unknown>) => {
+  const r = await t.api('POST', '/api/v1/messages', { as, params });
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  return r.body.id as number;
+};
+const read = async (as: TestUser, query: Record<string, unknown> = {}) => {
+  const r = await t.api('GET', '/api/v1/messages', { as, params: { anchor: 'newest', num_before: 50, num_after: 0, ...query } });
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  return r.body.messages as Array<Record<string, any>>;
+};
+const byId = (list: Array<Record<string, any>>, id: number) => list.find((m) => m.id === id)!;
+
+before(async () => {
+  t = await testApp();
+  alice = await t.createUser({ name: 'Alice Cache' });
+  bob = await t.createUser({ name: 'Bob Cache' });
+  stream = await transact(t.app.ctx, (tx) => createStreamWithSubscribers(tx, t.realm, 'kitchen', [alice.row, bob.row]));
+});
+after(() => t.close());
+
+test('one serialised message, each reader with their own flags and variant', async () => {
+  // Sent from a human client, so read for Alice; a mention for Bob.
+  const id = await send(alice, { type: 'stream', to: 'kitchen', topic: 'soup', content: '**hot** soup @**Bob Cache**', client: 'website' });
+  assert.deepEqual(byId(await read(alice), id).flags, ['read']);
+  assert.deepEqual(byId(await read(bob), id).flags, ['mentioned']);
+  // Read again: both now come from the kept serialisation, still with their own flags.
+  assert.deepEqual(byId(await read(alice), id).flags, ['read']);
+  assert.deepEqual(byId(await read(bob), id).flags, ['mentioned']);
+  assert.match(byId(await read(alice), id).content, /^<p><strong>hot<\/strong> soup <span class="user-mention"/);
+  const raw = byId(await read(bob, { apply_markdown: false }), id);
+  assert.equal(raw.content, '**hot** soup @**Bob Cache**');
+  assert.equal(raw.content_type, 'text/x-markdown');
+  const html = byId(await read(bob, { apply_markdown: true }), id);
+  assert.equal(html.content_type, 'text/html');
+  const gravatar = byId(await read(bob, { client_gravatar: false }), id);
+  assert.match(String(gravatar.avatar_url), /^https?:\/\//);
+  assert.equal(byId(await read(bob, { client_gravatar: true }), id).avatar_url, null);
+});
+
+test('renaming the sender shows in messages already read', async () => {
+  const id = await send(alice, { type: 'stream', to: 'kitchen', topic: 'names', content: 'who am I' });
+  const pm = await send(alice, { type: 'private', to: JSON.stringify([bob.id]), content: 'psst' });
+  assert.equal(byId(await read(bob), id).sender_full_name, 'Alice Cache');
+  const r = await t.api('PATCH', `/api/v1/users/${alice.id}`, { as: t.owner, params: { full_name: 'Alice Renamed' } });
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  const after = await read(bob);
+  assert.equal(byId(after, id).sender_full_name, 'Alice Renamed');
+  const recipients = byId(after, pm).display_recipient as Array<{ id: number; full_name: string }>;
+  assert.equal(recipients.find((u) => u.id === alice.id)!.full_name, 'Alice Renamed');
+});
+
+test('renaming the stream shows in messages already read', async () => {
+  const id = await send(bob, { type: 'stream', to: 'kitchen', topic: 'rename', content: 'before the rename' });
+  assert.equal(byId(await read(alice), id).display_recipient, 'kitchen');
+  const r = await t.api('PATCH', `/api/v1/streams/${stream.id}`, { as: t.owner, params: { new_name: 'galley' } });
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  assert.equal(byId(await read(alice), id).display_recipient, 'galley');
+});
+
+test('a load that straddles a change is not kept', async () => {
+  const id = await send(bob, { type: 'stream', to: 'galley', topic: 'race', content: 'racing' });
+  const cache = messageCacheOf(t.app.ctx);
+  const opts = { applyMarkdown: true, clientGravatar: false, realm: t.realm };
+  const pending = cache.load(t.app.ctx.store.db, [id], opts);
+  // A change announced while the load is under way (its rows may predate it).
+  cache.observe({ type: 'realm_user', op: 'update', person: { user_id: bob.id, full_name: 'Bob Cache' } });
+  assert.equal(JSON.parse((await pending)[0]!.json).sender_full_name, 'Bob Cache');
+  // Changed behind the cache's back: only a fresh load can show it.
+  await t.app.ctx.store.db.updateTable('message').set({ rendered_content: '<p>edited underneath</p>' }).where('id', '=', id).execute();
+  assert.equal(JSON.parse((await cache.load(t.app.ctx.store.db, [id], opts))[0]!.json).content, '<p>edited underneath</p>');
+});
+
+test('messages deleted with their topic leave every read', async () => {
+  const id = await send(alice, { type: 'stream', to: 'galley', topic: 'doomed', content: 'soon gone' });
+  assert.ok(byId(await read(bob), id));
+  const r = await t.api('POST', `/api/v1/streams/${stream.id}/delete_topic`, { as: t.owner, params: { topic_name: 'doomed' } });
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  assert.equal(byId(await read(bob), id), undefined);
+  const kept = await messageCacheOf(t.app.ctx).load(t.app.ctx.store.db, [id], { applyMarkdown: true, clientGravatar: false, realm: t.realm });
+  assert.deepEqual(kept, []);
+});
