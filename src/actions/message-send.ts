@@ -137,15 +137,16 @@ export async function doSendMessage(tx: Tx, realm: RealmRow, sender: UserRow, in
   // The sender always keeps a copy of what they sent.
   const recipients = [...new Set([...userIds, sender.id])];
 
-  const rendered = renderMarkdown(content, await renderContextFor(q, realm, sender));
+  const rendered = renderMarkdown(content, await renderContextFor(q, realm, sender, content));
   const now = nowSeconds();
-  const id = await messages.insert(q, {
+  const values = {
     realm_id: realm.id, sender_id: sender.id, recipient_id: recipientId, stream_id: stream?.id ?? null,
     topic, topic_lower: topic.toLowerCase(), content, rendered_content: rendered.html, rendered_content_version: 1,
     date_sent: now, client: input.client, last_edit_time: null, edit_history: null,
     is_me_message: rendered.isMeMessage ? 1 : 0, has_link: rendered.hasLink ? 1 : 0,
     has_image: rendered.hasImage ? 1 : 0, has_attachment: rendered.hasAttachment ? 1 : 0,
-  });
+  };
+  const id = await messages.insert(q, values);
   if (stream && stream.first_message_id === null) {
     await streams.update(q, stream.id, { first_message_id: id });
     // Clients keep first_message_id in their stream lists; Zulip tells them when it is set.
@@ -167,8 +168,7 @@ export async function doSendMessage(tx: Tx, realm: RealmRow, sender: UserRow, in
   });
   await messages.insertUserMessages(q, rows);
 
-  const row = (await messages.findById(q, id))!;
-  const wire = presentMessage(row, sender, recipientInfo, { applyMarkdown: true, clientGravatar: false, realm }, { reactions: [] });
+  const wire = presentMessage({ id, ...values }, sender, recipientInfo, { applyMarkdown: true, clientGravatar: false, realm }, { reactions: [] });
   const flagsByUser: Record<number, string[]> = {};
   for (const r of rows) flagsByUser[r.user_id] = flagsFromMask(r.flags);
   tx.notify({

@@ -26,10 +26,13 @@ async function realmUsers(q: Q, realmId: number): Promise<RealmUsers> {
   return entry;
 }
 
-/** What `author` may reference in a message: realm users, and the streams they can see. */
-export async function renderContextFor(q: Q, realm: RealmRow, author: UserRow): Promise<RenderContext> {
+/**
+ * What `author` may reference in `content`: realm users, and the streams they can see.
+ * Streams are only looked up when the content has a stream link, which most messages do not.
+ */
+export async function renderContextFor(q: Q, realm: RealmRow, author: UserRow, content: string): Promise<RenderContext> {
   const users = await realmUsers(q, realm.id);
-  const streams = await q.selectFrom('stream').leftJoin('subscription', (j) => j.onRef('subscription.stream_id', '=', 'stream.id')
+  const streams = !content.includes('#**') ? [] : await q.selectFrom('stream').leftJoin('subscription', (j) => j.onRef('subscription.stream_id', '=', 'stream.id')
     .on('subscription.user_id', '=', author.id))
     .selectAll('stream').select(['subscription.active as sub_active'])
     .where('stream.realm_id', '=', realm.id).where('stream.deactivated', '=', 0).execute();
