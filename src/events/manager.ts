@@ -4,7 +4,7 @@ import crypto from 'node:crypto';
 import type { AppContext } from '../context.js';
 import type { EventEnvelope } from './bus.js';
 import { EventQueue, type QueueOptions, type QueueState, type QueuedEvent } from './queue.js';
-import { personalize } from './personalize.js';
+import { Personalizer } from './personalize.js';
 import { ApiError } from '../errors.js';
 import { versionFields } from '../lib/version.js';
 
@@ -13,6 +13,18 @@ export const badEventQueueId = (id: string) =>
 
 /** Zulip's long-poll ceiling; a parked poll always answers before this. */
 export const LONGPOLL_TIMEOUT_SECS = 90;
+
+const HEARTBEAT = JSON.stringify({ type: 'heartbeat' });
+
+/** The body of a GET /events answer, assembled from the queued serialisations. */
+export function eventsAnswer(events: readonly QueuedEvent[], queueId: string): string {
+  let out = '{"result":"success","msg":"","events":[';
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i]!;
+    out += `${i > 0 ? ',' : ''}{"id":${e.id},${e.json.slice(1)}`;
+  }
+  return `${out}],"queue_id":${JSON.stringify(queueId)}}`;
+}
 
 /**
  * The event queues of this process. Ownership: a queue lives in the process that
@@ -79,19 +91,20 @@ export class QueueManager {
 
   deliver(env: EventEnvelope): void {
     const recipients = new Set(env.userIds);
+    const shaped = new Personalizer(env.event);
     for (const userId of recipients) {
       const queues = this.byUser.get(userId);
       if (!queues) continue;
       for (const q of queues) {
         if (q.state.realmId !== env.realmId || !q.wants(env.event.type)) continue;
-        for (const e of personalize(q, userId, env.event, false)) q.push(e);
+        for (const json of shaped.for(q, userId, false)) q.push(json);
       }
     }
     // all_public_streams queues also hear public-stream messages they were not sent.
     if (env.event.type === 'message' && env.event.public_stream === true) {
       for (const q of this.publicStreamQueues.get(env.realmId) ?? []) {
         if (recipients.has(q.state.userId) || !q.wants('message')) continue;
-        for (const e of personalize(q, q.state.userId, env.event, true)) q.push(e);
+        for (const json of shaped.for(q, q.state.userId, true)) q.push(json);
       }
     }
   }
@@ -102,7 +115,7 @@ export class QueueManager {
     if (pending.length > 0 || dontBlock) return [...pending];
     q.release(); // a newer poll replaces an older one, as in Zulip
     return new Promise<QueuedEvent[]>((resolve) => {
-      const timer = setTimeout(() => q.push({ type: 'heartbeat' }), Math.min(this.ctx.config.heartbeatMs, (LONGPOLL_TIMEOUT_SECS - 5) * 1000));
+      const timer = setTimeout(() => q.push(HEARTBEAT), Math.min(this.ctx.config.heartbeatMs, (LONGPOLL_TIMEOUT_SECS - 5) * 1000));
       const done = (events: QueuedEvent[]) => {
         clearTimeout(timer);
         q.state.lastAccess = Date.now();
@@ -150,9 +163,12 @@ export class QueueManager {
       return 0;
     }
     fs.rmSync(this.file(), { force: true });
+    const restart = JSON.stringify({ type: 'restart', ...versionFields(), server_generation: this.generation, immediate: true });
     for (const state of saved.queues) {
-      const q = this.add(new EventQueue({ ...state, lastAccess: Date.now() }));
-      q.push({ type: 'restart', ...versionFields(), server_generation: this.generation, immediate: true });
+      // Files saved before events were kept serialised hold them as objects.
+      const events = state.events.map((e) => (typeof e.json === 'string' ? e : { id: e.id, json: JSON.stringify({ ...e, id: undefined }) }));
+      const q = this.add(new EventQueue({ ...state, events, lastAccess: Date.now() }));
+      q.push(restart);
     }
     return saved.queues.length;
   }

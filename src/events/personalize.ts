@@ -31,18 +31,49 @@ export function internalFromWire(message: Record<string, unknown>, rawContent: s
 }
 
 /**
- * What one queue receives for one published event, or nothing: the message event shaped
+ * What each queue receives for one published event, serialised: the message event shaped
  * by the queue's apply_markdown, client_gravatar, narrow and local echo; capability-
- * dependent events in the form the client declared it understands.
+ * dependent events in the form the client declared it understands. Queues that would
+ * receive the same shape share one serialisation: a message to a busy stream is turned
+ * into JSON a handful of times, not once per listening queue.
  */
-export function personalize(queue: EventQueue, userId: number, event: ParleyEvent, viaPublicStream: boolean): Ev[] {
+export class Personalizer {
+  private shapes = new Map<string, string[]>();
+  private internal: InternalMessage | undefined;
+
+  constructor(private event: ParleyEvent) {}
+
+  for(queue: EventQueue, userId: number, viaPublicStream: boolean): string[] {
+    const s = queue.state;
+    const event = this.event;
+    let key: string;
+    if (event.type === 'message') {
+      const flags = viaPublicStream ? undefined : (event.flags_by_user as Record<string, string[]>)[String(userId)];
+      if (s.narrow.length > 0) {
+        this.internal ??= internalFromWire(event.message as Record<string, unknown>, String(event.raw_content));
+        if (!matchesNarrow(s.narrow, this.internal, maskOf(flags))) return [];
+      }
+      const echo = event.sender_queue_id === s.id && event.local_id !== undefined;
+      key = `${flags?.join(',') ?? '*'}|${s.applyMarkdown ? 1 : 0}${s.clientGravatar ? 1 : 0}|${echo ? s.id : ''}`;
+    } else {
+      const c = s.capabilities;
+      key = `${c.bulk_message_deletion ? 1 : 0}${c.stream_typing_notifications ? 1 : 0}${c.user_settings_object ? 1 : 0}`;
+    }
+    let out = this.shapes.get(key);
+    if (!out) {
+      out = personalize(queue, userId, event, viaPublicStream).map((e) => JSON.stringify(e));
+      this.shapes.set(key, out);
+    }
+    return out;
+  }
+}
+
+/** One queue's view of one event, as objects (the narrow is checked by the caller). */
+function personalize(queue: EventQueue, userId: number, event: ParleyEvent, viaPublicStream: boolean): Ev[] {
   const s = queue.state;
   if (event.type === 'message') {
-    const message = event.message as Record<string, unknown>;
     const flags = viaPublicStream ? undefined : (event.flags_by_user as Record<string, string[]>)[String(userId)];
-    const mask = maskOf(flags);
-    if (s.narrow.length > 0 && !matchesNarrow(s.narrow, internalFromWire(message, String(event.raw_content)), mask)) return [];
-    const shaped: Record<string, unknown> = { ...message };
+    const shaped: Record<string, unknown> = { ...(event.message as Record<string, unknown>) };
     if (!s.applyMarkdown) {
       shaped.content = event.raw_content;
       shaped.content_type = 'text/x-markdown';

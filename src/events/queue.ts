@@ -21,7 +21,8 @@ export interface QueueOptions {
   lifespanSecs: number;
 }
 
-export type QueuedEvent = { id: number; type: string; [key: string]: unknown };
+/** An event as queued: its id, and the event serialised without the id (shared between queues). */
+export interface QueuedEvent { id: number; json: string }
 
 /** What a saved queue looks like on disk (and in memory, minus the parked request). */
 export interface QueueState extends QueueOptions {
@@ -46,9 +47,9 @@ export class EventQueue {
     return this.state.eventTypes === null || this.state.eventTypes.includes(type) || type === 'heartbeat' || type === 'restart';
   }
 
-  push(event: Record<string, unknown> & { type: string }): void {
-    const queued = { ...event, id: this.state.nextEventId++ } as QueuedEvent;
-    this.state.events.push(queued);
+  /** `json`: one serialised event object, as from JSON.stringify. */
+  push(json: string): void {
+    this.state.events.push({ id: this.state.nextEventId++, json });
     // Zulip bounds a queue too: a client that never polls cannot grow it without limit.
     if (this.state.events.length > 10_000) this.state.events.splice(0, this.state.events.length - 10_000);
     this.wake();
@@ -57,8 +58,12 @@ export class EventQueue {
   /** Drops what the client has acknowledged, then answers what remains. */
   acknowledge(lastEventId: number): QueuedEvent[] {
     this.state.lastAccess = Date.now();
-    this.state.events = this.state.events.filter((e) => e.id > lastEventId);
-    return this.state.events;
+    const events = this.state.events;
+    // Ids ascend, so the acknowledged ones are a prefix.
+    let keep = 0;
+    while (keep < events.length && events[keep]!.id <= lastEventId) keep++;
+    if (keep > 0) events.splice(0, keep);
+    return events;
   }
 
   wake(): void {

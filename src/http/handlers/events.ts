@@ -1,6 +1,7 @@
 import type { AuthedRequest, Route } from '../route.js';
 import { badRequest } from '../../errors.js';
-import { queuesOf } from '../../events/manager.js';
+import { eventsAnswer, queuesOf } from '../../events/manager.js';
+import { PreSerialized } from '../route.js';
 import { fetchInitialState, FETCH_TYPES } from '../../events/initial-state.js';
 import type { Capabilities } from '../../events/queue.js';
 import { parseNarrow } from '../../narrow/parse.js';
@@ -63,7 +64,7 @@ export const eventRoutes: Route[] = [
       const queue = manager.get(queueId, r.user.id);
       const events = await manager.poll(queue, r.params.optInt('last_event_id') ?? -1, r.params.bool('dont_block', false),
         (cb) => r.reply.raw.once('close', cb));
-      return { events, queue_id: queue.id };
+      return new PreSerialized(eventsAnswer(events, queue.id));
     },
   },
   {
