@@ -7,6 +7,7 @@
 import { spawn } from 'node:child_process';
 import readline from 'node:readline';
 import { load } from './lib/load.js';
+import { profileArgs } from './lib/profile.js';
 
 const SIZES = [10_000, 100_000, 1_000_000].filter((n) => n <= Number(process.argv[3] ?? process.argv[2] ?? 1_000_000));
 const STREAMS = 20;
@@ -73,7 +74,7 @@ if (process.argv[2] === 'child') {
   await bench.close();
   process.exit(0);
 } else {
-  const child = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, 'child', String(SIZES[SIZES.length - 1])], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...profileArgs(), '--import', 'tsx', import.meta.filename, 'child', String(SIZES[SIZES.length - 1])], { stdio: ['pipe', 'pipe', 'inherit'] });
   const out = readline.createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
   const rows: string[] = [];
   for (const _ of SIZES) {

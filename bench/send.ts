@@ -1,11 +1,13 @@
 /**
- * `npm run bench -- send [seconds]`: POST /messages throughput and latency on SQLite,
+ * `npm run bench -- send [seconds] [case]`: POST /messages throughput and latency on SQLite,
  * to streams of 10, 100 and 1,000 subscribers and as private messages, with 32
- * concurrent senders. The server runs in its own process.
+ * concurrent senders (`case`: only the cases whose label contains it, e.g. `100 sub`).
+ * The server runs in its own process.
  */
 import { spawn } from 'node:child_process';
 import readline from 'node:readline';
 import { runLoad, printStats, type LoadStats } from './lib/http-load.js';
+import { profileArgs } from './lib/profile.js';
 
 const SENDERS = 32;
 
@@ -23,7 +25,7 @@ if (process.argv[2] === 'child') {
   });
 } else {
   const seconds = Number(process.argv[2] ?? 8);
-  const child = spawn(process.execPath, [...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.BENCH_PROFILE] : []), '--import', 'tsx', import.meta.filename, 'child'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...profileArgs(), '--import', 'tsx', import.meta.filename, 'child'], { stdio: ['ignore', 'pipe', 'inherit'] });
   const { base, senders } = JSON.parse(await new Promise<string>((r) => readline.createInterface({ input: child.stdout! }).once('line', r))) as
     { base: string; senders: Array<{ id: number; email: string; key: string }> };
   const auth = senders.map((s) => 'Basic ' + Buffer.from(`${s.email}:${s.key}`).toString('base64'));
@@ -35,7 +37,7 @@ if (process.argv[2] === 'child') {
     ['stream, 1000 subscribers', (w, i) => ({ type: 'stream', to: 'subs1000', topic: `t${w % 4}`, content: `message ${i} from ${w} with **markdown**` })],
     ['private, 1:1', (w, i) => ({ type: 'private', to: `[${senders[(w + 1) % SENDERS]!.id}]`, content: `private ${i} from ${w}` })],
   ];
-  for (const [label, params] of cases) {
+  for (const [label, params] of cases.filter(([l]) => l.includes(process.argv[3] ?? ''))) {
     process.stderr.write(`  ${label} (${seconds}s)...\n`);
     await runLoad('warm-up', { base, concurrency: SENDERS, durationMs: 1000, request: (w, i) => ({ method: 'POST', path: '/api/v1/messages', auth: auth[w]!, body: body(params(w, i)) }) });
     rows.push(await runLoad(label, { base, concurrency: SENDERS, durationMs: seconds * 1000, request: (w, i) => ({ method: 'POST', path: '/api/v1/messages', auth: auth[w]!, body: body(params(w, i)) }) }));
