@@ -141,6 +141,9 @@ export function applyEvent(state: State, e: Ev, viewerId: number): void {
         state.presences[e.email] = { ...e.presence, aggregated: { client: info!.client, status: info!.status, timestamp: info!.timestamp } };
       }
       return;
+    case 'typing':
+      // Typing is transient: no register state holds it, clients show and expire it themselves.
+      return;
     default:
   }
 }

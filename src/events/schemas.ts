@@ -38,6 +38,9 @@ const message = shape({
   'stream_id?': int, 'last_edit_timestamp?': int, 'edit_history?': arrayOf(obj),
 });
 const clientPresence = shape({ client: str, status: str, timestamp: int, pushable: bool });
+const oneOf = (...values: string[]): Check => (v) => typeof v === 'string' && values.includes(v);
+const typingUser = shape({ user_id: int, email: str });
+const typingFields = { type: str, id: int, op: oneOf('start', 'stop'), sender: typingUser };
 
 export const EVENT_SCHEMAS: Record<string, Record<string, Check>> = {
   message: { type: str, id: int, message, flags: arrayOf(str), 'local_message_id?': str },
@@ -74,6 +77,9 @@ export const EVENT_SCHEMAS: Record<string, Record<string, Check>> = {
     service_feature_level: int, service_merge_base: str,
   },
   heartbeat: { type: str, id: int },
+  // Keyed by message_type (see schemaKey): the two kinds differ in shape, start and stop do not.
+  'typing:private': { ...typingFields, message_type: oneOf('private'), recipients: arrayOf(typingUser) },
+  'typing:stream': { ...typingFields, message_type: oneOf('stream'), stream_id: int, topic: str },
 };
 
 function shapeErrors(schema: Record<string, Check>, v: Record<string, unknown>, where: string): string[] {
@@ -93,7 +99,10 @@ function shapeErrors(schema: Record<string, Check>, v: Record<string, unknown>, 
   return errors;
 }
 
-export const schemaKey = (e: { type: string; op?: unknown }) => (typeof e.op === 'string' && `${e.type}:${e.op}` in EVENT_SCHEMAS ? `${e.type}:${e.op}` : e.type);
+export const schemaKey = (e: { type: string; op?: unknown; message_type?: unknown }): string => {
+  if (e.type === 'typing') return `typing:${String(e.message_type)}`;
+  return typeof e.op === 'string' && `${e.type}:${e.op}` in EVENT_SCHEMAS ? `${e.type}:${e.op}` : e.type;
+};
 
 /** Problems with an event as delivered; empty when it has exactly its schema's shape. */
 export function validateEvent(e: Record<string, unknown> & { type: string }): string[] {

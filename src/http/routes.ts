@@ -8,6 +8,7 @@ import { messageReadRoutes } from './handlers/messages-read.js';
 import { eventRoutes } from './handlers/events.js';
 import { streamRoutes } from './handlers/streams.js';
 import { subscriptionRoutes } from './handlers/subscriptions.js';
+import { typingRoutes } from './handlers/typing.js';
 
 /** Every API route, by resource. Each handler file owns its own table. */
-export const routes: Route[] = [...serverRoutes, ...userRoutes, ...presenceRoutes, ...renderRoutes, ...messageSendRoutes, ...messageReadRoutes, ...eventRoutes, ...streamRoutes, ...subscriptionRoutes];
+export const routes: Route[] = [...serverRoutes, ...userRoutes, ...presenceRoutes, ...renderRoutes, ...messageSendRoutes, ...messageReadRoutes, ...eventRoutes, ...streamRoutes, ...subscriptionRoutes, ...typingRoutes];

@@ -1,0 +1,58 @@
+import type { Tx } from '../store/tx.js';
+import type { Q, StreamRow, UserRow } from '../store/rows.js';
+import { users } from '../store/repos/users.js';
+import { subscriptions } from '../store/repos/subscriptions.js';
+import { fitsIdColumn } from '../store/repos/streams.js';
+import { userSettings } from '../lib/user-settings.js';
+import { badRequest } from '../errors.js';
+
+/**
+ * Typing notifications (Zulip's protocol is stateless on the server: nothing is stored,
+ * clients repeat `start` and expire what they show). Each call is one event.
+ */
+export type TypingOp = 'start' | 'stop';
+
+const who = (u: UserRow) => ({ user_id: u.id, email: u.email });
+
+/** The sender's own privacy settings (feature level 105) can forbid sending either kind. */
+export function checkTypingAllowed(sender: UserRow, kind: 'private' | 'stream'): void {
+  const s = userSettings(sender.settings);
+  if (kind === 'private' && !s.send_private_typing_notifications) {
+    throw badRequest('User has disabled typing notifications for private messages');
+  }
+  if (kind === 'stream' && !s.send_stream_typing_notifications) {
+    throw badRequest('User has disabled typing notifications for stream messages');
+  }
+}
+
+/**
+ * The people of a private conversation being typed in, the sender included (appended when
+ * absent), in the order given. Any unknown id rejects the whole request, as in Zulip: a
+ * partial list would name a different conversation. Deactivated users and bots of the
+ * organization are valid recipients; they still identify the conversation.
+ */
+export async function checkTypingRecipients(q: Q, sender: UserRow, ids: number[]): Promise<UserRow[]> {
+  const wanted = [...new Set([...ids, sender.id])];
+  const rows = await users.listByIds(q, wanted.filter(fitsIdColumn));
+  const found = new Map(rows.filter((u) => u.realm_id === sender.realm_id).map((u) => [u.id, u]));
+  return wanted.map((id) => {
+    const u = found.get(id);
+    if (!u) throw badRequest(`Invalid user ID ${id}`);
+    return u;
+  });
+}
+
+/** Everyone listed who is still active hears it, the sender's other clients too. */
+export function doSendPrivateTyping(tx: Tx, sender: UserRow, recipients: UserRow[], op: TypingOp): void {
+  tx.notify({ type: 'typing', op, message_type: 'private', sender: who(sender), recipients: recipients.map(who) },
+    recipients.filter((u) => u.is_active === 1).map((u) => u.id), sender.realm_id);
+}
+
+/**
+ * The stream's active subscribers hear it (the sender only if subscribed); queues that did
+ * not declare stream_typing_notifications drop it on delivery (src/events/personalize.ts).
+ */
+export async function doSendStreamTyping(tx: Tx, sender: UserRow, stream: StreamRow, topic: string, op: TypingOp): Promise<void> {
+  tx.notify({ type: 'typing', op, message_type: 'stream', sender: who(sender), stream_id: stream.id, topic },
+    await subscriptions.listSubscriberIds(tx.db, stream.id), sender.realm_id);
+}
