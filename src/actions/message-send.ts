@@ -166,7 +166,8 @@ export async function doSendMessage(tx: Tx, realm: RealmRow, sender: UserRow, in
     if (!stream) flags |= FLAG_BITS.is_private;
     return { user_id: userId, message_id: id, flags };
   });
-  await messages.insertUserMessages(q, rows);
+  if (tx.stageUserMessages) tx.stageUserMessages(rows);
+  else await messages.insertUserMessages(q, rows);
 
   const wire = presentMessage({ id, ...values }, sender, recipientInfo, { applyMarkdown: true, clientGravatar: false, realm }, { reactions: [] });
   const flagsByUser: Record<number, string[]> = {};

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../context.js';
 import type { EventEnvelope } from '../events/bus.js';
-import type { Tx } from './tx.js';
+import type { Tx, UserMessageInsert } from './tx.js';
+import { messages } from './repos/messages.js';
 import { committed } from './versions.js';
 
 interface Item<T> {
@@ -52,8 +53,10 @@ export class GroupCommitter {
     try {
       await this.ctx.store.db.transaction().execute(async (trx) => {
         handle = trx;
+        const recipientRows: UserMessageInsert[] = [];
         for (const item of batch) {
           const after: Array<() => void> = [];
+          const staged: UserMessageInsert[][] = [];
           const tx: Tx = {
             db: trx,
             notify: (event, userIds, realmId) => {
@@ -61,11 +64,13 @@ export class GroupCommitter {
               if (users.length > 0) after.push(() => this.ctx.bus.publish({ realmId, event, userIds: users } satisfies EventEnvelope));
             },
             onCommit: (f) => after.push(f),
+            stageUserMessages: (rows) => staged.push(rows),
           };
           await sql`SAVEPOINT parley_unit`.execute(trx);
           try {
             const value = await item.fn(tx);
             await sql`RELEASE SAVEPOINT parley_unit`.execute(trx);
+            for (const rows of staged) recipientRows.push(...rows);
             outcomes.push({ ok: true, value, after });
           } catch (error) {
             await sql`ROLLBACK TO SAVEPOINT parley_unit`.execute(trx);
@@ -73,6 +78,9 @@ export class GroupCommitter {
             outcomes.push({ ok: false, error, after: [] });
           }
         }
+        // Should this fail, the whole batch rolls back and every unit is told (below).
+        recipientRows.sort((a, b) => a.user_id - b.user_id || a.message_id - b.message_id);
+        await messages.insertUserMessages(trx, recipientRows);
       });
     } catch (error) {
       // The COMMIT itself failed: nothing of this batch was stored.

@@ -17,8 +17,9 @@ function parley(dataDir: string, ...args: string[]): { code: number | null; out:
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
-test('org, user, bot and api-key commands write what the HTTP API then serves', { skip, timeout: 120_000 }, async () => {
+test('org, user, bot and api-key commands write what the HTTP API then serves', { skip, timeout: 120_000 }, async (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-cli-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   const user = parley(dir, 'user', 'create', '--email', 'alice@parley.test', '--full-name', 'Alice Liddell', '--role', 'admin');
   assert.equal(user.code, 0, user.err);
   const alice = JSON.parse(user.out);
@@ -70,8 +71,9 @@ test('org, user, bot and api-key commands write what the HTTP API then serves', 
   }
 });
 
-test('demo fills an organization with users, streams and messages that the API then serves', { skip, timeout: 120_000 }, async () => {
+test('demo fills an organization with users, streams and messages that the API then serves', { skip, timeout: 120_000 }, async (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-demo-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   const r = parley(dir, 'demo', '--users', '6', '--messages', '40');
   assert.equal(r.code, 0, r.err);
   assert.match(r.out, /Demo ready: 6 users, 6 streams, 40 messages\./);

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../db.js';
 import * as m001 from './001-initial.js';
 import * as m006 from './006-presence.js';
+import * as m007 from './007-user-message-clustered.js';
 
 export interface Migration {
   name: string;
@@ -12,4 +13,5 @@ export interface Migration {
 export const migrations: Migration[] = [
   { name: '001-initial', up: m001.up },
   { name: '006-presence', up: m006.up },
+  { name: '007-user-message-clustered', up: m007.up },
 ];
