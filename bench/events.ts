@@ -85,20 +85,27 @@ if (process.argv[2] === 'child') {
   process.stdout.write(`${mem.queues} queues with parked polls: server RSS ${(mem.rss / 1048576).toFixed(0)} MB, `
     + `${((mem.rss - info.rssBefore) / 1048576).toFixed(0)} MB more than before the queues (${((mem.rss - info.rssBefore) / mem.queues / 1024).toFixed(1)} KB per queue)\n`);
   const rate = Number(process.argv[4] ?? 100);
-  const report = (label: string, messages: number, from: number) => {
-    const sorted = (since: Map<number, number>) => arrivals.slice(from).map(([n, at]) => Math.max(0, at - (since.get(n) ?? at))).sort((a, b) => a - b);
+  const burstId = 1_000_000;
+  let messages = 0;
+  // Only deliveries of messages numbered in [from, to) count.
+  const report = (label: string, from: number, to: number) => {
+    const counted = arrivals.filter(([n]) => n >= from && n < to);
+    const sorted = (since: Map<number, number>) => counted.map(([n, at]) => Math.max(0, at - (since.get(n) ?? at))).sort((a, b) => a - b);
     const pct = (l: number[], p: number) => (l[Math.floor(l.length * p)] ?? 0).toFixed(1);
     const fromAnswer = sorted(answered);
     const fromSend = sorted(sent);
-    process.stdout.write(`${label}: ${messages} messages, ${fromAnswer.length} deliveries: latency from POST /messages answer to poll answer p50 ${pct(fromAnswer, 0.5)} ms, p99 ${pct(fromAnswer, 0.99)} ms; `
+    process.stdout.write(`${label}: ${new Set(counted.map(([n]) => n)).size} messages, ${fromAnswer.length} deliveries: latency from POST /messages answer to poll answer p50 ${pct(fromAnswer, 0.5)} ms, p99 ${pct(fromAnswer, 0.99)} ms; `
       + `from POST /messages sent: p50 ${pct(fromSend, 0.5)} ms, p99 ${pct(fromSend, 0.99)} ms\n`);
   };
-  // Steady: `rate` messages a second, each to one of 100 ten-member streams.
-  process.stderr.write(`  ${rate} messages/s for ${seconds}s (${rate * QUEUES / 100} deliveries/s)...\n`);
-  let messages = 0;
+
+  // Steady: `rate` messages a second, each to one of 100 ten-member streams. The first
+  // seconds warm the server up (JIT, the full GC of the memory reading above) and are not counted.
+  const WARMUP_SECONDS = 5;
+  const measuredFrom = rate * WARMUP_SECONDS;
+  process.stderr.write(`  ${rate} messages/s for ${WARMUP_SECONDS}s of warm-up and ${seconds}s measured (${rate * QUEUES / 100} deliveries/s)...\n`);
   const start = performance.now();
   const inflight: Array<Promise<void>> = [];
-  while (performance.now() - start < seconds * 1000) {
+  while (performance.now() - start < (WARMUP_SECONDS + seconds) * 1000) {
     const n = messages++;
     const due = start + (n * 1000) / rate;
     const wait = due - performance.now();
@@ -111,17 +118,28 @@ if (process.argv[2] === 'child') {
   }
   await Promise.all(inflight);
   await new Promise((res) => setTimeout(res, 500));
-  report(`steady ${rate}/s to 10-member streams`, messages, 0);
+  report(`steady ${rate}/s to 10-member streams`, measuredFrom, burstId);
+  if (process.env.BENCH_TIMELINE) {
+    const bySecond = new Map<number, number[]>();
+    // BENCH_TIMELINE=1: percentiles per second of sending, warm-up included.
+    for (const [n, at] of arrivals) if (n < burstId) {
+      const s = Math.floor((sent.get(n)! - start) / 1000);
+      bySecond.set(s, [...(bySecond.get(s) ?? []), at - sent.get(n)!]);
+    }
+    for (const [s, l] of [...bySecond].sort((a, b) => a[0] - b[0])) {
+      l.sort((a, b) => a - b);
+      process.stdout.write(`  second ${s}: p50 ${l[Math.floor(l.length / 2)]!.toFixed(1)} p99 ${l[Math.floor(l.length * 0.99)]!.toFixed(1)} max ${l.at(-1)!.toFixed(1)}\n`);
+    }
+  }
   // Burst: one message every queue hears.
-  const before = arrivals.length;
-  const burst = 1_000_000;
+  const burst = burstId;
   sent.set(burst, performance.now());
   const r = await call(sends, 'POST', '/api/v1/messages', auths[0]!, `type=stream&to=broadcast&topic=bench&content=tick%20${burst}`);
   answered.set(burst, performance.now());
   if (r.status !== 200) throw new Error(JSON.stringify(r.json));
   await new Promise((res) => setTimeout(res, 3000));
   running = false;
-  report('one message to all queues at once', 1, before);
+  report('one message to all queues at once', burstId, burstId + 1);
   child.kill('SIGTERM');
   await Promise.allSettled([sends.destroy(), ...queues.map((q) => q.client.destroy())]);
   void loops;

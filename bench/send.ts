@@ -9,7 +9,7 @@ import readline from 'node:readline';
 import { runLoad, printStats, type LoadStats } from './lib/http-load.js';
 import { profileArgs } from './lib/profile.js';
 
-const SENDERS = 32;
+const SENDERS = Number(process.env.BENCH_SENDERS ?? 32);
 
 if (process.argv[2] === 'child') {
   const { startBenchApp } = await import('./lib/bench-app.js');

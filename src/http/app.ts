@@ -7,6 +7,7 @@ import { Params } from './params.js';
 import { authenticate, resolveRealm } from './auth.js';
 import { routes } from './routes.js';
 import { PreSerialized, type AuthedRequest, type BaseRequest, type Route } from './route.js';
+import { createServer } from './longpoll.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -19,7 +20,12 @@ function paramsOf(req: FastifyRequest): Params {
 }
 
 export async function buildHttp(ctx: AppContext): Promise<FastifyInstance> {
+  let closing = false;
   const app = Fastify({
+    // GET /events is answered before Fastify sees it (src/http/longpoll.ts); once closing,
+    // Fastify takes it too and answers 503.
+    // The server's timeouts are set there: long polls are held up to 90 s by design.
+    serverFactory: (handler) => createServer(ctx, handler, { isClosing: () => closing }),
     loggerInstance: ctx.log as unknown as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     // A pino child per request was a measurable share of a small request; the request
@@ -27,12 +33,13 @@ export async function buildHttp(ctx: AppContext): Promise<FastifyInstance> {
     childLoggerFactory: (logger) => logger,
     routerOptions: { ignoreDuplicateSlashes: true, ignoreTrailingSlash: true, maxParamLength: 500 },
     bodyLimit: 8 * 1024 * 1024,
-    // Long polls are held up to 90 s by design.
-    requestTimeout: 0,
-    keepAliveTimeout: 95_000,
     return503OnClosing: true,
   });
 
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
   await app.register(formbody);
   await app.register(multipart, { attachFieldsToBody: 'keyValues', limits: { fileSize: 25 * 1024 * 1024, fields: 1000 } });
   // Bodies of other types (webhook payloads in plain text, say) are kept as text.

@@ -211,6 +211,35 @@ test('capabilities shape the register state: notification_settings_null and user
   assert.equal(badNarrow.body.code, 'BAD_NARROW');
 });
 
+test('GET /events answers alike on the direct long-poll path and through Fastify', async () => {
+  const q = (await register(alice, { event_types: ['message'] })).body;
+  await sendStream(bob, 'general', 'direct path');
+  const auth = { authorization: basic(alice.email, alice.apiKey) };
+  const cases = [
+    `queue_id=${encodeURIComponent(q.queue_id)}&last_event_id=-1&dont_block=true`,
+    `queue_id=nope&queue_id=${encodeURIComponent(q.queue_id)}&last_event_id=-1&dont_block=true`, // a repeated name: the last counts
+    'queue_id=nope%3A1&last_event_id=-1',
+    `queue_id=${encodeURIComponent(q.queue_id)}&last_event_id=x`,
+    `queue_id=${encodeURIComponent(q.queue_id)}&dont_block=maybe`,
+    'last_event_id=1',
+  ];
+  for (const query of cases) {
+    for (const path of ['/api/v1/events', '/api/v1/events/']) {
+      const viaHttp = await fetch(`${base}${path}?${query}`, { headers: auth });
+      const viaFastify = await t.app.http.inject({ method: 'GET', url: `${path}?${query}`, headers: { ...auth, host: new URL(base).host } });
+      const body = await viaHttp.json();
+      assert.equal(viaHttp.status, viaFastify.statusCode, `${path}?${query}`);
+      assert.deepEqual(body, viaFastify.json(), `${path}?${query}`);
+      assert.match(viaHttp.headers.get('content-type') ?? '', /^application\/json/);
+    }
+  }
+  const events = (await (await fetch(`${base}/api/v1/events?${cases[1]}`, { headers: auth })).json()).events;
+  assert.deepEqual(events.map((e: any) => e.message.content), ['direct path']);
+  const wrongKey = await fetch(`${base}/api/v1/events?${cases[0]}`, { headers: { authorization: basic(alice.email, 'x'.repeat(32)) } });
+  assert.equal(wrongKey.status, 401);
+  assert.deepEqual(await wrongKey.json(), { result: 'error', msg: 'Invalid API key', code: 'INVALID_API_KEY' });
+});
+
 test('a client that gets BAD_EVENT_QUEUE_ID re-registers and carries on', async () => {
   const first = (await register(bob, { event_types: ['message'] })).body;
   await http(bob, 'DELETE', '/events', { queue_id: first.queue_id });

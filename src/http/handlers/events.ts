@@ -1,6 +1,7 @@
 import type { AuthedRequest, Route } from '../route.js';
 import { badRequest } from '../../errors.js';
-import { eventsAnswer, queuesOf } from '../../events/manager.js';
+import { queuesOf } from '../../events/manager.js';
+import { serveEvents } from '../longpoll.js';
 import { PreSerialized } from '../route.js';
 import { fetchInitialState, FETCH_TYPES } from '../../events/initial-state.js';
 import type { Capabilities } from '../../events/queue.js';
@@ -59,12 +60,9 @@ export const eventRoutes: Route[] = [
   {
     method: 'GET', path: '/events', auth: 'user',
     handler: async (r) => {
-      const manager = queuesOf(r.ctx);
-      const queueId = r.params.str('queue_id');
-      const queue = manager.get(queueId, r.user.id);
-      const events = await manager.poll(queue, r.params.optInt('last_event_id') ?? -1, r.params.bool('dont_block', false),
-        (cb) => r.reply.raw.once('close', cb));
-      return new PreSerialized(eventsAnswer(events, queue.id));
+      // Over real HTTP this route is answered by src/http/longpoll.ts before Fastify routes;
+      // it serves inject() and requests made while the server closes.
+      return new PreSerialized(await serveEvents(r.ctx, r.user, r.params, (cb) => r.reply.raw.once('close', cb)));
     },
   },
   {
