@@ -14,13 +14,16 @@ import { loadWireMessages, type MessagePresentOpts } from './message.js';
  * email, avatar), stream (name) or organization can touch any message, so those empty
  * the cache. A read that began before such an event never stores what it loaded.
  */
-const MAX_ENTRIES = 50_000;
+/** About 64 MB of JSON (a few tens of thousands of messages); the oldest stored goes first. */
+const MAX_CHARS = 64 * 1024 * 1024;
 
 const PER_MESSAGE = new Set(['update_message', 'reaction', 'delete_message', 'submessage']);
-const EVERYTHING = new Set(['realm_user', 'realm_bot', 'stream', 'realm']);
+// Linkifiers make topic_links.
+const EVERYTHING = new Set(['realm_user', 'realm_bot', 'stream', 'realm', 'realm_linkifiers', 'realm_filters']);
 
 export class MessageJsonCache {
   private entries = new Map<number, Array<string | undefined>>();
+  private chars = 0;
   /** Bumped by every invalidation: loads that straddle one are not kept. */
   private epoch = 0;
 
@@ -31,10 +34,11 @@ export class MessageJsonCache {
       if (event.type === 'stream' && event.op === 'create') return;
       this.epoch += 1;
       this.entries.clear();
+      this.chars = 0;
     } else if (PER_MESSAGE.has(event.type)) {
       this.epoch += 1;
       const ids = [event.message_id, ...(Array.isArray(event.message_ids) ? event.message_ids : [])];
-      for (const id of ids) if (typeof id === 'number') this.entries.delete(id);
+      for (const id of ids) if (typeof id === 'number') this.evict(id);
     }
   }
 
@@ -66,15 +70,28 @@ export class MessageJsonCache {
     return out;
   }
 
+  /** Entries held, and their size in characters (for tests and the budget). */
+  size(): { entries: number; chars: number } {
+    return { entries: this.entries.size, chars: this.chars };
+  }
+
+  private evict(id: number): void {
+    const entry = this.entries.get(id);
+    if (!entry) return;
+    for (const json of entry) this.chars -= json?.length ?? 0;
+    this.entries.delete(id);
+  }
+
   private store(id: number, variant: number, json: string): void {
     let entry = this.entries.get(id);
     if (!entry) {
-      // Oldest inserted first out: recent messages are the ones read again.
-      if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
       entry = [];
       this.entries.set(id, entry);
     }
+    this.chars += json.length - (entry[variant]?.length ?? 0);
     entry[variant] = json;
+    // Oldest inserted first out: recent messages are the ones read again.
+    while (this.chars > MAX_CHARS && this.entries.size > 1) this.evict(this.entries.keys().next().value!);
   }
 }
 

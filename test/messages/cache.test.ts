@@ -94,3 +94,21 @@ test('messages deleted with their topic leave every read', async () => {
   const kept = await messageCacheOf(t.app.ctx).load(t.app.ctx.store.db, [id], { applyMarkdown: true, clientGravatar: false, realm: t.realm });
   assert.deepEqual(kept, []);
 });
+
+test('the cache accounts for what it holds: a message event frees its entry, a user change frees everything', async () => {
+  const cache = messageCacheOf(t.app.ctx);
+  const ids = [await send(alice, { type: 'private', to: [bob.id], content: 'first' }),
+    await send(alice, { type: 'private', to: [bob.id], content: 'second' })];
+  cache.observe({ type: 'realm_user', op: 'update', person: { user_id: alice.id } });
+  assert.deepEqual(cache.size(), { entries: 0, chars: 0 });
+  const listed = await read(bob);
+  const one = JSON.stringify({ ...byId(listed, ids[0]!), flags: undefined }).length;
+  const held = cache.size();
+  assert.equal(held.entries, listed.length);
+  assert.ok(held.chars >= one * listed.length * 0.5, 'each entry counted');
+  cache.observe({ type: 'reaction', op: 'add', message_id: ids[0]! });
+  assert.equal(cache.size().entries, held.entries - 1);
+  assert.ok(cache.size().chars < held.chars && cache.size().chars > 0);
+  cache.observe({ type: 'realm_user', op: 'update', person: { user_id: alice.id } });
+  assert.deepEqual(cache.size(), { entries: 0, chars: 0 });
+});
