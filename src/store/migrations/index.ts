@@ -3,6 +3,7 @@ import type { Dialect } from '../db.js';
 import * as m001 from './001-initial.js';
 import * as m006 from './006-presence.js';
 import * as m007 from './007-user-message-clustered.js';
+import * as m008 from './008-subscription-stream-users.js';
 
 export interface Migration {
   name: string;
@@ -14,4 +15,5 @@ export const migrations: Migration[] = [
   { name: '001-initial', up: m001.up },
   { name: '006-presence', up: m006.up },
   { name: '007-user-message-clustered', up: m007.up },
+  { name: '008-subscription-stream-users', up: m008.up },
 ];
