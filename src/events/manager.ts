@@ -39,6 +39,7 @@ export class QueueManager {
   private byUser = new Map<number, Set<EventQueue>>();
   private publicStreamQueues = new Map<number, Set<EventQueue>>();
   private gcTimer: NodeJS.Timeout;
+  private draining = false;
   private unsubscribe: () => void;
   readonly generation = Math.floor(Date.now() / 1000);
 
@@ -112,7 +113,8 @@ export class QueueManager {
   /** Waits for events after lastEventId, a heartbeat after heartbeatMs of silence. */
   async poll(q: EventQueue, lastEventId: number, dontBlock: boolean, onClose: (cb: () => void) => void): Promise<QueuedEvent[]> {
     const pending = q.acknowledge(lastEventId);
-    if (pending.length > 0 || dontBlock) return [...pending];
+    // Once shutdown has begun, a poll that slipped in answers at once instead of holding the server open.
+    if (pending.length > 0 || dontBlock || this.draining) return [...pending];
     q.release(); // a newer poll replaces an older one, as in Zulip
     return new Promise<QueuedEvent[]>((resolve) => {
       const timer = setTimeout(() => q.push(HEARTBEAT), Math.min(this.ctx.config.heartbeatMs, (LONGPOLL_TIMEOUT_SECS - 5) * 1000));
@@ -139,8 +141,9 @@ export class QueueManager {
     }
   }
 
-  /** Shutdown: parked polls answer at once. */
+  /** Shutdown: parked polls answer at once, and so do any that arrive after. */
   drain(): void {
+    this.draining = true;
     for (const q of this.queues.values()) q.release();
   }
 

@@ -51,7 +51,7 @@ async function answerPoll(ctx: AppContext, req: http.IncomingMessage, res: http.
   let body: string;
   try {
     const { user } = await authenticate(ctx, req.headers.host, req.headers.authorization);
-    body = await serveEvents(ctx, user, queryParams(query), (cb) => res.once('close', cb));
+    body = await serveEvents(ctx, user, queryParams(query), (cb) => onceClosed(res, cb));
   } catch (err) {
     if (err instanceof ApiError) {
       status = err.httpStatus;
@@ -66,6 +66,12 @@ async function answerPoll(ctx: AppContext, req: http.IncomingMessage, res: http.
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
   res.end(body);
   return status;
+}
+
+/** `cb` when the client goes away; at once if it already has (during a slow authentication, say). */
+export function onceClosed(res: http.ServerResponse, cb: () => void): void {
+  if (res.destroyed) cb();
+  else res.once('close', cb);
 }
 
 /** As Fastify's query parsing feeds Params: a repeated name keeps its last value. */

@@ -22,7 +22,7 @@ pg.types.setTypeParser(20, (v) => Number(v));
 export async function openStore(opts: { databaseUrl?: string; sqlitePath?: string; onError?: (message: string) => void }): Promise<Store> {
   let db: Kysely<DB>;
   let dialect: Dialect;
-  let checkpointer: Checkpointer | undefined;
+  let sqlitePath: string | undefined;
   if (opts.databaseUrl) {
     dialect = 'postgres';
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
@@ -40,11 +40,19 @@ export async function openStore(opts: { databaseUrl?: string; sqlitePath?: strin
     sqlite.pragma('cache_size = -65536');
     if (file !== ':memory:') {
       sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
-      checkpointer = startCheckpointer(file, opts.onError ?? ((m) => process.emitWarning(m)));
+      sqlitePath = file;
     }
     db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   }
-  await migrate(db, dialect);
+  try {
+    await migrate(db, dialect);
+  } catch (err) {
+    await db.destroy();
+    throw err;
+  }
+  // Started once the schema is in place, so a failed migration leaves nothing running.
+  const checkpointer: Checkpointer | undefined = sqlitePath
+    ? startCheckpointer(sqlitePath, opts.onError ?? ((m) => process.emitWarning(m))) : undefined;
   return {
     db, dialect,
     close: async () => {

@@ -106,6 +106,9 @@ test('each bad request gets Zulip\'s error and sends nothing', async () => {
   const c = await listen(carol, { stream_typing_notifications: true });
   const cases: Array<[TestUser, Record<string, unknown>, string]> = [
     [alice, { op: 'start', to: [bob.id], type: 'huddle' }, 'Invalid type'],
+    // Names every JavaScript object has are not types either.
+    [alice, { op: 'start', to: [bob.id], type: 'constructor' }, 'Invalid type'],
+    [alice, { op: 'start', to: [bob.id], type: '__proto__' }, 'Invalid type'],
     [alice, { op: 'begin', to: [bob.id] }, 'Invalid op'],
     [alice, { to: [bob.id] }, "Missing 'op' argument"],
     [alice, { op: 'start' }, "Missing 'to' argument"],

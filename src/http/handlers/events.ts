@@ -1,7 +1,7 @@
 import type { AuthedRequest, Route } from '../route.js';
 import { badRequest } from '../../errors.js';
 import { queuesOf } from '../../events/manager.js';
-import { serveEvents } from '../longpoll.js';
+import { onceClosed, serveEvents } from '../longpoll.js';
 import { PreSerialized } from '../route.js';
 import { fetchInitialState, FETCH_TYPES } from '../../events/initial-state.js';
 import type { Capabilities } from '../../events/queue.js';
@@ -62,7 +62,7 @@ export const eventRoutes: Route[] = [
     handler: async (r) => {
       // Over real HTTP this route is answered by src/http/longpoll.ts before Fastify routes;
       // it serves inject() and requests made while the server closes.
-      return new PreSerialized(await serveEvents(r.ctx, r.user, r.params, (cb) => r.reply.raw.once('close', cb)));
+      return new PreSerialized(await serveEvents(r.ctx, r.user, r.params, (cb) => onceClosed(r.reply.raw, cb)));
     },
   },
   {

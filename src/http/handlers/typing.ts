@@ -12,7 +12,8 @@ export const typingRoutes: Route[] = [
     method: 'POST', path: '/typing', auth: 'user',
     handler: async (r) => {
       // Zulip validates the parameters in this order, so the first problem is the one reported.
-      const kind = TYPES[r.params.optStr('type') ?? 'private'];
+      const type = r.params.optStr('type') ?? 'private';
+      const kind = Object.hasOwn(TYPES, type) ? TYPES[type] : undefined;
       if (!kind) throw badRequest('Invalid type');
       const op = r.params.str('op');
       if (op !== 'start' && op !== 'stop') throw badRequest('Invalid op');
