@@ -99,7 +99,8 @@ export function addAdminCommands(program: Command): void {
     .option('--password <password>', 'password (none: API key only)')
     .option('--role <role>', `one of ${Object.keys(ROLES).join(', ')}`, 'member')
     .action(run(async (opts) => withContext(opts, async (ctx) => {
-      const role = ROLES[String(opts.role).toLowerCase()];
+      const name = String(opts.role).toLowerCase();
+      const role = Object.hasOwn(ROLES, name) ? ROLES[name] : undefined;
       if (role === undefined) throw new CliError(`Unknown role '${String(opts.role)}'`);
       const realm = await findRealm(ctx, String(opts.org));
       const created = await transact(ctx, (tx) => doCreateUser(tx, realm, {

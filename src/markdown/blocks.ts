@@ -13,7 +13,9 @@ const LANGUAGES: Record<string, string> = {
 };
 
 function codeBlock(code: string, lang: string): string {
-  const attr = lang ? ` data-code-language="${escapeHtml(LANGUAGES[lang.toLowerCase()] ?? lang)}"` : '';
+  // Own keys only: a fence named `constructor` is not a language we know.
+  const known = Object.hasOwn(LANGUAGES, lang.toLowerCase()) ? LANGUAGES[lang.toLowerCase()] : undefined;
+  const attr = lang ? ` data-code-language="${escapeHtml(known ?? lang)}"` : '';
   const body = code.replace(/[ \t]+$/gm, '');
   return `<div class="codehilite"${attr}><pre><span></span><code>${escapeHtml(body.endsWith('\n') ? body : `${body}\n`)}</code></pre></div>\n`;
 }

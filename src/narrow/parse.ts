@@ -31,7 +31,7 @@ export function parseNarrow(raw: unknown): NarrowTerm[] {
     }
     if (typeof operator !== 'string') throw new ApiError('BAD_REQUEST', `narrow[${i}]["operator"] is not a string`, 400);
     if (typeof negated !== 'boolean') throw new ApiError('BAD_REQUEST', `narrow[${i}]["negated"] is not a boolean`, 400);
-    const op = ALIASES[operator] ?? operator;
+    const op = Object.hasOwn(ALIASES, operator) ? ALIASES[operator]! : operator;
     if (!OPERATORS.has(op)) throw badNarrow(`unknown operator ${operator}`);
     const valid = typeof operand === 'string' || (typeof operand === 'number' && Number.isInteger(operand))
       || (Array.isArray(operand) && operand.every((x) => typeof x === 'string' || (typeof x === 'number' && Number.isInteger(x))));

@@ -30,6 +30,7 @@ const KNOWN_PARAMS = [
   'last_event_id', 'dont_block', 'client', 'property', 'value',
 ];
 
+const PROTO_NAMES = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'prototype', '__defineGetter__'];
 const jsonish = fc.oneof(
   fc.constant('[]'), fc.constant('{}'), fc.constant('null'), fc.constant('[[]]'), fc.constant('[{}]'), fc.constant('[null]'),
   fc.json().map(String), fc.jsonValue().map((v) => JSON.stringify(v)),
@@ -37,11 +38,14 @@ const jsonish = fc.oneof(
 );
 const scalar = fc.oneof(
   fc.string(), fc.string({ unit: 'grapheme', maxLength: 40 }), fc.constantFrom('true', 'false', '0', '-1', '1e400', 'NaN', '9999999999999999999999', '', ' ', '\u0000', 'newest', 'oldest', 'first_unread', 'owner@parley.test'),
+  // Names every JavaScript object has: a lookup table must not mistake them for its own keys.
+  fc.constantFrom(...PROTO_NAMES), fc.constantFrom(...PROTO_NAMES).map((n) => `\`\`\`${n}\nx\n\`\`\``), fc.constantFrom(...PROTO_NAMES).map((n) => `:${n}: @**${n}** #**${n}**`),
+  fc.constantFrom(...PROTO_NAMES).map((n) => JSON.stringify([{ operator: n, operand: n }])), fc.constantFrom(...PROTO_NAMES).map((n) => JSON.stringify([{ operator: 'is', operand: n }])),
   fc.integer().map(String), fc.string({ minLength: 1000, maxLength: 3000 }),
 );
 const value = fc.oneof(scalar, jsonish);
 const params = fc.dictionary(fc.oneof(fc.constantFrom(...KNOWN_PARAMS), fc.string({ maxLength: 12 })), value, { maxKeys: 6 });
-const segment = fc.oneof(fc.constantFrom('1', '2', '3', '0', '999999', '-1', '99999999999999999999', 'me', 'owner@parley.test', 'x%00y', '%E2%98%83'), fc.nat({ max: 50 }).map(String), fc.webSegment());
+const segment = fc.oneof(fc.constantFrom(...PROTO_NAMES), fc.constantFrom('1', '2', '3', '0', '999999', '-1', '99999999999999999999', 'me', 'owner@parley.test', 'x%00y', '%E2%98%83'), fc.nat({ max: 50 }).map(String), fc.webSegment());
 
 function fillPath(path: string, segs: string[]): string {
   let i = 0;

@@ -71,6 +71,7 @@ const FIXTURES: Array<[string, string, string]> = [
   ['script is escaped', '<script>alert(1)</script>', '<p>&lt;script&gt;alert(1)&lt;/script&gt;</p>'],
   ['nested script', '<<script>script>evil()<</script>/script>', '<p>&lt;&lt;script&gt;script&gt;evil()&lt;&lt;/script&gt;/script&gt;</p>'],
   ['event handler attribute', '<img src=x onerror=alert(1)>', '<p>&lt;img src=x onerror=alert(1)&gt;</p>'],
+  ['a fence named like an Object method is just a name', '```constructor\nx\n```', '<div class="codehilite" data-code-language="constructor"><pre><span></span><code>x\n</code></pre></div>'],
   ['javascript: link is not a link', '[x](javascript:alert(1))', '<p>[x](javascript:alert(1))</p>'],
   ['data: link is not a link', '[x](data:text/html;base64,PHNjcmlwdD4=)', '<p>[x](data:text/html;base64,PHNjcmlwdD4=)</p>'],
   ['quote inside attribute position', '[x](https://a.com/"onmouseover="alert(1))', `<p>${link('https://a.com/%22onmouseover=%22alert(1)', 'x')}</p>`],

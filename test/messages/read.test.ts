@@ -161,6 +161,9 @@ test('errors: too many messages, bad anchors, bad narrows, missing parameters, n
   assert.equal((await t.api('GET', '/api/v1/messages', { as: bob, params: { anchor: 'newest', num_after: 1 } })).body.msg, "Missing 'num_before' argument");
   const unknown = await fetch(bob, { narrow: [{ operator: 'colour', operand: 'red' }] });
   assert.deepEqual(unknown.body, { result: 'error', msg: 'Invalid narrow operator: unknown operator colour', code: 'BAD_NARROW' });
+  for (const name of ['constructor', '__proto__', 'toString']) {
+    assert.equal((await fetch(bob, { narrow: [{ operator: name, operand: 'x' }] })).body.msg, `Invalid narrow operator: unknown operator ${name}`);
+  }
   assert.equal((await fetch(bob, { narrow: [{ operator: 'is', operand: 'sparkly' }] })).body.msg, "Invalid narrow operator: unknown 'is' operand sparkly");
   assert.equal((await fetch(bob, { narrow: [{ operator: 'sender', operand: 'ghost@parley.test' }] })).body.msg, 'Invalid narrow operator: unknown user ghost@parley.test');
   assert.equal((await fetch(bob, { narrow: '{"a":1}' })).status, 400);
