@@ -5,9 +5,12 @@
  * POST /messages answer to each parked poll's answer, at a steady rate of messages to
  * 100 streams of 10 members each (so each message reaches a hundredth of the queues), and
  * then for one message fanned out to every queue at once (the worst burst).
+ * BENCH_TIMELINE=1 prints percentiles per second; BENCH_STALLS=1 has the server report
+ * GC pauses and event-loop stalls over 20 ms.
  */
 import { spawn } from 'node:child_process';
-import { Client, Pool, type Dispatcher } from 'undici';
+import { Pool } from 'undici';
+import { RawPoller } from './lib/raw-poller.js';
 import readline from 'node:readline';
 import { profileArgs } from './lib/profile.js';
 
@@ -18,6 +21,19 @@ if (process.argv[2] === 'child') {
   const { startBenchApp } = await import('./lib/bench-app.js');
   const { queuesOf } = await import('../src/events/manager.js');
   const bench = await startBenchApp('events', { heartbeatMs: 60_000 });
+  if (process.env.BENCH_STALLS) {
+    // Where the tail comes from: garbage-collection pauses and event-loop stalls over 20 ms.
+    const { PerformanceObserver } = await import('node:perf_hooks');
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) if (e.duration > 20) process.stderr.write(`  [server] gc kind ${(e as any).detail?.kind} ${e.duration.toFixed(0)} ms\n`);
+    }).observe({ entryTypes: ['gc'] });
+    let last = performance.now();
+    setInterval(() => {
+      const now = performance.now();
+      if (now - last > 30) process.stderr.write(`  [server] event loop stalled ${(now - last - 10).toFixed(0)} ms\n`);
+      last = now;
+    }, 10).unref();
+  }
   const { app } = bench;
   const users = await bench.addUsers(USERS, 'e', 'Listener');
   await bench.addStream('broadcast', users);
@@ -40,23 +56,23 @@ if (process.argv[2] === 'child') {
   const child = spawn(process.execPath, [...profileArgs(), '--expose-gc', '--import', 'tsx', import.meta.filename, 'child', String(QUEUES)], { stdio: ['pipe', 'pipe', 'inherit'] });
   const out = readline.createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
   const info = JSON.parse((await out.next()).value as string) as { base: string; rssBefore: number; users: Array<{ email: string; key: string }> };
-  // undici: Node's http.Agent spends O(sockets) per request at 10,000 sockets, which would
-  // make the load generator, not the server, the thing measured.
-  // (undici's Pool also scans its connections), so each queue polls over its own Client.
+  // Registrations and sends go through an undici pool; each queue polls over its own
+  // socket (bench/lib/raw-poller.ts) so that the load generator stays cheaper than the server.
   const sends = new Pool(info.base, { connections: 64, pipelining: 1 });
-  const call = async (via: Dispatcher, method: 'GET' | 'POST', p: string, auth: string, body?: string): Promise<{ status: number; json: any }> => {
-    const res = await via.request({ method, path: p, body, headers: { authorization: auth, ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) } });
+  const call = async (method: 'GET' | 'POST', p: string, auth: string, body?: string): Promise<{ status: number; json: any }> => {
+    const res = await sends.request({ method, path: p, body, headers: { authorization: auth, ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) } });
     return { status: res.statusCode, json: await res.body.json() };
   };
+  const server = new URL(info.base);
   const auths = info.users.map((u) => 'Basic ' + Buffer.from(`${u.email}:${u.key}`).toString('base64'));
   process.stderr.write(`  registering ${QUEUES} queues...\n`);
-  type Listener = { auth: string; id: string; last: number; client: Client };
+  type Listener = { auth: string; id: string; last: number; client: RawPoller };
   const queues: Listener[] = [];
   for (let i = 0; i < QUEUES; i += 100) {
     await Promise.all(Array.from({ length: Math.min(100, QUEUES - i) }, async (_, j) => {
       const auth = auths[(i + j) % USERS]!;
-      const r = await call(sends, 'POST', '/api/v1/register', auth, 'event_types=%5B%22message%22%5D&fetch_event_types=%5B%22message%22%5D');
-      queues.push({ auth, id: r.json.queue_id, last: -1, client: new Client(info.base, { pipelining: 1, headersTimeout: 0, bodyTimeout: 0 }) });
+      const r = await call('POST', '/api/v1/register', auth, 'event_types=%5B%22message%22%5D&fetch_event_types=%5B%22message%22%5D');
+      queues.push({ auth, id: r.json.queue_id, last: -1, client: new RawPoller(server.hostname, Number(server.port), server.host) });
     }));
   }
   // Deliveries can reach a poll before the sender has its answer (events go out at
@@ -68,10 +84,10 @@ if (process.argv[2] === 'child') {
   let running = true;
   const pollLoop = async (q: Listener) => {
     while (running) {
-      const r = await call(q.client, 'GET', `/api/v1/events?queue_id=${encodeURIComponent(q.id)}&last_event_id=${q.last}`, q.auth).catch(() => undefined);
+      const r = await q.client.get(`/api/v1/events?queue_id=${encodeURIComponent(q.id)}&last_event_id=${q.last}`, q.auth).catch(() => undefined);
       if (r?.status !== 200) return; // closed at the end of the run
       const now = performance.now();
-      for (const e of r.json.events as Array<{ id: number; type: string; message?: { content: string } }>) {
+      for (const e of JSON.parse(r.body).events as Array<{ id: number; type: string; message?: { content: string } }>) {
         q.last = Math.max(q.last, e.id);
         if (e.type === 'message') arrivals.push([Number(e.message!.content.split(' ')[1]), now]);
       }
@@ -98,20 +114,25 @@ if (process.argv[2] === 'child') {
       + `from POST /messages sent: p50 ${pct(fromSend, 0.5)} ms, p99 ${pct(fromSend, 0.99)} ms\n`);
   };
 
-  // Steady: `rate` messages a second, each to one of 100 ten-member streams. The first
-  // seconds warm the server up (JIT, the full GC of the memory reading above) and are not counted.
-  const WARMUP_SECONDS = 5;
-  const measuredFrom = rate * WARMUP_SECONDS;
-  process.stderr.write(`  ${rate} messages/s for ${WARMUP_SECONDS}s of warm-up and ${seconds}s measured (${rate * QUEUES / 100} deliveries/s)...\n`);
+  // Steady: `rate` messages a second, each to one of 100 ten-member streams. First a
+  // warm-up that ramps from a fifth of the rate to all of it (the server's code paths get
+  // optimised under load), which is not counted; a cold start at full rate builds a backlog
+  // that at this load takes seconds to drain.
+  const WARMUP_SECONDS = 10;
+  process.stderr.write(`  ${WARMUP_SECONDS}s of warm-up ramping up to ${rate} messages/s, then ${seconds}s measured at ${rate}/s (${rate * QUEUES / 100} deliveries/s)...\n`);
   const start = performance.now();
   const inflight: Array<Promise<void>> = [];
+  let measuredFrom = -1;
+  let due = start;
   while (performance.now() - start < (WARMUP_SECONDS + seconds) * 1000) {
     const n = messages++;
-    const due = start + (n * 1000) / rate;
+    const elapsed = (due - start) / 1000;
+    if (elapsed >= WARMUP_SECONDS && measuredFrom < 0) measuredFrom = n;
+    due += 1000 / (rate * Math.min(1, 0.2 + (0.8 * elapsed) / WARMUP_SECONDS));
     const wait = due - performance.now();
     if (wait > 0) await new Promise((res) => setTimeout(res, wait));
     sent.set(n, performance.now());
-    inflight.push(call(sends, 'POST', '/api/v1/messages', auths[(n * 10) % USERS]!, `type=stream&to=group${n % 100}&topic=bench&content=tick%20${n}`).then((r) => {
+    inflight.push(call('POST', '/api/v1/messages', auths[(n * 10) % USERS]!, `type=stream&to=group${n % 100}&topic=bench&content=tick%20${n}`).then((r) => {
       if (r.status !== 200) throw new Error(JSON.stringify(r.json));
       answered.set(n, performance.now());
     }));
@@ -134,14 +155,15 @@ if (process.argv[2] === 'child') {
   // Burst: one message every queue hears.
   const burst = burstId;
   sent.set(burst, performance.now());
-  const r = await call(sends, 'POST', '/api/v1/messages', auths[0]!, `type=stream&to=broadcast&topic=bench&content=tick%20${burst}`);
+  const r = await call('POST', '/api/v1/messages', auths[0]!, `type=stream&to=broadcast&topic=bench&content=tick%20${burst}`);
   answered.set(burst, performance.now());
   if (r.status !== 200) throw new Error(JSON.stringify(r.json));
   await new Promise((res) => setTimeout(res, 3000));
   running = false;
   report('one message to all queues at once', burstId, burstId + 1);
   child.kill('SIGTERM');
-  await Promise.allSettled([sends.destroy(), ...queues.map((q) => q.client.destroy())]);
+  for (const q of queues) q.client.close();
+  await sends.destroy();
   void loops;
   process.exit(0);
 }
