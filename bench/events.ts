@@ -9,7 +9,6 @@
  * GC pauses and event-loop stalls over 20 ms.
  */
 import { spawn } from 'node:child_process';
-import { Pool } from 'undici';
 import { RawPoller } from './lib/raw-poller.js';
 import readline from 'node:readline';
 import { profileArgs } from './lib/profile.js';
@@ -56,12 +55,11 @@ if (process.argv[2] === 'child') {
   const child = spawn(process.execPath, [...profileArgs(), '--expose-gc', '--import', 'tsx', import.meta.filename, 'child', String(QUEUES)], { stdio: ['pipe', 'pipe', 'inherit'] });
   const out = readline.createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
   const info = JSON.parse((await out.next()).value as string) as { base: string; rssBefore: number; users: Array<{ email: string; key: string }> };
-  // Registrations and sends go through an undici pool; each queue polls over its own
-  // socket (bench/lib/raw-poller.ts) so that the load generator stays cheaper than the server.
-  const sends = new Pool(info.base, { connections: 64, pipelining: 1 });
+  // Registrations and sends go through fetch; each queue polls over its own socket
+  // (bench/lib/raw-poller.ts) so that the load generator stays cheaper than the server.
   const call = async (method: 'GET' | 'POST', p: string, auth: string, body?: string): Promise<{ status: number; json: any }> => {
-    const res = await sends.request({ method, path: p, body, headers: { authorization: auth, ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) } });
-    return { status: res.statusCode, json: await res.body.json() };
+    const res = await fetch(`${info.base}${p}`, { method, body, headers: { authorization: auth, ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) } });
+    return { status: res.status, json: await res.json() };
   };
   const server = new URL(info.base);
   const auths = info.users.map((u) => 'Basic ' + Buffer.from(`${u.email}:${u.key}`).toString('base64'));
@@ -163,7 +161,6 @@ if (process.argv[2] === 'child') {
   report('one message to all queues at once', burstId, burstId + 1);
   child.kill('SIGTERM');
   for (const q of queues) q.client.close();
-  await sends.destroy();
   void loops;
   process.exit(0);
 }
