@@ -3,7 +3,7 @@ import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import type { AppContext } from '../context.js';
 import { ApiError } from '../errors.js';
-import { Params } from './params.js';
+import { Params, parseQuery } from './params.js';
 import { authenticate, resolveRealm } from './auth.js';
 import { routes } from './routes.js';
 import { PreSerialized, type AuthedRequest, type BaseRequest, type Route } from './route.js';
@@ -31,7 +31,7 @@ export async function buildHttp(ctx: AppContext): Promise<FastifyInstance> {
     // A pino child per request was a measurable share of a small request; the request
     // id is added to the lines that need it instead.
     childLoggerFactory: (logger) => logger,
-    routerOptions: { ignoreDuplicateSlashes: true, ignoreTrailingSlash: true, maxParamLength: 500 },
+    routerOptions: { ignoreDuplicateSlashes: true, ignoreTrailingSlash: true, maxParamLength: 500, querystringParser: parseQuery },
     bodyLimit: 8 * 1024 * 1024,
     return503OnClosing: true,
   });

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AppContext } from '../context.js';
 import { ApiError } from '../errors.js';
 import { authenticate } from './auth.js';
-import { Params } from './params.js';
+import { Params, parseQuery } from './params.js';
 import { eventsAnswer, queuesOf } from '../events/manager.js';
 import type { UserRow } from '../store/rows.js';
 
@@ -74,9 +74,6 @@ export function onceClosed(res: http.ServerResponse, cb: () => void): void {
   else res.once('close', cb);
 }
 
-/** As Fastify's query parsing feeds Params: a repeated name keeps its last value. */
 function queryParams(query: string): Params {
-  const raw: Record<string, string> = {};
-  for (const [k, v] of new URLSearchParams(query)) raw[k] = v;
-  return new Params(raw);
+  return Params.from(parseQuery(query), undefined);
 }

@@ -9,6 +9,17 @@ export type Json = null | boolean | number | string | Json[] | { [k: string]: Js
 
 const INT_RE = /^[-+]?\d+$/;
 
+/**
+ * The query string parser of every request, given to Fastify and used by the long-poll
+ * path, so both read the same parameters from the same bytes (malformed escapes included).
+ * A repeated name keeps its last value, as Zulip's Django does.
+ */
+export function parseQuery(query: string): Record<string, string> {
+  const out: Record<string, string> = Object.create(null);
+  for (const [k, v] of new URLSearchParams(query)) out[k] = v;
+  return out;
+}
+
 export class Params {
   constructor(private readonly raw: Record<string, string>) {}
 

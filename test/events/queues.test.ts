@@ -222,6 +222,7 @@ test('GET /events answers alike on the direct long-poll path and through Fastify
     `queue_id=${encodeURIComponent(q.queue_id)}&last_event_id=x`,
     `queue_id=${encodeURIComponent(q.queue_id)}&dont_block=maybe`,
     'last_event_id=1',
+    'queue_id=%E0%A4%A&last_event_id=-1', // a malformed escape reads the same on both paths
   ];
   for (const query of cases) {
     for (const path of ['/api/v1/events', '/api/v1/events/']) {
