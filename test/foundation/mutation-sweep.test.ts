@@ -1,0 +1,145 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { testApp, basic, HOST, encodeParams, type TestApp, type TestUser } from '../helpers/app.js';
+import { routes } from '../../src/http/routes.js';
+import { transact } from '../../src/store/tx.js';
+import { createStreamWithSubscribers } from '../../src/actions/stream-create.js';
+
+/**
+ * The random fuzz (fuzz.test.ts) rarely gets past the first missing argument. Here every
+ * route starts from a request that succeeds, and each of its parameters and path segments
+ * is replaced in turn by each awkward value: wrong JSON types, out-of-range numbers, NUL,
+ * huge strings, names every JavaScript object has. Whatever arrives, the answer is the
+ * JSON envelope and never a 500.
+ */
+let t: TestApp;
+let member: TestUser;
+let streamId: number;
+let messageId: number;
+let doomedId: number;
+let queueId: string;
+
+const AWKWARD = [
+  '', ' ', '0', '-1', '1.5', '1e3', '9007199254740993', '99999999999999999999', 'NaN', 'true', 'false', 'null',
+  '[]', '{}', '[null]', '[[]]', '[{}]', '"text"', '[1,"a"]', '[-1]', '[0]', '[99999999999]', '{"a":[]}', '[true]',
+  'constructor', '__proto__', 'toString', '\u0000', 'a\u0000b', '💥'.repeat(500), 'x'.repeat(70_000), '<script>alert(1)</script>', '%',
+  '[{"operator":"stream","operand":{}}]', '[{"operator":{},"operand":"x"}]', '[["stream"]]', '[{"name":{}}]', '[{"name":"x","description":[]}]',
+  '[{"stream_id":"1","property":"color","value":[]}]', '[{"stream_id":1,"property":"constructor","value":1}]', '{"notification_settings_null":"yes"}',
+];
+const AWKWARD_SEGMENTS = ['0', '-1', '99999999999999999999', 'abc', '1.5', 'constructor', '%00', 'me', '%E2%98%83'];
+
+type Call = { method: string; path: string; params: Record<string, unknown>; expectError?: true };
+
+/** One request per route that succeeds for the owner (or fails only on purpose-neutral grounds). */
+function baselines(): Call[] {
+  const s = String(streamId);
+  return [
+    { method: 'GET', path: '/server_settings', params: {} },
+    { method: 'POST', path: '/fetch_api_key', params: { username: member.email, password: 'member-password-1' } },
+    { method: 'GET', path: '/users', params: { client_gravatar: true, include_custom_profile_fields: true } },
+    { method: 'GET', path: `/users/${member.id}`, params: { client_gravatar: false } },
+    { method: 'GET', path: '/users/me', params: {} },
+    { method: 'POST', path: '/users', params: { email: 'sweep@parley.test', password: 'pw-123456789', full_name: 'Sweep', short_name: 'sweep' } },
+    { method: 'PATCH', path: `/users/${member.id}`, params: { full_name: 'Member Renamed', role: 400 } },
+    { method: 'POST', path: '/bots', params: { full_name: 'Sweep Bot', short_name: 'sweepbot', bot_type: 1 } },
+    { method: 'GET', path: '/users/me/subscriptions', params: { include_subscribers: true } },
+    { method: 'POST', path: '/users/me/subscriptions', params: { subscriptions: [{ name: 'sweep-stream', description: 'd' }], principals: [member.id], invite_only: false, announce: false } },
+    { method: 'PATCH', path: '/users/me/subscriptions', params: { add: [{ name: 'sweep-other' }], delete: ['sweep-stream'] } },
+    { method: 'DELETE', path: '/users/me/subscriptions', params: { subscriptions: ['sweep-other'], principals: [member.email] } },
+    { method: 'GET', path: `/users/${member.id}/subscriptions/${s}`, params: {} },
+    { method: 'POST', path: '/users/me/subscriptions/properties', params: { subscription_data: [{ stream_id: streamId, property: 'color', value: '#aabbcc' }] } },
+    { method: 'PATCH', path: '/users/me/subscriptions/muted_topics', params: { stream_id: streamId, topic: 'sweep', op: 'add' } },
+    { method: 'GET', path: '/streams', params: { include_public: true, include_subscribed: true, include_all_active: true, include_default: true } },
+    { method: 'GET', path: `/streams/${s}`, params: {} },
+    { method: 'GET', path: '/get_stream_id', params: { stream: 'general' } },
+    { method: 'GET', path: `/streams/${s}/members`, params: {} },
+    { method: 'GET', path: `/streams/${s}/email_address`, params: {} },
+    { method: 'PATCH', path: `/streams/${s}`, params: { description: 'swept', is_private: false, stream_post_policy: 1, history_public_to_subscribers: true, message_retention_days: '"unlimited"' } },
+    { method: 'POST', path: `/streams/${s}/delete_topic`, params: { topic_name: 'nothing here' } },
+    { method: 'GET', path: `/users/me/${s}/topics`, params: {} },
+    { method: 'GET', path: '/default_streams', params: {} },
+    { method: 'POST', path: '/default_streams', params: { stream_id: streamId } },
+    { method: 'DELETE', path: '/default_streams', params: { stream_id: streamId } },
+    { method: 'POST', path: '/messages/render', params: { content: '**hi** @**Member Renamed** #**general** :smile:' } },
+    { method: 'POST', path: '/users/me/presence', params: { status: 'active', ping_only: false, new_user_input: true, slim_presence: true } },
+    { method: 'GET', path: '/realm/presence', params: {} },
+    { method: 'GET', path: `/users/${t.owner.id}/presence`, params: {} },
+    { method: 'POST', path: '/messages', params: { type: 'stream', to: 'general', topic: 'sweep', content: 'hello @**all**', queue_id: 'q', local_id: '1' } },
+    { method: 'POST', path: '/messages', params: { type: 'private', to: [member.id], content: 'psst' } },
+    { method: 'GET', path: '/messages', params: { anchor: 'newest', num_before: 5, num_after: 5, narrow: [{ operator: 'stream', operand: 'general' }, { operator: 'search', operand: 'hello' }], apply_markdown: false, client_gravatar: true, include_anchor: true } },
+    { method: 'GET', path: `/messages/${messageId}`, params: { apply_markdown: true } },
+    { method: 'GET', path: '/messages/matches_narrow', params: { msg_ids: [messageId], narrow: [{ operator: 'search', operand: 'hello' }] } },
+    { method: 'GET', path: '/users/me/alert_words', params: {} },
+    { method: 'POST', path: '/users/me/alert_words', params: { alert_words: ['sweep'] } },
+    { method: 'DELETE', path: '/users/me/alert_words', params: { alert_words: ['sweep'] } },
+    { method: 'POST', path: '/register', params: { event_types: ['message'], narrow: [['stream', 'general']], all_public_streams: false, client_capabilities: { notification_settings_null: true }, queue_lifespan_secs: 60, fetch_event_types: ['realm_user', 'subscription'] } },
+    // A queue of the owner's own, registered in before().
+    { method: 'GET', path: '/events', params: { queue_id: queueId, last_event_id: -1, dont_block: true } },
+    { method: 'DELETE', path: '/events', params: { queue_id: queueId } },
+    { method: 'POST', path: '/typing', params: { type: 'stream', op: 'start', to: [streamId], topic: 'sweep' } },
+    { method: 'DELETE', path: `/streams/${doomedId}`, params: {} },
+    { method: 'DELETE', path: `/users/${member.id}`, params: {} },
+    { method: 'POST', path: `/users/${member.id}/reactivate`, params: {} },
+    { method: 'POST', path: '/users/me/api_key/regenerate', params: {} },
+    // Last: the owner is the only owner, so this is refused, but should it ever succeed nothing follows.
+    { method: 'DELETE', path: '/users/me', params: {}, expectError: true },
+  ];
+}
+
+before(async () => {
+  t = await testApp();
+  member = await t.createUser({ name: 'Member', password: 'member-password-1' });
+  const stream = await transact(t.app.ctx, (tx) => createStreamWithSubscribers(tx, t.realm, 'general', [t.owner.row, member.row]));
+  streamId = stream.id;
+  doomedId = (await transact(t.app.ctx, (tx) => createStreamWithSubscribers(tx, t.realm, 'doomed', [t.owner.row]))).id;
+  const sent = await t.api('POST', '/api/v1/messages', { params: { type: 'stream', to: 'general', topic: 'sweep', content: 'hello' } });
+  messageId = sent.body.id;
+  queueId = (await t.api('POST', '/api/v1/register', { params: { event_types: ['message'] } })).body.queue_id;
+});
+after(() => t.close());
+
+async function ownerKey(): Promise<string> {
+  // POST /users/me/api_key/regenerate changes it under the sweep.
+  return (await t.app.ctx.store.db.selectFrom('users').select('api_key').where('id', '=', t.owner.id).executeTakeFirstOrThrow()).api_key;
+}
+
+async function send(call: Call, raw: Record<string, string>): Promise<{ status: number; body: string }> {
+  const headers: Record<string, string> = { host: HOST, authorization: basic(t.owner.email, await ownerKey()) };
+  const body = new URLSearchParams(raw).toString();
+  const url = `/api/v1${call.path}`;
+  const res = call.method === 'GET'
+    ? await t.app.http.inject({ method: 'GET', url: `${url}?${body}`, headers })
+    : await t.app.http.inject({ method: call.method as 'POST', url, headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' }, payload: body });
+  const what = `${call.method} ${url} ${body.slice(0, 200)}`;
+  assert.ok(res.statusCode < 500, `${what} -> ${res.statusCode} ${res.body.slice(0, 300)}`);
+  const json = res.json();
+  assert.ok(json.result === 'success' || json.result === 'error', `${what}: ${res.body.slice(0, 300)}`);
+  return { status: res.statusCode, body: res.body };
+}
+
+const asStrings = (params: Record<string, unknown>) =>
+  Object.fromEntries(new URLSearchParams(encodeParams(params)).entries());
+
+test('every route, every parameter and path segment replaced by awkward values: never a 500', { timeout: 300_000 }, async () => {
+  const calls = baselines();
+  const covered = new Set(calls.map((c) => `${c.method} ${c.path.replace(/\/(\d+)(?=\/|$)/g, '/:n')}`));
+  // Every route of the table has a baseline here, so new endpoints join the sweep.
+  for (const r of routes) {
+    const shape = `${r.method} ${r.path.replace(/:[a-z_]+/g, ':n')}`;
+    assert.ok(covered.has(shape), `no sweep baseline for ${r.method} ${r.path}`);
+  }
+  for (const call of calls) {
+    const base = asStrings(call.params);
+    // The baseline itself must pass, or its mutations would only test the first check.
+    const first = await send(call, base);
+    if (!call.expectError) assert.equal(first.status, 200, `baseline ${call.method} ${call.path}: ${first.body.slice(0, 300)}`);
+    for (const key of Object.keys(base)) {
+      for (const value of AWKWARD) await send(call, { ...base, [key]: value });
+    }
+    const segments = call.path.split('/');
+    for (const [i, seg] of segments.entries()) {
+      if (!/^\d+$/.test(seg)) continue;
+      for (const value of AWKWARD_SEGMENTS) await send({ ...call, path: [...segments.slice(0, i), value, ...segments.slice(i + 1)].join('/') }, base);
+    }
+  }
+});
