@@ -1,3 +1,4 @@
+import { OFFLINE_THRESHOLD_SECS } from '../presence/presence.js';
 import type { Q, RealmRow, UserRow } from '../store/rows.js';
 import type { Config } from '../config.js';
 import type { Capabilities } from './queue.js';
@@ -68,6 +69,13 @@ function realmState(config: Config, realm: RealmRow, user: UserRow): Record<stri
     server_web_public_streams_enabled: true,
     settings_send_digest_emails: false,
     event_queue_longpoll_timeout_seconds: LONGPOLL_TIMEOUT_SECS,
+    // The timing protocol of the spec's Limits table. Zulip names them in the state from
+    // later feature levels; clients that read them (the Flutter app) get the true values.
+    server_typing_started_wait_period_milliseconds: 10_000,
+    server_typing_stopped_wait_period_milliseconds: 5_000,
+    server_typing_started_expiry_period_milliseconds: 15_000,
+    server_presence_ping_interval_seconds: 60,
+    server_presence_offline_threshold_seconds: OFFLINE_THRESHOLD_SECS,
     password_min_length: 6,
     password_min_guesses: 10000,
     upgrade_text_for_wide_organization_logo: '',
@@ -244,13 +252,11 @@ export async function fetchInitialState(db: Kysely<DB>, config: Config, realm: R
   if (want('user_status')) state.user_status = {};
   if (want('drafts')) state.drafts = [];
   if (want('video_calls')) state.has_zoom_token = false;
+  // As Zulip: the settings object whenever it is asked for; the legacy top-level copy only
+  // for the legacy types, and only to clients without user_settings_object.
   const settings = userSettings(user.settings);
-  if (want('user_settings')) {
-    if (opts.capabilities.user_settings_object) state.user_settings = { ...settings };
-    else Object.assign(state, settings);
-  } else {
-    if (want('update_display_settings') || want('update_global_notifications')) Object.assign(state, settings);
-  }
+  if (want('user_settings')) state.user_settings = { ...settings };
+  if (!opts.capabilities.user_settings_object && (want('update_display_settings') || want('update_global_notifications'))) Object.assign(state, settings);
   return state;
 }
 

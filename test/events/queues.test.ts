@@ -62,6 +62,10 @@ test('register answers a queue, the version fields and the state for every fetch
     assert.ok(key in r.body, `missing ${key}`);
   }
   assert.equal(r.body.event_queue_longpoll_timeout_seconds, 90);
+  // The typing and presence timing of the spec's Limits table.
+  assert.deepEqual([r.body.server_typing_started_wait_period_milliseconds, r.body.server_typing_stopped_wait_period_milliseconds,
+    r.body.server_typing_started_expiry_period_milliseconds, r.body.server_presence_ping_interval_seconds, r.body.server_presence_offline_threshold_seconds],
+  [10_000, 5_000, 15_000, 60, 140]);
   assert.deepEqual(r.body.subscriptions.map((s: any) => s.name).sort(), ['general', 'random', 'secret']);
   assert.ok(!r.body.never_subscribed.some((s: any) => s.name === 'secret'));
   assert.deepEqual(Object.keys(r.body.unread_msgs).sort(), ['count', 'huddles', 'mentions', 'old_unreads_missing', 'pms', 'streams']);
@@ -195,11 +199,20 @@ test('zulip-js callOnEachEvent receives a message sent by another user', async (
 });
 
 test('capabilities shape the register state: notification_settings_null and user_settings_object', async () => {
-  const legacy = (await register(alice, { fetch_event_types: ['subscription', 'user_settings'] })).body;
+  const legacy = (await register(alice, { fetch_event_types: ['subscription', 'update_display_settings', 'update_global_notifications'] })).body;
   const sub = legacy.subscriptions[0];
   assert.equal(typeof sub.desktop_notifications, 'boolean', 'without notification_settings_null, nulls become the user defaults');
   assert.equal(legacy.user_settings, undefined);
   assert.equal(typeof legacy.enter_sends, 'boolean', 'legacy clients read the settings at the top level');
+  assert.equal(typeof legacy.twenty_four_hour_time, 'boolean');
+  // Asking for user_settings gets the object, capability or not (Zulip's rule); the top-level
+  // copy only comes with the legacy types.
+  const between = (await register(alice, { fetch_event_types: ['user_settings'] })).body;
+  assert.equal(typeof between.user_settings.send_private_typing_notifications, 'boolean');
+  assert.equal(between.twenty_four_hour_time, undefined);
+  const both = (await register(alice, {})).body;
+  assert.equal(typeof both.user_settings.pm_content_in_desktop_notifications, 'boolean');
+  assert.equal(typeof both.pm_content_in_desktop_notifications, 'boolean', 'all types, no capability: the legacy copy too');
   const modern = (await register(alice, { fetch_event_types: ['subscription', 'user_settings'], client_capabilities: { notification_settings_null: true, user_settings_object: true } })).body;
   assert.equal(modern.subscriptions[0].desktop_notifications, null);
   assert.equal(typeof modern.user_settings.enter_sends, 'boolean');
