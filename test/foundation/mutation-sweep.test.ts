@@ -4,6 +4,7 @@ import { testApp, basic, HOST, encodeParams, type TestApp, type TestUser } from 
 import { routes } from '../../src/http/routes.js';
 import { transact } from '../../src/store/tx.js';
 import { createStreamWithSubscribers } from '../../src/actions/stream-create.js';
+import { Role } from '../../src/lib/roles.js';
 
 /**
  * The random fuzz (fuzz.test.ts) rarely gets past the first missing argument. Here every
@@ -98,13 +99,13 @@ before(async () => {
 });
 after(() => t.close());
 
-async function ownerKey(): Promise<string> {
+async function currentKey(user: TestUser): Promise<string> {
   // POST /users/me/api_key/regenerate changes it under the sweep.
-  return (await t.app.ctx.store.db.selectFrom('users').select('api_key').where('id', '=', t.owner.id).executeTakeFirstOrThrow()).api_key;
+  return (await t.app.ctx.store.db.selectFrom('users').select('api_key').where('id', '=', user.id).executeTakeFirstOrThrow()).api_key;
 }
 
-async function send(call: Call, raw: Record<string, string>): Promise<{ status: number; body: string }> {
-  const headers: Record<string, string> = { host: HOST, authorization: basic(t.owner.email, await ownerKey()) };
+async function send(call: Call, raw: Record<string, string>, as: TestUser = t.owner): Promise<{ status: number; body: string }> {
+  const headers: Record<string, string> = { host: HOST, authorization: basic(as.email, await currentKey(as)) };
   const body = new URLSearchParams(raw).toString();
   const url = `/api/v1${call.path}`;
   const res = call.method === 'GET'
@@ -140,6 +141,20 @@ test('every route, every parameter and path segment replaced by awkward values: 
     for (const [i, seg] of segments.entries()) {
       if (!/^\d+$/.test(seg)) continue;
       for (const value of AWKWARD_SEGMENTS) await send({ ...call, path: [...segments.slice(0, i), value, ...segments.slice(i + 1)].join('/') }, base);
+    }
+  }
+});
+
+test('the same sweep as a member and as a guest: their refusals are never a 500 either', { timeout: 300_000 }, async () => {
+  for (const role of [Role.MEMBER, Role.GUEST]) {
+    const as = await t.createUser({ role });
+    await transact(t.app.ctx, async (tx) => { await createStreamWithSubscribers(tx, t.realm, `room-${as.id}`, [as.row]); });
+    for (const call of baselines()) {
+      const base = asStrings(call.params);
+      await send(call, base, as);
+      for (const key of Object.keys(base)) {
+        for (const value of AWKWARD) await send(call, { ...base, [key]: value }, as);
+      }
     }
   }
 });
