@@ -1,5 +1,6 @@
 import type { Tx } from '../store/tx.js';
-import type { Q, StreamRow, UserRow } from '../store/rows.js';
+import type { Q, RealmRow, StreamRow, UserRow } from '../store/rows.js';
+import { accessStreamById, checkCanPostToStream } from '../access/stream.js';
 import { users } from '../store/repos/users.js';
 import { subscriptions } from '../store/repos/subscriptions.js';
 import { fitsIdColumn } from '../store/repos/streams.js';
@@ -14,8 +15,30 @@ export type TypingOp = 'start' | 'stop';
 
 const who = (u: UserRow) => ({ user_id: u.id, email: u.email });
 
+export interface TypingRequest {
+  kind: 'private' | 'stream';
+  op: TypingOp;
+  /** User ids of the conversation, or the one stream id. */
+  to: number[];
+  /** Stream typing only. */
+  topic?: string;
+}
+
+/** POST /typing once its parameters are known: the sender's settings, access, then the event. */
+export async function doSendTyping(tx: Tx, realm: RealmRow, sender: UserRow, req: TypingRequest): Promise<void> {
+  checkTypingAllowed(sender, req.kind);
+  if (req.kind === 'stream') {
+    // A stream the sender may not see is answered exactly like a missing one.
+    const { stream, sub } = await accessStreamById(tx.db, sender, req.to[0]!);
+    checkCanPostToStream(sender, stream, sub, realm);
+    sendStreamTyping(tx, sender, stream, req.topic ?? '', req.op, await subscriptions.listSubscriberIds(tx.db, stream.id));
+  } else {
+    sendPrivateTyping(tx, sender, await typingRecipients(tx.db, sender, req.to), req.op);
+  }
+}
+
 /** The sender's own privacy settings (feature level 105) can forbid sending either kind. */
-export function checkTypingAllowed(sender: UserRow, kind: 'private' | 'stream'): void {
+function checkTypingAllowed(sender: UserRow, kind: 'private' | 'stream'): void {
   const s = userSettings(sender.settings);
   if (kind === 'private' && !s.send_private_typing_notifications) {
     throw badRequest('User has disabled typing notifications for private messages');
@@ -31,7 +54,7 @@ export function checkTypingAllowed(sender: UserRow, kind: 'private' | 'stream'):
  * partial list would name a different conversation. Deactivated users and bots of the
  * organization are valid recipients; they still identify the conversation.
  */
-export async function checkTypingRecipients(q: Q, sender: UserRow, ids: number[]): Promise<UserRow[]> {
+async function typingRecipients(q: Q, sender: UserRow, ids: number[]): Promise<UserRow[]> {
   const wanted = [...new Set([...ids, sender.id])];
   const rows = await users.listByIds(q, wanted.filter(fitsIdColumn));
   const found = new Map(rows.filter((u) => u.realm_id === sender.realm_id).map((u) => [u.id, u]));
@@ -43,7 +66,7 @@ export async function checkTypingRecipients(q: Q, sender: UserRow, ids: number[]
 }
 
 /** Everyone listed who is still active hears it, the sender's other clients too. */
-export function doSendPrivateTyping(tx: Tx, sender: UserRow, recipients: UserRow[], op: TypingOp): void {
+function sendPrivateTyping(tx: Tx, sender: UserRow, recipients: UserRow[], op: TypingOp): void {
   tx.notify({ type: 'typing', op, message_type: 'private', sender: who(sender), recipients: recipients.map(who) },
     recipients.filter((u) => u.is_active === 1).map((u) => u.id), sender.realm_id);
 }
@@ -52,7 +75,6 @@ export function doSendPrivateTyping(tx: Tx, sender: UserRow, recipients: UserRow
  * The stream's active subscribers hear it (the sender only if subscribed); queues that did
  * not declare stream_typing_notifications drop it on delivery (src/events/personalize.ts).
  */
-export async function doSendStreamTyping(tx: Tx, sender: UserRow, stream: StreamRow, topic: string, op: TypingOp): Promise<void> {
-  tx.notify({ type: 'typing', op, message_type: 'stream', sender: who(sender), stream_id: stream.id, topic },
-    await subscriptions.listSubscriberIds(tx.db, stream.id), sender.realm_id);
+function sendStreamTyping(tx: Tx, sender: UserRow, stream: StreamRow, topic: string, op: TypingOp, subscriberIds: number[]): void {
+  tx.notify({ type: 'typing', op, message_type: 'stream', sender: who(sender), stream_id: stream.id, topic }, subscriberIds, sender.realm_id);
 }

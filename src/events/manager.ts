@@ -16,16 +16,6 @@ export const LONGPOLL_TIMEOUT_SECS = 90;
 
 const HEARTBEAT = JSON.stringify({ type: 'heartbeat' });
 
-/** The body of a GET /events answer, assembled from the queued serialisations. */
-export function eventsAnswer(events: readonly QueuedEvent[], queueId: string): string {
-  let out = '{"result":"success","msg":"","events":[';
-  for (let i = 0; i < events.length; i++) {
-    const e = events[i]!;
-    out += `${i > 0 ? ',' : ''}{"id":${e.id},${e.json.slice(1)}`;
-  }
-  return `${out}],"queue_id":${JSON.stringify(queueId)}}`;
-}
-
 /**
  * The event queues of this process. Ownership: a queue lives in the process that
  * registered it, and its id starts with that process's node id (`<node>:<random>`).

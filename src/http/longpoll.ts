@@ -3,7 +3,8 @@ import type { AppContext } from '../context.js';
 import { ApiError } from '../errors.js';
 import { authenticate } from './auth.js';
 import { Params, parseQuery } from './params.js';
-import { eventsAnswer, queuesOf } from '../events/manager.js';
+import { queuesOf } from '../events/manager.js';
+import { eventsAnswer } from '../presenters/events.js';
 import type { UserRow } from '../store/rows.js';
 
 /**

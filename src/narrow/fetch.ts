@@ -3,13 +3,13 @@ import type { AppContext } from '../context.js';
 import type { RealmRow, UserRow } from '../store/rows.js';
 import { badRequest } from '../errors.js';
 import { loadWireMessages, type WireMessage } from '../presenters/message.js';
-import { messageCacheOf } from '../presenters/message-cache.js';
+import { messageCacheOf, messagesAnswer } from '../presenters/message-cache.js';
 import { parseNarrow } from './parse.js';
 import { resolveNarrow } from './resolve.js';
 import { loadPmLookups, narrowQuery, narrowWindow } from './sql.js';
 import { highlightHtml, highlightTopic } from './highlight.js';
 import { escapeHtml } from '../markdown/html.js';
-import { FLAG_BITS, flagsFromMask } from '../lib/message-flags.js';
+import { FLAG_BITS } from '../lib/message-flags.js';
 import type { ResolvedTerm } from './types.js';
 
 /** Zulip's stand-in for "after the newest message". */
@@ -79,24 +79,7 @@ export async function fetchMessages(ctx: AppContext, viewer: UserRow, realm: Rea
     return JSON.stringify({ result: 'success', msg: '', ...meta, messages: wire });
   }
   const cached = await messageCacheOf(ctx).load(db, rows.map((r) => r.id), opts);
-  const flags = new Map(rows.map((r) => [r.id, r.flags ?? null]));
-  let out = JSON.stringify({ result: 'success', msg: '', ...meta }).slice(0, -1) + ',"messages":[';
-  for (let i = 0; i < cached.length; i++) {
-    const { id, json } = cached[i]!;
-    out += `${i > 0 ? ',' : ''}${json.slice(0, -1)},"flags":${flagsJson(flags.get(id) ?? null)}}`;
-  }
-  return `${out}]}`;
-}
-
-const flagJsonByMask = new Map<number | null, string>();
-
-function flagsJson(mask: number | null): string {
-  let json = flagJsonByMask.get(mask);
-  if (json === undefined) {
-    json = JSON.stringify(flagsFromMask(mask));
-    flagJsonByMask.set(mask, json);
-  }
-  return json;
+  return messagesAnswer(meta, cached, new Map(rows.map((r) => [r.id, r.flags ?? null])));
 }
 
 function addMatches(m: WireMessage, words: string[], isHtml: boolean): void {

@@ -2,6 +2,14 @@ import type { AppContext } from '../context.js';
 import type { ParleyEvent } from '../events/bus.js';
 import type { Q } from '../store/rows.js';
 import { loadWireMessages, type MessagePresentOpts } from './message.js';
+import { flagsFromMask } from '../lib/message-flags.js';
+
+/** About 64 MB of JSON (a few tens of thousands of messages); the oldest stored goes first. */
+const MAX_CHARS = 64 * 1024 * 1024;
+
+const PER_MESSAGE = new Set(['update_message', 'reaction', 'delete_message', 'submessage']);
+// Linkifiers make topic_links.
+const EVERYTHING = new Set(['realm_user', 'realm_bot', 'stream', 'realm', 'realm_linkifiers', 'realm_filters']);
 
 /**
  * Serialised messages for reads. Presenting and serialising 100 messages cost more than
@@ -14,13 +22,6 @@ import { loadWireMessages, type MessagePresentOpts } from './message.js';
  * email, avatar), stream (name) or organization can touch any message, so those empty
  * the cache. A read that began before such an event never stores what it loaded.
  */
-/** About 64 MB of JSON (a few tens of thousands of messages); the oldest stored goes first. */
-const MAX_CHARS = 64 * 1024 * 1024;
-
-const PER_MESSAGE = new Set(['update_message', 'reaction', 'delete_message', 'submessage']);
-// Linkifiers make topic_links.
-const EVERYTHING = new Set(['realm_user', 'realm_bot', 'stream', 'realm', 'realm_linkifiers', 'realm_filters']);
-
 export class MessageJsonCache {
   private entries = new Map<number, Array<string | undefined>>();
   private chars = 0;
@@ -107,4 +108,25 @@ export function messageCacheOf(ctx: AppContext): MessageJsonCache {
   const cache = caches.get(ctx);
   if (!cache) throw new Error('message cache not installed');
   return cache;
+}
+
+const flagJsonByMask = new Map<number | null, string>();
+
+function flagsJson(mask: number | null): string {
+  let json = flagJsonByMask.get(mask);
+  if (json === undefined) {
+    json = JSON.stringify(flagsFromMask(mask));
+    flagJsonByMask.set(mask, json);
+  }
+  return json;
+}
+
+/** A GET /messages answer from cached messages, each with this reader's flags spliced in. */
+export function messagesAnswer(meta: Record<string, unknown>, messages: Array<{ id: number; json: string }>, flags: Map<number, number | null>): string {
+  let out = `${JSON.stringify({ result: 'success', msg: '', ...meta }).slice(0, -1)},"messages":[`;
+  for (let i = 0; i < messages.length; i++) {
+    const { id, json } = messages[i]!;
+    out += `${i > 0 ? ',' : ''}${json.slice(0, -1)},"flags":${flagsJson(flags.get(id) ?? null)}}`;
+  }
+  return `${out}]}`;
 }

@@ -1,4 +1,5 @@
 import type { AuthedRequest, Route } from '../route.js';
+import { messageKind } from '../../lib/message-type.js';
 import { pathInt } from '../route.js';
 import { transact } from '../../store/tx.js';
 import { groupCommit } from '../../store/group-commit.js';
@@ -42,8 +43,9 @@ function privateAddressee(raw: string): Addressee {
 function addressee(r: AuthedRequest): Addressee {
   const type = r.params.str('type');
   const to = r.params.str('to');
-  if (type === 'stream' || type === 'channel') return streamAddressee(to);
-  if (type === 'private' || type === 'direct') return privateAddressee(to);
+  const kind = messageKind(type);
+  if (kind === 'stream') return streamAddressee(to);
+  if (kind === 'private') return privateAddressee(to);
   throw badRequest('Invalid message type');
 }
 
