@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { testApp, basic, type TestApp, type TestUser } from '../helpers/app.js';
+import { testApp, basic, httpClient, type TestApp, type TestUser } from '../helpers/app.js';
 import { transact } from '../../src/store/tx.js';
 import { createStreamWithSubscribers } from '../../src/actions/stream-create.js';
 import { queuesOf } from '../../src/events/manager.js';
@@ -30,16 +30,7 @@ before(async () => {
 after(() => t.close());
 
 /** Real HTTP, as clients do it: form bodies, basic auth. */
-async function http(as: TestUser, method: string, url: string, params: Record<string, unknown> = {}): Promise<{ status: number; body: any }> {
-  const usp = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) usp.append(k, typeof v === 'string' ? v : JSON.stringify(v));
-  const qs = method === 'GET' || method === 'DELETE' ? `?${usp}` : '';
-  const res = await fetch(`${base}/api/v1${url}${qs}`, {
-    method, headers: { authorization: basic(as.email, as.apiKey), ...(qs ? {} : { 'content-type': 'application/x-www-form-urlencoded' }) },
-    ...(qs ? {} : { body: usp.toString() }),
-  });
-  return { status: res.status, body: await res.json() };
-}
+const http = httpClient(() => base);
 const register = (as: TestUser, params: Record<string, unknown> = {}) => http(as, 'POST', '/register', params);
 const poll = (as: TestUser, queueId: string, lastEventId: number, extra: Record<string, unknown> = {}) =>
   http(as, 'GET', '/events', { queue_id: queueId, last_event_id: lastEventId, ...extra });

@@ -134,3 +134,21 @@ export async function testApp(overrides: ConfigOverrides = {}): Promise<TestApp>
     },
   };
 }
+
+/**
+ * A client over real HTTP, as Zulip's clients call the API: form bodies, query strings
+ * for GET and DELETE, basic auth (none when `as` is null).
+ */
+export function httpClient(base: () => string) {
+  return async (as: TestUser | null, method: string, url: string, params: Record<string, unknown> = {}): Promise<{ status: number; body: any }> => {
+    const usp = new URLSearchParams();
+    for (const [k, v] of Object.entries(params)) usp.append(k, typeof v === 'string' ? v : JSON.stringify(v));
+    const qs = method === 'GET' || method === 'DELETE' ? `?${usp}` : '';
+    const res = await fetch(`${base()}/api/v1${url}${qs}`, {
+      method,
+      headers: { ...(as ? { authorization: basic(as.email, as.apiKey) } : {}), ...(qs ? {} : { 'content-type': 'application/x-www-form-urlencoded' }) },
+      ...(qs ? {} : { body: usp.toString() }),
+    });
+    return { status: res.status, body: await res.json() };
+  };
+}

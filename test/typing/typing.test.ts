@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { testApp, basic, type TestApp, type TestUser } from '../helpers/app.js';
+import { testApp, httpClient, type TestApp, type TestUser } from '../helpers/app.js';
 import { transact } from '../../src/store/tx.js';
 import { createStreamWithSubscribers } from '../../src/actions/stream-create.js';
 import { identityChanged } from '../../src/store/versions.js';
@@ -30,17 +30,7 @@ before(async () => {
 });
 after(() => t.close());
 
-async function http(as: TestUser | null, method: string, url: string, params: Record<string, unknown> = {}): Promise<{ status: number; body: any }> {
-  const usp = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) usp.append(k, typeof v === 'string' ? v : JSON.stringify(v));
-  const qs = method === 'GET' ? `?${usp}` : '';
-  const res = await fetch(`${base}/api/v1${url}${qs}`, {
-    method,
-    headers: { ...(as ? { authorization: basic(as.email, as.apiKey) } : {}), ...(qs ? {} : { 'content-type': 'application/x-www-form-urlencoded' }) },
-    ...(qs ? {} : { body: usp.toString() }),
-  });
-  return { status: res.status, body: await res.json() };
-}
+const http = httpClient(() => base);
 
 interface Listener { user: TestUser; queueId: string; lastId: number }
 
