@@ -33,11 +33,14 @@ export function checkContent(raw: string): string {
   return cut + TRUNCATED;
 }
 
+const NOT_PRINTABLE = /[\p{Cc}\p{Cs}\p{Cn}]/u;
+
 export function checkTopic(raw: string | undefined, realm: RealmRow): string {
   if (raw === undefined) throw badRequest('Missing topic');
-  const pos = raw.indexOf('\u0000');
-  if (pos >= 0) throw badRequest(`Invalid character in topic, at position ${pos + 1}!`);
   let topic = raw.trim();
+  // Zulip's check_string_is_printable: no control, surrogate or unassigned characters.
+  const bad = NOT_PRINTABLE.exec(topic);
+  if (bad) throw badRequest(`Invalid character in topic, at position ${[...topic.slice(0, bad.index)].length + 1}!`);
   if (topic === '') {
     if (realmSettings(realm.settings).mandatory_topics) throw badRequest('Topics are required in this organization');
     topic = '(no topic)';
@@ -62,15 +65,28 @@ export interface SendInput {
 async function streamForSend(q: Q, sender: UserRow, realm: RealmRow, to: { name?: string; id?: number }): Promise<StreamRow> {
   const stream = to.id !== undefined ? await streams.findInRealm(q, realm.id, to.id) : await streams.findByName(q, realm.id, to.name ?? '');
   const sub = stream ? await subscriptions.findActive(q, sender.id, stream.id) : undefined;
+  // As Zulip: a bot may also send wherever its owner is subscribed, and under its owner's
+  // standing with respect to stream_post_policy.
+  const activeOwner = async () => {
+    const owner = sender.is_bot === 1 && sender.bot_owner_id !== null ? await users.findInRealm(q, realm.id, sender.bot_owner_id) : undefined;
+    return owner?.is_active === 1 ? owner : undefined;
+  };
+  const ownerSubscribed = async (s: StreamRow) => {
+    const owner = await activeOwner();
+    return !!owner && !!(await subscriptions.findActive(q, owner.id, s.id));
+  };
   // A private stream the sender may not see is answered exactly like a missing one.
-  if (!stream || !canSeeStream(sender, stream, sub ?? null)) {
+  if (!stream || (!canSeeStream(sender, stream, sub ?? null) && !(await ownerSubscribed(stream)))) {
     if (to.id !== undefined) {
       throw new ApiError('STREAM_DOES_NOT_EXIST', `Stream with ID '${to.id}' does not exist`, 400, { stream_id: to.id });
     }
     throw streamDoesNotExist(to.name ?? '');
   }
   const policy = streamPostPolicyError(sender, stream, realm);
-  if (policy) throw badRequest(policy);
+  if (policy) {
+    const owner = await activeOwner();
+    if (!owner || streamPostPolicyError(owner, stream, realm) !== null) throw badRequest(policy);
+  }
   return stream;
 }
 

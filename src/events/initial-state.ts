@@ -17,6 +17,7 @@ import { maxMessageIdFor } from '../lib/max-message-id.js';
 import { USER_SETTING_DEFAULTS, userSettings } from '../lib/user-settings.js';
 import { LONGPOLL_TIMEOUT_SECS } from './manager.js';
 import { identityVersion } from '../store/versions.js';
+import { SERVER_GENERATION } from '../lib/version.js';
 import type { Kysely } from 'kysely';
 import type { DB } from '../store/schema.js';
 
@@ -60,7 +61,7 @@ function realmState(config: Config, realm: RealmRow, user: UserRow): Record<stri
     max_stream_description_length: MAX_STREAM_DESCRIPTION_LENGTH,
     max_topic_length: MAX_TOPIC_LENGTH,
     max_message_length: MAX_MESSAGE_BYTES,
-    server_generation: Math.floor(Date.now() / 1000),
+    server_generation: SERVER_GENERATION,
     server_inline_image_preview: true,
     server_inline_url_embed_preview: false,
     server_avatar_changes_disabled: false,

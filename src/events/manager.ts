@@ -6,7 +6,7 @@ import type { EventEnvelope } from './bus.js';
 import { EventQueue, type QueueOptions, type QueueState, type QueuedEvent } from './queue.js';
 import { Personalizer } from './personalize.js';
 import { ApiError } from '../errors.js';
-import { versionFields } from '../lib/version.js';
+import { SERVER_GENERATION, versionFields } from '../lib/version.js';
 
 export const badEventQueueId = (id: string) =>
   new ApiError('BAD_EVENT_QUEUE_ID', `Bad event queue id: ${id}`, 400, { queue_id: id });
@@ -31,7 +31,7 @@ export class QueueManager {
   private gcTimer: NodeJS.Timeout;
   private draining = false;
   private unsubscribe: () => void;
-  readonly generation = Math.floor(Date.now() / 1000);
+  readonly generation = SERVER_GENERATION;
 
   constructor(private ctx: AppContext) {
     this.unsubscribe = ctx.bus.subscribe((e) => this.deliver(e));
@@ -147,7 +147,7 @@ export class QueueManager {
     fs.writeFileSync(this.file(), JSON.stringify({ nodeId: this.nodeId, queues: states }));
   }
 
-  /** Queues saved by a graceful shutdown come back, each told about the restart. */
+  /** Queues saved by a graceful shutdown come back; those that accept it are told about the restart. */
   restore(): number {
     let saved: { queues: QueueState[] };
     try {
@@ -161,7 +161,7 @@ export class QueueManager {
       // Files saved before events were kept serialised hold them as objects.
       const events = state.events.map((e) => (typeof e.json === 'string' ? e : { id: e.id, json: JSON.stringify({ ...e, id: undefined }) }));
       const q = this.add(new EventQueue({ ...state, events, lastAccess: Date.now() }));
-      q.push(restart);
+      if (q.wants('restart')) q.push(restart);
     }
     return saved.queues.length;
   }

@@ -43,8 +43,9 @@ export class EventQueue {
   }
 
   wants(type: string): boolean {
-    // Heartbeats and restarts reach every queue, whatever it asked for.
-    return this.state.eventTypes === null || this.state.eventTypes.includes(type) || type === 'heartbeat' || type === 'restart';
+    // Heartbeats reach every queue, whatever it asked for (they keep the poll alive); a
+    // restart only reaches queues that asked for it, as in Zulip.
+    return this.state.eventTypes === null || this.state.eventTypes.includes(type) || type === 'heartbeat';
   }
 
   /** `json`: one serialised event object, as from JSON.stringify. */

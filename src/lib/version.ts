@@ -3,6 +3,9 @@ export const FEATURE_LEVEL = 122;
 export const ZULIP_VERSION = '5.0';
 export const MERGE_BASE = '5.0';
 
+/** Zulip's SERVER_GENERATION: one value per server process, so a client can tell it restarted. */
+export const SERVER_GENERATION = Math.floor(Date.now() / 1000);
+
 export function versionFields(): Record<string, unknown> {
   return {
     service_feature_level: FEATURE_LEVEL,

@@ -27,17 +27,20 @@ export function blockRenderers(md: MarkdownIt, renderNested: (src: string, env: 
     const token = tokens[idx]!;
     const info = token.info.trim();
     const [lang = '', ...rest] = info.split(/\s+/);
+    const quote = lang === 'quote' || lang === 'quoted';
     const nested = (src: string) => {
       // Deeply nested quotes would recurse without bound; past the limit they stay code.
       if (env.depth >= 20) return codeBlock(src, '');
       env.depth += 1;
+      if (quote) env.quoted += 1;
       try {
         return renderNested(src, env);
       } finally {
         env.depth -= 1;
+        if (quote) env.quoted -= 1;
       }
     };
-    if (lang === 'quote' || lang === 'quoted') return `<blockquote>\n${nested(token.content)}</blockquote>\n`;
+    if (quote) return `<blockquote>\n${nested(token.content)}</blockquote>\n`;
     if (lang === 'spoiler') {
       const header = rest.join(' ');
       return `<div class="spoiler-block"><div class="spoiler-header">\n${header ? nested(header) : ''}</div><div class="spoiler-content" aria-hidden="true">\n${nested(token.content)}</div></div>\n`;

@@ -44,7 +44,7 @@ export function renderMarkdown(content: string, rctx: RenderContext): RenderResu
     html: '', mentionedUserIds: new Set(), wildcardMentioned: false, mentionedGroupIds: new Set(),
     hasLink: false, hasImage: false, hasAttachment: false, isMeMessage: false,
   };
-  const env: RenderEnv = { rctx, result, depth: 0 };
+  const env: RenderEnv = { rctx, result, depth: 0, quoted: 0 };
   const raw = md.render(content, env as unknown as Record<string, unknown>).replace(/\n$/, '');
   result.html = sanitize(raw);
   // Zulip's rule: a one-line message starting "/me " that rendered to a single paragraph.

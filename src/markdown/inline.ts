@@ -1,5 +1,5 @@
 import type { MarkdownIt } from 'markdown-it';
-import type { StateInline } from 'markdown-it';
+import type { StateCore, StateInline } from 'markdown-it';
 import type { RenderEnv } from './types.js';
 import { emojiCodeForName } from '../emoji/index.js';
 import { escapeHtml, emojiSpan, narrowHref } from './html.js';
@@ -28,7 +28,8 @@ function mention(state: StateInline, silent: boolean): boolean {
     if (end < 0) return false;
     const body = src.slice(pos + 2, end);
     if (body === '' || body.includes('\n')) return false;
-    const html = renderUserMention(env, body, isSilent);
+    // As Zulip: quoting someone's words does not notify the people they mentioned.
+    const html = renderUserMention(env, body, isSilent || env.quoted > 0);
     if (html === undefined) return false;
     if (!silent) pushHtml(state, html);
     state.pos = end + 2;
@@ -113,7 +114,23 @@ function emojiName(state: StateInline, silent: boolean): boolean {
   return true;
 }
 
+/**
+ * markdown-it's own inline step, which parses each block's text, plus a count of the `>`
+ * quotes around it, so that the mention rule can tell quoted text apart.
+ */
+function inlineWithQuotes(state: StateCore): void {
+  const env = state.env as unknown as RenderEnv;
+  const outer = env.quoted;
+  for (const token of state.tokens) {
+    if (token.type === 'blockquote_open') env.quoted += 1;
+    else if (token.type === 'blockquote_close') env.quoted -= 1;
+    else if (token.type === 'inline') state.md.inline.parse(token.content, state.md, state.env, token.children ?? (token.children = []));
+  }
+  env.quoted = outer;
+}
+
 export function inlineRules(md: MarkdownIt): void {
+  md.core.ruler.at('inline', inlineWithQuotes);
   md.inline.ruler.before('emphasis', 'zulip_mention', mention);
   md.inline.ruler.before('emphasis', 'zulip_stream', streamLink);
   md.inline.ruler.before('emphasis', 'zulip_emoji', emojiName);

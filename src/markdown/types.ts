@@ -29,6 +29,8 @@ export interface RenderEnv {
   rctx: RenderContext;
   result: RenderResult;
   depth: number;
+  /** How many quotes (`>` or ```quote) enclose the text being parsed: mentions there are silent. */
+  quoted: number;
 }
 
 export const EMPTY_CONTEXT: RenderContext = {

@@ -5,7 +5,7 @@ import { badRequest } from '../errors.js';
 import { loadWireMessages, type WireMessage } from '../presenters/message.js';
 import { messageCacheOf, messagesAnswer } from '../presenters/message-cache.js';
 import { parseNarrow } from './parse.js';
-import { resolveNarrow } from './resolve.js';
+import { mutingTerm, resolveNarrow } from './resolve.js';
 import { loadPmLookups, narrowQuery, narrowWindow } from './sql.js';
 import { highlightHtml, highlightTopic } from './highlight.js';
 import { escapeHtml } from '../markdown/html.js';
@@ -38,16 +38,21 @@ export async function fetchMessages(ctx: AppContext, viewer: UserRow, realm: Rea
   const db = ctx.store.db;
   const narrow = await resolveNarrow(db, viewer, parseNarrow(p.narrow));
   const pm = await loadPmLookups(db, narrow.terms, viewer);
-  const base = () => narrowQuery(db, ctx.store.dialect, viewer, narrow, pm);
 
   let anchor: number;
   if (p.anchor === 'newest') anchor = LARGER_THAN_MAX_MESSAGE_ID;
   else if (p.anchor === 'oldest') anchor = 0;
   else if (p.anchor === 'first_unread') {
-    const first = await base().where('um.user_id', 'is not', null).where(sql<SqlBool>`(um.flags & ${FLAG_BITS.read}) = 0`)
+    // As Zulip's find_first_unread_anchor: unread messages in muted streams and topics do
+    // not count (a narrow to a stream keeps that stream, but not its muted topics).
+    const streamTerm = narrow.terms.find((t) => t.op === 'stream' && !t.negated);
+    const muting = await mutingTerm(db, viewer, false, streamTerm?.op === 'stream' ? streamTerm.streamId : undefined);
+    const unmuted = { ...narrow, terms: [...narrow.terms, muting] };
+    const first = await narrowQuery(db, ctx.store.dialect, viewer, unmuted, pm)
+      .where('um.user_id', 'is not', null).where(sql<SqlBool>`(um.flags & ${FLAG_BITS.read}) = 0`)
       .orderBy('message.id', 'asc').limit(1).executeTakeFirst();
     anchor = first ? first.id : LARGER_THAN_MAX_MESSAGE_ID;
-  } else anchor = p.anchor;
+  } else anchor = Math.max(0, Math.min(p.anchor, LARGER_THAN_MAX_MESSAGE_ID));
 
   // Message ids are 32-bit columns; PostgreSQL refuses to compare them with larger numbers.
   const sqlAnchor = Math.max(0, Math.min(anchor, MAX_ID));

@@ -13,12 +13,18 @@ export interface ResolvedNarrow {
 
 const IS_VALUES = new Set(['private', 'dm', 'starred', 'mentioned', 'alerted', 'unread', 'resolved']);
 
-async function userFor(q: Q, viewer: UserRow, operand: unknown): Promise<number> {
+/** Stands for a stream or user that does not exist (or is not visible): matches no message. */
+const NOBODY = -1;
+
+async function userFor(q: Q, viewer: UserRow, operand: unknown, lenient: boolean): Promise<number> {
   const key = typeof operand === 'number' ? operand : String(operand).trim();
   const u = typeof key === 'number' || /^\d+$/.test(key)
     ? await users.findInRealm(q, viewer.realm_id, Number(key))
     : await users.findByEmail(q, viewer.realm_id, key);
-  if (!u) throw badNarrow(`unknown user ${String(operand)}`);
+  if (!u) {
+    if (lenient) return NOBODY;
+    throw badNarrow(`unknown user ${String(operand)}`);
+  }
   return u.id;
 }
 
@@ -28,20 +34,48 @@ function asList(operand: unknown): unknown[] {
   return [operand];
 }
 
-/** Names to ids, checked against what the viewer may see; unknown names are Zulip's BAD_NARROW errors. */
-export async function resolveNarrow(q: Q, viewer: UserRow, terms: NarrowTerm[]): Promise<ResolvedNarrow> {
+/**
+ * What `in:home` keeps: private messages and stream messages outside muted streams and
+ * topics. With `streamId` (a narrow to that stream), only that stream's muted topics count.
+ */
+export async function mutingTerm(q: Q, viewer: UserRow, negated: boolean, streamId?: number): Promise<ResolvedTerm> {
+  const muted = streamId === undefined
+    ? await q.selectFrom('subscription').select('stream_id').where('user_id', '=', viewer.id).where('active', '=', 1).where('is_muted', '=', 1).execute()
+    : [];
+  let topics = q.selectFrom('muted_topic').select(['stream_id', 'topic_lower']).where('user_id', '=', viewer.id);
+  if (streamId !== undefined) topics = topics.where('stream_id', '=', streamId);
+  return {
+    op: 'in-home', negated,
+    mutedStreamIds: muted.map((m) => m.stream_id),
+    mutedTopics: (await topics.execute()).map((m) => [m.stream_id, m.topic_lower] as [number, string]),
+  };
+}
+
+/**
+ * Names to ids, checked against what the viewer may see; unknown names are Zulip's
+ * BAD_NARROW errors. `lenient` (an event queue's narrow, which Zulip only ever matches
+ * events against) turns an unknown stream or user into one that matches nothing instead.
+ */
+export async function resolveNarrow(q: Q, viewer: UserRow, terms: NarrowTerm[], lenient = false): Promise<ResolvedNarrow> {
   const out: ResolvedTerm[] = [];
   const history: number[] = [];
   for (const t of terms) {
     const negated = t.negated;
     switch (t.operator) {
       case 'stream': {
-        const s = typeof t.operand === 'number' || /^\d+$/.test(String(t.operand))
-          ? await streams.findInRealm(q, viewer.realm_id, Number(t.operand))
-          : await streams.findByName(q, viewer.realm_id, String(t.operand));
+        // As Zulip: an integer is an ID and a string a name. A string of digits naming no
+        // stream is still taken as an ID, for clients that send IDs as strings.
+        const s = typeof t.operand === 'number'
+          ? await streams.findInRealm(q, viewer.realm_id, t.operand)
+          : (await streams.findByName(q, viewer.realm_id, String(t.operand).trim()))
+            ?? (/^\d+$/.test(String(t.operand)) ? await streams.findInRealm(q, viewer.realm_id, Number(t.operand)) : undefined);
         const sub = s ? await q.selectFrom('subscription').selectAll().where('user_id', '=', viewer.id).where('stream_id', '=', s.id).where('active', '=', 1).executeTakeFirst() : undefined;
         // A stream the viewer may not see is as unknown as one that does not exist.
-        if (!s || !canSeeStream(viewer, s, sub ?? null)) throw badNarrow('unknown stream');
+        if (!s || !canSeeStream(viewer, s, sub ?? null)) {
+          if (!lenient) throw badNarrow('unknown stream');
+          out.push({ op: 'stream', streamId: NOBODY, negated });
+          break;
+        }
         if (!negated && canReadHistory(viewer, s, sub ?? null)) history.push(s.id);
         out.push({ op: 'stream', streamId: s.id, negated });
         break;
@@ -50,19 +84,19 @@ export async function resolveNarrow(q: Q, viewer: UserRow, terms: NarrowTerm[]):
         out.push({ op: 'topic', topicLower: String(t.operand).toLowerCase(), negated });
         break;
       case 'sender':
-        out.push({ op: 'sender', userId: await userFor(q, viewer, t.operand), negated });
+        out.push({ op: 'sender', userId: await userFor(q, viewer, t.operand, lenient), negated });
         break;
       case 'pm-with': {
         const ids = new Set<number>([viewer.id]);
-        for (const x of asList(t.operand)) ids.add(await userFor(q, viewer, x));
+        for (const x of asList(t.operand)) ids.add(await userFor(q, viewer, x, lenient));
         out.push({ op: 'pm-with', memberIds: [...ids].sort((a, b) => a - b), negated });
         break;
       }
       case 'group-pm-with':
-        out.push({ op: 'group-pm-with', userId: await userFor(q, viewer, t.operand), negated });
+        out.push({ op: 'group-pm-with', userId: await userFor(q, viewer, t.operand, lenient), negated });
         break;
       case 'dm-including':
-        out.push({ op: 'dm-including', userId: await userFor(q, viewer, t.operand), negated });
+        out.push({ op: 'dm-including', userId: await userFor(q, viewer, t.operand, lenient), negated });
         break;
       case 'is': {
         const v = String(t.operand);
@@ -75,9 +109,7 @@ export async function resolveNarrow(q: Q, viewer: UserRow, terms: NarrowTerm[]):
         if (v === 'all') {
           out.push({ op: 'none', negated });
         } else if (v === 'home') {
-          const muted = await q.selectFrom('subscription').select('stream_id').where('user_id', '=', viewer.id).where('active', '=', 1).where('is_muted', '=', 1).execute();
-          const topics = await q.selectFrom('muted_topic').select(['stream_id', 'topic_lower']).where('user_id', '=', viewer.id).execute();
-          out.push({ op: 'in-home', mutedStreamIds: muted.map((m) => m.stream_id), mutedTopics: topics.map((m) => [m.stream_id, m.topic_lower] as [number, string]), negated });
+          out.push(await mutingTerm(q, viewer, negated));
         } else {
           throw badNarrow(`unknown 'in' operand ${v}`);
         }

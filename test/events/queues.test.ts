@@ -150,9 +150,18 @@ test('BAD_EVENT_QUEUE_ID for unknown, deleted, expired and other users\' queues'
   assert.deepEqual((await http(alice, 'DELETE', '/events', { queue_id: q.queue_id })).body, { result: 'success', msg: '' });
   assert.equal((await poll(alice, q.queue_id, -1, { dont_block: true })).body.code, 'BAD_EVENT_QUEUE_ID');
   assert.equal((await http(alice, 'DELETE', '/events', { queue_id: q.queue_id })).body.code, 'BAD_EVENT_QUEUE_ID');
+  // queue_lifespan_secs is held between the idle timeout and a week, as Zulip holds it.
+  const idle = t.app.ctx.config.queueTimeoutSecs * 1000;
   const short = (await register(alice, { queue_lifespan_secs: 1 })).body;
-  queuesOf(t.app.ctx).collect(Date.now() + 5_000);
+  const long = (await register(alice, { queue_lifespan_secs: 30 * 86_400 })).body;
+  queuesOf(t.app.ctx).collect(Date.now() + idle - 5_000);
+  assert.equal((await poll(alice, short.queue_id, -1, { dont_block: true })).status, 200);
+  queuesOf(t.app.ctx).collect(Date.now() + idle + 5_000);
   assert.equal((await poll(alice, short.queue_id, -1, { dont_block: true })).body.code, 'BAD_EVENT_QUEUE_ID');
+  queuesOf(t.app.ctx).collect(Date.now() + 7 * 86_400_000 - 60_000);
+  assert.equal((await poll(alice, long.queue_id, -1, { dont_block: true })).status, 200);
+  queuesOf(t.app.ctx).collect(Date.now() + 7 * 86_400_000 + 60_000);
+  assert.equal((await poll(alice, long.queue_id, -1, { dont_block: true })).body.code, 'BAD_EVENT_QUEUE_ID');
   assert.equal((await http(alice, 'GET', '/events', {})).body.msg, "Missing 'queue_id' argument");
   const anon = await fetch(`${base}/api/v1/events?queue_id=x`);
   assert.equal(anon.status, 401);
@@ -211,7 +220,7 @@ test('capabilities shape the register state: notification_settings_null and user
   const bad = await register(alice, { client_capabilities: '[1]' });
   assert.equal(bad.status, 400);
   assert.equal(bad.body.msg, 'client_capabilities is not a dict');
-  const badNarrow = await register(alice, { narrow: [['stream', 'no-such-stream']] });
+  const badNarrow = await register(alice, { narrow: [['no-such-operator', 'x']] });
   assert.equal(badNarrow.body.code, 'BAD_NARROW');
 });
 
@@ -257,4 +266,26 @@ test('a client that gets BAD_EVENT_QUEUE_ID re-registers and carries on', async 
   await sendStream(alice, 'general', 'after re-registering');
   const [e] = (await pending).body.events;
   assert.equal(e.message.content, 'after re-registering');
+});
+
+test('a queue narrowed to a stream or person that does not exist (or is hidden) is created and matches nothing', async () => {
+  // Zulip only matches events against a queue's narrow, so the Python client's register
+  // with such a narrow must not fail (it would retry forever).
+  const ghost = await register(bob, { event_types: ['message'], narrow: [['stream', 'nowhere']] });
+  assert.equal(ghost.status, 200, JSON.stringify(ghost.body));
+  const hidden = await register(bob, { event_types: ['message'], narrow: [['stream', 'secret']] });
+  assert.equal(hidden.status, 200, JSON.stringify(hidden.body));
+  const nobody = await register(bob, { event_types: ['message'], narrow: [['sender', 'nobody@parley.test']] });
+  assert.equal(nobody.status, 200, JSON.stringify(nobody.body));
+  const notGhost = await register(bob, { event_types: ['message'], narrow: [{ operator: 'stream', operand: 'nowhere', negated: true }] });
+  await sendStream(alice, 'general', 'to everyone');
+  await sendStream(alice, 'secret', 'to the secret few');
+  for (const q of [ghost, hidden, nobody]) {
+    assert.deepEqual((await poll(bob, q.body.queue_id, -1, { dont_block: true })).body.events, []);
+  }
+  const kept = (await poll(bob, notGhost.body.queue_id, -1, { dont_block: true })).body.events;
+  assert.deepEqual(kept.map((e: any) => e.message.content), ['to everyone']);
+  // GET /messages still answers Zulip's error for the same narrow.
+  const read = await http(bob, 'GET', '/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow: [['stream', 'nowhere']] });
+  assert.equal(read.body.code, 'BAD_NARROW');
 });

@@ -20,8 +20,10 @@ test('queues survive a graceful restart: a parked poll is answered, the client c
   const { dataDir, databaseUrl } = t.app.ctx.config;
   const base1 = await t.app.http.listen({ port: 0, host: '127.0.0.1' });
   const owner = t.owner;
-  const reg = await call(base1, owner.email, owner.apiKey, 'POST', '/register', { event_types: ['message'] });
+  const reg = await call(base1, owner.email, owner.apiKey, 'POST', '/register', { event_types: ['message', 'restart'] });
   const queueId = reg.body.queue_id as string;
+  // A queue that did not ask for restart events carries on without one, as in Zulip.
+  const quiet = (await call(base1, owner.email, owner.apiKey, 'POST', '/register', { event_types: ['message'] })).body.queue_id as string;
   const parked = call(base1, owner.email, owner.apiKey, 'GET', '/events', { queue_id: queueId, last_event_id: -1 });
   await new Promise((r) => setTimeout(r, 100));
   await t.app.close();
@@ -46,6 +48,9 @@ test('queues survive a graceful restart: a parked poll is answered, the client c
     const got = await next;
     assert.equal(got.body.events[0].type, 'message');
     assert.equal(got.body.events[0].message.content, 'after the restart');
+    const quietEvents = (await call(base2, owner.email, owner.apiKey, 'GET', '/events', { queue_id: quiet, last_event_id: -1 })).body.events;
+    assert.deepEqual(quietEvents.map((e: any) => e.type), ['message']);
+    assert.equal(restart.server_generation, (await call(base2, owner.email, owner.apiKey, 'POST', '/register', { fetch_event_types: ['realm'] })).body.server_generation);
     assert.ok(!fs.existsSync(`${dataDir}/event-queues.json`), 'the saved file is consumed');
   } finally {
     await app2.close();

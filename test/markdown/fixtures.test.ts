@@ -51,6 +51,9 @@ const FIXTURES: Array<[string, string, string]> = [
   ['id with the wrong name is not a mention', '@**Othello|7**', '<p>@<strong>Othello|7</strong></p>'],
   ['wildcards', '@**all** @**everyone** @**stream**', '<p><span class="user-mention" data-user-id="*">@all</span> <span class="user-mention" data-user-id="*">@everyone</span> <span class="user-mention" data-user-id="*">@stream</span></p>'],
   ['silent wildcard', '@_**all**', '<p><span class="user-mention silent" data-user-id="*">all</span></p>'],
+  ['quoted mentions are silent', '> @**King Hamlet** and @**all**', '<blockquote>\n<p><span class="user-mention silent" data-user-id="7">King Hamlet</span> and <span class="user-mention silent" data-user-id="*">all</span></p>\n</blockquote>'],
+  ['mentions in a quote fence are silent', '```quote\n@**King Hamlet**\n```', '<blockquote>\n<p><span class="user-mention silent" data-user-id="7">King Hamlet</span></p>\n</blockquote>'],
+  ['a mention after a quote is not', '> @**Othello**\n\n@**King Hamlet**', '<blockquote>\n<p><span class="user-mention silent" data-user-id="8">Othello</span></p>\n</blockquote>\n<p><span class="user-mention" data-user-id="7">@King Hamlet</span></p>'],
   ['group mention', '@*support*', '<p><span class="user-group-mention" data-user-group-id="3">@support</span></p>'],
   ['silent group mention', '@_*support*', '<p><span class="user-group-mention silent" data-user-group-id="3">support</span></p>'],
   ['stream link', '#**Verona**', '<p><a class="stream" data-stream-id="9" href="/#narrow/stream/9-Verona">#Verona</a></p>'],
@@ -91,6 +94,10 @@ test('mentions, wildcards, groups and links are reported for flags and has: narr
   assert.equal(r.hasLink, true);
   assert.equal(r.hasImage, true);
   assert.equal(r.hasAttachment, true);
+  const quoted = renderMarkdown('> @**King Hamlet** @**all**\n\n```quote\n@**Othello**\n```\n\n```spoiler\n@**Othello**\n```', rctx);
+  // Quoting notifies nobody; a spoiler is not a quote.
+  assert.deepEqual([...quoted.mentionedUserIds], [8]);
+  assert.equal(quoted.wildcardMentioned, false);
   const silent = renderMarkdown('@_**all** plain', rctx);
   assert.equal(silent.wildcardMentioned, false);
   assert.equal(silent.hasLink, false);

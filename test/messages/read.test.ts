@@ -170,3 +170,51 @@ test('errors: too many messages, bad anchors, bad narrows, missing parameters, n
   assert.equal((await fetch(bob, { narrow: 'not json' })).status, 400);
   assert.equal((await t.api('GET', '/api/v1/messages', { as: null, params: { anchor: 'newest', num_before: 1, num_after: 0 } })).status, 401);
 });
+
+test('first_unread skips muted streams and topics (a narrow to a stream keeps that stream); stream operands; anchor bounds', async () => {
+  const u = await testApp();
+  try {
+    const dan = await u.createUser({ name: 'Dan' });
+    const erin = await u.createUser({ name: 'Erin' });
+    let loudId = 0;
+    let digitsId = 0;
+    await transact(u.app.ctx, async (tx) => {
+      await createStreamWithSubscribers(tx, u.realm, 'quiet', [dan.row, erin.row]);
+      loudId = (await createStreamWithSubscribers(tx, u.realm, 'loud', [dan.row, erin.row])).id;
+      digitsId = (await createStreamWithSubscribers(tx, u.realm, String(loudId), [dan.row, erin.row])).id;
+    });
+    const post = async (to: string | string[], topic: string) => {
+      const r = await u.api('POST', '/api/v1/messages', { as: erin, params: { type: 'stream', to, topic, content: `${String(to)}/${topic}` } });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      return r.body.id as number;
+    };
+    const q1 = await post('quiet', 'a');
+    const l1 = await post('loud', 'muted topic');
+    const l2 = await post('loud', 'fine');
+    const quietId = (await u.api('GET', '/api/v1/get_stream_id', { as: dan, params: { stream: 'quiet' } })).body.stream_id;
+    assert.equal((await u.api('POST', '/api/v1/users/me/subscriptions/properties', { as: dan, params: { subscription_data: [{ stream_id: quietId, property: 'is_muted', value: true }] } })).status, 200);
+    assert.equal((await u.api('PATCH', '/api/v1/users/me/subscriptions/muted_topics', { as: dan, params: { stream_id: loudId, topic: 'muted topic', op: 'add' } })).status, 200);
+    const firstUnread = async (narrow: unknown[]) =>
+      (await u.api('GET', '/api/v1/messages', { as: dan, params: { anchor: 'first_unread', num_before: 0, num_after: 1, narrow } })).body.anchor;
+    assert.equal(await firstUnread([]), l2, 'the muted stream and the muted topic are skipped');
+    assert.equal(await firstUnread([['stream', 'quiet']]), q1, 'narrowed to a muted stream, its messages count');
+    assert.equal(await firstUnread([['stream', 'loud']]), l2, "but that stream's muted topics still do not");
+    assert.equal(await firstUnread([['stream', 'loud'], ['topic', 'muted topic']]), 10000000000000000);
+    assert.ok(l1 > 0);
+    // A string operand is a stream name, even when it is all digits; an integer is an ID.
+    // (A `to` of digits is an ID, as in Zulip; a one-name list is a name.)
+    const inDigits = await post([String(loudId)], 'x');
+    const byName = await u.api('GET', '/api/v1/messages', { as: dan, params: { anchor: 'newest', num_before: 10, num_after: 0, narrow: [['stream', String(loudId)]] } });
+    assert.deepEqual(idsOf(byName), [inDigits]);
+    const byId = await u.api('GET', '/api/v1/messages', { as: dan, params: { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'stream', operand: digitsId }] } });
+    assert.deepEqual(idsOf(byId), [inDigits]);
+    const loudById = await u.api('GET', '/api/v1/messages', { as: dan, params: { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'stream', operand: loudId }] } });
+    assert.deepEqual(idsOf(loudById), [l1, l2]);
+    // Anchors past Zulip's "after everything" value are held to it.
+    const far = await u.api('GET', '/api/v1/messages', { as: dan, params: { anchor: '99999999999999999999999', num_before: 1, num_after: 0 } });
+    assert.equal(far.body.anchor, 10000000000000000);
+    assert.deepEqual(idsOf(far), [inDigits]);
+  } finally {
+    await u.close();
+  }
+});

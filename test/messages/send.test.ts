@@ -1,6 +1,6 @@
 import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { testApp, type TestApp, type TestUser } from '../helpers/app.js';
+import { HOST, testApp, type TestApp, type TestUser } from '../helpers/app.js';
 import type { EventEnvelope } from '../../src/events/bus.js';
 import { transact } from '../../src/store/tx.js';
 import { createStreamWithSubscribers } from '../../src/actions/stream-create.js';
@@ -152,6 +152,10 @@ test('send errors: exact codes and messages', async () => {
   assert.equal((await send(alice, { type: 'stream', to: 'general', topic: 't', content: 'a\u0000b' })).body.msg, 'Message must not contain null bytes');
   assert.equal((await send(alice, { type: 'stream', to: 'general', content: 'x' })).body.msg, 'Missing topic');
   assert.equal((await send(alice, { type: 'stream', to: 'general', topic: 'a\u0000', content: 'x' })).body.msg, 'Invalid character in topic, at position 2!');
+  // Zulip's printable check: control characters and unassigned code points, counted after trimming.
+  assert.equal((await send(alice, { type: 'stream', to: 'general', topic: '  😀a\u0001b', content: 'x' })).body.msg, 'Invalid character in topic, at position 3!');
+  assert.equal((await send(alice, { type: 'stream', to: 'general', topic: 'new\nline', content: 'x' })).body.msg, 'Invalid character in topic, at position 4!');
+  assert.equal((await send(alice, { type: 'stream', to: 'general', topic: 'x\u0378', content: 'x' })).body.msg, 'Invalid character in topic, at position 2!');
   assert.equal((await send(alice, { type: 'smoke', to: 'general', topic: 't', content: 'x' })).body.msg, 'Invalid message type');
   assert.equal((await send(alice, { type: 'private', to: [], content: 'x' })).body.msg, 'Message must have recipients');
   assert.equal((await send(bob, { type: 'stream', to: 'announce', topic: 't', content: 'x' })).body.msg, 'Only organization administrators can send to this stream.');
@@ -204,4 +208,24 @@ test('GET /users/me max_message_id follows new messages', async () => {
   const afterSend = (await t.api('GET', '/api/v1/users/me', { as: carol })).body.max_message_id;
   assert.notEqual(before, afterSend);
   assert.equal(afterSend, r.body.id);
+});
+
+test('a bot may send to a stream its owner is subscribed to, and under its owner\'s standing', async () => {
+  const made = await t.api('POST', '/api/v1/bots', { as: alice, params: { full_name: 'Alice Bot', short_name: 'alicebot' } });
+  assert.equal(made.status, 200, JSON.stringify(made.body));
+  const bot: TestUser = { id: made.body.user_id, email: `alicebot-bot@${HOST}`, apiKey: made.body.api_key, row: null as never };
+  const secret = await send(bot, { type: 'stream', to: 'secret', topic: 'report', content: 'from the bot' });
+  assert.equal(secret.status, 200, JSON.stringify(secret.body));
+  // Alice is subscribed to `secret`; the bot, not subscribed, gets it as its sender.
+  const ev = messageEvents().at(-1)!;
+  assert.deepEqual([...ev.userIds].sort((a, b) => a - b), [alice.id, bot.id]);
+  // Bob's bot is no better placed than Bob: `secret` still looks missing.
+  const bobs = await t.api('POST', '/api/v1/bots', { as: bob, params: { full_name: 'Bob Bot', short_name: 'bobbot' } });
+  const bobBot: TestUser = { id: bobs.body.user_id, email: `bobbot-bot@${HOST}`, apiKey: bobs.body.api_key, row: null as never };
+  assert.equal((await send(bobBot, { type: 'stream', to: 'secret', topic: 't', content: 'x' })).body.code, 'STREAM_DOES_NOT_EXIST');
+  // stream_post_policy: a member's bot may not post to an admins-only stream, an owner's bot may.
+  assert.equal((await send(bobBot, { type: 'stream', to: 'announce', topic: 't', content: 'x' })).body.msg, 'Only organization administrators can send to this stream.');
+  const ownerBot = await t.api('POST', '/api/v1/bots', { as: t.owner, params: { full_name: 'Owner Bot', short_name: 'ownerbot' } });
+  const oBot: TestUser = { id: ownerBot.body.user_id, email: `ownerbot-bot@${HOST}`, apiKey: ownerBot.body.api_key, row: null as never };
+  assert.equal((await send(oBot, { type: 'stream', to: 'announce', topic: 't', content: 'x' })).status, 200);
 });

@@ -31,13 +31,20 @@ function capabilities(r: AuthedRequest): Capabilities {
   };
 }
 
+const MAX_QUEUE_LIFESPAN_SECS = 7 * 86_400;
+
+/** As Zulip: 0 means the idle timeout, which is also the least a client may ask for; a week at most. */
+function queueLifespan(asked: number, idleSecs: number): number {
+  return asked > 0 ? Math.min(Math.max(asked, idleSecs), MAX_QUEUE_LIFESPAN_SECS) : idleSecs;
+}
+
 export const eventRoutes: Route[] = [
   {
     method: 'POST', path: '/register', auth: 'user',
     handler: async (r) => {
       const eventTypes = stringList(r, 'event_types');
       const fetchTypes = stringList(r, 'fetch_event_types') ?? eventTypes ?? FETCH_TYPES;
-      const narrow = await resolveNarrow(r.ctx.store.db, r.user, parseNarrow(r.params.optJson('narrow') ?? []));
+      const narrow = await resolveNarrow(r.ctx.store.db, r.user, parseNarrow(r.params.optJson('narrow') ?? []), true);
       const lifespan = r.params.optInt('queue_lifespan_secs') ?? 0;
       const caps = capabilities(r);
       const allPublicStreams = r.params.bool('all_public_streams', false);
@@ -48,7 +55,7 @@ export const eventRoutes: Route[] = [
       const queue = queuesOf(r.ctx).create({
         userId: r.user.id, realmId: r.realm.id, eventTypes, narrow: narrow.terms,
         allPublicStreams, applyMarkdown: r.params.bool('apply_markdown', false),
-        clientGravatar, capabilities: caps, lifespanSecs: lifespan > 0 ? lifespan : r.ctx.config.queueTimeoutSecs,
+        clientGravatar, capabilities: caps, lifespanSecs: queueLifespan(lifespan, r.ctx.config.queueTimeoutSecs),
       });
       const state = await fetchInitialState(r.ctx.store.db, r.ctx.config, r.realm, r.user, new Set(fetchTypes), {
         clientGravatar, slimPresence: r.params.bool('slim_presence', false),
