@@ -14,7 +14,7 @@ import { MAX_MESSAGE_BYTES, MAX_TOPIC_LENGTH } from '../actions/message-send.js'
 import { listAlertWords } from '../actions/alert-words.js';
 import { presencesForRealm } from '../presence/presence.js';
 import { maxMessageIdFor } from '../lib/max-message-id.js';
-import { USER_SETTING_DEFAULTS, userSettings } from '../lib/user-settings.js';
+import { AVAILABLE_NOTIFICATION_SOUNDS, EMOJISET_CHOICES, USER_SETTING_DEFAULTS, realmUserSettingsDefaults, userSettings } from '../lib/user-settings.js';
 import { LONGPOLL_TIMEOUT_SECS } from './manager.js';
 import { identityVersion } from '../store/versions.js';
 import { SERVER_GENERATION } from '../lib/version.js';
@@ -34,7 +34,7 @@ export const FETCH_TYPES = [
   'recent_private_conversations', 'presence', 'alert_words', 'muted_topics', 'muted_users', 'default_streams',
   'realm_user_groups', 'custom_profile_fields', 'realm_emoji', 'realm_linkifiers', 'realm_filters', 'user_status',
   'drafts', 'user_settings', 'update_display_settings', 'update_global_notifications', 'realm_playgrounds',
-  'default_stream_groups', 'realm_domains', 'video_calls',
+  'default_stream_groups', 'realm_domains', 'video_calls', 'realm_user_settings_defaults',
 ];
 
 function realmState(config: Config, realm: RealmRow, user: UserRow): Record<string, unknown> {
@@ -83,21 +83,19 @@ function realmState(config: Config, realm: RealmRow, user: UserRow): Record<stri
     zulip_plan_is_not_limited: true,
     giphy_api_key: '',
     development_environment: false,
-    is_admin: user.role <= 200,
-    is_owner: user.role === 100,
-    is_moderator: user.role === 300,
-    is_guest: user.role === 600,
-    is_billing_admin: user.is_billing_admin === 1,
-    can_create_streams: user.role !== 600,
-    can_subscribe_other_users: user.role !== 600,
-    can_invite_others_to_realm: user.role <= 400,
-    user_id: user.id,
-    email: user.email,
-    delivery_email: user.delivery_email,
-    full_name: user.full_name,
-    avatar_source: user.avatar_source,
-    avatar_url: avatarUrl(user, false),
-    avatar_url_medium: avatarUrl(user, false),
+    // Parley stores no uploads, so there is no file size a client may send.
+    max_file_upload_size_mib: 0,
+    max_avatar_file_size_mib: 0,
+    max_icon_file_size_mib: 0,
+    max_logo_file_size_mib: 0,
+    realm_logo_source: 'D',
+    realm_logo_url: '',
+    realm_night_logo_source: 'D',
+    realm_night_logo_url: '',
+    realm_bot_domain: new URL(realmUri(config, realm)).hostname,
+    jitsi_server_url: 'https://meet.jit.si',
+    giphy_rating_options: GIPHY_RATING_OPTIONS,
+    ...ownUserState(user),
     avatar_version: user.avatar_version,
   });
   return out;
@@ -193,6 +191,46 @@ async function realmUserLists(db: Kysely<DB>, realm: RealmRow, clientGravatar: b
   return lists;
 }
 
+const GIPHY_RATING_OPTIONS = {
+  disabled: { name: 'GIPHY integration disabled', id: 0 },
+  y: { name: 'Allow GIFs rated Y (Very young audience)', id: 1 },
+  g: { name: 'Allow GIFs rated G (General audience)', id: 2 },
+  pg: { name: 'Allow GIFs rated PG (Parental guidance)', id: 3 },
+  pg13: { name: 'Allow GIFs rated PG13 (Parental guidance - under 13)', id: 4 },
+};
+
+/** Zulip's custom profile field types at this feature level. */
+const CUSTOM_PROFILE_FIELD_TYPES = {
+  SHORT_TEXT: { id: 1, name: 'Short text' },
+  LONG_TEXT: { id: 2, name: 'Long text' },
+  SELECT: { id: 3, name: 'List of options' },
+  DATE: { id: 4, name: 'Date picker' },
+  URL: { id: 5, name: 'Link' },
+  USER: { id: 6, name: 'Person picker' },
+  EXTERNAL_ACCOUNT: { id: 7, name: 'External account' },
+};
+
+/** Who the registering user is: sent with both `realm` and `realm_user`, as Zulip does. */
+function ownUserState(user: UserRow): Record<string, unknown> {
+  return {
+    is_admin: user.role <= 200,
+    is_owner: user.role === 100,
+    is_moderator: user.role === 300,
+    is_guest: user.role === 600,
+    is_billing_admin: user.is_billing_admin === 1,
+    can_create_streams: user.role !== 600,
+    can_subscribe_other_users: user.role !== 600,
+    can_invite_others_to_realm: user.role <= 400,
+    user_id: user.id,
+    email: user.email,
+    delivery_email: user.delivery_email,
+    full_name: user.full_name,
+    avatar_source: user.avatar_source,
+    avatar_url: avatarUrl(user, false),
+    avatar_url_medium: avatarUrl(user, false),
+  };
+}
+
 /** The register response's state for the requested fetch types, grouped as Zulip groups it. */
 export async function fetchInitialState(db: Kysely<DB>, config: Config, realm: RealmRow, user: UserRow, types: Set<string>, opts: StateOptions): Promise<Record<string, unknown>> {
   const want = (t: string) => types.has(t);
@@ -203,13 +241,7 @@ export async function fetchInitialState(db: Kysely<DB>, config: Config, realm: R
     state.realm_users = lists.active;
     state.realm_non_active_users = lists.inactive;
     state.cross_realm_bots = [];
-    state.avatar_source = user.avatar_source;
-    state.avatar_url = avatarUrl(user, false);
-    state.can_create_streams = user.role !== 600;
-    state.user_id = user.id;
-    state.email = user.email;
-    state.full_name = user.full_name;
-    state.is_admin = user.role <= 200;
+    Object.assign(state, ownUserState(user));
   }
   if (want('realm_bot')) {
     const bots = await db.selectFrom('users').selectAll().where('realm_id', '=', realm.id).where('is_bot', '=', 1)
@@ -244,7 +276,11 @@ export async function fetchInitialState(db: Kysely<DB>, config: Config, realm: R
   if (want('default_streams')) state.realm_default_streams = await defaultStreamsState(db, realm.id);
   if (want('default_stream_groups')) state.realm_default_stream_groups = [];
   if (want('realm_user_groups')) state.realm_user_groups = [];
-  if (want('custom_profile_fields')) state.custom_profile_fields = [];
+  if (want('custom_profile_fields')) {
+    state.custom_profile_fields = [];
+    state.custom_profile_field_types = CUSTOM_PROFILE_FIELD_TYPES;
+  }
+  if (want('realm_user_settings_defaults')) state.realm_user_settings_defaults = realmUserSettingsDefaults();
   if (want('realm_emoji')) state.realm_emoji = {};
   if (want('realm_linkifiers')) state.realm_linkifiers = [];
   if (want('realm_filters')) state.realm_filters = [];
@@ -256,8 +292,11 @@ export async function fetchInitialState(db: Kysely<DB>, config: Config, realm: R
   // As Zulip: the settings object whenever it is asked for; the legacy top-level copy only
   // for the legacy types, and only to clients without user_settings_object.
   const settings = userSettings(user.settings);
-  if (want('user_settings')) state.user_settings = { ...settings };
-  if (!opts.capabilities.user_settings_object && (want('update_display_settings') || want('update_global_notifications'))) Object.assign(state, settings);
+  if (want('user_settings')) state.user_settings = { ...settings, emojiset_choices: EMOJISET_CHOICES, available_notification_sounds: AVAILABLE_NOTIFICATION_SOUNDS };
+  if (!opts.capabilities.user_settings_object) {
+    if (want('update_display_settings')) Object.assign(state, settings, { emojiset_choices: EMOJISET_CHOICES });
+    if (want('update_global_notifications')) Object.assign(state, settings, { available_notification_sounds: AVAILABLE_NOTIFICATION_SOUNDS });
+  }
   return state;
 }
 

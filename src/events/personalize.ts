@@ -79,7 +79,8 @@ function personalize(queue: EventQueue, userId: number, event: ParleyEvent, viaP
       shaped.content_type = 'text/x-markdown';
     }
     if (s.clientGravatar && event.sender_avatar_source === 'G') shaped.avatar_url = null;
-    const out: Ev = { type: 'message', message: shaped, flags: flags ?? ['read', 'historical'] };
+    // A listener to all public streams that was not sent the message gets no flags, as in Zulip.
+    const out: Ev = { type: 'message', message: shaped, flags: flags ?? [] };
     if (event.sender_queue_id === s.id && event.local_id !== undefined) out.local_message_id = event.local_id;
     return [out];
   }

@@ -50,3 +50,21 @@ export function userSettings(json: string): typeof USER_SETTING_DEFAULTS & Recor
   }
   return { ...USER_SETTING_DEFAULTS, ...stored };
 }
+
+/** What the settings UI offers, sent beside the settings as Zulip sends it. */
+export const EMOJISET_CHOICES = [
+  { key: 'google', text: 'Google modern' },
+  { key: 'google-blob', text: 'Google classic' },
+  { key: 'twitter', text: 'Twitter' },
+  { key: 'text', text: 'Plain text' },
+];
+export const AVAILABLE_NOTIFICATION_SOUNDS = ['chime', 'ding', 'zulip'];
+
+/**
+ * The organization's defaults for new users' settings (Zulip's RealmUserDefault, feature
+ * level 95). Parley has no endpoint to change them yet, so they are the built-in defaults.
+ */
+export function realmUserSettingsDefaults(): Record<string, unknown> {
+  const { timezone: _perUser, ...defaults } = USER_SETTING_DEFAULTS;
+  return { ...defaults, emojiset_choices: EMOJISET_CHOICES, available_notification_sounds: AVAILABLE_NOTIFICATION_SOUNDS };
+}
