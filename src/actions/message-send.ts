@@ -72,6 +72,7 @@ async function streamForSend(q: Q, sender: UserRow, realm: RealmRow, to: { name?
     return owner?.is_active === 1 ? owner : undefined;
   };
   const ownerSubscribed = async (s: StreamRow) => {
+    if (s.deactivated === 1) return false;
     const owner = await activeOwner();
     return !!owner && !!(await subscriptions.findActive(q, owner.id, s.id));
   };
