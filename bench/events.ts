@@ -11,6 +11,7 @@
 import { spawn } from 'node:child_process';
 import { RawPoller } from './lib/raw-poller.js';
 import readline from 'node:readline';
+import perfHooks from 'node:perf_hooks';
 import { profileArgs } from './lib/profile.js';
 
 const QUEUES = Number(process.argv[2] === 'child' ? 0 : process.argv[2] ?? 10_000);
@@ -42,7 +43,13 @@ if (process.argv[2] === 'child') {
   const rssBefore = process.memoryUsage().rss;
   process.stdout.write(`${JSON.stringify({ base, rssBefore, users: users.map((u) => ({ email: u.email, key: u.api_key })) })}\n`);
   const input = readline.createInterface({ input: process.stdin });
-  input.on('line', () => {
+  input.on('line', (line) => {
+    if (line === 'load') {
+      // CPU time (all threads, GC helpers included) and the main thread's busy share.
+      const cpu = process.cpuUsage();
+      process.stdout.write(`${JSON.stringify({ cpuMicros: cpu.user + cpu.system, elu: perfHooks.performance.eventLoopUtilization() })}\n`);
+      return;
+    }
     global.gc?.();
     process.stdout.write(`${JSON.stringify({ rss: process.memoryUsage().rss, queues: queuesOf(app.ctx).size })}\n`);
   });
@@ -53,7 +60,17 @@ if (process.argv[2] === 'child') {
 } else {
   const seconds = Number(process.argv[3] ?? 10);
   const child = spawn(process.execPath, [...profileArgs(), '--expose-gc', '--import', 'tsx', import.meta.filename, 'child', String(QUEUES)], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const out = readline.createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+  // The child's stdout carries JSON lines; anything else (V8's --trace-gc, say) goes to stderr.
+  const lines = readline.createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+  const out = {
+    next: async (): Promise<IteratorResult<string>> => {
+      for (;;) {
+        const r = await lines.next();
+        if (r.done || r.value.startsWith('{')) return r;
+        process.stderr.write(`  [server] ${r.value}\n`);
+      }
+    },
+  };
   const info = JSON.parse((await out.next()).value as string) as { base: string; rssBefore: number; users: Array<{ email: string; key: string }> };
   // Registrations and sends go through fetch; each queue polls over its own socket
   // (bench/lib/raw-poller.ts) so that the load generator stays cheaper than the server.
@@ -118,6 +135,12 @@ if (process.argv[2] === 'child') {
   // that at this load takes seconds to drain.
   const WARMUP_SECONDS = 10;
   process.stderr.write(`  ${WARMUP_SECONDS}s of warm-up ramping up to ${rate} messages/s, then ${seconds}s measured at ${rate}/s (${rate * QUEUES / 100} deliveries/s)...\n`);
+  type Load = { cpuMicros: number; elu: import('node:perf_hooks').EventLoopUtilization };
+  const load = async (): Promise<Load> => {
+    child.stdin!.write('load\n');
+    return JSON.parse((await out.next()).value as string) as Load;
+  };
+  let loadFrom: Promise<Load> | undefined;
   const start = performance.now();
   const inflight: Array<Promise<void>> = [];
   let measuredFrom = -1;
@@ -125,7 +148,10 @@ if (process.argv[2] === 'child') {
   while (performance.now() - start < (WARMUP_SECONDS + seconds) * 1000) {
     const n = messages++;
     const elapsed = (due - start) / 1000;
-    if (elapsed >= WARMUP_SECONDS && measuredFrom < 0) measuredFrom = n;
+    if (elapsed >= WARMUP_SECONDS && measuredFrom < 0) {
+      measuredFrom = n;
+      loadFrom = load();
+    }
     due += 1000 / (rate * Math.min(1, 0.2 + (0.8 * elapsed) / WARMUP_SECONDS));
     const wait = due - performance.now();
     if (wait > 0) await new Promise((res) => setTimeout(res, wait));
@@ -135,9 +161,17 @@ if (process.argv[2] === 'child') {
       answered.set(n, performance.now());
     }));
   }
+  const loadTo = await load();
   await Promise.all(inflight);
   await new Promise((res) => setTimeout(res, 500));
   report(`steady ${rate}/s to 10-member streams`, measuredFrom, burstId);
+  {
+    // The figure that does not swing with how close to saturation a run lands.
+    const a = await loadFrom!;
+    const deliveries = (messages - measuredFrom) * (QUEUES / 100);
+    const busy = (loadTo.elu.active - a.elu.active) / (loadTo.elu.active + loadTo.elu.idle - a.elu.active - a.elu.idle);
+    process.stdout.write(`  server while measured: ${((loadTo.cpuMicros - a.cpuMicros) / deliveries).toFixed(1)} µs of CPU per delivery (all threads), main thread busy ${(busy * 100).toFixed(0)} %\n`);
+  }
   if (process.env.BENCH_TIMELINE) {
     const bySecond = new Map<number, number[]>();
     // BENCH_TIMELINE=1: percentiles per second of sending, warm-up included.

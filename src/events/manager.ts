@@ -29,6 +29,7 @@ export class QueueManager {
   private byUser = new Map<number, Set<EventQueue>>();
   private publicStreamQueues = new Map<number, Set<EventQueue>>();
   private gcTimer: NodeJS.Timeout;
+  private beatTimer: NodeJS.Timeout;
   private draining = false;
   private unsubscribe: () => void;
   readonly generation = SERVER_GENERATION;
@@ -37,6 +38,9 @@ export class QueueManager {
     this.unsubscribe = ctx.bus.subscribe((e) => this.deliver(e));
     this.gcTimer = setInterval(() => this.collect(), 30_000);
     this.gcTimer.unref();
+    // Heartbeats go out between heartbeatMs and a tenth of it later (at most a second).
+    this.beatTimer = setInterval(() => this.beat(), Math.max(5, Math.min(1000, Math.floor(this.heartbeatMs() / 10))));
+    this.beatTimer.unref();
   }
 
   get size(): number {
@@ -100,28 +104,60 @@ export class QueueManager {
     }
   }
 
-  /** Waits for events after lastEventId, a heartbeat after heartbeatMs of silence. */
-  async poll(q: EventQueue, lastEventId: number, dontBlock: boolean, onClose: (cb: () => void) => void): Promise<QueuedEvent[]> {
+  /**
+   * Events after lastEventId now, or undefined when the poll should wait: then `park`
+   * it. Split so that a parked poll holds no promise, timer or async frame: with ten
+   * thousand of them, each renewed every second, whatever a parked poll holds survives
+   * the young-generation collections and is copied, and that copying was a large share of
+   * the server's time.
+   */
+  take(q: EventQueue, lastEventId: number, dontBlock: boolean): QueuedEvent[] | undefined {
     const pending = q.acknowledge(lastEventId);
     // Once shutdown has begun, a poll that slipped in answers at once instead of holding the server open.
     if (pending.length > 0 || dontBlock || this.draining) return [...pending];
+    return undefined;
+  }
+
+  /** Parks a poll: `answer` runs once, with the events (a heartbeat after heartbeatMs of silence). */
+  park(q: EventQueue, answer: (events: QueuedEvent[]) => void): void {
     q.release(); // a newer poll replaces an older one, as in Zulip
+    q.parkedAt = Date.now();
+    q.waiter = answer;
+    // A parked poll keeps the process alive until its heartbeat, as a per-poll timer did.
+    this.beatTimer.ref();
+  }
+
+  /** A parked poll whose client went away: the queue stays, idle from now. */
+  unpark(q: EventQueue, answer: (events: QueuedEvent[]) => void): void {
+    if (q.waiter !== answer) return;
+    q.waiter = undefined;
+    q.state.lastAccess = Date.now();
+  }
+
+  /** take() then park(), as one promise (the Fastify route). */
+  poll(q: EventQueue, lastEventId: number, dontBlock: boolean, onClose: (cb: () => void) => void): Promise<QueuedEvent[]> {
+    const now = this.take(q, lastEventId, dontBlock);
+    if (now) return Promise.resolve(now);
     return new Promise<QueuedEvent[]>((resolve) => {
-      const timer = setTimeout(() => q.push(HEARTBEAT), Math.min(this.ctx.config.heartbeatMs, (LONGPOLL_TIMEOUT_SECS - 5) * 1000));
-      const done = (events: QueuedEvent[]) => {
-        clearTimeout(timer);
-        q.state.lastAccess = Date.now();
-        resolve([...events]);
-      };
-      q.waiter = done;
-      onClose(() => {
-        if (q.waiter === done) {
-          q.waiter = undefined;
-          clearTimeout(timer);
-          q.state.lastAccess = Date.now();
-        }
-      });
+      const answer = (events: QueuedEvent[]) => resolve([...events]);
+      this.park(q, answer);
+      onClose(() => this.unpark(q, answer));
     });
+  }
+
+  /** One timer for every parked poll's heartbeat, instead of one timer per poll. */
+  private beat(now = Date.now()): void {
+    const after = this.heartbeatMs();
+    let parked = false;
+    for (const q of this.queues.values()) {
+      if (q.waiter && now - q.parkedAt >= after) q.push(HEARTBEAT);
+      parked ||= q.waiter !== undefined;
+    }
+    if (!parked) this.beatTimer.unref();
+  }
+
+  private heartbeatMs(): number {
+    return Math.min(this.ctx.config.heartbeatMs, (LONGPOLL_TIMEOUT_SECS - 5) * 1000);
   }
 
   /** Idle queues (nobody polling, nothing asked for within their lifespan) go away. */
@@ -168,6 +204,7 @@ export class QueueManager {
 
   close(): void {
     clearInterval(this.gcTimer);
+    clearInterval(this.beatTimer);
     this.unsubscribe();
   }
 }

@@ -35,6 +35,8 @@ export interface QueueState extends QueueOptions {
 /** One client's event queue: a buffer of events not yet acknowledged, and at most one parked poll. */
 export class EventQueue {
   waiter: ((events: QueuedEvent[]) => void) | undefined;
+  /** When the parked poll (if any) began waiting: its heartbeat is due heartbeatMs later. */
+  parkedAt = 0;
 
   constructor(public state: QueueState) {}
 
@@ -71,6 +73,7 @@ export class EventQueue {
     const w = this.waiter;
     if (w && this.state.events.length > 0) {
       this.waiter = undefined;
+      this.state.lastAccess = Date.now();
       w(this.state.events);
     }
   }
@@ -78,7 +81,9 @@ export class EventQueue {
   /** Answers a parked poll now, even with nothing to say (shutdown). */
   release(): void {
     const w = this.waiter;
+    if (!w) return;
     this.waiter = undefined;
-    w?.(this.state.events);
+    this.state.lastAccess = Date.now();
+    w(this.state.events);
   }
 }

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import type { Socket } from 'node:net';
 import type { AppContext } from '../context.js';
 import { ApiError } from '../errors.js';
 import { authenticate } from './auth.js';
@@ -6,6 +7,7 @@ import { Params, parseQuery } from './params.js';
 import { queuesOf } from '../events/manager.js';
 import { eventsAnswer } from '../presenters/events.js';
 import type { UserRow } from '../store/rows.js';
+import type { EventQueue, QueuedEvent } from '../events/queue.js';
 
 /**
  * GET /events, the one request every connected client repeats for every event it gets.
@@ -29,6 +31,14 @@ const EVENTS_PATHS = new Set(['/api/v1/events', '/api/v1/events/']);
  */
 export function createServer(ctx: AppContext, fastify: http.RequestListener, opts: { isClosing: () => boolean }): http.Server {
   const logRequests = ctx.log.isLevelEnabled('info');
+  // One listener per connection, not one per poll: a keep-alive connection carries a poll
+  // a second, and the socket outlives them all.
+  const onSocketClose = function (this: MarkedSocket): void {
+    const q = this[PARKED_QUEUE];
+    const answer = this[PARKED_ANSWER];
+    if (q && answer) queuesOf(ctx).unpark(q, answer);
+    this[PARKED_QUEUE] = this[PARKED_ANSWER] = undefined;
+  };
   const server = http.createServer((req, res) => {
     const url = req.url ?? '';
     const q = url.indexOf('?');
@@ -36,10 +46,20 @@ export function createServer(ctx: AppContext, fastify: http.RequestListener, opt
       fastify(req, res);
       return;
     }
+    const socket = req.socket as MarkedSocket;
+    if (!socket[HOOKED]) {
+      socket[HOOKED] = true;
+      socket.once('close', onSocketClose);
+    }
     const started = logRequests ? performance.now() : 0;
-    void answerPoll(ctx, req, res, q < 0 ? '' : url.slice(q + 1)).then((status) => {
+    const reply = (status: number, body: string): void => {
+      if (!res.destroyed) {
+        res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+        res.end(body);
+      }
       if (logRequests) ctx.log.info({ method: 'GET', url, status, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
-    });
+    };
+    void answerPoll(ctx, req, socket, q < 0 ? '' : url.slice(q + 1), reply);
   });
   // Long polls are held up to 90 s by design; a client's next poll follows within seconds.
   server.requestTimeout = 0;
@@ -47,26 +67,52 @@ export function createServer(ctx: AppContext, fastify: http.RequestListener, opt
   return server;
 }
 
-async function answerPoll(ctx: AppContext, req: http.IncomingMessage, res: http.ServerResponse, query: string): Promise<number> {
-  let status = 200;
-  let body: string;
+const HOOKED = Symbol('close hooked');
+const PARKED_QUEUE = Symbol('parked queue');
+const PARKED_ANSWER = Symbol('parked answer');
+type MarkedSocket = Socket & {
+  [HOOKED]?: boolean;
+  [PARKED_QUEUE]?: EventQueue | undefined;
+  [PARKED_ANSWER]?: ((events: QueuedEvent[]) => void) | undefined;
+};
+
+/**
+ * Answers at once when there is something to say; otherwise parks the poll and returns,
+ * so that nothing but the queue's answer callback and the request itself stays alive
+ * while it waits.
+ */
+async function answerPoll(ctx: AppContext, req: http.IncomingMessage, socket: MarkedSocket, query: string, reply: (status: number, body: string) => void): Promise<void> {
+  const manager = queuesOf(ctx);
+  let queue: EventQueue;
+  let events: QueuedEvent[] | undefined;
   try {
     const { user } = await authenticate(ctx, req.headers.host, req.headers.authorization);
-    body = await serveEvents(ctx, user, queryParams(query), (cb) => onceClosed(res, cb));
+    const params = queryParams(query);
+    queue = manager.get(params.str('queue_id'), user.id);
+    events = manager.take(queue, params.optInt('last_event_id') ?? -1, params.bool('dont_block', false));
   } catch (err) {
     if (err instanceof ApiError) {
-      status = err.httpStatus;
-      body = JSON.stringify(err.toJSON());
+      reply(err.httpStatus, JSON.stringify(err.toJSON()));
     } else {
       ctx.log.error({ err }, 'unhandled error');
-      status = 500;
-      body = JSON.stringify({ result: 'error', msg: 'Internal server error', code: 'INTERNAL_SERVER_ERROR' });
+      reply(500, JSON.stringify({ result: 'error', msg: 'Internal server error', code: 'INTERNAL_SERVER_ERROR' }));
     }
+    return;
   }
-  if (res.destroyed) return status;
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
-  res.end(body);
-  return status;
+  if (events) {
+    reply(200, eventsAnswer(events, queue.id));
+    return;
+  }
+  // The client left while we authenticated: nothing to wait for.
+  if (socket.destroyed) return;
+  const q = queue;
+  const answer = (ready: QueuedEvent[]): void => {
+    socket[PARKED_QUEUE] = socket[PARKED_ANSWER] = undefined;
+    reply(200, eventsAnswer(ready, q.id));
+  };
+  manager.park(q, answer);
+  socket[PARKED_QUEUE] = q;
+  socket[PARKED_ANSWER] = answer;
 }
 
 /** `cb` when the client goes away; at once if it already has (during a slow authentication, say). */
