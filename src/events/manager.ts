@@ -108,8 +108,8 @@ export class QueueManager {
    * Events after lastEventId now, or undefined when the poll should wait: then `park`
    * it. Split so that a parked poll holds no promise, timer or async frame: with ten
    * thousand of them, each renewed every second, whatever a parked poll holds survives
-   * the young-generation collections and is copied, and that copying was a large share of
-   * the server's time.
+   * the young-generation collections and is copied into the old one. Dropping those
+   * objects cut the CPU per delivery by about a tenth (bench `events`).
    */
   take(q: EventQueue, lastEventId: number, dontBlock: boolean): QueuedEvent[] | undefined {
     const pending = q.acknowledge(lastEventId);
