@@ -120,6 +120,27 @@ test('a heartbeat answers a quiet poll', async () => {
   assert.deepEqual(r.body.events, [{ type: 'heartbeat', id: 0 }]);
 });
 
+test('a parked poll whose client hangs up is let go; the queue keeps its events for the next poll', async () => {
+  const q = (await register(bob, { event_types: ['message'] })).body;
+  const queue = queuesOf(t.app.ctx).get(q.queue_id, bob.id);
+  const started = Date.now();
+  const aborted = new AbortController();
+  const url = `${base}/api/v1/events?queue_id=${encodeURIComponent(q.queue_id)}&last_event_id=-1`;
+  const hungUp = fetch(url, { headers: { authorization: basic(bob.email, bob.apiKey) }, signal: aborted.signal }).catch((e: Error) => e.name);
+  const until = async (cond: () => boolean) => {
+    for (let i = 0; i < 400 && !cond(); i++) await new Promise((r) => setTimeout(r, 5));
+    return cond();
+  };
+  assert.ok(await until(() => queue.waiter !== undefined), 'the poll parked');
+  aborted.abort();
+  assert.equal(await hungUp, 'AbortError');
+  assert.ok(await until(() => queue.waiter === undefined), 'the hang-up unparked the poll');
+  assert.ok(queue.state.lastAccess >= started, 'idle from the hang-up');
+  const sent = await sendStream(alice, 'general', 'while nobody listened');
+  const got = await poll(bob, q.queue_id, -1);
+  assert.deepEqual(got.body.events.map((e: { message: { id: number } }) => e.message.id), [sent.body.id]);
+});
+
 test('local_id comes back only on the sending queue', async () => {
   const mine = (await register(alice, { event_types: ['message'] })).body;
   const other = (await register(alice, { event_types: ['message'] })).body;
