@@ -4,16 +4,21 @@ import { streams } from '../store/repos/streams.js';
 import { subscriptions } from '../store/repos/subscriptions.js';
 import { presentStream } from '../presenters/stream.js';
 import { streamAudienceIds } from './stream-notify.js';
+import { doRemoveDefaultStream } from './default-streams.js';
+import { messages } from '../store/repos/messages.js';
 
 /**
  * Archives a stream: it leaves every lookup, its subscriptions end, it stops being a
- * default stream, and its name becomes free again (Zulip renames archived streams).
- * Messages stay in the database.
+ * default stream (with the default_streams event), and its name becomes free again
+ * (Zulip renames archived streams). Messages stay in the database, read by everyone: as
+ * in Zulip (since 4.0), an archived stream's messages no longer count as unread anywhere,
+ * and no event says so (clients drop the stream's unreads with the stream).
  */
 export async function doDeactivateStream(tx: Tx, stream: StreamRow): Promise<void> {
   const audience = await streamAudienceIds(tx.db, stream);
-  await streams.removeDefault(tx.db, stream.realm_id, stream.id);
+  await doRemoveDefaultStream(tx, stream);
   await subscriptions.deactivateAllOfStream(tx.db, stream.id);
+  if (stream.recipient_id !== null) await messages.markRecipientRead(tx.db, stream.recipient_id);
   await streams.update(tx.db, stream.id, { deactivated: 1, name_lower: `!deactivated:${stream.id}:${stream.name_lower}` });
   tx.notify({ type: 'stream', op: 'delete', streams: [presentStream(stream)], stream_ids: [stream.id] }, audience, stream.realm_id);
 }

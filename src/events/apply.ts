@@ -106,6 +106,14 @@ export function applyEvent(state: State, e: Ev, viewerId: number): void {
         for (const list of ['streams', 'subscriptions', 'unsubscribed', 'never_subscribed', 'realm_default_streams']) {
           if (state[list]) state[list] = state[list].filter((s: any) => !gone.has(s.stream_id));
         }
+        // The server marks an archived stream's messages read and says nothing; clients drop them.
+        const u = state.unread_msgs;
+        if (u) {
+          const dropped = new Set<number>(u.streams.filter((s: any) => gone.has(s.stream_id)).flatMap((s: any) => s.unread_message_ids));
+          u.streams = u.streams.filter((s: any) => !gone.has(s.stream_id));
+          u.mentions = u.mentions.filter((id: number) => !dropped.has(id));
+          u.count -= dropped.size;
+        }
       }
       if (e.op === 'update') {
         for (const list of ['streams', 'subscriptions', 'unsubscribed', 'never_subscribed', 'realm_default_streams']) {

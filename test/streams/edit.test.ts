@@ -140,12 +140,22 @@ test('DELETE /streams/{id} archives the stream and frees its name', async () => 
   const id = await subscribe(t, member, 'doomed');
   assertOk(await t.api('POST', '/api/v1/default_streams', { as: admin, params: { stream_id: id } }));
   assertError(await t.api('DELETE', `/api/v1/streams/${id}`, { as: member }), 'Must be an organization or stream administrator');
+  const sent = assertOk(await t.api('POST', '/api/v1/messages', { as: admin, params: { type: 'stream', to: 'doomed', topic: 'last words', content: 'bye' } })).id;
+  const unreadIn = async (streamId: number) => (assertOk(await t.api('POST', '/api/v1/register', { as: member, params: { fetch_event_types: ['message', 'update_message_flags'] } }))
+    .unread_msgs.streams as Array<{ stream_id: number; unread_message_ids: number[] }>).filter((s) => s.stream_id === streamId).flatMap((s) => s.unread_message_ids);
+  assert.deepEqual(await unreadIn(id), [sent]);
   log.clear();
   assertOk(await t.api('DELETE', `/api/v1/streams/${id}`, { as: admin }));
   const del = log.one('stream', 'delete');
   assert.deepEqual(del.event.stream_ids, [id]);
   assert.equal((del.event.streams as any[])[0].name, 'doomed');
   assert.deepEqual(sorted(del.userIds), sorted([t.owner.id, admin.id, member.id, other.id]));
+  // It stops being a default stream, and everyone who can see the defaults is told (guests cannot).
+  const defaults = log.one('default_streams');
+  assert.ok(!(defaults.event.default_streams as any[]).some((s) => s.stream_id === id));
+  assert.deepEqual(sorted(defaults.userIds), sorted([t.owner.id, admin.id, member.id, other.id]));
+  // As in Zulip, an archived stream's messages are read for everyone: no phantom unreads.
+  assert.deepEqual(await unreadIn(id), []);
   assertError(await t.api('GET', `/api/v1/streams/${id}`, { as: member }), 'Invalid stream id');
   assertError(await t.api('DELETE', `/api/v1/streams/${id}`, { as: admin }), 'Invalid stream id');
   assert.ok(!assertOk(await t.api('GET', '/api/v1/users/me/subscriptions', { as: member })).subscriptions.some((s: any) => s.stream_id === id));

@@ -1,6 +1,9 @@
 import { CompiledQuery, type Insertable } from 'kysely';
 import type { MessageTable } from '../schema.js';
 import type { MessageRow, Q } from '../rows.js';
+import { FLAG_BITS } from '../../lib/message-flags.js';
+
+const FLAG_READ = FLAG_BITS.read;
 
 const insertTexts = new Map<string, string>();
 
@@ -42,6 +45,13 @@ export const messages = {
       }
     }
   },
+
+  /** Marks every recipient's copy of a stream's messages read (an archived stream's, as Zulip does). */
+  markRecipientRead: (q: Q, recipientId: number) =>
+    q.updateTable('user_message').set((eb) => ({ flags: eb('flags', '|', FLAG_READ) }))
+      .where((eb) => eb(eb.parens(eb('flags', '&', FLAG_READ)), '=', 0))
+      .where('message_id', 'in', (eb) => eb.selectFrom('message').select('id').where('recipient_id', '=', recipientId))
+      .execute(),
 
   listByIds: (q: Q, ids: number[]): Promise<MessageRow[]> =>
     ids.length === 0 ? Promise.resolve([]) : q.selectFrom('message').selectAll().where('id', 'in', ids).execute(),
