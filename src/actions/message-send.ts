@@ -149,7 +149,8 @@ export async function doSendMessage(tx: Tx, realm: RealmRow, sender: UserRow, in
     const r = await privateRecipientId(q, sender, others);
     recipientId = r.recipientId;
     userIds = r.memberIds;
-    recipientInfo = { type: r.memberIds.length > 2 ? 3 : 1, members: [sender, ...others].map(pmUser) };
+    // A note to self names its one member once, as GET /messages does.
+    recipientInfo = { type: r.memberIds.length > 2 ? 3 : 1, members: [...new Map([sender, ...others].map((u) => [u.id, pmUser(u)])).values()] };
   }
   // The sender always keeps a copy of what they sent.
   const recipients = [...new Set([...userIds, sender.id])];

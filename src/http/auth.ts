@@ -15,9 +15,19 @@ import { identityVersion } from '../store/versions.js';
 const TTL_MS = 2000;
 const MAX_ENTRIES = 10_000;
 interface Cached<T> { version: number; at: number; value: T }
-const userCache = new Map<string, Cached<{ user: UserRow; realm: RealmRow }>>();
-const headerCache = new Map<string, Cached<{ user: UserRow; realm: RealmRow }>>();
-const realmCache = new Map<string, Cached<RealmRow>>();
+interface Caches {
+  user: Map<string, Cached<{ user: UserRow; realm: RealmRow }>>;
+  header: Map<string, Cached<{ user: UserRow; realm: RealmRow }>>;
+  realm: Map<string, Cached<RealmRow>>;
+}
+// Per server: two servers in one process (the tests run several) must not share logins.
+const cachesByCtx = new WeakMap<AppContext, Caches>();
+
+function cachesOf(ctx: AppContext): Caches {
+  let c = cachesByCtx.get(ctx);
+  if (!c) cachesByCtx.set(ctx, (c = { user: new Map(), header: new Map(), realm: new Map() }));
+  return c;
+}
 
 function cachedEntry<T>(cache: Map<string, Cached<T>>, key: string): Cached<T> | undefined {
   const hit = cache.get(key);
@@ -41,6 +51,7 @@ const invalidApiKey = () => new ApiError('INVALID_API_KEY', 'Invalid API key', 4
 
 export async function resolveRealm(ctx: AppContext, host: string | undefined): Promise<RealmRow> {
   const sub = subdomainOf(ctx.config, host);
+  const realmCache = cachesOf(ctx).realm;
   const hit = cached(realmCache, sub);
   if (hit) return hit;
   const version = identityVersion();
@@ -65,6 +76,7 @@ export function parseBasicAuth(header: string | undefined): { email: string; api
 export async function authenticate(ctx: AppContext, host: string | undefined, header: string | undefined): Promise<{ user: UserRow; realm: RealmRow }> {
   // The exact header (which holds the key) on the exact host was verified moments ago:
   // a hit skips decoding and comparing. Entries are only made after a verified login.
+  const { user: userCache, header: headerCache } = cachesOf(ctx);
   const exact = header !== undefined ? cached(headerCache, `${host ?? ''}\n${header}`) : undefined;
   if (exact) return exact;
   const { email, apiKey } = parseBasicAuth(header);

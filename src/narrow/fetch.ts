@@ -8,7 +8,7 @@ import { parseNarrow } from './parse.js';
 import { mutingTerm, resolveNarrow } from './resolve.js';
 import { loadPmLookups, narrowQuery, narrowWindow } from './sql.js';
 import { highlightHtml, highlightTopic } from './highlight.js';
-import { escapeHtml } from '../markdown/html.js';
+import { messages } from '../store/repos/messages.js';
 import { FLAG_BITS } from '../lib/message-flags.js';
 import type { ResolvedTerm } from './types.js';
 
@@ -80,14 +80,17 @@ export async function fetchMessages(ctx: AppContext, viewer: UserRow, realm: Rea
   if (words.length > 0) {
     // Search results carry per-query highlighting, so they are presented afresh.
     const wire = await loadWireMessages(db, rows.map((r) => ({ id: r.id, flags: r.flags ?? null })), opts);
-    for (const m of wire) addMatches(m, words, p.applyMarkdown);
+    // match_content is always HTML, whatever apply_markdown asked of content (as Zulip).
+    const rendered = p.applyMarkdown ? undefined
+      : new Map((await messages.listByIds(db, rows.map((r) => r.id))).map((r) => [r.id, r.rendered_content]));
+    for (const m of wire) addMatches(m, words, rendered?.get(Number(m.id)) ?? String(m.content));
     return JSON.stringify({ result: 'success', msg: '', ...meta, messages: wire });
   }
   const cached = await messageCacheOf(ctx).load(db, rows.map((r) => r.id), opts);
   return messagesAnswer(meta, cached, new Map(rows.map((r) => [r.id, r.flags ?? null])));
 }
 
-function addMatches(m: WireMessage, words: string[], isHtml: boolean): void {
-  m.match_content = highlightHtml(isHtml ? String(m.content) : escapeHtml(String(m.content)), words);
+function addMatches(m: WireMessage, words: string[], html: string): void {
+  m.match_content = highlightHtml(html, words);
   m.match_subject = highlightTopic(String(m.subject), words);
 }

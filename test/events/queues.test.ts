@@ -141,6 +141,15 @@ test('a parked poll whose client hangs up is let go; the queue keeps its events 
   assert.deepEqual(got.body.events.map((e: { message: { id: number } }) => e.message.id), [sent.body.id]);
 });
 
+test('a note to self arrives naming its one member once, as GET /messages shows it', async () => {
+  const q = (await register(carol, { event_types: ['message'] })).body;
+  const sent = await http(carol, 'POST', '/messages', { type: 'private', to: [carol.id], content: 'remember the milk' });
+  const [e] = (await poll(carol, q.queue_id, -1)).body.events;
+  const fetched = (await http(carol, 'GET', `/messages/${sent.body.id}`)).body.message;
+  assert.deepEqual(e.message.display_recipient.map((u: { id: number }) => u.id), [carol.id]);
+  assert.deepEqual(e.message.display_recipient, fetched.display_recipient);
+});
+
 test('local_id comes back only on the sending queue', async () => {
   const mine = (await register(alice, { event_types: ['message'] })).body;
   const other = (await register(alice, { event_types: ['message'] })).body;

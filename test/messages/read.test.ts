@@ -218,3 +218,20 @@ test('first_unread skips muted streams and topics (a narrow to a stream keeps th
     await u.close();
   }
 });
+
+// Last in this file: it sends a message the exact-list tests above do not expect.
+test('search highlighting never splits a character reference, and match_content is HTML even without apply_markdown', async () => {
+  const id = await send(alice, { type: 'stream', to: 'general', topic: 'a <b> & "quote" tower', content: 'Salt & pepper **quotes**' });
+  const r = await fetch(bob, { narrow: [{ operator: 'search', operand: 'quo' }] });
+  const m = r.body.messages.find((x: { id: number }) => x.id === id);
+  assert.equal(m.match_subject, 'a &lt;b&gt; &amp; &quot;<span class="highlight">quote</span>&quot; tower');
+  assert.equal(m.match_content, '<p>Salt &amp; pepper <strong><span class="highlight">quotes</span></strong></p>');
+  const amp = await fetch(bob, { narrow: [{ operator: 'search', operand: 'amp' }] });
+  assert.ok(!amp.body.messages.some((x: { match_content: string }) => x.match_content.includes('&<span')), 'no highlight inside &amp;');
+  const raw = await fetch(bob, { narrow: [{ operator: 'search', operand: 'pepper' }], apply_markdown: false });
+  const rm = raw.body.messages.find((x: { id: number }) => x.id === id);
+  assert.equal(rm.content, 'Salt & pepper **quotes**');
+  assert.equal(rm.match_content, '<p>Salt &amp; <span class="highlight">pepper</span> <strong>quotes</strong></p>');
+  const matched = await t.api('GET', '/api/v1/messages/matches_narrow', { as: bob, params: { msg_ids: [id], narrow: [{ operator: 'search', operand: 'quo' }] } });
+  assert.equal(matched.body.messages[String(id)].match_subject, m.match_subject);
+});
