@@ -35,4 +35,7 @@ export const noSuchUser = () => badRequest('No such user');
 
 export const insufficientPermission = () => badRequest('Insufficient permission');
 
-export const mustBeAdmin = () => badRequest('Must be an organization administrator');
+// Zulip's OrganizationAdministratorRequired and friends: 400 with code UNAUTHORIZED_PRINCIPAL.
+export const mustBeAdmin = () => new ApiError('UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator', 400);
+export const mustBeOwner = () => new ApiError('UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner', 400);
+export const mustBeStreamAdmin = () => new ApiError('UNAUTHORIZED_PRINCIPAL', 'Must be an organization or stream administrator', 400);

@@ -1,7 +1,7 @@
 import type { Q, UserRow } from '../store/rows.js';
 import { streams } from '../store/repos/streams.js';
 import { subscriptions } from '../store/repos/subscriptions.js';
-import { badRequest } from '../errors.js';
+import { badRequest, mustBeStreamAdmin } from '../errors.js';
 import { isAdminRole } from '../lib/roles.js';
 import { canSeeStream, invalidStreamId, type StreamAccess } from './stream.js';
 
@@ -16,5 +16,5 @@ export async function accessStreamForUpdate(q: Q, user: UserRow, streamId: numbe
   const sub = (await subscriptions.findActive(q, user.id, stream.id)) ?? null;
   if (isAdminRole(user.role)) return { stream, sub };
   if (!canSeeStream(user, stream, sub)) throw invalidStreamId();
-  throw badRequest('Must be an organization or stream administrator');
+  throw mustBeStreamAdmin();
 }

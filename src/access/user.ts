@@ -1,6 +1,6 @@
 import type { Q, UserRow } from '../store/rows.js';
 import { users } from '../store/repos/users.js';
-import { badRequest, noSuchUser } from '../errors.js';
+import { badRequest, noSuchUser, mustBeOwner, mustBeAdmin } from '../errors.js';
 import { Role } from '../lib/roles.js';
 
 export interface AccessUserOpts {
@@ -19,7 +19,7 @@ export async function accessUserById(q: Q, acting: UserRow, id: number, opts: Ac
   if (target.is_bot === 1 && !opts.allowBots) throw noSuchUser();
   if (target.is_active !== 1 && !opts.allowDeactivated) throw badRequest('User is deactivated');
   if (opts.forAdmin && target.role === Role.OWNER && acting.role !== Role.OWNER) {
-    throw badRequest('Must be an organization owner');
+    throw mustBeOwner();
   }
   return target;
 }
@@ -33,7 +33,7 @@ export async function accessUserByEmail(q: Q, acting: UserRow, email: string): P
 }
 
 export function requireAdmin(user: UserRow): void {
-  if (user.role > Role.ADMINISTRATOR) throw badRequest('Must be an organization administrator');
+  if (user.role > Role.ADMINISTRATOR) throw mustBeAdmin();
 }
 
 export function requireNotGuest(user: UserRow): void {

@@ -1,7 +1,7 @@
 import type { Tx } from '../store/tx.js';
 import type { RealmRow, StreamRow, UserRow } from '../store/rows.js';
 import { streams } from '../store/repos/streams.js';
-import { badRequest, insufficientPermission } from '../errors.js';
+import { badRequest, insufficientPermission, mustBeOwner } from '../errors.js';
 import { Role } from '../lib/roles.js';
 import { STREAM_POST_POLICY, accessStreamById } from '../access/stream.js';
 import { hasPolicyPermission, webPublicStreamsEnabled } from '../access/realm-policy.js';
@@ -25,7 +25,7 @@ export interface StreamEdit {
 export async function doEditStream(tx: Tx, realm: RealmRow, acting: UserRow, start: StreamRow, e: StreamEdit): Promise<void> {
   let stream = start;
   if (e.messageRetentionDays !== undefined) {
-    if (acting.role !== Role.OWNER) throw badRequest('Must be an organization owner');
+    if (acting.role !== Role.OWNER) throw mustBeOwner();
   }
   if (e.isPrivate !== undefined || e.isWebPublic !== undefined || e.historyPublicToSubscribers !== undefined) {
     stream = await changePermission(tx, realm, acting, stream, e);

@@ -2,7 +2,7 @@ import type { Tx } from '../store/tx.js';
 import type { RealmRow, StreamRow, UserRow } from '../store/rows.js';
 import { streams } from '../store/repos/streams.js';
 import { subscriptions } from '../store/repos/subscriptions.js';
-import { badRequest, insufficientPermission, mustBeAdmin, streamDoesNotExist } from '../errors.js';
+import { badRequest, insufficientPermission, mustBeAdmin, streamDoesNotExist, mustBeOwner } from '../errors.js';
 import { Role, isAdminRole } from '../lib/roles.js';
 import { canSeeStream, canSeeStreamMetadata } from '../access/stream.js';
 import { hasPolicyPermission, webPublicStreamsEnabled } from '../access/realm-policy.js';
@@ -51,7 +51,7 @@ function checkCanCreate(user: UserRow, realm: RealmRow, req: SubscribeRequest): 
     if (!webPublicStreamsEnabled(realm)) throw badRequest('Web-public streams are not enabled.');
     if (!hasPolicyPermission(user, realm, 'create_web_public_stream_policy')) throw insufficientPermission();
   }
-  if (req.messageRetentionDays !== undefined && user.role !== Role.OWNER) throw badRequest('Must be an organization owner');
+  if (req.messageRetentionDays !== undefined && user.role !== Role.OWNER) throw mustBeOwner();
 }
 
 /**

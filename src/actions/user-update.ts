@@ -1,7 +1,7 @@
 import type { Tx } from '../store/tx.js';
 import type { UserRow } from '../store/rows.js';
 import { users } from '../store/repos/users.js';
-import { ApiError, badRequest } from '../errors.js';
+import { ApiError, badRequest, mustBeOwner } from '../errors.js';
 import { ROLE_VALUES, Role } from '../lib/roles.js';
 import { generateApiKey } from '../lib/secrets.js';
 import { checkFullName } from './user-create.js';
@@ -29,7 +29,7 @@ export async function doChangeRole(tx: Tx, acting: UserRow, target: UserRow, rol
   if (!ROLE_VALUES.includes(role)) throw badRequest('Invalid role');
   // Only owners may grant or take away ownership.
   if ((role === Role.OWNER || target.role === Role.OWNER) && acting.role !== Role.OWNER) {
-    throw badRequest('Must be an organization owner');
+    throw mustBeOwner();
   }
   if (role === target.role) return;
   if (target.role === Role.OWNER) {

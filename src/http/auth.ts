@@ -47,6 +47,7 @@ function remember<T>(cache: Map<string, Cached<T>>, key: string, version: number
 export const realmDeactivated = () =>
   new ApiError('REALM_DEACTIVATED', 'This organization has been deactivated', 401);
 export const userDeactivated = () => new ApiError('USER_DEACTIVATED', 'Account is deactivated', 401);
+const API_KEY_FORMAT = /^[A-Za-z0-9]{32}$/;
 const invalidApiKey = () => new ApiError('INVALID_API_KEY', 'Invalid API key', 401);
 
 export async function resolveRealm(ctx: AppContext, host: string | undefined): Promise<RealmRow> {
@@ -56,7 +57,7 @@ export async function resolveRealm(ctx: AppContext, host: string | undefined): P
   if (hit) return hit;
   const version = identityVersion();
   const realm = await realms.findByStringId(ctx.store.db, sub);
-  if (!realm) throw new ApiError('BAD_REQUEST', 'Invalid subdomain', 404);
+  if (!realm) throw new ApiError('NONEXISTENT_SUBDOMAIN', 'Invalid subdomain', 404);
   remember(realmCache, sub, version, realm);
   return realm;
 }
@@ -80,6 +81,8 @@ export async function authenticate(ctx: AppContext, host: string | undefined, he
   const exact = header !== undefined ? cached(headerCache, `${host ?? ''}\n${header}`) : undefined;
   if (exact) return exact;
   const { email, apiKey } = parseBasicAuth(header);
+  // Zulip's has_api_key_format: anything but 32 letters and digits is no key at all.
+  if (!API_KEY_FORMAT.test(apiKey)) throw new ApiError('INVALID_API_KEY', 'Malformed API key', 401);
   if (email.includes('\u0000')) throw invalidApiKey();
   const key = `${subdomainOf(ctx.config, host)}\n${email.toLowerCase()}`;
   const hit = cachedEntry(userCache, key);

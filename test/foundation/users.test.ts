@@ -145,7 +145,7 @@ test('PATCH /users/{id} errors', async () => {
   for (const [as, path, params, msg] of cases) {
     const r = await t.api('PATCH', path, { as, params });
     assert.equal(r.status, 400, msg);
-    assert.deepEqual(r.body, { result: 'error', msg, code: 'BAD_REQUEST' });
+    assert.deepEqual(r.body, { result: 'error', msg, code: msg.startsWith('Must be an organization') ? 'UNAUTHORIZED_PRINCIPAL' : 'BAD_REQUEST' });
   }
   const notInt = await t.api('PATCH', `/api/v1/users/${u.id}`, { as: admin, params: { role: 'admin' } });
   assert.deepEqual(notInt.body, { result: 'error', msg: 'role is not an integer', code: 'BAD_REQUEST' });

@@ -61,7 +61,7 @@ test('PATCH /streams/{id}: retention days, owners only', async () => {
   assert.equal((await stream(id)).message_retention_days, null);
   assertOk(await patch(t.owner, id, { message_retention_days: 'forever' }));
   assert.equal((await stream(id)).message_retention_days, -1);
-  assertError(await patch(admin, id, { message_retention_days: 5 }), 'Must be an organization owner');
+  assertError(await patch(admin, id, { message_retention_days: 5 }), 'Must be an organization owner', 'UNAUTHORIZED_PRINCIPAL');
   assertError(await patch(t.owner, id, { message_retention_days: -3 }), "Bad value for 'message_retention_days': -3");
   assertError(await patch(t.owner, id, { message_retention_days: 'soon' }), "Bad value for 'message_retention_days': soon");
 });
@@ -83,7 +83,7 @@ test('PATCH /streams/{id}: privacy changes tell who gains and who loses the stre
   assertError(await patch(admin, id, { is_private: false }), 'Invalid stream id');
   assertOk(await patch(admin, id, { history_public_to_subscribers: true }));
   assert.equal((await stream(id)).history_public_to_subscribers, true);
-  assertError(await patch(member, id, { is_private: false }), 'Must be an organization or stream administrator');
+  assertError(await patch(member, id, { is_private: false }), 'Must be an organization or stream administrator', 'UNAUTHORIZED_PRINCIPAL');
   await subscribe(t, member, 'flip', { principals: [admin.id] });
   log.clear();
   assertOk(await patch(admin, id, { is_private: false }));
@@ -123,7 +123,7 @@ test('PATCH /streams/{id}: every error', async () => {
   assertError(await patch(admin, id, { description: 'd'.repeat(1025) }), 'description is too long (limit: 1024 characters)');
   assertError(await patch(admin, id, { stream_post_policy: 5 }), 'Invalid stream_post_policy');
   assertError(await patch(admin, id, { is_private: 'no' }), 'Argument "is_private" is not valid JSON.');
-  assertError(await patch(member, id, { description: 'mine' }), 'Must be an organization or stream administrator');
+  assertError(await patch(member, id, { description: 'mine' }), 'Must be an organization or stream administrator', 'UNAUTHORIZED_PRINCIPAL');
   // Missing and invisible streams answer the same.
   assertError(await patch(member, hidden, { description: 'x' }), 'Invalid stream id');
   assertError(await patch(member, 999999, { description: 'x' }), 'Invalid stream id');
@@ -139,7 +139,7 @@ test('PATCH /streams/{id}: every error', async () => {
 test('DELETE /streams/{id} archives the stream and frees its name', async () => {
   const id = await subscribe(t, member, 'doomed');
   assertOk(await t.api('POST', '/api/v1/default_streams', { as: admin, params: { stream_id: id } }));
-  assertError(await t.api('DELETE', `/api/v1/streams/${id}`, { as: member }), 'Must be an organization or stream administrator');
+  assertError(await t.api('DELETE', `/api/v1/streams/${id}`, { as: member }), 'Must be an organization or stream administrator', 'UNAUTHORIZED_PRINCIPAL');
   const sent = assertOk(await t.api('POST', '/api/v1/messages', { as: admin, params: { type: 'stream', to: 'doomed', topic: 'last words', content: 'bye' } })).id;
   const unreadIn = async (streamId: number) => (assertOk(await t.api('POST', '/api/v1/register', { as: member, params: { fetch_event_types: ['message', 'update_message_flags'] } }))
     .unread_msgs.streams as Array<{ stream_id: number; unread_message_ids: number[] }>).filter((s) => s.stream_id === streamId).flatMap((s) => s.unread_message_ids);
@@ -175,7 +175,7 @@ test('POST /streams/{id}/delete_topic deletes the topic messages the admin may r
   const m2 = await insertStreamMessage(t, id, member.id, 'trash', [member.id]);
   const keep = await insertStreamMessage(t, id, member.id, 'keep', [member.id]);
   assertError(await t.api('POST', `/api/v1/streams/${id}/delete_topic`, { as: member, params: { topic_name: 'trash' } }),
-    'Must be an organization administrator');
+    'Must be an organization administrator', 'UNAUTHORIZED_PRINCIPAL');
   assertError(await t.api('POST', `/api/v1/streams/${id}/delete_topic`, { as: admin, params: {} }),
     "Missing 'topic_name' argument", 'REQUEST_VARIABLE_MISSING', 400, { var_name: 'topic_name' });
   log.clear();
@@ -209,8 +209,8 @@ test('default streams: list, add, remove, and new users join them', async () => 
   assert.ok(!assertOk(await t.api('GET', '/api/v1/users/me/subscriptions', { as: later })).subscriptions.some((s: any) => s.stream_id === id));
   const hidden = await subscribe(t, other, 'hidden-default', { invite_only: true });
   const mine = await subscribe(t, admin, 'admins-private', { invite_only: true });
-  assertError(await t.api('POST', '/api/v1/default_streams', { as: member, params: { stream_id: id } }), 'Must be an organization administrator');
-  assertError(await t.api('DELETE', '/api/v1/default_streams', { as: member, params: { stream_id: id } }), 'Must be an organization administrator');
+  assertError(await t.api('POST', '/api/v1/default_streams', { as: member, params: { stream_id: id } }), 'Must be an organization administrator', 'UNAUTHORIZED_PRINCIPAL');
+  assertError(await t.api('DELETE', '/api/v1/default_streams', { as: member, params: { stream_id: id } }), 'Must be an organization administrator', 'UNAUTHORIZED_PRINCIPAL');
   assertError(await t.api('POST', '/api/v1/default_streams', { as: admin, params: { stream_id: mine } }), 'Private streams cannot be made default.');
   assertError(await t.api('POST', '/api/v1/default_streams', { as: admin, params: { stream_id: hidden } }), 'Invalid stream id');
   assertError(await t.api('POST', '/api/v1/default_streams', { as: admin, params: { stream_id: 999999 } }), 'Invalid stream id');

@@ -114,7 +114,7 @@ test('POST validation errors use Zulip wording', async () => {
     "User not authorized to execute queries on behalf of '999999'", 'UNAUTHORIZED_PRINCIPAL', 403, { principal: 999999 });
   assertError(await post(member, { subscriptions: [{ name: 'x' }], stream_post_policy: 9 }), 'Invalid stream_post_policy');
   assertError(await post(t.owner, { subscriptions: [{ name: 'x' }], message_retention_days: 0 }), "Bad value for 'message_retention_days': 0");
-  assertError(await post(admin, { subscriptions: [{ name: 'x' }], message_retention_days: 10 }), 'Must be an organization owner');
+  assertError(await post(admin, { subscriptions: [{ name: 'x' }], message_retention_days: 10 }), 'Must be an organization owner', 'UNAUTHORIZED_PRINCIPAL');
   assertError(await post(member, { subscriptions: [{ name: 'x' }], invite_only: 'yes' }), 'Argument "invite_only" is not valid JSON.');
   assertUnauthenticated(await post(null, { subscriptions: [{ name: 'x' }] }));
   // Nothing of a failed request is left behind.
@@ -173,7 +173,7 @@ test('DELETE /users/me/subscriptions: removed, not_removed and missing streams',
 test('DELETE for other users needs an administrator, also on private streams', async () => {
   await subscribe(t, member, 'kick', { invite_only: true, principals: [member.id, other.id] });
   assertError(await t.api('DELETE', SUBS, { as: member, params: { subscriptions: ['kick'], principals: [other.id] } }),
-    'Must be an organization administrator');
+    'Must be an organization administrator', 'UNAUTHORIZED_PRINCIPAL');
   const r = assertOk(await t.api('DELETE', SUBS, { as: admin, params: { subscriptions: ['kick'], principals: [other.email] } }));
   assert.deepEqual(r.removed, ['kick']);
   // Own principal alone is not "someone else".
@@ -196,6 +196,11 @@ test('PATCH /users/me/subscriptions adds and deletes in one request', async () =
   assert.deepEqual(r.already_subscribed, {});
   assert.deepEqual(r.removed, ['swap-out']);
   assert.deepEqual(r.not_removed, []);
+  // One half alone still answers both halves' keys, as Zulip's merged views do.
+  const addOnly = assertOk(await t.api('PATCH', SUBS, { as: member, params: { add: [{ name: 'swap-out' }] } }));
+  assert.deepEqual([addOnly.subscribed, addOnly.already_subscribed, addOnly.removed, addOnly.not_removed], [{ [member.email]: ['swap-out'] }, {}, [], []]);
+  const deleteOnly = assertOk(await t.api('PATCH', SUBS, { as: member, params: { delete: ['swap-out'] } }));
+  assert.deepEqual([deleteOnly.subscribed, deleteOnly.already_subscribed, deleteOnly.removed, deleteOnly.not_removed], [{}, {}, ['swap-out'], []]);
   assertError(await t.api('PATCH', SUBS, { as: member, params: {} }), 'Nothing to do. Specify at least one of "add" or "delete".');
   assertError(await t.api('PATCH', SUBS, { as: member, params: { add: [], delete: [] } }), 'Nothing to do. Specify at least one of "add" or "delete".');
   assertError(await t.api('PATCH', SUBS, { as: member, params: { add: [{}] } }), 'name key is missing from add[0]');

@@ -83,7 +83,8 @@ export const subscriptionRoutes: Route[] = [
       const del = r.params.optStrList('delete') ?? [];
       if (add.length === 0 && del.length === 0) throw badRequest('Nothing to do. Specify at least one of "add" or "delete".');
       return transact(r.ctx, async (tx) => {
-        const out: Record<string, unknown> = {};
+        // Zulip runs both halves, an empty one included, and merges their answers.
+        const out: Record<string, unknown> = { subscribed: {}, already_subscribed: {}, removed: [], not_removed: [] };
         if (add.length > 0) {
           Object.assign(out, await doSubscribeRequest(tx, r.realm, r.user, {
             streams: add, inviteOnly: false, isWebPublic: false, authorizationErrorsFatal: true,
