@@ -72,7 +72,7 @@ export async function resolveNarrow(q: Q, viewer: UserRow, terms: NarrowTerm[], 
         const sub = s ? await q.selectFrom('subscription').selectAll().where('user_id', '=', viewer.id).where('stream_id', '=', s.id).where('active', '=', 1).executeTakeFirst() : undefined;
         // A stream the viewer may not see is as unknown as one that does not exist.
         if (!s || !canSeeStream(viewer, s, sub ?? null)) {
-          if (!lenient) throw badNarrow('unknown stream');
+          if (!lenient) throw badNarrow(`unknown stream ${String(t.operand)}`);
           out.push({ op: 'stream', streamId: NOBODY, negated });
           break;
         }
@@ -87,8 +87,21 @@ export async function resolveNarrow(q: Q, viewer: UserRow, terms: NarrowTerm[], 
         out.push({ op: 'sender', userId: await userFor(q, viewer, t.operand, lenient), negated });
         break;
       case 'pm-with': {
+        // Zulip's wording for this operator names the whole operand ("unknown user in ...");
+        // an operand naming nobody is no conversation at all.
+        const list = asList(t.operand);
+        const named = Array.isArray(t.operand) ? `[${t.operand.join(', ')}]` : String(t.operand);
+        if (list.length === 0) {
+          if (!lenient) throw badNarrow(`unknown user in ${named}`);
+          out.push({ op: 'sender', userId: NOBODY, negated });
+          break;
+        }
         const ids = new Set<number>([viewer.id]);
-        for (const x of asList(t.operand)) ids.add(await userFor(q, viewer, x, lenient));
+        for (const x of list) {
+          const id = await userFor(q, viewer, x, true);
+          if (id === NOBODY && !lenient) throw badNarrow(`unknown user in ${named}`);
+          ids.add(id);
+        }
         out.push({ op: 'pm-with', memberIds: [...ids].sort((a, b) => a - b), negated });
         break;
       }
@@ -116,7 +129,7 @@ export async function resolveNarrow(q: Q, viewer: UserRow, terms: NarrowTerm[], 
         break;
       }
       case 'streams': {
-        if (String(t.operand) !== 'public') throw badNarrow(`invalid streams operand ${String(t.operand)}`);
+        if (String(t.operand) !== 'public') throw badNarrow(`unknown streams operand ${String(t.operand)}`);
         const all = await streams.listByRealm(q, viewer.realm_id);
         const ids = all.filter((s) => s.invite_only === 0 && canReadHistory(viewer, s, null)).map((s) => s.id);
         if (!negated) history.push(...ids);
@@ -124,8 +137,9 @@ export async function resolveNarrow(q: Q, viewer: UserRow, terms: NarrowTerm[], 
         break;
       }
       case 'id': {
+        // Zulip's check: the operand's digits only, so no sign, no fraction.
         const n = Number(t.operand);
-        if (!Number.isSafeInteger(n)) throw badNarrow(`invalid message ID ${String(t.operand)}`);
+        if (!/^\d+$/.test(String(t.operand)) || !Number.isSafeInteger(n)) throw badNarrow('Invalid message ID');
         out.push({ op: 'id', id: n, negated });
         break;
       }
@@ -140,7 +154,9 @@ export async function resolveNarrow(q: Q, viewer: UserRow, terms: NarrowTerm[], 
       }
       case 'search': {
         const words = String(t.operand).toLowerCase().split(/[^\p{L}\p{N}_]+/u).filter((w) => w !== '');
-        out.push(words.length ? { op: 'search', words, negated } : { op: 'none', negated: false });
+        // No words (empty, or only punctuation or emoji): Zulip's full-text query has no
+        // lexemes and matches nothing (its negation, everything).
+        out.push(words.length ? { op: 'search', words, negated } : { op: 'id', id: NOBODY, negated });
         break;
       }
       default:

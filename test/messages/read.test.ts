@@ -119,9 +119,9 @@ test('stream history: a public stream reads without subscribing (historical); a 
   assert.deepEqual(r.body.messages[0].flags, ['read', 'historical']);
   const hidden = await fetch(bob, { narrow: [{ operator: 'stream', operand: 'secret' }] });
   assert.equal(hidden.status, 400);
-  assert.deepEqual(hidden.body, { result: 'error', msg: 'Invalid narrow operator: unknown stream', code: 'BAD_NARROW' });
+  assert.deepEqual(hidden.body, { result: 'error', msg: 'Invalid narrow operator: unknown stream secret', code: 'BAD_NARROW' });
   const missing = await fetch(bob, { narrow: [{ operator: 'stream', operand: 'no-such-stream' }] });
-  assert.deepEqual(missing.body, hidden.body, 'hidden and missing streams look the same');
+  assert.deepEqual(missing.body, { ...hidden.body, msg: 'Invalid narrow operator: unknown stream no-such-stream' }, 'hidden and missing streams look the same');
   const guestPublic = await fetch(guest, { narrow: [{ operator: 'stream', operand: 'general' }] });
   assert.equal(guestPublic.status, 400, 'guests do not see streams they are not in');
   const pub = await fetch(carol, { narrow: [{ operator: 'streams', operand: 'public' }] });
@@ -166,6 +166,20 @@ test('errors: too many messages, bad anchors, bad narrows, missing parameters, n
   }
   assert.equal((await fetch(bob, { narrow: [{ operator: 'is', operand: 'sparkly' }] })).body.msg, "Invalid narrow operator: unknown 'is' operand sparkly");
   assert.equal((await fetch(bob, { narrow: [{ operator: 'sender', operand: 'ghost@parley.test' }] })).body.msg, 'Invalid narrow operator: unknown user ghost@parley.test');
+  // Zulip's narrow.py wording for the other operators' bad operands.
+  const narrowError = async (operator: string, operand: unknown) => (await fetch(bob, { narrow: [{ operator, operand }] })).body.msg;
+  assert.equal(await narrowError('pm-with', 'ghost@parley.test'), 'Invalid narrow operator: unknown user in ghost@parley.test');
+  assert.equal(await narrowError('pm-with', `${alice.email},ghost@parley.test`), `Invalid narrow operator: unknown user in ${alice.email},ghost@parley.test`);
+  assert.equal(await narrowError('pm-with', ''), 'Invalid narrow operator: unknown user in ');
+  assert.equal(await narrowError('pm-with', []), 'Invalid narrow operator: unknown user in []');
+  assert.equal(await narrowError('id', -3), 'Invalid narrow operator: Invalid message ID');
+  assert.equal(await narrowError('id', 'abc'), 'Invalid narrow operator: Invalid message ID');
+  assert.equal(await narrowError('streams', 'private'), 'Invalid narrow operator: unknown streams operand private');
+  // A search with no words matches nothing; its negation, everything.
+  for (const operand of ['', '*', '🙂']) {
+    assert.deepEqual(idsOf(await fetch(bob, { narrow: [{ operator: 'search', operand }] })), []);
+    assert.ok(idsOf(await fetch(bob, { narrow: [{ operator: 'search', operand, negated: true }] })).length > 0);
+  }
   assert.equal((await fetch(bob, { narrow: '{"a":1}' })).status, 400);
   assert.equal((await fetch(bob, { narrow: 'not json' })).status, 400);
   assert.equal((await t.api('GET', '/api/v1/messages', { as: null, params: { anchor: 'newest', num_before: 1, num_after: 0 } })).status, 401);
