@@ -1,6 +1,7 @@
 import type { MarkdownIt } from 'markdown-it';
 import type { RenderEnv } from './types.js';
 import { escapeHtml } from './html.js';
+import { fenceInfo } from './syntax.js';
 
 // Pygments' display names for the languages people use most; others keep the name given.
 const LANGUAGES: Record<string, string> = {
@@ -25,8 +26,7 @@ export function blockRenderers(md: MarkdownIt, renderNested: (src: string, env: 
   md.renderer.rules.fence = (tokens, idx, _options, rawEnv) => {
     const env = rawEnv as unknown as RenderEnv;
     const token = tokens[idx]!;
-    const info = token.info.trim();
-    const [lang = '', ...rest] = info.split(/\s+/);
+    const { lang, header } = fenceInfo(token.info);
     const quote = lang === 'quote' || lang === 'quoted';
     const nested = (src: string) => {
       // Deeply nested quotes would recurse without bound; past the limit they stay code.
@@ -42,7 +42,6 @@ export function blockRenderers(md: MarkdownIt, renderNested: (src: string, env: 
     };
     if (quote) return `<blockquote>\n${nested(token.content)}</blockquote>\n`;
     if (lang === 'spoiler') {
-      const header = rest.join(' ');
       return `<div class="spoiler-block"><div class="spoiler-header">\n${header ? nested(header) : ''}</div><div class="spoiler-content" aria-hidden="true">\n${nested(token.content)}</div></div>\n`;
     }
     return codeBlock(token.content, lang);

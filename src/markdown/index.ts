@@ -5,6 +5,7 @@ import { inlineRules } from './inline.js';
 import { blockRenderers } from './blocks.js';
 import { textRules } from './text.js';
 import { sanitize } from './sanitize.js';
+import { zulipSyntax } from './syntax.js';
 
 export type { RenderContext, RenderResult, RenderUser, Linkifier } from './types.js';
 export { EMPTY_CONTEXT } from './types.js';
@@ -17,6 +18,15 @@ export { EMPTY_CONTEXT } from './types.js';
 const md = new MarkdownIt({ html: false, linkify: true, breaks: true, typographer: false });
 // Zulip has no reference-style links, setext headings or inline images.
 md.disable(['reference', 'lheading', 'image']);
+// Zulip links bare domains ("example.com", "www.example.com") as well as URLs.
+md.linkify.set({ fuzzyLink: true });
+// Zulip links only these schemes (and relative URLs); anything else stays the text typed.
+const LINK_SCHEMES = new Set(['http', 'https', 'ftp', 'mailto', 'tel']);
+md.validateLink = (url: string) => {
+  const scheme = /^\s*([a-z][a-z0-9+.-]*):/i.exec(url)?.[1];
+  return scheme === undefined || LINK_SCHEMES.has(scheme.toLowerCase());
+};
+zulipSyntax(md);
 inlineRules(md);
 blockRenderers(md, (src, env) => md.render(src, env as unknown as Record<string, unknown>));
 textRules(md);

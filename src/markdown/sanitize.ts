@@ -15,7 +15,7 @@ const OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: Object.keys(ALLOWED),
   allowedAttributes: ALLOWED,
   allowedStyles: { '*': { 'text-align': [/^(left|right|center)$/] } },
-  allowedSchemes: ['http', 'https', 'mailto', 'ftp'],
+  allowedSchemes: ['http', 'https', 'mailto', 'ftp', 'tel'],
   allowProtocolRelative: false,
   disallowedTagsMode: 'escape',
 };

@@ -78,6 +78,16 @@ const FIXTURES: Array<[string, string, string]> = [
   ['javascript: link is not a link', '[x](javascript:alert(1))', '<p>[x](javascript:alert(1))</p>'],
   ['data: link is not a link', '[x](data:text/html;base64,PHNjcmlwdD4=)', '<p>[x](data:text/html;base64,PHNjcmlwdD4=)</p>'],
   ['quote inside attribute position', '[x](https://a.com/"onmouseover="alert(1))', `<p>${link('https://a.com/%22onmouseover=%22alert(1)', 'x')}</p>`],
+  // Where Zulip's dialect departs from CommonMark (Zulip's fixtures name most of these cases).
+  ['underscores never emphasise', '_foo_ and __bar__ but *it* and **bold**', '<p>_foo_ and __bar__ but <em>it</em> and <strong>bold</strong></p>'],
+  ['bare domains link', 'see example.com or www.zulip.org', `<p>see ${link('http://example.com', 'example.com')} or ${link('http://www.zulip.org', 'www.zulip.org')}</p>`],
+  ['telephone link', '[call me](tel:+14155551234)', `<p>${link('tel:+14155551234', 'call me')}</p>`],
+  ['link without text shows its URL', '[](https://github.com)', `<p>${link('https://github.com')}</p>`],
+  ['link with an unknown scheme stays text', '[foo](itms://itunes.apple.com/app)', '<p>[foo](itms://itunes.apple.com/app)</p>'],
+  ['javascript link stays text', '[x](javascript:alert(1))', '<p>[x](javascript:alert(1))</p>'],
+  ['malformed fence is a paragraph', '~~~~~~~~xxxxxxxxx:  [something] ~~~~~~', '<p>~~~~~~~~xxxxxxxxx:  [something] ~~~~~~</p>'],
+  ['fence language after a dot', '~~~~.python\nx = 1\n~~~~', '<div class="codehilite" data-code-language="Python"><pre><span></span><code>x = 1\n</code></pre></div>'],
+  ['animal emoji take Zulip names', ':cat:\n:dog:', `<p>${emoji('cat', '1f408')}<br>\n${emoji('dog', '1f415')}</p>`],
 ];
 
 for (const [name, input, expected] of FIXTURES) {

@@ -1,0 +1,53 @@
+import type { MarkdownIt, StateBlock, StateCore, StateInline } from 'markdown-it';
+
+type BlockRule = (state: StateBlock, startLine: number, endLine: number, silent: boolean) => boolean;
+type InlineRule = (state: StateInline, silent: boolean) => boolean;
+
+/**
+ * Zulip's fence line: a language of `[a-zA-Z0-9_+-./#]` (optionally after `.` or inside
+ * `{}`), then an optional header (a spoiler's title) without tildes or backticks. A line
+ * that is not of this shape is a paragraph in Zulip, not an unclosed fence swallowing
+ * the rest of the message.
+ */
+export const FENCE_INFO = /^\{?\.?([a-zA-Z0-9_+\-./#]+)?[ ]*([^ ~`][^~`]*)?\}?$/;
+
+/** Splits a fence's info string the way Zulip reads it. */
+export function fenceInfo(info: string): { lang: string; header: string } {
+  const m = FENCE_INFO.exec(info.trim());
+  return { lang: m?.[1] ?? '', header: (m?.[2] ?? '').trim() };
+}
+
+function ruleOf<T>(rules: { __rules__: Array<{ name: string; fn: T }> }, name: string): T {
+  const r = rules.__rules__.find((x) => x.name === name);
+  if (!r) throw new Error(`markdown-it has no ${name} rule`);
+  return r.fn;
+}
+
+/** Where Zulip's dialect departs from CommonMark. */
+export function zulipSyntax(md: MarkdownIt): void {
+  const fence = ruleOf<BlockRule>(md.block.ruler as never, 'fence');
+  md.block.ruler.at('fence', (state, startLine, endLine, silent) => {
+    const line = state.src.slice(state.bMarks[startLine]! + state.tShift[startLine]!, state.eMarks[startLine]);
+    const marker = /^(`{3,}|~{3,})/.exec(line);
+    if (marker && !FENCE_INFO.test(line.slice(marker[1]!.length).trim())) return false;
+    return fence(state, startLine, endLine, silent);
+  }, { alt: ['paragraph', 'reference', 'blockquote', 'list'] });
+
+  // Underscores never emphasise in Zulip (`_foo_`, `__foo__` stay as typed); asterisks do.
+  const emphasis = ruleOf<InlineRule>(md.inline.ruler as never, 'emphasis');
+  md.inline.ruler.at('emphasis', (state, silent) => (state.src.charCodeAt(state.pos) === 0x5f ? false : emphasis(state, silent)));
+
+  // A link with no text shows its URL, as Zulip renders `[](https://example.com)`.
+  md.core.ruler.push('zulip_empty_links', (state: StateCore) => {
+    for (const block of state.tokens) {
+      const children = block.children;
+      if (!children) continue;
+      for (let i = children.length - 2; i >= 0; i--) {
+        if (children[i]!.type !== 'link_open' || children[i + 1]!.type !== 'link_close') continue;
+        const text = new state.Token('text', '', 0);
+        text.content = String(children[i]!.attrGet('href') ?? '');
+        children.splice(i + 1, 0, text);
+      }
+    }
+  });
+}
