@@ -41,9 +41,13 @@ function load(): EmojiData {
   }
   // Longest sequences first so that a flag or keycap wins over its first codepoint.
   const alternatives = [...codeOfChars.keys()].sort((a, b) => b.length - a.length).map(escapeRegex);
-  return { byName, nameOfCode, codeOfChars, unicode: new RegExp(alternatives.join('|'), 'gu') };
+  // A sequence joined by ZWJ (🤷‍♀️) is matched whole, so that it is never split into its
+  // parts; having no code of its own here, it then stays as the characters typed.
+  return { byName, nameOfCode, codeOfChars, unicode: new RegExp([ZWJ_SEQUENCE, ...alternatives].join('|'), 'gu') };
 }
 
+const ZWJ_PART = '\\p{Extended_Pictographic}(?:\\uFE0F|\\p{Emoji_Modifier})?';
+const ZWJ_SEQUENCE = `${ZWJ_PART}(?:\\u200D${ZWJ_PART})+`;
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const get = () => (data ??= load());
 

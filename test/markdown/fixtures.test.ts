@@ -87,6 +87,7 @@ const FIXTURES: Array<[string, string, string]> = [
   ['javascript link stays text', '[x](javascript:alert(1))', '<p>[x](javascript:alert(1))</p>'],
   ['malformed fence is a paragraph', '~~~~~~~~xxxxxxxxx:  [something] ~~~~~~', '<p>~~~~~~~~xxxxxxxxx:  [something] ~~~~~~</p>'],
   ['fence language after a dot', '~~~~.python\nx = 1\n~~~~', '<div class="codehilite" data-code-language="Python"><pre><span></span><code>x = 1\n</code></pre></div>'],
+  ['a ZWJ sequence is never split into its parts', 'shrug \u{1f937}\u200d\u2640\ufe0f ok', '<p>shrug \u{1f937}\u200d\u2640\ufe0f ok</p>'],
   ['animal emoji take Zulip names', ':cat:\n:dog:', `<p>${emoji('cat', '1f408')}<br>\n${emoji('dog', '1f415')}</p>`],
 ];
 
