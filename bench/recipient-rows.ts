@@ -44,6 +44,8 @@ function run(layout: string, dir: string): number {
   db.pragma('synchronous = NORMAL');
   db.pragma('cache_size = -65536');
   db.pragma('wal_autocheckpoint = 0');
+  // As Parley's store: statement journals in memory, and OR IGNORE inserts that need none.
+  db.pragma('temp_store = MEMORY');
   db.exec('CREATE TABLE message (id INTEGER PRIMARY KEY, recipient_id integer, sender_id integer, topic text, content text, rendered text, date_sent real)');
   db.exec('CREATE INDEX message_recipient ON message (recipient_id, id)');
   for (const ddl of LAYOUTS[layout]!) db.exec(ddl);
@@ -68,7 +70,7 @@ function run(layout: string, dir: string): number {
     for (let i = 0; i < rows.length; i += 5000) {
       const chunk = rows.slice(i, i + 5000);
       let stmt = inserts.get(chunk.length);
-      if (!stmt) inserts.set(chunk.length, (stmt = db.prepare(`INSERT INTO user_message (user_id, message_id, flags) VALUES ${Array(chunk.length).fill('(?, ?, ?)').join(', ')}`)));
+      if (!stmt) inserts.set(chunk.length, (stmt = db.prepare(`INSERT OR IGNORE INTO user_message (user_id, message_id, flags) VALUES ${Array(chunk.length).fill('(?, ?, ?)').join(', ')}`)));
       stmt.run(chunk.flat());
     }
     db.exec('COMMIT');
