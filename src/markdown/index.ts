@@ -20,6 +20,21 @@ const md = new MarkdownIt({ html: false, linkify: true, breaks: true, typographe
 md.disable(['reference', 'lheading', 'image']);
 // Zulip links bare domains ("example.com", "www.example.com") as well as URLs.
 md.linkify.set({ fuzzyLink: true });
+// Zulip ends a link before a trailing colon ("see http://example.com/a:").
+type LinkMatch = { lastIndex: number; raw: string; text: string; url: string };
+const trimColon = <T extends LinkMatch | null>(m: T): T => {
+  if (m && m.raw.endsWith(':') && m.raw.length > 1) {
+    m.lastIndex -= 1;
+    m.raw = m.raw.slice(0, -1);
+    m.text = m.text.endsWith(':') ? m.text.slice(0, -1) : m.text;
+    m.url = m.url.endsWith(':') ? m.url.slice(0, -1) : m.url;
+  }
+  return m;
+};
+const linkMatch = md.linkify.match.bind(md.linkify);
+md.linkify.match = (text: string) => linkMatch(text)?.map(trimColon) ?? null;
+const linkMatchAtStart = md.linkify.matchAtStart.bind(md.linkify);
+md.linkify.matchAtStart = (text: string) => trimColon(linkMatchAtStart(text));
 // Fuzzy matching is a costly regex; text with no dot before a character, no colon and no
 // @ holds no link, and most chat text is that (it halves the cost of a plain sentence).
 const linkTest = md.linkify.test.bind(md.linkify);

@@ -81,6 +81,7 @@ const FIXTURES: Array<[string, string, string]> = [
   // Where Zulip's dialect departs from CommonMark (Zulip's fixtures name most of these cases).
   ['underscores never emphasise', '_foo_ and __bar__ but *it* and **bold**', '<p>_foo_ and __bar__ but <em>it</em> and <strong>bold</strong></p>'],
   ['bare domains link', 'see example.com or www.zulip.org', `<p>see ${link('http://example.com', 'example.com')} or ${link('http://www.zulip.org', 'www.zulip.org')}</p>`],
+  ['a link ends before a trailing colon', 'from http://supervisord.org/running.html: ok', `<p>from ${link('http://supervisord.org/running.html')}: ok</p>`],
   ['telephone link', '[call me](tel:+14155551234)', `<p>${link('tel:+14155551234', 'call me')}</p>`],
   ['link without text shows its URL', '[](https://github.com)', `<p>${link('https://github.com')}</p>`],
   ['link with an unknown scheme stays text', '[foo](itms://itunes.apple.com/app)', '<p>[foo](itms://itunes.apple.com/app)</p>'],
