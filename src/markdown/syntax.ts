@@ -37,6 +37,10 @@ export function zulipSyntax(md: MarkdownIt): void {
   const emphasis = ruleOf<InlineRule>(md.inline.ruler as never, 'emphasis');
   md.inline.ruler.at('emphasis', (state, silent) => (state.src.charCodeAt(state.pos) === 0x5f ? false : emphasis(state, silent)));
 
+  md.core.ruler.after('normalize', 'zulip_lists', (state: StateCore) => {
+    state.src = zulipLists(state.src);
+  });
+
   // A link with no text shows its URL, as Zulip renders `[](https://example.com)`.
   md.core.ruler.push('zulip_empty_links', (state: StateCore) => {
     for (const block of state.tokens) {
@@ -50,4 +54,48 @@ export function zulipSyntax(md: MarkdownIt): void {
       }
     }
   });
+}
+
+const LIST_ITEM = /^( *)([*+-]|\d{1,9}[.)])( +|$)/;
+const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})/;
+const THEMATIC_BREAK = /^ {0,3}([*_-])(?: *\1){2,} *$/;
+
+/**
+ * Zulip's lists, in CommonMark terms. Zulip nests a list item by two spaces per level and
+ * keeps one list across `*`, `-` and `+` bullets; CommonMark needs a child indented to its
+ * parent's text (three spaces under "1. ") and starts a new list at each change of bullet.
+ * So, outside code fences and only within a list: an item's indentation becomes four
+ * spaces per two-space level, and bullets become `*`.
+ */
+export function zulipLists(src: string): string {
+  if (!/^ *(?:[*+-]|\d{1,9}[.)]) /m.test(src)) return src;
+  const lines = src.split('\n');
+  let fence: string | undefined;
+  let inList = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (fence !== undefined) {
+      if (line.trimStart().startsWith(fence)) fence = undefined;
+      continue;
+    }
+    const open = FENCE_OPEN.exec(line);
+    if (open) {
+      fence = open[1]!;
+      continue;
+    }
+    if (line.trim() === '') continue;
+    const item = LIST_ITEM.exec(line);
+    if (!item || THEMATIC_BREAK.test(line)) {
+      // Unindented text ends the list; indented text continues its item.
+      if (!line.startsWith(' ')) inList = false;
+      continue;
+    }
+    const spaces = item[1]!.length;
+    if (spaces > 0 && !inList) continue; // an indented item outside a list is CommonMark's business
+    const bullet = /^\d/.test(item[2]!) ? item[2]! : '*';
+    const indent = ' '.repeat(Math.floor(spaces / 2) * 4);
+    lines[i] = `${indent}${bullet}${line.slice(spaces + item[2]!.length)}`;
+    inList = true;
+  }
+  return lines.join('\n');
 }
