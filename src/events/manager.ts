@@ -134,17 +134,6 @@ export class QueueManager {
     q.state.lastAccess = Date.now();
   }
 
-  /** take() then park(), as one promise (the Fastify route). */
-  poll(q: EventQueue, lastEventId: number, dontBlock: boolean, onClose: (cb: () => void) => void): Promise<QueuedEvent[]> {
-    const now = this.take(q, lastEventId, dontBlock);
-    if (now) return Promise.resolve(now);
-    return new Promise<QueuedEvent[]>((resolve) => {
-      const answer = (events: QueuedEvent[]) => resolve([...events]);
-      this.park(q, answer);
-      onClose(() => this.unpark(q, answer));
-    });
-  }
-
   /** One timer for every parked poll's heartbeat, instead of one timer per poll. */
   private beat(now = Date.now()): void {
     const after = this.heartbeatMs();

@@ -9,15 +9,23 @@ import { eventsAnswer } from '../presenters/events.js';
 import type { UserRow } from '../store/rows.js';
 import type { EventQueue, QueuedEvent } from '../events/queue.js';
 
-/**
- * GET /events, the one request every connected client repeats for every event it gets.
- * Shared by the Fastify route and the direct path below.
- */
-export async function serveEvents(ctx: AppContext, user: UserRow, params: Params, onClose: (cb: () => void) => void): Promise<string> {
+/** The queue a GET /events names, and its events now (undefined: the poll should park). */
+function takePoll(ctx: AppContext, user: UserRow, params: Params): { queue: EventQueue; events: QueuedEvent[] | undefined } {
   const manager = queuesOf(ctx);
   const queue = manager.get(params.str('queue_id'), user.id);
-  const events = await manager.poll(queue, params.optInt('last_event_id') ?? -1, params.bool('dont_block', false), onClose);
-  return eventsAnswer(events, queue.id);
+  return { queue, events: manager.take(queue, params.optInt('last_event_id') ?? -1, params.bool('dont_block', false)) };
+}
+
+/** GET /events as one promise, for the Fastify route (inject(), and requests while closing). */
+export async function serveEvents(ctx: AppContext, user: UserRow, params: Params, onClose: (cb: () => void) => void): Promise<string> {
+  const { queue, events } = takePoll(ctx, user, params);
+  if (events) return eventsAnswer(events, queue.id);
+  const manager = queuesOf(ctx);
+  return new Promise<string>((resolve) => {
+    const answer = (ready: QueuedEvent[]) => resolve(eventsAnswer(ready, queue.id));
+    manager.park(queue, answer);
+    onClose(() => manager.unpark(queue, answer));
+  });
 }
 
 const EVENTS_PATHS = new Set(['/api/v1/events', '/api/v1/events/']);
@@ -82,14 +90,11 @@ type MarkedSocket = Socket & {
  * while it waits.
  */
 async function answerPoll(ctx: AppContext, req: http.IncomingMessage, socket: MarkedSocket, query: string, reply: (status: number, body: string) => void): Promise<void> {
-  const manager = queuesOf(ctx);
   let queue: EventQueue;
   let events: QueuedEvent[] | undefined;
   try {
     const { user } = await authenticate(ctx, req.headers.host, req.headers.authorization);
-    const params = queryParams(query);
-    queue = manager.get(params.str('queue_id'), user.id);
-    events = manager.take(queue, params.optInt('last_event_id') ?? -1, params.bool('dont_block', false));
+    ({ queue, events } = takePoll(ctx, user, queryParams(query)));
   } catch (err) {
     if (err instanceof ApiError) {
       reply(err.httpStatus, JSON.stringify(err.toJSON()));
@@ -110,7 +115,7 @@ async function answerPoll(ctx: AppContext, req: http.IncomingMessage, socket: Ma
     socket[PARKED_QUEUE] = socket[PARKED_ANSWER] = undefined;
     reply(200, eventsAnswer(ready, q.id));
   };
-  manager.park(q, answer);
+  queuesOf(ctx).park(q, answer);
   socket[PARKED_QUEUE] = q;
   socket[PARKED_ANSWER] = answer;
 }
