@@ -8,8 +8,7 @@ import readline from 'node:readline';
 
 if (process.argv[2] === 'child') {
   const { startBenchApp } = await import('./lib/bench-app.js');
-  const { transact } = await import('../src/store/tx.js');
-  const { doSendMessage } = await import('../src/actions/message-send.js');
+  const { sendMessage } = await import('../src/actions/message-send.js');
   const bench = await startBenchApp('register');
   const { app, realm } = bench;
   const users = await bench.addUsers(1000, 'g', 'Member');
@@ -17,7 +16,7 @@ if (process.argv[2] === 'child') {
     // Every stream has 50 members; user 0 is in every fifth stream.
     const members = users.filter((_, i) => (i + s) % 20 === 0 || (i === 0 && s % 5 === 0));
     const stream = await bench.addStream({ name: `stream ${s}`, inviteOnly: s % 10 === 0 }, members);
-    for (let m = 0; m < 5; m++) await transact(app.ctx, (tx) => doSendMessage(tx, realm, members[m % members.length]!, { to: { kind: 'stream', id: stream.id }, topic: `t${m}`, content: `hello ${m}`, client: 'bench' }));
+    for (let m = 0; m < 5; m++) await sendMessage(app.ctx, realm, members[m % members.length]!, { to: { kind: 'stream', id: stream.id }, topic: `t${m}`, content: `hello ${m}`, client: 'bench' });
     if (s % 50 === 49) process.stderr.write(`  ${s + 1}/200 streams\r`);
   }
   process.stderr.write('\n');

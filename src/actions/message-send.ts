@@ -1,10 +1,12 @@
-import type { Tx } from '../store/tx.js';
+import type { AppContext } from '../context.js';
+import type { ParleyEvent } from '../events/bus.js';
+import { transact } from '../store/tx.js';
+import { storeMessage } from '../store/group-commit.js';
 import type { Q, RealmRow, StreamRow, UserRow } from '../store/rows.js';
 import { ApiError, badRequest, streamDoesNotExist } from '../errors.js';
 import { streams } from '../store/repos/streams.js';
 import { subscriptions } from '../store/repos/subscriptions.js';
 import { users } from '../store/repos/users.js';
-import { messages } from '../store/repos/messages.js';
 import { canSeeStream, streamPostPolicyError } from '../access/stream.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { FLAG_BITS, flagsFromMask } from '../lib/message-flags.js';
@@ -110,7 +112,8 @@ async function privateRecipients(q: Q, sender: UserRow, to: { emails?: string[];
 }
 
 /** The recipient row of a private conversation: the other person, or a huddle of three or more. */
-async function privateRecipientId(q: Q, sender: UserRow, others: UserRow[]): Promise<{ recipientId: number; memberIds: number[] }> {
+async function privateRecipientId(ctx: AppContext, sender: UserRow, others: UserRow[]): Promise<{ recipientId: number; memberIds: number[] }> {
+  const q = ctx.store.db;
   const memberIds = [...new Set([sender.id, ...others.map((u) => u.id)])].sort((a, b) => a - b);
   if (memberIds.length <= 2) {
     const target = memberIds.find((id) => id !== sender.id) ?? sender.id;
@@ -118,21 +121,33 @@ async function privateRecipientId(q: Q, sender: UserRow, others: UserRow[]): Pro
     return { recipientId: r.id, memberIds };
   }
   const hash = memberIds.join(',');
-  const existing = await q.selectFrom('huddle').select(['id', 'recipient_id']).where('huddle_hash', '=', hash).executeTakeFirst();
-  if (existing?.recipient_id) return { recipientId: existing.recipient_id, memberIds };
-  const huddleId = existing?.id ?? (await q.insertInto('huddle').values({ huddle_hash: hash, recipient_id: null }).returning('id').executeTakeFirstOrThrow()).id;
-  const rec = await q.insertInto('recipient').values({ type: 3, type_id: huddleId }).returning('id').executeTakeFirstOrThrow();
-  await q.updateTable('huddle').set({ recipient_id: rec.id }).where('id', '=', huddleId).execute();
-  return { recipientId: rec.id, memberIds };
+  const known = await q.selectFrom('huddle').select('recipient_id').where('huddle_hash', '=', hash).executeTakeFirst();
+  if (known?.recipient_id) return { recipientId: known.recipient_id, memberIds };
+  // A group's first message: its huddle and recipient rows, looked up again inside the
+  // transaction in case another first message got there meanwhile.
+  const recipientId = await transact(ctx, async (tx) => {
+    const existing = await tx.db.selectFrom('huddle').select(['id', 'recipient_id']).where('huddle_hash', '=', hash).executeTakeFirst();
+    if (existing?.recipient_id) return existing.recipient_id;
+    const huddleId = existing?.id ?? (await tx.db.insertInto('huddle').values({ huddle_hash: hash, recipient_id: null }).returning('id').executeTakeFirstOrThrow()).id;
+    const rec = await tx.db.insertInto('recipient').values({ type: 3, type_id: huddleId }).returning('id').executeTakeFirstOrThrow();
+    await tx.db.updateTable('huddle').set({ recipient_id: rec.id }).where('id', '=', huddleId).execute();
+    return rec.id;
+  });
+  return { recipientId, memberIds };
 }
 
+const publish = (ctx: AppContext, realmId: number, event: ParleyEvent, userIds: number[]) => {
+  if (userIds.length > 0) ctx.bus.publish({ realmId, event, userIds });
+};
+
 /**
- * Sends one message: the message row, one user_message row per recipient (a single
- * multi-row insert), and the message event after commit. Returns the new id.
+ * Sends one message. Everything is read, checked and rendered first; then the message
+ * row and one user_message row per recipient are stored in the next group commit (see
+ * store/group-commit.ts), and the events go out once that has committed. Returns the new id.
  */
-export async function doSendMessage(tx: Tx, realm: RealmRow, sender: UserRow, input: SendInput): Promise<number> {
+export async function sendMessage(ctx: AppContext, realm: RealmRow, sender: UserRow, input: SendInput): Promise<number> {
   const content = checkContent(input.content);
-  const q = tx.db;
+  const q = ctx.store.db;
   let stream: StreamRow | undefined;
   let recipientId: number;
   let userIds: number[];
@@ -146,7 +161,7 @@ export async function doSendMessage(tx: Tx, realm: RealmRow, sender: UserRow, in
     recipientInfo = { type: 2, streamId: stream.id, streamName: stream.name };
   } else {
     const others = await privateRecipients(q, sender, input.to);
-    const r = await privateRecipientId(q, sender, others);
+    const r = await privateRecipientId(ctx, sender, others);
     recipientId = r.recipientId;
     userIds = r.memberIds;
     // A note to self names its one member once, as GET /messages does.
@@ -156,22 +171,13 @@ export async function doSendMessage(tx: Tx, realm: RealmRow, sender: UserRow, in
   const recipients = [...new Set([...userIds, sender.id])];
 
   const rendered = renderMarkdown(content, await renderContextFor(q, realm, sender, content));
-  const now = nowSeconds();
   const values = {
     realm_id: realm.id, sender_id: sender.id, recipient_id: recipientId, stream_id: stream?.id ?? null,
     topic, topic_lower: topic.toLowerCase(), content, rendered_content: rendered.html, rendered_content_version: 1,
-    date_sent: now, client: input.client, last_edit_time: null, edit_history: null,
+    date_sent: nowSeconds(), client: input.client, last_edit_time: null, edit_history: null,
     is_me_message: rendered.isMeMessage ? 1 : 0, has_link: rendered.hasLink ? 1 : 0,
     has_image: rendered.hasImage ? 1 : 0, has_attachment: rendered.hasAttachment ? 1 : 0,
   };
-  const id = await messages.insert(q, values);
-  if (stream && stream.first_message_id === null) {
-    await streams.update(q, stream.id, { first_message_id: id });
-    // Clients keep first_message_id in their stream lists; Zulip tells them when it is set.
-    tx.notify({ type: 'stream', op: 'update', property: 'first_message_id', value: id, stream_id: stream.id, name: stream.name },
-      await streamAudienceIds(q, stream), realm.id);
-    stream.first_message_id = id;
-  }
 
   const alertWords = await alertWordsByUser(q, recipients);
   const senderRead = isHumanClient(input.client);
@@ -182,18 +188,24 @@ export async function doSendMessage(tx: Tx, realm: RealmRow, sender: UserRow, in
     if (rendered.wildcardMentioned) flags |= FLAG_BITS.wildcard_mentioned;
     if (userId !== sender.id && matchesAlertWord(content, alertWords.get(userId))) flags |= FLAG_BITS.has_alert_word;
     if (!stream) flags |= FLAG_BITS.is_private;
-    return { user_id: userId, message_id: id, flags };
+    return { user_id: userId, flags };
   });
-  if (tx.stageUserMessages) tx.stageUserMessages(rows);
-  else await messages.insertUserMessages(q, rows);
+  // Clients keep first_message_id in their stream lists; Zulip tells them when it is set.
+  const firstOf = stream && stream.first_message_id === null ? stream : undefined;
+  const firstAudience = firstOf ? await streamAudienceIds(q, firstOf) : [];
 
+  const { id, first } = await storeMessage(ctx.store, { message: values, firstOf: firstOf?.id ?? null, recipients: rows });
+
+  if (first && firstOf) {
+    publish(ctx, realm.id, { type: 'stream', op: 'update', property: 'first_message_id', value: id, stream_id: firstOf.id, name: firstOf.name }, firstAudience);
+  }
   const wire = presentMessage({ id, ...values }, sender, recipientInfo, { applyMarkdown: true, clientGravatar: false, realm }, { reactions: [] });
   const flagsByUser: Record<number, string[]> = {};
   for (const r of rows) flagsByUser[r.user_id] = flagsFromMask(r.flags);
-  tx.notify({
+  publish(ctx, realm.id, {
     type: 'message', message: wire, raw_content: content, sender_avatar_source: sender.avatar_source,
     flags_by_user: flagsByUser, public_stream: stream !== undefined && stream.invite_only === 0,
     ...(input.queueId !== undefined ? { sender_queue_id: input.queueId, local_id: input.localId } : {}),
-  }, recipients, realm.id);
+  }, recipients);
   return id;
 }

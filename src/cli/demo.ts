@@ -6,8 +6,7 @@ import { transact } from '../store/tx.js';
 import { users } from '../store/repos/users.js';
 import { doCreateUser } from '../actions/user-create.js';
 import { createStreamWithSubscribers } from '../actions/stream-create.js';
-import { doSendMessage } from '../actions/message-send.js';
-import { groupCommit } from '../store/group-commit.js';
+import { sendMessage } from '../actions/message-send.js';
 import { realmEmailDomain, ROOT_STRING_ID } from '../lib/realm-host.js';
 import { storeOptions } from './options.js';
 import { withContext, findRealm } from './admin.js';
@@ -91,13 +90,13 @@ export async function runDemo(ctx: AppContext, realm: RealmRow, opts: DemoOption
         const members = subscribers.get(stream.name)!;
         const sender = pick(members);
         const mention = random() < 0.15 ? ` @**${pick(people).full_name}**` : '';
-        return groupCommit(ctx, (tx) => doSendMessage(tx, realm, sender, {
+        return sendMessage(ctx, realm, sender, {
           to: { kind: 'stream', name: stream.name }, topic: pick(TOPICS), content: `${pick(LINES)}${mention}`, client: 'website',
-        }));
+        });
       }
       const sender = pick(people);
       const other = pick(people.filter((p) => p.id !== sender.id));
-      return groupCommit(ctx, (tx) => doSendMessage(tx, realm, sender, { to: { kind: 'private', ids: [other.id] }, content: pick(LINES), client: 'website' }));
+      return sendMessage(ctx, realm, sender, { to: { kind: 'private', ids: [other.id] }, content: pick(LINES), client: 'website' });
     }));
     sent += batch;
     opts.progress?.tick(batch);

@@ -6,12 +6,29 @@ import pg from 'pg';
 import type { DB } from './schema.js';
 import { migrations } from './migrations/index.js';
 import { BACKSTOP_PAGES, startCheckpointer, type Checkpointer } from './checkpointer.js';
+import { SqliteWriter } from './sqlite-writer.js';
+import { ThreadedSqliteDialect } from './sqlite-dialect.js';
 
 export type Dialect = 'sqlite' | 'postgres';
+
+/** Settings of every SQLite connection Parley opens, the writer thread's included. */
+const CONNECTION_PRAGMAS = [
+  'synchronous = NORMAL',
+  'foreign_keys = ON',
+  'busy_timeout = 5000',
+  // Recipient rows land on many index pages at once; a 64 MB page cache keeps them hot.
+  'cache_size = -65536',
+  // A send's multi-row recipient insert needs a statement journal (it may fail part way
+  // inside the group commit's transaction); past 64 KB SQLite spills that journal to a temp
+  // file, and those writes cost a fifth of the send path's storage time.
+  'temp_store = MEMORY',
+];
 
 export interface Store {
   db: Kysely<DB>;
   dialect: Dialect;
+  /** SQLite on a file: the thread that owns the write connection (see sqlite-writer.ts). */
+  writer?: SqliteWriter;
   close(): Promise<void>;
 }
 
@@ -23,6 +40,8 @@ export async function openStore(opts: { databaseUrl?: string; sqlitePath?: strin
   let db: Kysely<DB>;
   let dialect: Dialect;
   let sqlitePath: string | undefined;
+  let migrated = false;
+  let writer: SqliteWriter | undefined;
   if (opts.databaseUrl) {
     dialect = 'postgres';
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
@@ -33,23 +52,27 @@ export async function openStore(opts: { databaseUrl?: string; sqlitePath?: strin
     if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
     const sqlite = new Database(file);
     sqlite.pragma('journal_mode = WAL');
-    sqlite.pragma('synchronous = NORMAL');
-    sqlite.pragma('foreign_keys = ON');
-    sqlite.pragma('busy_timeout = 5000');
-    // Recipient rows land on many index pages at once; a 64 MB page cache keeps them hot.
-    sqlite.pragma('cache_size = -65536');
-    // A send's multi-row recipient insert needs a statement journal (it may fail part way
-    // inside the group commit's transaction); past 64 KB SQLite spills that journal to a temp
-    // file, and those writes cost a fifth of the send path's storage time.
-    sqlite.pragma('temp_store = MEMORY');
-    if (file !== ':memory:') {
-      sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
+    for (const p of CONNECTION_PRAGMAS) sqlite.pragma(p);
+    const reader = withStatementCache(sqlite);
+    if (file === ':memory:') {
+      db = new Kysely<DB>({ dialect: new SqliteDialect({ database: reader }) });
+    } else {
+      // Migrations run on one connection before the writer thread opens its own.
+      const setup = new Kysely<DB>({ dialect: new SqliteDialect({ database: { ...reader, close: () => {} } }) });
+      try {
+        await migrate(setup, dialect);
+      } catch (err) {
+        sqlite.close();
+        throw err;
+      }
+      migrated = true;
+      writer = new SqliteWriter(file, [...CONNECTION_PRAGMAS, `wal_autocheckpoint = ${BACKSTOP_PAGES}`], opts.onError ?? ((m) => process.emitWarning(m)));
+      db = new Kysely<DB>({ dialect: new ThreadedSqliteDialect(reader, writer) });
       sqlitePath = file;
     }
-    db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   }
   try {
-    await migrate(db, dialect);
+    if (!migrated) await migrate(db, dialect);
   } catch (err) {
     await db.destroy();
     throw err;
@@ -58,7 +81,7 @@ export async function openStore(opts: { databaseUrl?: string; sqlitePath?: strin
   const checkpointer: Checkpointer | undefined = sqlitePath
     ? startCheckpointer(sqlitePath, opts.onError ?? ((m) => process.emitWarning(m))) : undefined;
   return {
-    db, dialect,
+    db, dialect, ...(writer ? { writer } : {}),
     close: async () => {
       await checkpointer?.stop();
       await db.destroy();

@@ -1,39 +1,53 @@
-import { sql } from 'kysely';
-import type { AppContext } from '../context.js';
-import type { EventEnvelope } from '../events/bus.js';
-import type { Tx, UserMessageInsert } from './tx.js';
+import type { Insertable } from 'kysely';
+import type { Store } from './db.js';
+import type { MessageTable } from './schema.js';
+import type { UnitResult } from './sqlite-writer.js';
 import { messages } from './repos/messages.js';
-import { committed } from './versions.js';
 
-interface Item<T> {
-  fn: (tx: Tx) => Promise<T>;
-  resolve: (v: T) => void;
+/** A send, ready to store: everything about it was decided before it joined a batch. */
+export interface MessageWrite {
+  message: Insertable<MessageTable>;
+  /** The stream, when its first_message_id was unset as the send was prepared. */
+  firstOf: number | null;
+  recipients: Array<{ user_id: number; flags: number }>;
+}
+
+export interface MessageWritten {
+  id: number;
+  /** This message became its stream's first_message_id. */
+  first: boolean;
+}
+
+interface Item {
+  write: MessageWrite;
+  resolve: (v: MessageWritten) => void;
   reject: (e: unknown) => void;
 }
 
-const MAX_BATCH = 64;
+const MAX_BATCH = 128;
 
 /**
- * Group commit: units of work submitted while a transaction is running wait for it, then
- * all run in the next transaction, each inside its own SAVEPOINT so that one failing unit
- * rolls back alone. One COMMIT (and one WAL write or fsync) serves the whole batch; each
- * unit's events are still published only after that COMMIT, and only if its savepoint
- * was released. This is the send path's answer to per-message commit cost.
+ * Group commit for sends: the sends that arrive while a batch is being stored wait for
+ * it, then all go in the next transaction, each message in its own savepoint so that one
+ * failing rolls back alone, with every recipient row of the batch in one sorted insert.
+ * One COMMIT (one WAL write or fsync) serves the batch.
+ *
+ * On SQLite the writer thread batches by itself (sqlite-writer.ts): sends go straight to
+ * it, and it stores together whatever arrived while it was busy. This batcher serves the
+ * other engines.
  */
-export class GroupCommitter {
-  private pending: Array<Item<unknown>> = [];
+class GroupCommitter {
+  private pending: Item[] = [];
   private running = false;
 
-  constructor(private ctx: AppContext) {}
+  constructor(private store: Store) {}
 
-  submit<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      this.pending.push({ fn, resolve, reject } as Item<unknown>);
+  submit(write: MessageWrite): Promise<MessageWritten> {
+    return new Promise<MessageWritten>((resolve, reject) => {
+      this.pending.push({ write, resolve, reject });
       if (!this.running) {
         this.running = true;
-        // better-sqlite3 answers synchronously, so a transaction started right away would
-        // finish before the event loop reads the next request; waiting one turn of the loop
-        // lets every request that already arrived join the batch.
+        // Waiting one turn of the event loop lets every request that already arrived join.
         setImmediate(() => void this.drain());
       }
     });
@@ -47,69 +61,29 @@ export class GroupCommitter {
     }
   }
 
-  private async runBatch(batch: Array<Item<unknown>>): Promise<void> {
-    const outcomes: Array<{ ok: boolean; value?: unknown; error?: unknown; after: Array<() => void> }> = [];
-    let handle: object | undefined;
+  private async runBatch(batch: Item[]): Promise<void> {
+    let results: UnitResult[];
     try {
-      await this.ctx.store.db.transaction().execute(async (trx) => {
-        handle = trx;
-        const recipientRows: UserMessageInsert[] = [];
-        for (const item of batch) {
-          const after: Array<() => void> = [];
-          const staged: UserMessageInsert[][] = [];
-          const tx: Tx = {
-            db: trx,
-            notify: (event, userIds, realmId) => {
-              const users = [...userIds];
-              if (users.length > 0) after.push(() => this.ctx.bus.publish({ realmId, event, userIds: users } satisfies EventEnvelope));
-            },
-            onCommit: (f) => after.push(f),
-            stageUserMessages: (rows) => staged.push(rows),
-          };
-          await sql`SAVEPOINT parley_unit`.execute(trx);
-          try {
-            const value = await item.fn(tx);
-            await sql`RELEASE SAVEPOINT parley_unit`.execute(trx);
-            for (const rows of staged) recipientRows.push(...rows);
-            outcomes.push({ ok: true, value, after });
-          } catch (error) {
-            await sql`ROLLBACK TO SAVEPOINT parley_unit`.execute(trx);
-            await sql`RELEASE SAVEPOINT parley_unit`.execute(trx);
-            outcomes.push({ ok: false, error, after: [] });
-          }
-        }
-        // Should this fail, the whole batch rolls back and every unit is told (below).
-        recipientRows.sort((a, b) => a.user_id - b.user_id || a.message_id - b.message_id);
-        await messages.insertUserMessages(trx, recipientRows);
-      });
+      results = await messages.storeBatch(this.store.db, batch.map((i) => i.write));
     } catch (error) {
-      // The COMMIT itself failed: nothing of this batch was stored.
-      for (const [i, item] of batch.entries()) item.reject(outcomes[i]?.ok === false ? outcomes[i]!.error : error);
+      // The batch as a whole failed (its recipient rows or its COMMIT): nothing was stored.
+      for (const item of batch) item.reject(error);
       return;
     }
-    if (handle) committed(handle);
     for (const [i, item] of batch.entries()) {
-      const o = outcomes[i]!;
-      if (!o.ok) {
-        item.reject(o.error);
-        continue;
-      }
-      for (const f of o.after) {
-        try {
-          f();
-        } catch (err) {
-          this.ctx.log.error({ err }, 'after-commit hook failed');
-        }
-      }
-      item.resolve(o.value);
+      const r = results[i]!;
+      if ('error' in r) item.reject(r.error);
+      else item.resolve(r);
     }
   }
 }
 
-const committers = new WeakMap<AppContext, GroupCommitter>();
+const committers = new WeakMap<Store, GroupCommitter>();
 
-export function groupCommit<T>(ctx: AppContext, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  let c = committers.get(ctx);
-  if (!c) committers.set(ctx, (c = new GroupCommitter(ctx)));
-  return c.submit(fn);
+/** Stores one send within the next batch; resolves once that batch has committed. */
+export function storeMessage(store: Store, write: MessageWrite): Promise<MessageWritten> {
+  if (store.writer) return messages.storeOnWriter(store.db, store.writer, write);
+  let c = committers.get(store);
+  if (!c) committers.set(store, (c = new GroupCommitter(store)));
+  return c.submit(write);
 }

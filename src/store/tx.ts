@@ -12,15 +12,7 @@ export interface Tx {
   db: Transaction<DB> | Kysely<DB>;
   notify(event: ParleyEvent, userIds: Iterable<number>, realmId: number): void;
   onCommit(fn: () => void): void;
-  /**
-   * Present under group commit: takes a send's recipient rows to insert just before the
-   * batch's COMMIT, together with the other sends' rows in key order. Rows of one user then
-   * go into their index pages side by side, which halves the cost of the inserts.
-   */
-  stageUserMessages?(rows: UserMessageInsert[]): void;
 }
-
-export interface UserMessageInsert { user_id: number; message_id: number; flags: number }
 
 export async function transact<T>(ctx: AppContext, fn: (tx: Tx) => Promise<T>): Promise<T> {
   const after: Array<() => void> = [];

@@ -1,48 +1,70 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp } from '../helpers/app.js';
-import { groupCommit } from '../../src/store/group-commit.js';
-import type { EventEnvelope } from '../../src/events/bus.js';
+import { storeMessage, type MessageWrite } from '../../src/store/group-commit.js';
 
 let t: TestApp;
-before(async () => { t = await testApp(); });
+let streamId: number;
+let recipientId: number;
+before(async () => {
+  t = await testApp();
+  const created = await t.api('POST', '/api/v1/users/me/subscriptions', { params: { subscriptions: [{ name: 'batching' }] } });
+  assert.equal(created.status, 200);
+  const stream = await t.app.ctx.store.db.selectFrom('stream').select(['id', 'recipient_id']).where('realm_id', '=', t.realm.id).where('name', '=', 'batching').executeTakeFirstOrThrow();
+  streamId = stream.id;
+  recipientId = stream.recipient_id!;
+});
 after(() => t.close());
 
-test('units submitted together share one transaction, yet a failing unit rolls back alone and publishes nothing', async () => {
-  const published: EventEnvelope[] = [];
-  t.app.ctx.bus.subscribe((e) => published.push(e));
-  const unit = (word: string, fail: boolean) => groupCommit(t.app.ctx, async (tx) => {
-    await tx.db.insertInto('alert_word').values({ user_id: t.owner.id, realm_id: t.realm.id, word }).execute();
-    tx.notify({ type: 'alert_words', alert_words: [word] }, [t.owner.id], t.realm.id);
-    if (fail) throw new Error(`unit ${word} failed`);
-    return word;
-  });
-  const results = await Promise.allSettled([unit('one', false), unit('two', true), unit('three', false)]);
-  assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'rejected', 'fulfilled']);
-  assert.equal((results[1] as PromiseRejectedResult).reason.message, 'unit two failed');
-  const words = (await t.app.ctx.store.db.selectFrom('alert_word').select('word').where('user_id', '=', t.owner.id).orderBy('id').execute()).map((r) => r.word);
-  assert.deepEqual(words, ['one', 'three']);
-  assert.deepEqual(published.map((e) => (e.event.alert_words as string[])[0]), ['one', 'three']);
+const write = (content: string, recipients: MessageWrite['recipients'], extra: Partial<MessageWrite['message']> = {}): MessageWrite => ({
+  message: {
+    realm_id: t.realm.id, sender_id: t.owner.id, recipient_id: recipientId, stream_id: streamId,
+    topic: 'batch', topic_lower: 'batch', content, rendered_content: `<p>${content}</p>`, rendered_content_version: 1,
+    date_sent: 1_700_000_000, client: 'test', last_edit_time: null, edit_history: null,
+    is_me_message: 0, has_link: 0, has_image: 0, has_attachment: 0, ...extra,
+  },
+  firstOf: null,
+  recipients,
 });
 
-test('recipient rows staged by sends are stored at COMMIT, those of a unit that failed are not, and a failed insert fails the batch', async () => {
+test('sends submitted together share one transaction, yet a failing one rolls back alone with its recipient rows', async () => {
   const db = t.app.ctx.store.db;
-  const stage = (messageId: number, fail: boolean) => groupCommit(t.app.ctx, async (tx) => {
-    assert.ok(tx.stageUserMessages, 'group commit offers staging');
-    tx.stageUserMessages([{ user_id: t.owner.id, message_id: messageId, flags: 0 }, { user_id: t.owner.id + 1000, message_id: messageId, flags: 1 }]);
-    if (fail) throw new Error('send failed after staging');
-    return messageId;
-  });
-  const results = await Promise.allSettled([stage(900_003, false), stage(900_002, true), stage(900_001, false)]);
-  assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'rejected', 'fulfilled']);
-  const stored = await db.selectFrom('user_message').select(['user_id', 'message_id', 'flags']).where('message_id', '>=', 900_000).orderBy('message_id').orderBy('user_id').execute();
-  assert.deepEqual(stored, [
-    { user_id: t.owner.id, message_id: 900_001, flags: 0 }, { user_id: t.owner.id + 1000, message_id: 900_001, flags: 1 },
-    { user_id: t.owner.id, message_id: 900_003, flags: 0 }, { user_id: t.owner.id + 1000, message_id: 900_003, flags: 1 },
+  const me = t.owner.id;
+  const results = await Promise.allSettled([
+    storeMessage(t.app.ctx.store, write('one', [{ user_id: me, flags: 1 }])),
+    // A message without content breaks a NOT NULL constraint: this send alone fails.
+    storeMessage(t.app.ctx.store, write('two', [{ user_id: me, flags: 0 }], { content: null as unknown as string })),
+    storeMessage(t.app.ctx.store, write('three', [{ user_id: me, flags: 0 }])),
   ]);
-  // A duplicate key only shows when the staged rows go in: every unit of that batch is refused and nothing is kept.
-  const dup = await Promise.allSettled([stage(900_001, false), stage(900_004, false)]);
-  assert.deepEqual(dup.map((r) => r.status), ['rejected', 'rejected']);
-  const after = await db.selectFrom('user_message').select('message_id').where('message_id', '>=', 900_004).execute();
-  assert.deepEqual(after, []);
+  assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'rejected', 'fulfilled']);
+  const ids = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value.id] : []));
+  assert.ok(ids[1]! > ids[0]!);
+  const stored = await db.selectFrom('message').innerJoin('user_message', 'user_message.message_id', 'message.id')
+    .select(['message.content', 'user_message.flags']).where('message.topic', '=', 'batch').orderBy('message.id').execute();
+  assert.deepEqual(stored, [{ content: 'one', flags: 1 }, { content: 'three', flags: 0 }]);
+});
+
+test('a duplicate recipient row fails the whole batch and keeps nothing of it', async () => {
+  const db = t.app.ctx.store.db;
+  const me = t.owner.id;
+  const results = await Promise.allSettled([
+    storeMessage(t.app.ctx.store, write('dup', [{ user_id: me, flags: 0 }, { user_id: me, flags: 1 }])),
+    storeMessage(t.app.ctx.store, write('bystander', [{ user_id: me, flags: 0 }])),
+  ]);
+  assert.deepEqual(results.map((r) => r.status), ['rejected', 'rejected']);
+  const kept = await db.selectFrom('message').select('content').where('content', 'in', ['dup', 'bystander']).execute();
+  assert.deepEqual(kept, []);
+});
+
+test('a send becomes its stream first_message_id only while that is unset', async () => {
+  const db = t.app.ctx.store.db;
+  await db.updateTable('stream').set({ first_message_id: null }).where('id', '=', streamId).execute();
+  const [a, b] = await Promise.all([
+    storeMessage(t.app.ctx.store, { ...write('first', [{ user_id: t.owner.id, flags: 0 }]), firstOf: streamId }),
+    storeMessage(t.app.ctx.store, { ...write('second', [{ user_id: t.owner.id, flags: 0 }]), firstOf: streamId }),
+  ]);
+  assert.equal(a.first, true);
+  assert.equal(b.first, false);
+  const stream = await db.selectFrom('stream').select('first_message_id').where('id', '=', streamId).executeTakeFirstOrThrow();
+  assert.equal(stream.first_message_id, a.id);
 });

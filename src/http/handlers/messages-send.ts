@@ -2,9 +2,8 @@ import type { AuthedRequest, Route } from '../route.js';
 import { messageKind } from '../../lib/message-type.js';
 import { pathInt } from '../route.js';
 import { transact } from '../../store/tx.js';
-import { groupCommit } from '../../store/group-commit.js';
 import { badRequest, missingArgument } from '../../errors.js';
-import { doSendMessage, type Addressee } from '../../actions/message-send.js';
+import { sendMessage, type Addressee } from '../../actions/message-send.js';
 import { doAddAlertWords, doRemoveAlertWords, listAlertWords, MAX_ALERT_WORD_LENGTH } from '../../actions/alert-words.js';
 import { accessMessage } from '../../access/message.js';
 import { loadWireMessages } from '../../presenters/message.js';
@@ -67,10 +66,10 @@ export const messageSendRoutes: Route[] = [
       const localId = r.params.optStr('local_id');
       if (queueId !== undefined && localId === undefined) throw missingArgument('local_id');
       const topicName = r.params.pick('topic', 'subject');
-      const id = await groupCommit(r.ctx, (tx) => doSendMessage(tx, r.realm, r.user, {
+      const id = await sendMessage(r.ctx, r.realm, r.user, {
         to, content: r.params.str('content'), topic: topicName ? r.params.rawValue(topicName) : undefined,
         client: clientName(r.params.optStr('client'), r.req.headers['user-agent']), queueId, localId,
-      }));
+      });
       return { id };
     },
   },

@@ -1,5 +1,8 @@
-import { CompiledQuery, type Insertable } from 'kysely';
+import { CompiledQuery, sql, type Insertable, type Kysely } from 'kysely';
 import type { MessageTable } from '../schema.js';
+import type { DB } from '../schema.js';
+import type { MessageWrite, MessageWritten } from '../group-commit.js';
+import type { SqliteWriter, UnitResult } from '../sqlite-writer.js';
 import type { MessageRow, Q } from '../rows.js';
 import { FLAG_BITS } from '../../lib/message-flags.js';
 
@@ -23,7 +26,48 @@ function insertSql(n: number, pg: boolean): string {
   return text;
 }
 
+const FIRST_MESSAGE_SQL = 'UPDATE stream SET first_message_id = ? WHERE id = ? AND first_message_id IS NULL';
+
 export const messages = {
+  /**
+   * A send for the SQLite writer thread, which stores it with whatever other sends reach it
+   * while it is busy (see sqlite-writer.ts). The SQL is built here, on the request thread.
+   */
+  storeOnWriter: async (db: Kysely<DB>, writer: SqliteWriter, w: MessageWrite): Promise<MessageWritten> => {
+    const { sql: text, parameters } = db.insertInto('message').values(w.message).compile();
+    const recipients: number[] = [];
+    for (const r of w.recipients) recipients.push(r.user_id, r.flags);
+    return writer.storeMessage({ sql: text, params: parameters, firstOf: w.firstOf, recipients, firstSql: FIRST_MESSAGE_SQL, rowsSql: insertSql(0, false) });
+  },
+
+  /**
+   * Stores a batch of sends in one transaction (see group-commit.ts): each message in its
+   * own savepoint, then every recipient row in key order.
+   */
+  storeBatch: (db: Kysely<DB>, writes: MessageWrite[]): Promise<UnitResult[]> =>
+    db.transaction().execute(async (trx) => {
+      const results: UnitResult[] = [];
+      const rows: Array<{ user_id: number; message_id: number; flags: number }> = [];
+      for (const w of writes) {
+        await sql`SAVEPOINT parley_unit`.execute(trx);
+        try {
+          const id = await messages.insert(trx, w.message);
+          const first = w.firstOf !== null && Number((await trx.updateTable('stream').set({ first_message_id: id })
+            .where('id', '=', w.firstOf).where('first_message_id', 'is', null).executeTakeFirst()).numUpdatedRows) === 1;
+          await sql`RELEASE SAVEPOINT parley_unit`.execute(trx);
+          results.push({ id, first });
+          for (const r of w.recipients) rows.push({ user_id: r.user_id, message_id: id, flags: r.flags });
+        } catch (error) {
+          await sql`ROLLBACK TO SAVEPOINT parley_unit`.execute(trx);
+          await sql`RELEASE SAVEPOINT parley_unit`.execute(trx);
+          results.push({ error: error instanceof Error ? error : new Error(String(error)) });
+        }
+      }
+      rows.sort((a, b) => a.user_id - b.user_id || a.message_id - b.message_id);
+      await messages.insertUserMessages(trx, rows);
+      return results;
+    }),
+
   insert: async (q: Q, row: Insertable<MessageTable>): Promise<number> =>
     (await q.insertInto('message').values(row).returning('id').executeTakeFirstOrThrow()).id,
 

@@ -1,0 +1,87 @@
+import {
+  CompiledQuery, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler,
+  type DatabaseConnection, type Dialect, type Driver, type Kysely, type QueryCompiler, type QueryResult,
+} from 'kysely';
+import type Database from 'better-sqlite3';
+import type { SqliteWriter } from './sqlite-writer.js';
+
+/** Prepared statements by SQL text, as Kysely would otherwise prepare one per query. */
+export type StatementSource = { prepare(text: string): Database.Statement; close(): void };
+
+/**
+ * SQLite for Kysely with reads and writes on different threads. A statement outside a
+ * transaction that only reads runs at once on the request thread's connection (WAL lets
+ * it read the last commit while a write is under way); a transaction, and any statement
+ * that writes, goes to the writer thread, one at a time in arrival order.
+ *
+ * What this changes for callers: a read outside a transaction no longer waits for an
+ * open transaction to end, so it sees the state before it, as on PostgreSQL.
+ */
+export class ThreadedSqliteDialect implements Dialect {
+  constructor(private reader: StatementSource, private writer: SqliteWriter) {}
+  createAdapter() { return new SqliteAdapter(); }
+  createDriver(): Driver { return new ThreadedSqliteDriver(this.reader, this.writer); }
+  createIntrospector(db: Kysely<any>) { return new SqliteIntrospector(db); }
+  createQueryCompiler(): QueryCompiler { return new SqliteQueryCompiler(); }
+}
+
+class ThreadedSqliteDriver implements Driver {
+  constructor(private reader: StatementSource, private writer: SqliteWriter) {}
+  async init(): Promise<void> {}
+  async acquireConnection(): Promise<DatabaseConnection> { return new Connection(this.reader, this.writer); }
+  async beginTransaction(c: DatabaseConnection): Promise<void> { await (c as Connection).begin(); }
+  async commitTransaction(c: DatabaseConnection): Promise<void> { await (c as Connection).end('commit'); }
+  async rollbackTransaction(c: DatabaseConnection): Promise<void> { await (c as Connection).end('rollback'); }
+  async releaseConnection(c: DatabaseConnection): Promise<void> { (c as Connection).release(); }
+  async destroy(): Promise<void> {
+    await this.writer.close();
+    this.reader.close();
+  }
+}
+
+class Connection implements DatabaseConnection {
+  private unlock: (() => void) | undefined;
+
+  constructor(private reader: StatementSource, private writer: SqliteWriter) {}
+
+  async begin(): Promise<void> {
+    this.unlock = await this.writer.lock();
+    try {
+      await this.writer.query('begin', []);
+    } catch (err) {
+      this.release();
+      throw err;
+    }
+  }
+
+  async end(command: 'commit' | 'rollback'): Promise<void> {
+    try {
+      await this.writer.query(command, []);
+    } finally {
+      this.release();
+    }
+  }
+
+  release(): void {
+    const unlock = this.unlock;
+    this.unlock = undefined;
+    unlock?.();
+  }
+
+  async executeQuery<R>(q: CompiledQuery): Promise<QueryResult<R>> {
+    if (this.unlock) return (await this.writer.query(q.sql, q.parameters)) as QueryResult<R>;
+    const stmt = this.reader.prepare(q.sql);
+    if (stmt.readonly) return { rows: stmt.all(q.parameters as unknown[]) as R[] };
+    const unlock = await this.writer.lock();
+    try {
+      return (await this.writer.query(q.sql, q.parameters)) as QueryResult<R>;
+    } finally {
+      unlock();
+    }
+  }
+
+  // Parley never streams a query; Kysely's own SQLite driver streams only SELECTs.
+  streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('streaming queries are not supported on SQLite');
+  }
+}
