@@ -80,7 +80,10 @@ class GroupCommitter {
 
 const committers = new WeakMap<Store, GroupCommitter>();
 
-/** Stores one send within the next batch; resolves once that batch has committed. */
+/**
+ * Stores one send within the next batch; resolves once that batch has committed. Never
+ * await it inside a transaction: on SQLite no batch starts while a transaction is open.
+ */
 export function storeMessage(store: Store, write: MessageWrite): Promise<MessageWritten> {
   if (store.writer) return messages.storeOnWriter(store.db, store.writer, write);
   let c = committers.get(store);
