@@ -16,7 +16,7 @@ export type SubscriptionProperty = (typeof SUBSCRIPTION_PROPERTIES)[number];
  */
 export async function doChangeSubscriptionProperty(tx: Tx, user: UserRow, stream: StreamRow, sub: SubscriptionRow,
   property: SubscriptionProperty, value: string | boolean): Promise<void> {
-  const base = { type: 'subscription', op: 'update', stream_id: stream.id, name: stream.name };
+  const base = { type: 'subscription', op: 'update', stream_id: stream.id };
   if (property === 'is_muted' || property === 'in_home_view') {
     const muted = property === 'is_muted' ? value === true : value === false;
     await subscriptions.update(tx.db, sub.id, { is_muted: muted ? 1 : 0 });

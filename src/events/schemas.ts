@@ -55,7 +55,7 @@ export const EVENT_SCHEMAS: Record<string, Record<string, Check>> = {
   'realm_bot:update': { type: str, op: str, id: int, bot: (v) => obj(v) && int((v as { user_id: unknown }).user_id) },
   'subscription:add': { type: str, op: str, id: int, subscriptions: arrayOf(subscription) },
   'subscription:remove': { type: str, op: str, id: int, subscriptions: arrayOf(shape({ stream_id: int, name: str })) },
-  'subscription:update': { type: str, op: str, id: int, stream_id: int, name: str, property: str, value: any },
+  'subscription:update': { type: str, op: str, id: int, stream_id: int, property: str, value: any },
   'subscription:peer_add': { type: str, op: str, id: int, stream_ids: arrayOf(int), user_ids: arrayOf(int) },
   'subscription:peer_remove': { type: str, op: str, id: int, stream_ids: arrayOf(int), user_ids: arrayOf(int) },
   'stream:create': { type: str, op: str, id: int, streams: arrayOf(stream) },
