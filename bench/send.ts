@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import readline from 'node:readline';
 import { runLoad, printStats, type LoadStats } from './lib/http-load.js';
 import { profileArgs } from './lib/profile.js';
+import { cpuBetween, sampleCpu } from './lib/proc-cpu.js';
 
 const SENDERS = Number(process.env.BENCH_SENDERS ?? 32);
 
@@ -40,7 +41,17 @@ if (process.argv[2] === 'child') {
   for (const [label, params] of cases.filter(([l]) => l.includes(process.argv[3] ?? ''))) {
     process.stderr.write(`  ${label} (${seconds}s)...\n`);
     await runLoad('warm-up', { base, concurrency: SENDERS, durationMs: 1000, request: (w, i) => ({ method: 'POST', path: '/api/v1/messages', auth: auth[w]!, body: body(params(w, i)) }) });
-    rows.push(await runLoad(label, { base, concurrency: SENDERS, durationMs: seconds * 1000, request: (w, i) => ({ method: 'POST', path: '/api/v1/messages', auth: auth[w]!, body: body(params(w, i)) }) }));
+    const before = sampleCpu(child.pid!);
+    const own = process.cpuUsage();
+    const stats = await runLoad(label, { base, concurrency: SENDERS, durationMs: seconds * 1000, request: (w, i) => ({ method: 'POST', path: '/api/v1/messages', auth: auth[w]!, body: body(params(w, i)) }) });
+    const used = cpuBetween(before, sampleCpu(child.pid!));
+    const gen = process.cpuUsage(own);
+    rows.push(stats);
+    // CPU per message holds steady where throughput swings with the machine's other load.
+    if (used) {
+      const per = (ms: number) => `${Math.round((ms * 1000) / stats.requests)} µs`;
+      process.stderr.write(`  ${label}: server CPU ${per(used.total)}/message (${used.threads.slice(0, 3).map(([t, ms]) => `${t.split(':')[0]} ${per(ms)}`).join(', ')}); load generator ${per((gen.user + gen.system) / 1000)}\n`);
+    }
   }
   child.kill('SIGTERM');
   printStats(rows);

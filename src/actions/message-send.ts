@@ -15,7 +15,9 @@ import { nowSeconds } from '../lib/time.js';
 import { renderMarkdown } from '../markdown/index.js';
 import { renderContextFor } from '../markdown/context.js';
 import { presentMessage, pmUser, type RecipientInfo } from '../presenters/message.js';
-import { alertWordsByUser, matchesAlertWord } from './alert-words.js';
+import { matchesAlertWord } from './alert-words.js';
+import { sendLookups } from './send-lookups.js';
+import { membershipChanged } from '../store/versions.js';
 import { streamAudienceIds } from './stream-notify.js';
 
 export const MAX_MESSAGE_BYTES = 10_000;
@@ -65,8 +67,8 @@ export interface SendInput {
 }
 
 async function streamForSend(q: Q, sender: UserRow, realm: RealmRow, to: { name?: string; id?: number }): Promise<StreamRow> {
-  const stream = to.id !== undefined ? await streams.findInRealm(q, realm.id, to.id) : await streams.findByName(q, realm.id, to.name ?? '');
-  const sub = stream ? await subscriptions.findActive(q, sender.id, stream.id) : undefined;
+  const stream = to.id !== undefined ? await sendLookups.streamInRealm(q, realm.id, to.id) : await sendLookups.streamByName(q, realm.id, to.name ?? '');
+  const sub = stream ? await sendLookups.activeSubscription(q, sender.id, stream.id) : undefined;
   // As Zulip: a bot may also send wherever its owner is subscribed, and under its owner's
   // standing with respect to stream_post_policy.
   const activeOwner = async () => {
@@ -150,14 +152,14 @@ export async function sendMessage(ctx: AppContext, realm: RealmRow, sender: User
   const q = ctx.store.db;
   let stream: StreamRow | undefined;
   let recipientId: number;
-  let userIds: number[];
+  let userIds: readonly number[];
   let recipientInfo: RecipientInfo;
   let topic = '';
   if (input.to.kind === 'stream') {
     stream = await streamForSend(q, sender, realm, input.to);
     topic = checkTopic(input.topic, realm);
     recipientId = stream.recipient_id!;
-    userIds = await subscriptions.listSubscriberIds(q, stream.id);
+    userIds = await sendLookups.subscriberIds(q, stream.id);
     recipientInfo = { type: 2, streamId: stream.id, streamName: stream.name };
   } else {
     const others = await privateRecipients(q, sender, input.to);
@@ -179,7 +181,7 @@ export async function sendMessage(ctx: AppContext, realm: RealmRow, sender: User
     has_image: rendered.hasImage ? 1 : 0, has_attachment: rendered.hasAttachment ? 1 : 0,
   };
 
-  const alertWords = await alertWordsByUser(q, recipients);
+  const alertWords = await sendLookups.alertWords(q, realm.id);
   const senderRead = isHumanClient(input.client);
   const rows = recipients.map((userId) => {
     let flags = 0;
@@ -196,6 +198,8 @@ export async function sendMessage(ctx: AppContext, realm: RealmRow, sender: User
 
   const { id, first } = await storeMessage(ctx.store, { message: values, firstOf: firstOf?.id ?? null, recipients: rows });
 
+  // The stream row changed under the send lookups' cache.
+  if (first) membershipChanged();
   if (first && firstOf) {
     publish(ctx, realm.id, { type: 'stream', op: 'update', property: 'first_message_id', value: id, stream_id: firstOf.id, name: firstOf.name }, firstAudience);
   }

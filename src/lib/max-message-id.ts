@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../store/schema.js';
 import type { EventBus } from '../events/bus.js';
-import { prepared } from '../store/prepared.js';
+import { messages } from '../store/repos/messages.js';
 
 /**
  * GET /users/me still answers the deprecated max_message_id, a per-user MAX over
@@ -23,17 +23,13 @@ export function watchMessageChanges(bus: EventBus): () => void {
   });
 }
 
-const query = prepared((db, userId: number) =>
-  db.selectFrom('user_message').select((eb) => eb.fn.max('message_id').as('m')).where('user_id', '=', userId), [0]);
-
 export async function maxMessageIdFor(db: Kysely<DB>, userId: number): Promise<number> {
   let cache = caches.get(db);
   if (!cache) caches.set(db, (cache = new Map()));
   const hit = cache.get(userId);
   if (hit && hit.version === version) return hit.value;
   const seen = version;
-  const [row] = await query(db, userId);
-  const value = row?.m == null ? -1 : Number(row.m);
+  const value = (await messages.userBounds(db, userId)).last ?? -1;
   if (cache.size >= 100_000) cache.clear();
   cache.set(userId, { version: seen, value });
   return value;

@@ -39,6 +39,7 @@ export async function fetchMessages(ctx: AppContext, viewer: UserRow, realm: Rea
   const narrow = await resolveNarrow(db, viewer, parseNarrow(p.narrow));
   const pm = await loadPmLookups(db, narrow.terms, viewer);
 
+  const bounds = await messages.userBounds(db, viewer.id);
   let anchor: number;
   if (p.anchor === 'newest') anchor = LARGER_THAN_MAX_MESSAGE_ID;
   else if (p.anchor === 'oldest') anchor = 0;
@@ -48,8 +49,10 @@ export async function fetchMessages(ctx: AppContext, viewer: UserRow, realm: Rea
     const streamTerm = narrow.terms.find((t) => t.op === 'stream' && !t.negated);
     const muting = await mutingTerm(db, viewer, false, streamTerm?.op === 'stream' ? streamTerm.streamId : undefined);
     const unmuted = { ...narrow, terms: [...narrow.terms, muting] };
-    const first = await narrowQuery(db, ctx.store.dialect, viewer, unmuted, pm)
+    // Only the viewer's unread rows can match: start the walk at the oldest of them.
+    const first = bounds.firstUnread === null ? undefined : await narrowQuery(db, ctx.store.dialect, viewer, unmuted, pm)
       .where('um.user_id', 'is not', null).where(sql<SqlBool>`(um.flags & ${FLAG_BITS.read}) = 0`)
+      .where('message.id', '>=', bounds.firstUnread)
       .orderBy('message.id', 'asc').limit(1).executeTakeFirst();
     anchor = first ? first.id : LARGER_THAN_MAX_MESSAGE_ID;
   } else anchor = Math.max(0, Math.min(p.anchor, LARGER_THAN_MAX_MESSAGE_ID));
@@ -57,7 +60,7 @@ export async function fetchMessages(ctx: AppContext, viewer: UserRow, realm: Rea
   // Message ids are 32-bit columns; PostgreSQL refuses to compare them with larger numbers.
   const sqlAnchor = Math.max(0, Math.min(anchor, MAX_ID));
   const window = (op: '<' | '<=' | '>' | '>=', limit: number) =>
-    narrowWindow(db, ctx.store.dialect, viewer, narrow, pm, { op, anchor: sqlAnchor, limit });
+    narrowWindow(db, ctx.store.dialect, viewer, narrow, pm, { op, anchor: sqlAnchor, limit }, bounds);
   const before = p.numBefore > 0 && anchor > 0 ? await window(anchor > MAX_ID ? '<=' : '<', p.numBefore) : [];
   const after = (p.numAfter > 0 || p.includeAnchor) && anchor <= MAX_ID
     ? await window(p.includeAnchor ? '>=' : '>', p.numAfter + (p.includeAnchor ? 1 : 0))

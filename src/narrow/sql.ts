@@ -137,6 +137,16 @@ export function narrowQuery(q: Q, dialect: Dialect, viewer: UserRow, narrow: Res
   query = history.length
     ? query.where((eb) => eb.or([eb('um.user_id', 'is not', null), eb.and([eb('message.stream_id', 'in', history), eb('message.realm_id', '=', viewer.realm_id)])]))
     : query.where('um.user_id', 'is not', null);
+  if (!history.length) {
+    // Every row has its user_message row here, so the sparse flags can be tested on it
+    // directly, in the form of their partial indexes: few rows, read from the index
+    // instead of walking every message.
+    for (const t of narrow.terms) {
+      if (t.op !== 'is' || t.negated) continue;
+      if (t.what === 'starred') query = query.where(sql<SqlBool>`(um.flags & ${sql.lit(FLAG_BITS.starred)}) <> 0`);
+      if (t.what === 'mentioned') query = query.where(sql<SqlBool>`(um.flags & ${sql.lit(FLAG_BITS.mentioned | FLAG_BITS.wildcard_mentioned)}) <> 0`);
+    }
+  }
   for (const t of narrow.terms) {
     if (t.op === 'none') continue;
     query = query.where((eb) => {
@@ -149,31 +159,46 @@ export function narrowQuery(q: Q, dialect: Dialect, viewer: UserRow, narrow: Res
 
 export type WindowRow = { id: number; flags: number | null };
 
-// Stands in for the anchor while compiling, so that its place among the parameters is known.
+// Stand in for the anchor and the viewer's bounds while compiling, so that their places
+// among the parameters are known.
 const ANCHOR_SENTINEL = -424242;
+const FLOOR_SENTINEL = -424243;
+const CEILING_SENTINEL = -424244;
 const MAX_SHAPES = 2000;
-const windowCache = new WeakMap<object, Map<string, { compiled: CompiledQuery<WindowRow>; anchorAt: number }>>();
+interface Shape { compiled: CompiledQuery<WindowRow>; anchorAt: number; floorAt: number; ceilingAt: number }
+const windowCache = new WeakMap<object, Map<string, Shape>>();
 
 /**
  * One side of a GET /messages window: up to `limit` messages of the narrow beyond the
  * anchor, nearest first. Building and compiling a narrow's query cost as much as running
  * it, so the compiled query is kept per narrow shape (viewer, resolved terms, history,
  * private-message lookups, side and limit) and reused with each new anchor.
+ *
+ * `bounds` is the id range of the viewer's own messages (messages.userBounds). Unless the
+ * narrow opens stream history, nothing outside it can match, and the walk over messages
+ * by id stops there: a user with few messages in a large organization is not answered by
+ * walking all of them.
  */
 export async function narrowWindow(q: Q, dialect: Dialect, viewer: UserRow, narrow: ResolvedNarrow, pm: PmLookups,
-  side: { op: '<' | '<=' | '>' | '>='; anchor: number; limit: number }): Promise<WindowRow[]> {
+  side: { op: '<' | '<=' | '>' | '>='; anchor: number; limit: number }, bounds: { first: number | null; last: number | null }): Promise<WindowRow[]> {
+  const bounded = narrow.historyStreamIds.length === 0;
+  if (bounded && (bounds.first === null || bounds.last === null)) return [];
   let shapes = windowCache.get(q);
   if (!shapes) windowCache.set(q, (shapes = new Map()));
   const key = JSON.stringify([viewer.id, viewer.realm_id, side.op, side.limit, narrow, [...pm.personal], [...pm.huddlesWith], [...pm.huddleExact]]);
   let shape = shapes.get(key);
   if (!shape) {
-    const compiled = narrowQuery(q, dialect, viewer, narrow, pm).where('message.id', side.op, ANCHOR_SENTINEL)
-      .orderBy('message.id', side.op.startsWith('<') ? 'desc' : 'asc').limit(side.limit).compile() as CompiledQuery<WindowRow>;
-    shape = { compiled, anchorAt: compiled.parameters.lastIndexOf(ANCHOR_SENTINEL) };
+    let query = narrowQuery(q, dialect, viewer, narrow, pm).where('message.id', side.op, ANCHOR_SENTINEL);
+    if (bounded) query = query.where('message.id', '>=', FLOOR_SENTINEL).where('message.id', '<=', CEILING_SENTINEL);
+    const compiled = query.orderBy('message.id', side.op.startsWith('<') ? 'desc' : 'asc').limit(side.limit).compile() as CompiledQuery<WindowRow>;
+    const at = (v: number) => compiled.parameters.lastIndexOf(v);
+    shape = { compiled, anchorAt: at(ANCHOR_SENTINEL), floorAt: at(FLOOR_SENTINEL), ceilingAt: at(CEILING_SENTINEL) };
     if (shapes.size >= MAX_SHAPES) shapes.clear();
     shapes.set(key, shape);
   }
   const parameters = [...shape.compiled.parameters];
   parameters[shape.anchorAt] = side.anchor;
+  if (shape.floorAt >= 0) parameters[shape.floorAt] = bounds.first;
+  if (shape.ceilingAt >= 0) parameters[shape.ceilingAt] = bounds.last;
   return (await q.executeQuery<WindowRow>({ ...shape.compiled, parameters })).rows;
 }

@@ -1,22 +1,36 @@
 /**
- * A change counter for the users and realm tables, which the authentication cache
- * compares against. Writers bump it at write time and again after their transaction
- * commits: a reader that slipped in between (PostgreSQL, another pool connection)
- * may have cached the pre-commit row under the first bump, and the second retires it.
+ * Change counters that in-process caches compare against: `identity` for the users and
+ * realm tables (the authentication cache), `membership` for streams, subscriptions and
+ * alert words (what a send reads). Writers bump a counter at write time and again after
+ * their transaction commits: a reader that slipped in between (PostgreSQL, another pool
+ * connection) may have cached the pre-commit row under the first bump, and the second
+ * retires it.
  */
-let version = 0;
-const pending = new WeakSet<object>();
+let identity = 0;
+let membership = 0;
+const identityPending = new WeakSet<object>();
+const membershipPending = new WeakSet<object>();
 
 export function identityChanged(q: object): void {
-  version += 1;
-  pending.add(q);
+  identity += 1;
+  identityPending.add(q);
 }
 
 export function identityVersion(): number {
-  return version;
+  return identity;
+}
+
+export function membershipChanged(q?: object): void {
+  membership += 1;
+  if (q) membershipPending.add(q);
+}
+
+export function membershipVersion(): number {
+  return membership;
 }
 
 /** Called by transact() once COMMIT has returned. */
 export function committed(q: object): void {
-  if (pending.has(q)) version += 1;
+  if (identityPending.has(q)) identity += 1;
+  if (membershipPending.has(q)) membership += 1;
 }

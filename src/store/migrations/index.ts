@@ -4,6 +4,7 @@ import * as m001 from './001-initial.js';
 import * as m006 from './006-presence.js';
 import * as m007 from './007-user-message-clustered.js';
 import * as m008 from './008-subscription-stream-users.js';
+import * as m009 from './009-user-message-by-message.js';
 
 export interface Migration {
   name: string;
@@ -16,4 +17,5 @@ export const migrations: Migration[] = [
   { name: '006-presence', up: m006.up },
   { name: '007-user-message-clustered', up: m007.up },
   { name: '008-subscription-stream-users', up: m008.up },
+  { name: '009-user-message-by-message', up: m009.up },
 ];

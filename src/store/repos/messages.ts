@@ -1,4 +1,5 @@
-import { CompiledQuery, sql, type Insertable, type Kysely } from 'kysely';
+import { CompiledQuery, sql, type Insertable, type Kysely, type SqlBool } from 'kysely';
+import { prepared } from '../prepared.js';
 import type { MessageTable } from '../schema.js';
 import type { DB } from '../schema.js';
 import type { MessageWrite, MessageWritten } from '../group-commit.js';
@@ -26,9 +27,36 @@ function insertSql(n: number, pg: boolean): string {
   return text;
 }
 
+// Each bound comes from one end of one partial index (every row is in the read or the
+// unread one), so none of them walks a user's rows. Four parameters, all the user id.
+const bounds = prepared((db, a: number, b: number, c: number, d: number) => db.selectNoFrom((eb) => [
+  eb.selectFrom('user_message').select((e) => e.fn.min('message_id').as('v')).where('user_id', '=', a).where(sql<SqlBool>`(flags & 1) = 0`).as('first_unread'),
+  eb.selectFrom('user_message').select((e) => e.fn.min('message_id').as('v')).where('user_id', '=', b).where(sql<SqlBool>`(flags & 1) <> 0`).as('first_read'),
+  eb.selectFrom('user_message').select((e) => e.fn.max('message_id').as('v')).where('user_id', '=', c).where(sql<SqlBool>`(flags & 1) = 0`).as('last_unread'),
+  eb.selectFrom('user_message').select((e) => e.fn.max('message_id').as('v')).where('user_id', '=', d).where(sql<SqlBool>`(flags & 1) <> 0`).as('last_read'),
+]), [0, 0, 0, 0]);
+
+/** The id range of a user's messages (null when they have none), and their oldest unread one. */
+export interface UserMessageBounds { first: number | null; last: number | null; firstUnread: number | null }
+
 const FIRST_MESSAGE_SQL = 'UPDATE stream SET first_message_id = ? WHERE id = ? AND first_message_id IS NULL';
 
 export const messages = {
+  /**
+   * On SQLite recipient rows are keyed by message (migration 009), so a reader that walks
+   * messages by id needs these bounds not to walk past a user's first or last message.
+   */
+  userBounds: async (q: Q, userId: number): Promise<UserMessageBounds> => {
+    const [r] = await bounds(q as Kysely<DB>, userId, userId, userId, userId);
+    const n = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+    const pick = (f: (...x: number[]) => number, a: number | null, b: number | null) => (a === null ? b : b === null ? a : f(a, b));
+    return {
+      first: pick(Math.min, n(r?.first_unread), n(r?.first_read)),
+      last: pick(Math.max, n(r?.last_unread), n(r?.last_read)),
+      firstUnread: n(r?.first_unread),
+    };
+  },
+
   /**
    * A send for the SQLite writer thread, which stores it with whatever other sends reach it
    * while it is busy (see sqlite-writer.ts). The SQL is built here, on the request thread.

@@ -2,6 +2,7 @@ import { sql, type Insertable, type Updateable } from 'kysely';
 import { prepared } from '../prepared.js';
 import type { StreamTable } from '../schema.js';
 import type { Q, StreamRow } from '../rows.js';
+import { membershipChanged } from '../versions.js';
 
 /** Ids are 32-bit integer columns: PostgreSQL refuses larger values outright, so they match nothing. */
 export const fitsIdColumn = (n: number): boolean => Number.isSafeInteger(n) && n >= -2147483648 && n <= 2147483647;
@@ -37,12 +38,15 @@ export const streams = {
       .where('id', 'in', ids).where('deactivated', '=', 0).orderBy('id').execute(),
 
   insert: async (q: Q, row: Insertable<StreamTable>): Promise<number> => {
+    membershipChanged(q);
     const r = await q.insertInto('stream').values(row).returning('id').executeTakeFirstOrThrow();
     return r.id;
   },
 
-  update: (q: Q, id: number, patch: Updateable<StreamTable>) =>
-    q.updateTable('stream').set(patch).where('id', '=', id).execute(),
+  update: (q: Q, id: number, patch: Updateable<StreamTable>) => {
+    membershipChanged(q);
+    return q.updateTable('stream').set(patch).where('id', '=', id).execute();
+  },
 
   listDefaultIds: async (q: Q, realmId: number): Promise<number[]> =>
     (await q.selectFrom('default_stream').innerJoin('stream', 'stream.id', 'default_stream.stream_id')

@@ -2,6 +2,7 @@ import { sql, type Insertable, type Updateable } from 'kysely';
 import { prepared } from '../prepared.js';
 import type { SubscriptionTable } from '../schema.js';
 import type { Q, StreamRow, SubscriptionRow } from '../rows.js';
+import { membershipChanged } from '../versions.js';
 
 export interface SubscriptionWithStream {
   sub: SubscriptionRow;
@@ -67,13 +68,20 @@ export const subscriptions = {
   listColorsOfUser: async (q: Q, userId: number): Promise<string[]> =>
     (await q.selectFrom('subscription').select('color').where('user_id', '=', userId).execute()).map((r) => r.color),
 
-  insert: (q: Q, row: Insertable<SubscriptionTable>) => q.insertInto('subscription').values(row).execute(),
+  insert: (q: Q, row: Insertable<SubscriptionTable>) => {
+    membershipChanged(q);
+    return q.insertInto('subscription').values(row).execute();
+  },
 
-  update: (q: Q, id: number, patch: Updateable<SubscriptionTable>) =>
-    q.updateTable('subscription').set(patch).where('id', '=', id).execute(),
+  update: (q: Q, id: number, patch: Updateable<SubscriptionTable>) => {
+    membershipChanged(q);
+    return q.updateTable('subscription').set(patch).where('id', '=', id).execute();
+  },
 
-  deactivateAllOfStream: (q: Q, streamId: number) =>
-    q.updateTable('subscription').set({ active: 0 }).where('stream_id', '=', streamId).execute(),
+  deactivateAllOfStream: (q: Q, streamId: number) => {
+    membershipChanged(q);
+    return q.updateTable('subscription').set({ active: 0 }).where('stream_id', '=', streamId).execute();
+  },
 };
 
 async function joinStreams(q: Q, subs: SubscriptionRow[]): Promise<SubscriptionWithStream[]> {
