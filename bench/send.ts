@@ -15,6 +15,19 @@ const SENDERS = Number(process.env.BENCH_SENDERS ?? 32);
 if (process.argv[2] === 'child') {
   const { startBenchApp } = await import('./lib/bench-app.js');
   const bench = await startBenchApp('send');
+  if (process.env.BENCH_STALLS) {
+    const { PerformanceObserver, monitorEventLoopDelay } = await import('node:perf_hooks');
+    const gcs: number[] = [];
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) gcs.push(e.duration); }).observe({ entryTypes: ['gc'] });
+    const h = monitorEventLoopDelay({ resolution: 1 });
+    h.enable();
+    setInterval(() => {
+      gcs.sort((a, b) => b - a);
+      process.stderr.write(`  [server] loop delay p50 ${(h.percentile(50) / 1e6).toFixed(1)} p99 ${(h.percentile(99) / 1e6).toFixed(1)} max ${(h.max / 1e6).toFixed(1)} ms; gc ${gcs.length} pauses, ${gcs.reduce((a, b) => a + b, 0).toFixed(0)} ms, longest ${gcs.slice(0, 3).map((g) => g.toFixed(1)).join(', ')} ms\n`);
+      h.reset();
+      gcs.length = 0;
+    }, 2000).unref();
+  }
   const users = await bench.addUsers(1000, 'u', 'Bench User');
   for (const n of [10, 100, 1000]) await bench.addStream(`subs${n}`, users.slice(0, n));
   const { app } = bench;

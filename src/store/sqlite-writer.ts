@@ -31,7 +31,9 @@ function errorOf(err) {
   return { message: String(err && err.message || err), code: err && err.code };
 }
 // A batch of sends in one transaction: each message in its own savepoint, so that one that
-// fails rolls back alone, then every recipient row of the batch in key order, then COMMIT.
+// fails rolls back alone, then every recipient row of the batch in key order (message, then
+// user: appended to the table; each user's unread-index entries arrive in id order), then
+// COMMIT.
 function storeMessages(units) {
   const results = [];
   const rows = [];
@@ -51,7 +53,7 @@ function storeMessages(units) {
         results.push({ error: errorOf(err) });
       }
     }
-    rows.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    rows.sort((a, b) => a[1] - b[1] || a[0] - b[0]);
     for (let i = 0; i < rows.length; i += 5000) {
       const chunk = rows.slice(i, i + 5000);
       const text = units[0].rowsSql + Array(chunk.length).fill('(?, ?, ?)').join(', ');

@@ -5,6 +5,7 @@ import * as m006 from './006-presence.js';
 import * as m007 from './007-user-message-clustered.js';
 import * as m008 from './008-subscription-stream-users.js';
 import * as m009 from './009-user-message-by-message.js';
+import * as m010 from './010-message-fts-external.js';
 
 export interface Migration {
   name: string;
@@ -18,4 +19,5 @@ export const migrations: Migration[] = [
   { name: '007-user-message-clustered', up: m007.up },
   { name: '008-subscription-stream-users', up: m008.up },
   { name: '009-user-message-by-message', up: m009.up },
+  { name: '010-message-fts-external', up: m010.up },
 ];
