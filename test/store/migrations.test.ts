@@ -1,0 +1,61 @@
+/**
+ * Migrations that rebuild tables keep what was stored: an SQLite database at migration 008
+ * (recipient rows keyed by user, the full-text index holding its own copy of the text)
+ * comes out of 009 and 010 with every recipient row and every message searchable.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { Kysely, SqliteDialect, sql } from 'kysely';
+import { ENGINE } from '../helpers/app.js';
+import { migrations } from '../../src/store/migrations/index.js';
+
+test('009 and 010 keep every recipient row and the search index of an existing SQLite database', { skip: ENGINE !== 'sqlite' && 'SQLite-only migrations' }, async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-migrate-'));
+  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new Database(path.join(dir, 'old.sqlite')) }) });
+  try {
+    const split = migrations.findIndex((m) => m.name === '009-user-message-by-message');
+    assert.ok(split > 0);
+    for (const m of migrations.slice(0, split)) await m.up(db, 'sqlite');
+
+    const words = ['walrus', 'penguin', 'walrus penguin'];
+    const rows: Array<{ user_id: number; message_id: number; flags: number }> = [];
+    for (let id = 1; id <= 30; id++) {
+      const content = `${words[id % 3]} number ${id}`;
+      await db.insertInto('message').values({
+        id, realm_id: 1, sender_id: 1, recipient_id: 1, stream_id: 1, topic: `topic ${id % 4}`, topic_lower: `topic ${id % 4}`,
+        content, rendered_content: `<p>${content}</p>`, date_sent: 1_700_000_000 + id, client: 'test',
+      }).execute();
+      for (let user = 1; user <= 4; user++) if ((id + user) % 3 !== 0) rows.push({ user_id: user, message_id: id, flags: (id * user) % 4 });
+    }
+    await db.insertInto('user_message').values(rows).execute();
+
+    for (const m of migrations.slice(split)) await m.up(db, 'sqlite');
+
+    const after = await db.selectFrom('user_message').select(['user_id', 'message_id', 'flags']).orderBy('user_id').orderBy('message_id').execute();
+    const expected = [...rows].sort((a, b) => a.user_id - b.user_id || a.message_id - b.message_id);
+    assert.deepEqual(after, expected);
+    // The new key: the rows of one message sit together, and each row is in the read or the unread index.
+    const pk = (await sql<{ name: string; pk: number }>`PRAGMA table_info(user_message)`.execute(db)).rows.filter((c) => c.pk > 0)
+      .sort((a, b) => a.pk - b.pk).map((c) => c.name);
+    assert.deepEqual(pk, ['message_id', 'user_id']);
+    const unread = await db.selectFrom('user_message').select('message_id').where('user_id', '=', 2).where(sql`(flags & 1) = 0`).execute();
+    const read = await db.selectFrom('user_message').select('message_id').where('user_id', '=', 2).where(sql`(flags & 1) <> 0`).execute();
+    assert.equal(unread.length + read.length, expected.filter((r) => r.user_id === 2).length);
+
+    const match = async (q: string) => (await sql<{ rowid: number }>`SELECT rowid FROM message_fts WHERE message_fts MATCH ${q} ORDER BY rowid`.execute(db)).rows.map((r) => r.rowid);
+    assert.deepEqual(await match('walrus'), Array.from({ length: 30 }, (_, i) => i + 1).filter((id) => id % 3 !== 1));
+    assert.deepEqual(await match('"topic 2"'), Array.from({ length: 30 }, (_, i) => i + 1).filter((id) => id % 4 === 2));
+    await db.deleteFrom('message').where('id', '=', 3).execute();
+    await db.updateTable('message').set({ content: 'narwhal' }).where('id', '=', 6).execute();
+    assert.deepEqual(await match('narwhal'), [6]);
+    assert.ok(!(await match('walrus')).includes(3) && !(await match('walrus')).includes(6));
+    await sql`INSERT INTO message_fts (message_fts, rank) VALUES ('integrity-check', 1)`.execute(db);
+  } finally {
+    await db.destroy();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
