@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql } from 'kysely';
+import { Kysely, SqliteDialect, sql, type SqlBool } from 'kysely';
 import { ENGINE } from '../helpers/app.js';
 import { migrations } from '../../src/store/migrations/index.js';
 
@@ -42,8 +42,8 @@ test('009 and 010 keep every recipient row and the search index of an existing S
     const pk = (await sql<{ name: string; pk: number }>`PRAGMA table_info(user_message)`.execute(db)).rows.filter((c) => c.pk > 0)
       .sort((a, b) => a.pk - b.pk).map((c) => c.name);
     assert.deepEqual(pk, ['message_id', 'user_id']);
-    const unread = await db.selectFrom('user_message').select('message_id').where('user_id', '=', 2).where(sql`(flags & 1) = 0`).execute();
-    const read = await db.selectFrom('user_message').select('message_id').where('user_id', '=', 2).where(sql`(flags & 1) <> 0`).execute();
+    const unread = await db.selectFrom('user_message').select('message_id').where('user_id', '=', 2).where(sql<SqlBool>`(flags & 1) = 0`).execute();
+    const read = await db.selectFrom('user_message').select('message_id').where('user_id', '=', 2).where(sql<SqlBool>`(flags & 1) <> 0`).execute();
     assert.equal(unread.length + read.length, expected.filter((r) => r.user_id === 2).length);
 
     const match = async (q: string) => (await sql<{ rowid: number }>`SELECT rowid FROM message_fts WHERE message_fts MATCH ${q} ORDER BY rowid`.execute(db)).rows.map((r) => r.rowid);
