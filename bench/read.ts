@@ -1,7 +1,8 @@
 /**
  * `npm run bench -- read [max]`: GET /messages on a growing organization (10k, 100k and
- * 1M messages by default): server-side p50 of a 100-message stream narrow and of a keyword
- * search, and requests/s of the stream narrow over HTTP. SQLite; seeding writes rows
+ * 1M messages by default): server-side p50 of a 100-message stream narrow, of a keyword
+ * search, of the whole feed (no narrow) of a reader who received every message and of one
+ * who received one in a thousand, and requests/s of the stream narrow over HTTP. SQLite; seeding writes rows
  * directly in large transactions (the send path is measured by bench/send.ts).
  */
 import { spawn } from 'node:child_process';
@@ -23,6 +24,9 @@ if (process.argv[2] === 'child') {
   const streamRows: Array<Awaited<ReturnType<typeof bench.addStream>>> = [];
   for (let s = 0; s < STREAMS; s++) streamRows.push(await bench.addStream(`stream${s}`, people));
   const viewer = people[0]!;
+  // A reader who receives one message in a thousand (a private message now and then, say):
+  // their whole feed is a walk over many messages that are not theirs.
+  const [sparse] = await bench.addUsers(1, 'sparse', 'Sparse Reader');
   const base = await app.http.listen({ host: '127.0.0.1', port: 0 });
   let seeded = 0;
   const input = readline.createInterface({ input: process.stdin });
@@ -48,17 +52,18 @@ if (process.argv[2] === 'child') {
           ids.push(...rows.map((r) => r.id));
         }
         const ums = ids.flatMap((id) => people.map((p) => ({ user_id: p.id, message_id: id, flags: 1 })));
+        for (const id of ids) if (id % 1000 === 0) ums.push({ user_id: sparse!.id, message_id: id, flags: 1 });
         for (let i = 0; i < ums.length; i += 5000) await trx.insertInto('user_message').values(ums.slice(i, i + 5000)).execute();
       });
       seeded += batch;
       if (seeded % 50_000 === 0 || seeded === size) process.stderr.write(`  seeded ${seeded}/${size} messages (${Math.round((Date.now() - t0) / 1000)}s)\r`);
     }
     process.stderr.write('\n');
-    const time = async (narrow: unknown, n: number) => {
+    const time = async (narrow: unknown, n: number, who = viewer) => {
       const ms: number[] = [];
       for (let i = 0; i < n; i++) {
         const t = performance.now();
-        await fetchMessages(app.ctx, viewer, realm, { anchor: 'newest', numBefore: 100, numAfter: 0, includeAnchor: false, narrow, applyMarkdown: true, clientGravatar: true });
+        await fetchMessages(app.ctx, who, realm, { anchor: 'newest', numBefore: 100, numAfter: 0, includeAnchor: false, narrow, applyMarkdown: true, clientGravatar: true });
         ms.push(performance.now() - t);
       }
       ms.sort((a, b) => a - b);
@@ -67,8 +72,11 @@ if (process.argv[2] === 'child') {
     await time([{ operator: 'stream', operand: 'stream3' }], 20);
     const narrowP50 = await time([{ operator: 'stream', operand: 'stream3' }], 200);
     const searchP50 = await time([{ operator: 'search', operand: 'incident' }], 50);
+    await time([], 20);
+    const homeP50 = await time([], 200);
+    const sparseP50 = await time([], 20, sparse);
     const auth = 'Basic ' + Buffer.from(`${viewer.email}:${viewer.api_key}`).toString('base64');
-    process.stdout.write(`${JSON.stringify({ size, base, auth, narrowP50, searchP50 })}\n`);
+    process.stdout.write(`${JSON.stringify({ size, base, auth, narrowP50, searchP50, homeP50, sparseP50 })}\n`);
     await lines.next();
   }
   await bench.close();
@@ -79,11 +87,11 @@ if (process.argv[2] === 'child') {
   const rows: string[] = [];
   for (const _ of SIZES) {
     const line = (await out.next()).value as string;
-    const r = JSON.parse(line) as { size: number; base: string; auth: string; narrowP50: number; searchP50: number };
+    const r = JSON.parse(line) as { size: number; base: string; auth: string; narrowP50: number; searchP50: number; homeP50: number; sparseP50: number };
     const url = `${r.base}/api/v1/messages?anchor=newest&num_before=100&num_after=0&narrow=${encodeURIComponent(JSON.stringify([{ operator: 'stream', operand: 'stream3' }]))}`;
     const http = await load('read', { url, headers: { authorization: r.auth }, duration: 5, connections: 16 });
-    rows.push(`${String(r.size).padEnd(10)} ${String(r.narrowP50).padEnd(22)} ${String(http.rps).padEnd(12)} ${String(http.p50).padEnd(12)} ${r.searchP50}`);
+    rows.push(`${String(r.size).padEnd(10)} ${String(r.narrowP50).padEnd(22)} ${String(http.rps).padEnd(12)} ${String(http.p50).padEnd(12)} ${String(r.searchP50).padEnd(16)} ${String(r.homeP50).padEnd(15)} ${r.sparseP50}`);
     child.stdin!.write('next\n');
   }
-  process.stdout.write(`messages   stream narrow p50 (ms)  HTTP req/s   HTTP p50 ms  search p50 (ms)\n${rows.join('\n')}\n`);
+  process.stdout.write(`messages   stream narrow p50 (ms)  HTTP req/s   HTTP p50 ms  search p50 (ms)  home p50 (ms)  sparse home p50 (ms)\n${rows.join('\n')}\n`);
 }

@@ -5,6 +5,7 @@ import { FLAG_BITS } from '../lib/message-flags.js';
 import type { ResolvedTerm } from './types.js';
 import type { ResolvedNarrow } from './resolve.js';
 import type { Dialect } from '../store/db.js';
+import { messages } from '../store/repos/messages.js';
 
 type EB = ExpressionBuilder<DB & { um: DB['user_message'] }, 'message' | 'um'>;
 
@@ -183,6 +184,8 @@ export async function narrowWindow(q: Q, dialect: Dialect, viewer: UserRow, narr
   side: { op: '<' | '<=' | '>' | '>='; anchor: number; limit: number }, bounds: { first: number | null; last: number | null }): Promise<WindowRow[]> {
   const bounded = narrow.historyStreamIds.length === 0;
   if (bounded && (bounds.first === null || bounds.last === null)) return [];
+  // The whole feed: the viewer's own rows, in id order, whatever else the organization holds.
+  if (bounded && narrow.terms.every((t) => t.op === 'none')) return messages.ownWindow(q, viewer.id, side);
   let shapes = windowCache.get(q);
   if (!shapes) windowCache.set(q, (shapes = new Map()));
   const key = JSON.stringify([viewer.id, viewer.realm_id, side.op, side.limit, narrow, [...pm.personal], [...pm.huddlesWith], [...pm.huddleExact]]);

@@ -54,12 +54,31 @@ function messageInsert(row: Insertable<MessageTable>): { text: string; parameter
   return { text, parameters: columns.map((c) => row[c]) };
 }
 
+type Side = '<' | '<=' | '>' | '>=';
+// One side of a user's own messages from one of the two partial indexes, in index order.
+const ownSide = (op: Side, unread: boolean) => prepared((db, userId: number, anchor: number, limit: number) =>
+  db.selectFrom('user_message').select(['message_id as id', 'flags']).where('user_id', '=', userId)
+    .where(unread ? sql<SqlBool>`(flags & 1) = 0` : sql<SqlBool>`(flags & 1) <> 0`).where('message_id', op, anchor)
+    .orderBy('message_id', op.startsWith('<') ? 'desc' : 'asc').limit(limit), [0, 0, 0]);
+const OWN_SIDES = new Map((['<', '<=', '>', '>='] as Side[]).flatMap((op) => [[`${op}u`, ownSide(op, true)], [`${op}r`, ownSide(op, false)]]));
+
 /** The id range of a user's messages (null when they have none), and their oldest unread one. */
 export interface UserMessageBounds { first: number | null; last: number | null; firstUnread: number | null }
 
 const FIRST_MESSAGE_SQL = 'UPDATE stream SET first_message_id = ? WHERE id = ? AND first_message_id IS NULL';
 
 export const messages = {
+  /**
+   * Up to `limit` of the user's own messages beyond `anchor`, nearest first: the whole
+   * feed, with no narrow. Read from the unread and the read index and merged, so it costs
+   * the same however few of the organization's messages are the user's.
+   */
+  ownWindow: async (q: Q, userId: number, side: { op: Side; anchor: number; limit: number }): Promise<Array<{ id: number; flags: number }>> => {
+    const [unread, read] = await Promise.all(['u', 'r'].map((k) => OWN_SIDES.get(`${side.op}${k}`)!(q as Kysely<DB>, userId, side.anchor, side.limit)));
+    const desc = side.op.startsWith('<');
+    return [...unread!, ...read!].sort((a, b) => (desc ? b.id - a.id : a.id - b.id)).slice(0, side.limit);
+  },
+
   /**
    * On SQLite recipient rows are keyed by message (migration 009), so a reader that walks
    * messages by id needs these bounds not to walk past a user's first or last message.
