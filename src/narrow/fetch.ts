@@ -1,4 +1,3 @@
-import { sql, type SqlBool } from 'kysely';
 import type { AppContext } from '../context.js';
 import type { RealmRow, UserRow } from '../store/rows.js';
 import { badRequest } from '../errors.js';
@@ -6,10 +5,9 @@ import { loadWireMessages, type WireMessage } from '../presenters/message.js';
 import { messageCacheOf, messagesAnswer } from '../presenters/message-cache.js';
 import { parseNarrow } from './parse.js';
 import { mutingTerm, resolveNarrow } from './resolve.js';
-import { loadPmLookups, narrowQuery, narrowWindow } from './sql.js';
+import { loadPmLookups, narrowFirstUnread, narrowWindow } from './sql.js';
 import { highlightHtml, highlightTopic } from './highlight.js';
 import { messages } from '../store/repos/messages.js';
-import { FLAG_BITS } from '../lib/message-flags.js';
 import type { ResolvedTerm } from './types.js';
 
 /** Zulip's stand-in for "after the newest message". */
@@ -39,7 +37,8 @@ export async function fetchMessages(ctx: AppContext, viewer: UserRow, realm: Rea
   const narrow = await resolveNarrow(db, viewer, parseNarrow(p.narrow));
   const pm = await loadPmLookups(db, narrow.terms, viewer);
 
-  const bounds = await messages.userBounds(db, viewer.id);
+  // Only SQLite keys recipient rows by message and needs the viewer's id range (sql.ts).
+  const bounds = ctx.store.dialect === 'sqlite' ? await messages.userBounds(db, viewer.id) : null;
   let anchor: number;
   if (p.anchor === 'newest') anchor = LARGER_THAN_MAX_MESSAGE_ID;
   else if (p.anchor === 'oldest') anchor = 0;
@@ -49,12 +48,8 @@ export async function fetchMessages(ctx: AppContext, viewer: UserRow, realm: Rea
     const streamTerm = narrow.terms.find((t) => t.op === 'stream' && !t.negated);
     const muting = await mutingTerm(db, viewer, false, streamTerm?.op === 'stream' ? streamTerm.streamId : undefined);
     const unmuted = { ...narrow, terms: [...narrow.terms, muting] };
-    // Only the viewer's unread rows can match: start the walk at the oldest of them.
-    const first = bounds.firstUnread === null ? undefined : await narrowQuery(db, ctx.store.dialect, viewer, unmuted, pm)
-      .where('um.user_id', 'is not', null).where(sql<SqlBool>`(um.flags & ${FLAG_BITS.read}) = 0`)
-      .where('message.id', '>=', bounds.firstUnread)
-      .orderBy('message.id', 'asc').limit(1).executeTakeFirst();
-    anchor = first ? first.id : LARGER_THAN_MAX_MESSAGE_ID;
+    const first = await narrowFirstUnread(db, ctx.store.dialect, viewer, unmuted, pm, bounds);
+    anchor = first ?? LARGER_THAN_MAX_MESSAGE_ID;
   } else anchor = Math.max(0, Math.min(p.anchor, LARGER_THAN_MAX_MESSAGE_ID));
 
   // Message ids are 32-bit columns; PostgreSQL refuses to compare them with larger numbers.

@@ -5,7 +5,7 @@ import { FLAG_BITS } from '../lib/message-flags.js';
 import type { ResolvedTerm } from './types.js';
 import type { ResolvedNarrow } from './resolve.js';
 import type { Dialect } from '../store/db.js';
-import { messages } from '../store/repos/messages.js';
+import { OWN_INDEXES, type OwnIndex, type UserMessageBounds } from '../store/repos/messages.js';
 
 type EB = ExpressionBuilder<DB & { um: DB['user_message'] }, 'message' | 'um'>;
 
@@ -138,24 +138,24 @@ export function narrowQuery(q: Q, dialect: Dialect, viewer: UserRow, narrow: Res
   query = history.length
     ? query.where((eb) => eb.or([eb('um.user_id', 'is not', null), eb.and([eb('message.stream_id', 'in', history), eb('message.realm_id', '=', viewer.realm_id)])]))
     : query.where('um.user_id', 'is not', null);
-  if (!history.length) {
-    // Every row has its user_message row here, so the sparse flags can be tested on it
-    // directly, in the form of their partial indexes: few rows, read from the index
-    // instead of walking every message.
-    for (const t of narrow.terms) {
-      if (t.op !== 'is' || t.negated) continue;
-      if (t.what === 'starred') query = query.where(sql<SqlBool>`(um.flags & ${sql.lit(FLAG_BITS.starred)}) <> 0`);
-      if (t.what === 'mentioned') query = query.where(sql<SqlBool>`(um.flags & ${sql.lit(FLAG_BITS.mentioned | FLAG_BITS.wildcard_mentioned)}) <> 0`);
-    }
-  }
+  return withTerms(query, dialect, viewer, narrow, pm);
+}
+
+/**
+ * A query over `message` and `um` (left-joined or inner-joined, whichever drives it)
+ * narrowed by every term, each with NOT when negated.
+ */
+function withTerms<T extends { where: unknown }>(query: T, dialect: Dialect, viewer: UserRow, narrow: ResolvedNarrow, pm: PmLookups): T {
+  // The two query shapes differ only in whether um's columns may be null; terms treat both.
+  let qb = query as unknown as { where(f: (eb: EB) => Expression<SqlBool>): typeof qb };
   for (const t of narrow.terms) {
     if (t.op === 'none') continue;
-    query = query.where((eb) => {
-      const e = termExpr(eb as unknown as EB, t, viewer, pm, dialect);
+    qb = qb.where((eb) => {
+      const e = termExpr(eb, t, viewer, pm, dialect);
       return t.negated ? eb.not(e) : e;
     });
   }
-  return query;
+  return qb as unknown as T;
 }
 
 export type WindowRow = { id: number; flags: number | null };
@@ -166,42 +166,114 @@ const ANCHOR_SENTINEL = -424242;
 const FLOOR_SENTINEL = -424243;
 const CEILING_SENTINEL = -424244;
 const MAX_SHAPES = 2000;
-interface Shape { compiled: CompiledQuery<WindowRow>; anchorAt: number; floorAt: number; ceilingAt: number }
-const windowCache = new WeakMap<object, Map<string, Shape>>();
+interface Shape { compiled: CompiledQuery<WindowRow>; at: number[] }
+const shapeCache = new WeakMap<object, Map<string, Shape>>();
 
 /**
- * One side of a GET /messages window: up to `limit` messages of the narrow beyond the
- * anchor, nearest first. Building and compiling a narrow's query cost as much as running
- * it, so the compiled query is kept per narrow shape (viewer, resolved terms, history,
- * private-message lookups, side and limit) and reused with each new anchor.
- *
- * `bounds` is the id range of the viewer's own messages (messages.userBounds). Unless the
- * narrow opens stream history, nothing outside it can match, and the walk over messages
- * by id stops there: a user with few messages in a large organization is not answered by
- * walking all of them.
+ * Builds and compiles a narrow's query once per shape (viewer, resolved terms, history,
+ * private-message lookups, and what `kind` adds), then runs it with fresh values for its
+ * sentinels: building and compiling cost as much as running it.
  */
-export async function narrowWindow(q: Q, dialect: Dialect, viewer: UserRow, narrow: ResolvedNarrow, pm: PmLookups,
-  side: { op: '<' | '<=' | '>' | '>='; anchor: number; limit: number }, bounds: { first: number | null; last: number | null }): Promise<WindowRow[]> {
-  const bounded = narrow.historyStreamIds.length === 0;
-  if (bounded && (bounds.first === null || bounds.last === null)) return [];
-  // The whole feed: the viewer's own rows, in id order, whatever else the organization holds.
-  if (bounded && narrow.terms.every((t) => t.op === 'none')) return messages.ownWindow(q, viewer.id, side);
-  let shapes = windowCache.get(q);
-  if (!shapes) windowCache.set(q, (shapes = new Map()));
-  const key = JSON.stringify([viewer.id, viewer.realm_id, side.op, side.limit, narrow, [...pm.personal], [...pm.huddlesWith], [...pm.huddleExact]]);
+async function runShape(q: Q, kind: string, viewer: UserRow, narrow: ResolvedNarrow, pm: PmLookups,
+  build: () => CompiledQuery<WindowRow>, sentinels: unknown[], values: unknown[]): Promise<WindowRow[]> {
+  let shapes = shapeCache.get(q);
+  if (!shapes) shapeCache.set(q, (shapes = new Map()));
+  const key = JSON.stringify([kind, viewer.id, viewer.realm_id, narrow, [...pm.personal], [...pm.huddlesWith], [...pm.huddleExact]]);
   let shape = shapes.get(key);
   if (!shape) {
-    let query = narrowQuery(q, dialect, viewer, narrow, pm).where('message.id', side.op, ANCHOR_SENTINEL);
-    if (bounded) query = query.where('message.id', '>=', FLOOR_SENTINEL).where('message.id', '<=', CEILING_SENTINEL);
-    const compiled = query.orderBy('message.id', side.op.startsWith('<') ? 'desc' : 'asc').limit(side.limit).compile() as CompiledQuery<WindowRow>;
-    const at = (v: number) => compiled.parameters.lastIndexOf(v);
-    shape = { compiled, anchorAt: at(ANCHOR_SENTINEL), floorAt: at(FLOOR_SENTINEL), ceilingAt: at(CEILING_SENTINEL) };
+    const compiled = build();
+    shape = { compiled, at: sentinels.map((v) => compiled.parameters.lastIndexOf(v)) };
     if (shapes.size >= MAX_SHAPES) shapes.clear();
     shapes.set(key, shape);
   }
   const parameters = [...shape.compiled.parameters];
-  parameters[shape.anchorAt] = side.anchor;
-  if (shape.floorAt >= 0) parameters[shape.floorAt] = bounds.first;
-  if (shape.ceilingAt >= 0) parameters[shape.ceilingAt] = bounds.last;
+  shape.at.forEach((i, k) => { if (i >= 0) parameters[i] = values[k]; });
   return (await q.executeQuery<WindowRow>({ ...shape.compiled, parameters })).rows;
+}
+
+/**
+ * A positive term that the message table's own indexes answer (by stream, sender,
+ * conversation, id or words): such a narrow is found by walking those messages.
+ */
+function messageIndexed(t: ResolvedTerm): boolean {
+  return !t.negated && (t.op === 'stream' || t.op === 'sender' || t.op === 'pm-with' || t.op === 'dm-including'
+    || t.op === 'group-pm-with' || t.op === 'id' || t.op === 'search');
+}
+
+/** The smallest of the viewer's partial indexes that holds every match of the narrow. */
+function ownIndexFor(narrow: ResolvedNarrow): OwnIndex | 'all' {
+  const is = new Set(narrow.terms.flatMap((t) => (t.op === 'is' && !t.negated ? [t.what] : [])));
+  if (is.has('starred')) return 'starred';
+  if (is.has('mentioned')) return 'mentioned';
+  if (is.has('private')) return 'private';
+  if (is.has('unread')) return 'unread';
+  return 'all';
+}
+
+export type Side = { op: '<' | '<=' | '>' | '>='; anchor: number; limit: number };
+
+/**
+ * SQLite, a narrow that opens no stream history and that the message table's indexes do
+ * not answer (the whole feed, in:home, is:unread, has:link, negations...): every match is
+ * one of the viewer's own rows, so walk those, nearest first, along the partial index
+ * that holds them all (migration 009; two indexes, unread and read, merged, when no flag
+ * narrows it), testing each against the narrow. Walking messages instead would visit the
+ * whole organization's.
+ */
+async function ownRowsWindow(q: Q, dialect: Dialect, viewer: UserRow, narrow: ResolvedNarrow, pm: PmLookups,
+  side: Side, from: OwnIndex | 'all'): Promise<WindowRow[]> {
+  const desc = side.op.startsWith('<');
+  const one = (index: OwnIndex) => runShape(q, `own${index}${side.op}${side.limit}`, viewer, narrow, pm, () => {
+    const query = q.selectFrom('user_message as um').innerJoin('message', 'message.id', 'um.message_id')
+      .select(['message.id as id', 'um.flags as flags'])
+      .where('um.user_id', '=', viewer.id)
+      .where(sql<SqlBool>`${sql.raw(OWN_INDEXES[index].replace('flags', 'um.flags'))}`)
+      .where('um.message_id', side.op, ANCHOR_SENTINEL);
+    return withTerms(query, dialect, viewer, narrow, pm)
+      .orderBy('um.message_id', desc ? 'desc' : 'asc').limit(side.limit).compile() as CompiledQuery<WindowRow>;
+  }, [ANCHOR_SENTINEL], [side.anchor]);
+  if (from !== 'all') return one(from);
+  const [unread, read] = await Promise.all([one('unread'), one('read')]);
+  return [...unread, ...read].sort((a, b) => (desc ? b.id - a.id : a.id - b.id)).slice(0, side.limit);
+}
+
+/** Does SQLite find this narrow's matches faster among the viewer's own rows than among all messages? */
+const walksOwnRows = (dialect: Dialect, narrow: ResolvedNarrow) =>
+  dialect === 'sqlite' && narrow.historyStreamIds.length === 0 && !narrow.terms.some(messageIndexed);
+
+/**
+ * One side of a GET /messages window: up to `limit` messages of the narrow beyond the
+ * anchor, nearest first.
+ *
+ * On SQLite `bounds` is the id range of the viewer's own messages (messages.userBounds,
+ * null on PostgreSQL). Unless the narrow opens stream history, nothing outside it can
+ * match: a walk over messages stops there, and a narrow no message index answers walks
+ * the viewer's own rows instead (ownRowsWindow).
+ */
+export async function narrowWindow(q: Q, dialect: Dialect, viewer: UserRow, narrow: ResolvedNarrow, pm: PmLookups,
+  side: Side, bounds: UserMessageBounds | null): Promise<WindowRow[]> {
+  const bounded = bounds !== null && narrow.historyStreamIds.length === 0;
+  if (bounded && (bounds.first === null || bounds.last === null)) return [];
+  if (walksOwnRows(dialect, narrow)) return ownRowsWindow(q, dialect, viewer, narrow, pm, side, ownIndexFor(narrow));
+  const desc = side.op.startsWith('<');
+  return runShape(q, `window${side.op}${side.limit}${bounded ? 'b' : ''}`, viewer, narrow, pm, () => {
+    let query = narrowQuery(q, dialect, viewer, narrow, pm).where('message.id', side.op, ANCHOR_SENTINEL);
+    if (bounded) query = query.where('message.id', '>=', FLOOR_SENTINEL).where('message.id', '<=', CEILING_SENTINEL);
+    return query.orderBy('message.id', desc ? 'desc' : 'asc').limit(side.limit).compile() as CompiledQuery<WindowRow>;
+  }, [ANCHOR_SENTINEL, FLOOR_SENTINEL, CEILING_SENTINEL], [side.anchor, bounds?.first, bounds?.last]);
+}
+
+/**
+ * The oldest unread message of a narrow (muting already in its terms), for the
+ * first_unread anchor. Only the viewer's unread rows can match, so on SQLite the walk
+ * starts at the oldest of them, or goes through the unread index alone.
+ */
+export async function narrowFirstUnread(q: Q, dialect: Dialect, viewer: UserRow, narrow: ResolvedNarrow, pm: PmLookups,
+  bounds: UserMessageBounds | null): Promise<number | undefined> {
+  if (bounds && bounds.firstUnread === null) return undefined;
+  if (walksOwnRows(dialect, narrow)) return (await ownRowsWindow(q, dialect, viewer, narrow, pm, { op: '>=', anchor: 0, limit: 1 }, 'unread'))[0]?.id;
+  let query = narrowQuery(q, dialect, viewer, narrow, pm)
+    .where('um.user_id', 'is not', null).where(sql<SqlBool>`(um.flags & ${sql.lit(FLAG_BITS.read)}) = 0`);
+  if (bounds?.firstUnread != null) query = query.where('message.id', '>=', bounds.firstUnread);
+  return (await query.orderBy('message.id', 'asc').limit(1).executeTakeFirst())?.id;
 }

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import type { DB } from './schema.js';
@@ -23,6 +23,11 @@ const CONNECTION_PRAGMAS = [
   // file, and those writes cost a fifth of the send path's storage time.
   'temp_store = MEMORY',
 ];
+
+/** The engine behind a database handle (or a transaction of one). */
+export function dialectOf(q: { getExecutor(): { adapter: object } }): Dialect {
+  return q.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+}
 
 export interface Store {
   db: Kysely<DB>;

@@ -54,13 +54,19 @@ function messageInsert(row: Insertable<MessageTable>): { text: string; parameter
   return { text, parameters: columns.map((c) => row[c]) };
 }
 
-type Side = '<' | '<=' | '>' | '>=';
-// One side of a user's own messages from one of the two partial indexes, in index order.
-const ownSide = (op: Side, unread: boolean) => prepared((db, userId: number, anchor: number, limit: number) =>
-  db.selectFrom('user_message').select(['message_id as id', 'flags']).where('user_id', '=', userId)
-    .where(unread ? sql<SqlBool>`(flags & 1) = 0` : sql<SqlBool>`(flags & 1) <> 0`).where('message_id', op, anchor)
-    .orderBy('message_id', op.startsWith('<') ? 'desc' : 'asc').limit(limit), [0, 0, 0]);
-const OWN_SIDES = new Map((['<', '<=', '>', '>='] as Side[]).flatMap((op) => [[`${op}u`, ownSide(op, true)], [`${op}r`, ownSide(op, false)]]));
+/**
+ * The user-keyed partial indexes of user_message on SQLite (migrations 009 and 001), by
+ * their conditions, written as literals so that the planner always matches them. Every
+ * row is in `unread` or `read`.
+ */
+export const OWN_INDEXES = {
+  unread: '(flags & 1) = 0',
+  read: '(flags & 1) <> 0',
+  starred: '(flags & 2) <> 0',
+  mentioned: '(flags & 24) <> 0',
+  private: '(flags & 2048) <> 0',
+} as const;
+export type OwnIndex = keyof typeof OWN_INDEXES;
 
 /** The id range of a user's messages (null when they have none), and their oldest unread one. */
 export interface UserMessageBounds { first: number | null; last: number | null; firstUnread: number | null }
@@ -69,19 +75,10 @@ const FIRST_MESSAGE_SQL = 'UPDATE stream SET first_message_id = ? WHERE id = ? A
 
 export const messages = {
   /**
-   * Up to `limit` of the user's own messages beyond `anchor`, nearest first: the whole
-   * feed, with no narrow. Read from the unread and the read index and merged, so it costs
-   * the same however few of the organization's messages are the user's.
-   */
-  ownWindow: async (q: Q, userId: number, side: { op: Side; anchor: number; limit: number }): Promise<Array<{ id: number; flags: number }>> => {
-    const [unread, read] = await Promise.all(['u', 'r'].map((k) => OWN_SIDES.get(`${side.op}${k}`)!(q as Kysely<DB>, userId, side.anchor, side.limit)));
-    const desc = side.op.startsWith('<');
-    return [...unread!, ...read!].sort((a, b) => (desc ? b.id - a.id : a.id - b.id)).slice(0, side.limit);
-  },
-
-  /**
    * On SQLite recipient rows are keyed by message (migration 009), so a reader that walks
    * messages by id needs these bounds not to walk past a user's first or last message.
+   * SQLite only: on PostgreSQL, with no partial index of read rows, the read half would
+   * filter all of the user's rows.
    */
   userBounds: async (q: Q, userId: number): Promise<UserMessageBounds> => {
     const [r] = await bounds(q as Kysely<DB>, userId, userId, userId, userId);
