@@ -1,6 +1,7 @@
 import type { AppContext } from './context.js';
 import { installStreamHooks } from './actions/stream-hooks.js';
 import { watchMessageChanges } from './lib/max-message-id.js';
+import { watchMembershipEvents } from './actions/send-lookups.js';
 import { installQueueManager } from './events/manager.js';
 import { installMessageCache } from './presenters/message-cache.js';
 
@@ -11,6 +12,7 @@ import { installMessageCache } from './presenters/message-cache.js';
 export function installDomainHooks(ctx: AppContext): void {
   installStreamHooks(ctx);
   watchMessageChanges(ctx.bus);
+  watchMembershipEvents(ctx.bus);
   installMessageCache(ctx);
   installQueueManager(ctx);
 }

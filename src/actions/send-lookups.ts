@@ -4,7 +4,8 @@ import type { Q, StreamRow, SubscriptionRow } from '../store/rows.js';
 import { streams } from '../store/repos/streams.js';
 import { subscriptions } from '../store/repos/subscriptions.js';
 import { alertWordsOfRealm } from './alert-words.js';
-import { identityVersion, membershipVersion } from '../store/versions.js';
+import { identityVersion, membershipChanged, membershipVersion } from '../store/versions.js';
+import type { EventBus } from '../events/bus.js';
 
 /**
  * What every send reads, kept between sends: the stream, the sender's subscription, the
@@ -14,9 +15,10 @@ import { identityVersion, membershipVersion } from '../store/versions.js';
  * send's time on the request thread.
  *
  * An entry is used only while nothing it depends on has changed in this process
- * (identityVersion: users; membershipVersion: streams, subscriptions, alert words), and
- * for at most TTL_MS, so changes made by another process (the CLI, another node) are
- * seen as quickly as the authentication cache sees them.
+ * (identityVersion: users; membershipVersion: streams, subscriptions, alert words), nor
+ * been announced on the event bus (which, with several nodes, carries every node's
+ * events), and for at most TTL_MS, so that a change another process makes without an
+ * event (the CLI) is seen as quickly as the authentication cache sees it.
  */
 const TTL_MS = 2000;
 const MAX_ENTRIES = 20_000;
@@ -37,6 +39,15 @@ async function remembered<T>(db: Kysely<DB>, key: string, load: () => Promise<T>
   if (cache.size >= MAX_ENTRIES) cache.clear();
   cache.set(key, { at: now, identity, membership, value });
   return value;
+}
+
+// The events that follow a change to what the cache holds.
+const MEMBERSHIP_EVENTS = new Set(['subscription', 'stream', 'realm_user', 'realm_bot', 'alert_words', 'realm']);
+
+export function watchMembershipEvents(bus: EventBus): () => void {
+  return bus.subscribe((e) => {
+    if (MEMBERSHIP_EVENTS.has(e.event.type)) membershipChanged();
+  });
 }
 
 /** Lookups outside a transaction go through the cache; inside one they read the transaction's own view. */

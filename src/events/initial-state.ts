@@ -18,7 +18,7 @@ import { AVAILABLE_NOTIFICATION_SOUNDS, EMOJISET_CHOICES, USER_SETTING_DEFAULTS,
 import { LONGPOLL_TIMEOUT_SECS } from './manager.js';
 import { identityVersion } from '../store/versions.js';
 import { SERVER_GENERATION } from '../lib/version.js';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { DB } from '../store/schema.js';
 
 export interface StateOptions {
@@ -101,10 +101,12 @@ function realmState(config: Config, realm: RealmRow, user: UserRow): Record<stri
   return out;
 }
 
+// Flag tests are written as literals: on SQLite they must match the partial indexes'
+// conditions (migration 009), which are the only per-user way into user_message.
 async function unreadMsgs(db: Q, user: UserRow): Promise<Record<string, unknown>> {
   const rows = await db.selectFrom('user_message').innerJoin('message', 'message.id', 'user_message.message_id')
     .select(['message.id', 'message.stream_id', 'message.topic', 'message.sender_id', 'message.recipient_id', 'user_message.flags'])
-    .where('user_message.user_id', '=', user.id).where((eb) => eb(eb.parens(eb('user_message.flags', '&', FLAG_BITS.read)), '=', 0))
+    .where('user_message.user_id', '=', user.id).where((eb) => eb(eb.parens(eb('user_message.flags', '&', sql.lit(FLAG_BITS.read))), '=', sql.lit(0)))
     .orderBy('message.id').limit(50_000).execute();
   const streams = new Map<string, { stream_id: number; topic: string; unread_message_ids: number[] }>();
   const pms = new Map<number, number[]>();
@@ -144,7 +146,7 @@ async function unreadMsgs(db: Q, user: UserRow): Promise<Record<string, unknown>
 async function recentPrivateConversations(db: Q, user: UserRow): Promise<Array<{ max_message_id: number; user_ids: number[] }>> {
   const rows = await db.selectFrom('user_message').innerJoin('message', 'message.id', 'user_message.message_id')
     .select(['message.recipient_id', 'message.sender_id', (eb) => eb.fn.max('message.id').as('max_id')])
-    .where('user_message.user_id', '=', user.id).where((eb) => eb(eb.parens(eb('user_message.flags', '&', FLAG_BITS.is_private)), '<>', 0))
+    .where('user_message.user_id', '=', user.id).where((eb) => eb(eb.parens(eb('user_message.flags', '&', sql.lit(FLAG_BITS.is_private))), '<>', sql.lit(0)))
     .groupBy(['message.recipient_id', 'message.sender_id']).execute();
   const recRows = await db.selectFrom('recipient').select(['id', 'type', 'type_id']).where('id', 'in', [0, ...new Set(rows.map((r) => r.recipient_id))]).execute();
   const recipients = new Map(recRows.map((r) => [r.id, r]));
@@ -262,7 +264,7 @@ export async function fetchInitialState(db: Kysely<DB>, config: Config, realm: R
   if (want('update_message_flags') && want('message')) state.unread_msgs = await unreadMsgs(db, user);
   if (want('starred_messages')) {
     state.starred_messages = (await db.selectFrom('user_message').select('message_id').where('user_id', '=', user.id)
-      .where((eb) => eb(eb.parens(eb('flags', '&', FLAG_BITS.starred)), '<>', 0)).orderBy('message_id').execute()).map((r) => r.message_id);
+      .where((eb) => eb(eb.parens(eb('flags', '&', sql.lit(FLAG_BITS.starred))), '<>', sql.lit(0))).orderBy('message_id').execute()).map((r) => r.message_id);
   }
   if (want('recent_private_conversations')) state.recent_private_conversations = await recentPrivateConversations(db, user);
   if (want('presence')) {

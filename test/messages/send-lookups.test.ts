@@ -10,6 +10,7 @@ import { testApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { assertError, assertOk, EventLog } from '../streams/helpers.js';
 import { transact } from '../../src/store/tx.js';
 import { createStreamWithSubscribers } from '../../src/actions/stream-create.js';
+import { sql } from 'kysely';
 
 let t: TestApp;
 let log: EventLog;
@@ -125,4 +126,15 @@ test('an archived stream takes no more messages; first_message_id is announced o
     "Stream 'pantry' does not exist", 'STREAM_DOES_NOT_EXIST', 400, { stream: 'pantry' });
   assertError(await t.api('POST', '/api/v1/messages', { as: alice, params: { type: 'stream', to: String(s.id), topic: 'x', content: 'y' } }),
     `Stream with ID '${s.id}' does not exist`, 'STREAM_DOES_NOT_EXIST', 400, { stream_id: s.id });
+});
+
+test("another node's change is seen as soon as its event arrives on the bus", async () => {
+  const frank = await t.createUser({ name: 'Frank Oak' });
+  assertOk(await t.api('POST', '/api/v1/users/me/subscriptions', { as: frank, params: { subscriptions: [{ name: 'kitchen' }] } }));
+  assert.ok(audience(await sendTo(alice, 'kitchen')).includes(frank.id));
+  // What another node's unsubscribe looks like from here: the row changes under this
+  // process's feet, then the node's event arrives on the shared bus.
+  await sql`UPDATE subscription SET active = 0 WHERE user_id = ${frank.id} AND stream_id = ${streamId}`.execute(t.app.ctx.store.db);
+  t.app.ctx.bus.publish({ realmId: t.realm.id, event: { type: 'subscription', op: 'remove', subscriptions: [{ stream_id: streamId, name: 'kitchen' }] }, userIds: [frank.id] });
+  assert.ok(!audience(await sendTo(alice, 'kitchen')).includes(frank.id));
 });

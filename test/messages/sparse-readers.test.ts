@@ -80,6 +80,13 @@ test('first_unread is the oldest unread message, and narrows on sparse flags fin
   const notMentioned = assertOk(await fetch(loner, { narrow: [{ operator: 'is', operand: 'mentioned', negated: true }] }));
   assert.deepEqual(idsOf(notMentioned), [ids.hello, ids.late, ids.bye]);
   assert.deepEqual(idsOf(assertOk(await fetch(loner, { narrow: [{ operator: 'is', operand: 'starred' }] }))), []);
+  // No endpoint stars a message yet (a later issue): set the flag as that endpoint will.
+  await t.app.ctx.store.db.updateTable('user_message').set((eb) => ({ flags: eb('flags', '|', 2) }))
+    .where('user_id', '=', loner.id).where('message_id', '=', ids.late).execute();
+  assert.deepEqual(idsOf(assertOk(await fetch(loner, { narrow: [{ operator: 'is', operand: 'starred' }] }))), [ids.late]);
+  assert.deepEqual(idsOf(assertOk(await fetch(loner, { narrow: [{ operator: 'is', operand: 'starred', negated: true }] }))), [ids.hello, ids.early, ids.bye]);
+  assert.deepEqual(idsOf(assertOk(await fetch(loner, { anchor: 'oldest', num_before: 0, num_after: 1, narrow: [{ operator: 'is', operand: 'starred' }] }))), [ids.late]);
+  assert.deepEqual(assertOk(await t.api('POST', '/api/v1/register', { as: loner, params: { fetch_event_types: ['starred_messages'] } })).starred_messages, [ids.late]);
   assert.deepEqual(idsOf(assertOk(await fetch(loner, { narrow: [{ operator: 'is', operand: 'unread' }] }))), [ids.early, ids.late]);
 });
 

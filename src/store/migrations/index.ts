@@ -6,6 +6,7 @@ import * as m007 from './007-user-message-clustered.js';
 import * as m008 from './008-subscription-stream-users.js';
 import * as m009 from './009-user-message-by-message.js';
 import * as m010 from './010-message-fts-external.js';
+import * as m011 from './011-alert-word-realm.js';
 
 export interface Migration {
   name: string;
@@ -20,4 +21,5 @@ export const migrations: Migration[] = [
   { name: '008-subscription-stream-users', up: m008.up },
   { name: '009-user-message-by-message', up: m009.up },
   { name: '010-message-fts-external', up: m010.up },
+  { name: '011-alert-word-realm', up: m011.up },
 ];
