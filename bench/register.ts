@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import readline from 'node:readline';
+import { profileArgs } from './lib/profile.js';
 
 if (process.argv[2] === 'child') {
   const { startBenchApp } = await import('./lib/bench-app.js');
@@ -29,7 +30,7 @@ if (process.argv[2] === 'child') {
   });
 } else {
   const n = Number(process.argv[2] ?? 100);
-  const child = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, 'child'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...profileArgs(), '--import', 'tsx', import.meta.filename, 'child'], { stdio: ['ignore', 'pipe', 'inherit'] });
   const { base, auth } = JSON.parse(await new Promise<string>((r) => readline.createInterface({ input: child.stdout! }).once('line', r))) as { base: string; auth: string };
   const times: number[] = [];
   let bytes = 0;
