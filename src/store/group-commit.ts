@@ -85,7 +85,7 @@ const committers = new WeakMap<Store, GroupCommitter>();
  * await it inside a transaction: on SQLite no batch starts while a transaction is open.
  */
 export function storeMessage(store: Store, write: MessageWrite): Promise<MessageWritten> {
-  if (store.writer) return messages.storeOnWriter(store.db, store.writer, write);
+  if (store.writer) return messages.storeOnWriter(store.writer, write);
   let c = committers.get(store);
   if (!c) committers.set(store, (c = new GroupCommitter(store)));
   return c.submit(write);

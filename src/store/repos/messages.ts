@@ -95,7 +95,7 @@ export const messages = {
    * A send for the SQLite writer thread, which stores it with whatever other sends reach it
    * while it is busy (see sqlite-writer.ts). The SQL is built here, on the request thread.
    */
-  storeOnWriter: async (db: Kysely<DB>, writer: SqliteWriter, w: MessageWrite): Promise<MessageWritten> => {
+  storeOnWriter: async (writer: SqliteWriter, w: MessageWrite): Promise<MessageWritten> => {
     const { text, parameters } = messageInsert(w.message);
     const recipients: number[] = [];
     for (const r of w.recipients) recipients.push(r.user_id, r.flags);
