@@ -17,7 +17,7 @@ function insertSql(n: number, pg: boolean): string {
   if (!text) {
     const values = Array.from({ length: n }, (_, i) => (pg ? `($${3 * i + 1}, $${3 * i + 2}, $${3 * i + 3})` : '(?, ?, ?)'));
     // OR IGNORE on SQLite: a multi-row insert that could abort part way needs a statement
-    // journal, a copy of every page it touches (two per recipient), and that copying was a
+    // journal, a copy of every page it touches (one or more per recipient), and that copying was a
     // seventh of the send path's storage time. A conflict (which would be a bug) is still
     // caught: insertUserMessages counts the rows stored.
     text = `INSERT ${pg ? '' : 'OR IGNORE '}INTO user_message (user_id, message_id, flags) VALUES ${values.join(', ')}`;
