@@ -70,9 +70,9 @@ function storeMessages(units) {
 }
 // Group commit. Sends arrive on their own port, and those that arrive while a batch is being
 // stored make up the next one, so the writer never waits for the request thread. A batch
-// writes a WAL frame for every page it touches (one unread-index page per recipient) whatever its size, so
-// while sends keep coming the writer waits up to LINGER_MS for MIN_BATCH of them; after a
-// quiet spell a send is stored at once. A transaction of the request thread's own (statement
+// writes a WAL frame for every page it touches (an unread-index page per recipient)
+// whatever its size, so while sends keep coming the writer waits up to LINGER_MS for
+// MIN_BATCH of them; after a quiet spell a send is stored at once. A transaction of the request thread's own (statement
 // by statement on parentPort) is never entered: queued sends wait for its end.
 const MIN_BATCH = 16;
 const LINGER_MS = 2;
