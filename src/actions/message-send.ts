@@ -4,7 +4,6 @@ import { transact } from '../store/tx.js';
 import { storeMessage } from '../store/group-commit.js';
 import type { Q, RealmRow, StreamRow, UserRow } from '../store/rows.js';
 import { ApiError, badRequest, streamDoesNotExist } from '../errors.js';
-import { streams } from '../store/repos/streams.js';
 import { subscriptions } from '../store/repos/subscriptions.js';
 import { users } from '../store/repos/users.js';
 import { canSeeStream, streamPostPolicyError } from '../access/stream.js';

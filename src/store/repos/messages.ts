@@ -1,5 +1,6 @@
 import { CompiledQuery, sql, type Insertable, type Kysely, type SqlBool } from 'kysely';
 import { prepared } from '../prepared.js';
+import { dialectOf } from '../db.js';
 import type { MessageTable } from '../schema.js';
 import type { DB } from '../schema.js';
 import type { MessageWrite, MessageWritten } from '../group-commit.js';
@@ -17,8 +18,8 @@ function insertSql(n: number, pg: boolean): string {
   if (!text) {
     const values = Array.from({ length: n }, (_, i) => (pg ? `($${3 * i + 1}, $${3 * i + 2}, $${3 * i + 3})` : '(?, ?, ?)'));
     // OR IGNORE on SQLite: a multi-row insert that could abort part way needs a statement
-    // journal, a copy of every page it touches (one or more per recipient), and that copying was a
-    // seventh of the send path's storage time. A conflict (which would be a bug) is still
+    // journal, a copy of every page it touches (one or more per recipient), and that
+    // copying was a seventh of the send path's storage time. A conflict (which would be a bug) is still
     // caught: insertUserMessages counts the rows stored.
     text = `INSERT ${pg ? '' : 'OR IGNORE '}INTO user_message (user_id, message_id, flags) VALUES ${values.join(', ')}`;
     if (insertTexts.size > 2000) insertTexts.clear();
@@ -27,13 +28,27 @@ function insertSql(n: number, pg: boolean): string {
   return text;
 }
 
+/**
+ * The user-keyed partial indexes of user_message on SQLite (migrations 009 and 001), by
+ * their conditions, written as literals so that the planner always matches them. Every
+ * row is in `unread` or `read`.
+ */
+export const OWN_INDEXES = {
+  unread: '(flags & 1) = 0',
+  read: '(flags & 1) <> 0',
+  starred: '(flags & 2) <> 0',
+  mentioned: '(flags & 24) <> 0',
+  private: '(flags & 2048) <> 0',
+} as const;
+export type OwnIndex = keyof typeof OWN_INDEXES;
+
 // Each bound comes from one end of one partial index (every row is in the read or the
 // unread one), so none of them walks a user's rows. Four parameters, all the user id.
 const bounds = prepared((db, a: number, b: number, c: number, d: number) => db.selectNoFrom((eb) => [
-  eb.selectFrom('user_message').select((e) => e.fn.min('message_id').as('v')).where('user_id', '=', a).where(sql<SqlBool>`(flags & 1) = 0`).as('first_unread'),
-  eb.selectFrom('user_message').select((e) => e.fn.min('message_id').as('v')).where('user_id', '=', b).where(sql<SqlBool>`(flags & 1) <> 0`).as('first_read'),
-  eb.selectFrom('user_message').select((e) => e.fn.max('message_id').as('v')).where('user_id', '=', c).where(sql<SqlBool>`(flags & 1) = 0`).as('last_unread'),
-  eb.selectFrom('user_message').select((e) => e.fn.max('message_id').as('v')).where('user_id', '=', d).where(sql<SqlBool>`(flags & 1) <> 0`).as('last_read'),
+  eb.selectFrom('user_message').select((e) => e.fn.min('message_id').as('v')).where('user_id', '=', a).where(sql<SqlBool>`${sql.raw(OWN_INDEXES.unread)}`).as('first_unread'),
+  eb.selectFrom('user_message').select((e) => e.fn.min('message_id').as('v')).where('user_id', '=', b).where(sql<SqlBool>`${sql.raw(OWN_INDEXES.read)}`).as('first_read'),
+  eb.selectFrom('user_message').select((e) => e.fn.max('message_id').as('v')).where('user_id', '=', c).where(sql<SqlBool>`${sql.raw(OWN_INDEXES.unread)}`).as('last_unread'),
+  eb.selectFrom('user_message').select((e) => e.fn.max('message_id').as('v')).where('user_id', '=', d).where(sql<SqlBool>`${sql.raw(OWN_INDEXES.read)}`).as('last_read'),
 ]), [0, 0, 0, 0]);
 
 const messageInserts = new Map<string, string>();
@@ -54,19 +69,6 @@ function messageInsert(row: Insertable<MessageTable>): { text: string; parameter
   return { text, parameters: columns.map((c) => row[c]) };
 }
 
-/**
- * The user-keyed partial indexes of user_message on SQLite (migrations 009 and 001), by
- * their conditions, written as literals so that the planner always matches them. Every
- * row is in `unread` or `read`.
- */
-export const OWN_INDEXES = {
-  unread: '(flags & 1) = 0',
-  read: '(flags & 1) <> 0',
-  starred: '(flags & 2) <> 0',
-  mentioned: '(flags & 24) <> 0',
-  private: '(flags & 2048) <> 0',
-} as const;
-export type OwnIndex = keyof typeof OWN_INDEXES;
 
 /** The id range of a user's messages (null when they have none), and their oldest unread one. */
 export interface UserMessageBounds { first: number | null; last: number | null; firstUnread: number | null }
@@ -139,7 +141,7 @@ export const messages = {
    * than SQLite's insert for large streams.
    */
   insertUserMessages: async (q: Q, rows: Array<{ user_id: number; message_id: number; flags: number }>): Promise<void> => {
-    const pg = q.selectFrom('user_message').select('flags').where('user_id', '=', 0).compile().sql.includes('$1');
+    const pg = dialectOf(q) === 'postgres';
     // SQLite allows 32766 bound parameters; three per row.
     for (let i = 0; i < rows.length; i += 5000) {
       const chunk = rows.slice(i, i + 5000);
