@@ -4,6 +4,7 @@ import { watchMessageChanges } from './lib/max-message-id.js';
 import { watchMembershipEvents } from './actions/send-lookups.js';
 import { installQueueManager } from './events/manager.js';
 import { installMessageCache } from './presenters/message-cache.js';
+import { watchStoreEpoch } from './store/epoch.js';
 
 /**
  * Wires each domain's per-process machinery (event queues, cross-domain hooks)
@@ -15,4 +16,6 @@ export function installDomainHooks(ctx: AppContext): void {
   watchMembershipEvents(ctx.bus);
   installMessageCache(ctx);
   installQueueManager(ctx);
+  const stopEpoch = watchStoreEpoch(ctx);
+  ctx.shutdownHooks.push(async () => stopEpoch());
 }

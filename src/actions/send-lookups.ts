@@ -17,27 +17,25 @@ import type { EventBus } from '../events/bus.js';
  * An entry is used only while nothing it depends on has changed in this process
  * (identityVersion: users; membershipVersion: streams, subscriptions, alert words), nor
  * been announced on the event bus (which, with several nodes, carries every node's
- * events), and for at most TTL_MS, so that a change another process makes without an
- * event (the CLI) is seen as quickly as the authentication cache sees it.
+ * events). A change another process makes without an event (the CLI) moves the store's
+ * epoch, which retires every entry within a second (store/epoch.ts).
  */
-const TTL_MS = 2000;
 const MAX_ENTRIES = 20_000;
 
-interface Entry { at: number; identity: number; membership: number; value: unknown }
+interface Entry { identity: number; membership: number; value: unknown }
 const cachesByDb = new WeakMap<Kysely<DB>, Map<string, Entry>>();
 
 async function remembered<T>(db: Kysely<DB>, key: string, load: () => Promise<T>): Promise<T> {
   let cache = cachesByDb.get(db);
   if (!cache) cachesByDb.set(db, (cache = new Map()));
   const hit = cache.get(key);
-  const now = Date.now();
-  if (hit && hit.identity === identityVersion() && hit.membership === membershipVersion() && now - hit.at < TTL_MS) return hit.value as T;
+  if (hit && hit.identity === identityVersion() && hit.membership === membershipVersion()) return hit.value as T;
   // Versions as of before the read: a change committed while it runs retires the entry.
   const identity = identityVersion();
   const membership = membershipVersion();
   const value = await load();
   if (cache.size >= MAX_ENTRIES) cache.clear();
-  cache.set(key, { at: now, identity, membership, value });
+  cache.set(key, { identity, membership, value });
   return value;
 }
 

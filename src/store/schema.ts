@@ -157,6 +157,12 @@ export interface UserPresenceTable {
   last_connected_time: number;
 }
 
+/** One row: moved by a trigger on every write to the tables in-process caches read (migration 012). */
+export interface CacheEpochTable {
+  id: number;
+  value: number;
+}
+
 export interface DB {
   realm: RealmTable;
   users: UserTable;
@@ -171,4 +177,5 @@ export interface DB {
   reaction: ReactionTable;
   alert_word: AlertWordTable;
   user_presence: UserPresenceTable;
+  cache_epoch: CacheEpochTable;
 }

@@ -4,7 +4,7 @@
  * alert words (what a send reads). Writers bump a counter at write time and again after
  * their transaction commits: a reader that slipped in between (PostgreSQL, another pool
  * connection) may have cached the pre-commit row under the first bump, and the second
- * retires it.
+ * retires it. Writes by other processes move both, through the store's epoch (epoch.ts).
  */
 let identity = 0;
 let membership = 0;
@@ -33,4 +33,10 @@ export function membershipVersion(): number {
 export function committed(q: object): void {
   if (identityPending.has(q)) identity += 1;
   if (membershipPending.has(q)) membership += 1;
+}
+
+/** Another process changed the watched tables: every cached row may be stale. */
+export function changedElsewhere(): void {
+  identity += 1;
+  membership += 1;
 }

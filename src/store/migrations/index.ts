@@ -7,6 +7,7 @@ import * as m008 from './008-subscription-stream-users.js';
 import * as m009 from './009-user-message-by-message.js';
 import * as m010 from './010-message-fts-external.js';
 import * as m011 from './011-alert-word-realm.js';
+import * as m012 from './012-cache-epoch.js';
 
 export interface Migration {
   name: string;
@@ -22,4 +23,5 @@ export const migrations: Migration[] = [
   { name: '009-user-message-by-message', up: m009.up },
   { name: '010-message-fts-external', up: m010.up },
   { name: '011-alert-word-realm', up: m011.up },
+  { name: '012-cache-epoch', up: m012.up },
 ];
