@@ -17,6 +17,7 @@ import { maxMessageIdFor } from '../lib/max-message-id.js';
 import { AVAILABLE_NOTIFICATION_SOUNDS, EMOJISET_CHOICES, USER_SETTING_DEFAULTS, realmUserSettingsDefaults, userSettings } from '../lib/user-settings.js';
 import { LONGPOLL_TIMEOUT_SECS } from './manager.js';
 import { identityVersion } from '../store/versions.js';
+import { shareSerialization } from '../presenters/shared-json.js';
 import { SERVER_GENERATION } from '../lib/version.js';
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../store/schema.js';
@@ -185,8 +186,8 @@ async function realmUserLists(db: Kysely<DB>, realm: RealmRow, clientGravatar: b
   const presentOpts = { clientGravatar, showDeliveryEmail, profileData: {} };
   const lists = {
     version,
-    active: all.filter((u) => u.is_active === 1).map((u) => presentUser(u, presentOpts)),
-    inactive: all.filter((u) => u.is_active !== 1).map((u) => presentUser(u, presentOpts)),
+    active: shareSerialization(all.filter((u) => u.is_active === 1).map((u) => presentUser(u, presentOpts))),
+    inactive: shareSerialization(all.filter((u) => u.is_active !== 1).map((u) => presentUser(u, presentOpts))),
   };
   if (cache.size > 1000) cache.clear();
   cache.set(key, lists);

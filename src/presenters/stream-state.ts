@@ -5,6 +5,7 @@ import { canSeeStreamMetadata } from '../access/stream.js';
 import { Role, isAdminRole } from '../lib/roles.js';
 import { presentStream, presentSubscription } from './stream.js';
 import { listMutedTopics } from '../actions/muted-topics.js';
+import { sendLookups } from '../actions/send-lookups.js';
 
 export interface SubscriptionState {
   subscriptions: Array<Record<string, unknown>>;
@@ -22,7 +23,7 @@ export async function gatherSubscriptions(q: Q, user: UserRow, includeSubscriber
   const [active, inactive, all] = await Promise.all([
     subscriptions.listActiveSubscriptionsOfUser(q, user.id),
     subscriptions.listInactiveSubscriptionsOfUser(q, user.id),
-    streams.listByRealm(q, user.realm_id),
+    sendLookups.realmStreams(q, user.realm_id),
   ]);
   const known = new Set([...active, ...inactive].map((x) => x.stream.id));
   const never = all.filter((s) => !known.has(s.id) && canSeeStreamMetadata(user, s, null))
@@ -47,7 +48,7 @@ export async function gatherSubscriptions(q: Q, user: UserRow, includeSubscriber
  * streams), and every active stream for administrators, as Zulip sends it.
  */
 export async function streamsVisibleTo(q: Q, user: UserRow): Promise<Array<Record<string, unknown>>> {
-  const [all, mine] = await Promise.all([streams.listByRealm(q, user.realm_id), subscriptions.listSubscribedStreamIds(q, user.id)]);
+  const [all, mine] = await Promise.all([sendLookups.realmStreams(q, user.realm_id), subscriptions.listSubscribedStreamIds(q, user.id)]);
   const subscribed = new Set(mine);
   const admin = isAdminRole(user.role);
   return all.filter((s) => admin || subscribed.has(s.id) || (user.role !== Role.GUEST && s.invite_only === 0))

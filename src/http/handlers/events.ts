@@ -3,6 +3,7 @@ import { badRequest } from '../../errors.js';
 import { queuesOf } from '../../events/manager.js';
 import { onceClosed, serveEvents } from '../longpoll.js';
 import { PreSerialized } from '../route.js';
+import { stringifyWithShared } from '../../presenters/shared-json.js';
 import { fetchInitialState, FETCH_TYPES } from '../../events/initial-state.js';
 import type { Capabilities } from '../../events/queue.js';
 import { parseNarrow } from '../../narrow/parse.js';
@@ -61,7 +62,7 @@ export const eventRoutes: Route[] = [
         clientGravatar, slimPresence: r.params.bool('slim_presence', false),
         includeSubscribers: r.params.bool('include_subscribers', false), capabilities: caps,
       });
-      return { queue_id: queue.id, last_event_id: -1, ...versionFields(), ...state };
+      return new PreSerialized(stringifyWithShared({ result: 'success', msg: '', queue_id: queue.id, last_event_id: -1, ...versionFields(), ...state }));
     },
   },
   {

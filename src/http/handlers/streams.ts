@@ -14,6 +14,7 @@ import { doEditStream } from '../../actions/stream-edit-request.js';
 import { doDeactivateStream } from '../../actions/stream-delete.js';
 import { doDeleteTopic } from '../../actions/topic-delete.js';
 import { doAddDefaultStream, doRemoveDefaultStream } from '../../actions/default-streams.js';
+import { sendLookups } from '../../actions/send-lookups.js';
 import { checkStreamDescription } from '../../actions/stream-create.js';
 import { optPostPolicy, optRetentionDays } from './stream-params.js';
 
@@ -27,9 +28,9 @@ async function listStreamsFor(r: AuthedRequest): Promise<Array<Record<string, un
   const includeOwnerSubscribed = p.bool('include_owner_subscribed', false);
   if (includeAllActive && !isAdminRole(r.user.role)) throw badRequest('User not authorized for this query');
   const db = r.ctx.store.db;
-  const all = await streams.listByRealm(db, r.realm.id);
+  const all = await sendLookups.realmStreams(db, r.realm.id);
   const defaults = new Set(await streams.listDefaultIds(db, r.realm.id));
-  let chosen: StreamRow[] = all;
+  let chosen: StreamRow[] = [...all];
   if (!includeAllActive) {
     const mine = new Set(await subscriptions.listSubscribedStreamIds(db, r.user.id));
     const owners = includeOwnerSubscribed && r.user.is_bot === 1 && r.user.bot_owner_id !== null

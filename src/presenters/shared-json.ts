@@ -1,0 +1,33 @@
+/**
+ * Serialisations of shared values that never change once built, made once and reused:
+ * register's user lists (src/events/initial-state.ts) are the same objects for every
+ * register of an organization until a user changes, and at 1,000 users serialising them
+ * was a large part of each register's answer.
+ */
+const shareable = new WeakSet<object>();
+const serialized = new WeakMap<object, string>();
+
+/** Marks `value` as shared and frozen in practice: its JSON may be kept for as long as it lives. */
+export function shareSerialization<T extends object>(value: T): T {
+  shareable.add(value);
+  return value;
+}
+
+function stringifyValue(v: unknown): string | undefined {
+  if (v === null || typeof v !== 'object' || !shareable.has(v)) return JSON.stringify(v);
+  let json = serialized.get(v);
+  if (json === undefined) serialized.set(v, (json = JSON.stringify(v)));
+  return json;
+}
+
+/** JSON.stringify(obj) for a plain object, with shared values' serialisations reused. */
+export function stringifyWithShared(obj: Record<string, unknown>): string {
+  let out = '{';
+  for (const key of Object.keys(obj)) {
+    const json = stringifyValue(obj[key]);
+    // As JSON.stringify: undefined (and functions) leave their key out.
+    if (json === undefined) continue;
+    out += `${out.length > 1 ? ',' : ''}${JSON.stringify(key)}:${json}`;
+  }
+  return `${out}}`;
+}

@@ -1,0 +1,26 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { shareSerialization, stringifyWithShared } from '../../src/presenters/shared-json.js';
+
+test('serialises exactly as JSON.stringify does, shared values included', () => {
+  const shared = shareSerialization([{ user_id: 1, full_name: 'Zoë "Q" Ünal', profile_data: {} }, { user_id: 2, timezone: '' }]);
+  const obj: Record<string, unknown> = {
+    result: 'success', msg: '', n: 0, neg: -1.5, t: true, nil: null, gone: undefined, fn: () => 1,
+    nested: { a: [1, 'two', { b: null }], when: new Date(0) }, 'quote"key': '\u2028', users: shared, again: shared,
+  };
+  assert.equal(stringifyWithShared(obj), JSON.stringify(obj));
+  assert.equal(stringifyWithShared({}), '{}');
+  assert.equal(stringifyWithShared({ only: undefined }), '{}');
+});
+
+test("a shared value's serialisation is made once and reused", () => {
+  const shared = shareSerialization([{ id: 1 }]);
+  const first = stringifyWithShared({ users: shared });
+  // Changing a shared value breaks its contract; here it shows that the first serialisation is reused.
+  (shared[0] as { id: number }).id = 2;
+  assert.equal(stringifyWithShared({ users: shared }), first);
+  const unshared = [{ id: 1 }];
+  stringifyWithShared({ users: unshared });
+  unshared[0]!.id = 2;
+  assert.equal(stringifyWithShared({ users: unshared }), '{"users":[{"id":2}]}');
+});
