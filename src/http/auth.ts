@@ -74,13 +74,21 @@ export function parseBasicAuth(header: string | undefined): { email: string; api
   return { email: decoded.slice(0, sep), apiKey: decoded.slice(sep + 1) };
 }
 
+/**
+ * The login this exact header on this exact host was verified as, if that is still
+ * current: no promise, so that GET /events can answer or park in the same tick.
+ */
+export function verifiedLogin(ctx: AppContext, host: string | undefined, header: string | undefined): { user: UserRow; realm: RealmRow } | undefined {
+  return header !== undefined ? cached(cachesOf(ctx).header, `${host ?? ''}\n${header}`) : undefined;
+}
+
 /** HTTP basic authentication with email and API key, against the Host's organization. */
 export async function authenticate(ctx: AppContext, host: string | undefined, header: string | undefined): Promise<{ user: UserRow; realm: RealmRow }> {
   // The exact header (which holds the key) on the exact host was verified moments ago:
   // a hit skips decoding and comparing. Entries are only made after a verified login.
-  const { user: userCache, header: headerCache } = cachesOf(ctx);
-  const exact = header !== undefined ? cached(headerCache, `${host ?? ''}\n${header}`) : undefined;
+  const exact = verifiedLogin(ctx, host, header);
   if (exact) return exact;
+  const { user: userCache, header: headerCache } = cachesOf(ctx);
   const { email, apiKey } = parseBasicAuth(header);
   // Zulip's has_api_key_format: anything but 32 letters and digits is no key at all.
   if (!API_KEY_FORMAT.test(apiKey)) throw new ApiError('INVALID_API_KEY', 'Malformed API key', 401);

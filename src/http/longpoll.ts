@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { AppContext } from '../context.js';
 import { ApiError } from '../errors.js';
-import { authenticate } from './auth.js';
+import { authenticate, verifiedLogin } from './auth.js';
 import { Params, parseQuery } from './params.js';
 import { queuesOf } from '../events/manager.js';
 import { eventsAnswer } from '../presenters/events.js';
@@ -67,7 +67,7 @@ export function createServer(ctx: AppContext, fastify: http.RequestListener, opt
       }
       if (logRequests) ctx.log.info({ method: 'GET', url, status, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
     };
-    void answerPoll(ctx, req, socket, q < 0 ? '' : url.slice(q + 1), reply);
+    answerPoll(ctx, req, socket, q < 0 ? '' : url.slice(q + 1), reply);
   });
   // Long polls are held up to 90 s by design; a client's next poll follows within seconds.
   server.requestTimeout = 0;
@@ -87,21 +87,27 @@ type MarkedSocket = Socket & {
 /**
  * Answers at once when there is something to say; otherwise parks the poll and returns,
  * so that nothing but the queue's answer callback and the request itself stays alive
- * while it waits.
+ * while it waits. A login verified before is checked without a promise (most polls).
  */
-async function answerPoll(ctx: AppContext, req: http.IncomingMessage, socket: MarkedSocket, query: string, reply: (status: number, body: string) => void): Promise<void> {
+function answerPoll(ctx: AppContext, req: http.IncomingMessage, socket: MarkedSocket, query: string, reply: (status: number, body: string) => void): void {
+  const known = verifiedLogin(ctx, req.headers.host, req.headers.authorization);
+  if (known) {
+    servePoll(ctx, known.user, socket, query, reply);
+    return;
+  }
+  authenticate(ctx, req.headers.host, req.headers.authorization).then(
+    ({ user }) => servePoll(ctx, user, socket, query, reply),
+    (err: unknown) => replyError(ctx, err, reply),
+  ).catch((err: unknown) => ctx.log.error({ err }, 'unhandled error'));
+}
+
+function servePoll(ctx: AppContext, user: UserRow, socket: MarkedSocket, query: string, reply: (status: number, body: string) => void): void {
   let queue: EventQueue;
   let events: QueuedEvent[] | undefined;
   try {
-    const { user } = await authenticate(ctx, req.headers.host, req.headers.authorization);
     ({ queue, events } = takePoll(ctx, user, queryParams(query)));
   } catch (err) {
-    if (err instanceof ApiError) {
-      reply(err.httpStatus, JSON.stringify(err.toJSON()));
-    } else {
-      ctx.log.error({ err }, 'unhandled error');
-      reply(500, JSON.stringify({ result: 'error', msg: 'Internal server error', code: 'INTERNAL_SERVER_ERROR' }));
-    }
+    replyError(ctx, err, reply);
     return;
   }
   if (events) {
@@ -120,6 +126,15 @@ async function answerPoll(ctx: AppContext, req: http.IncomingMessage, socket: Ma
   socket[PARKED_ANSWER] = answer;
 }
 
+function replyError(ctx: AppContext, err: unknown, reply: (status: number, body: string) => void): void {
+  if (err instanceof ApiError) {
+    reply(err.httpStatus, JSON.stringify(err.toJSON()));
+  } else {
+    ctx.log.error({ err }, 'unhandled error');
+    reply(500, JSON.stringify({ result: 'error', msg: 'Internal server error', code: 'INTERNAL_SERVER_ERROR' }));
+  }
+}
+
 /** `cb` when the client goes away; at once if it already has (during a slow authentication, say). */
 export function onceClosed(res: http.ServerResponse, cb: () => void): void {
   if (res.destroyed) cb();
@@ -127,5 +142,5 @@ export function onceClosed(res: http.ServerResponse, cb: () => void): void {
 }
 
 function queryParams(query: string): Params {
-  return Params.from(parseQuery(query), undefined);
+  return new Params(parseQuery(query));
 }

@@ -8,6 +8,7 @@ import { testApp, basic, httpClient, type TestApp, type TestUser } from '../help
 import { transact } from '../../src/store/tx.js';
 import { createStreamWithSubscribers } from '../../src/actions/stream-create.js';
 import { queuesOf } from '../../src/events/manager.js';
+import { changedElsewhere } from '../../src/store/versions.js';
 
 let t: TestApp;
 let base: string;
@@ -303,6 +304,20 @@ test('GET /events answers alike on the direct long-poll path and through Fastify
   const wrongKey = await fetch(`${base}/api/v1/events?${cases[0]}`, { headers: { authorization: basic(alice.email, 'x'.repeat(32)) } });
   assert.equal(wrongKey.status, 401);
   assert.deepEqual(await wrongKey.json(), { result: 'error', msg: 'Invalid API key', code: 'INVALID_API_KEY' });
+});
+
+test('a long poll whose login is not yet known authenticates before it parks, and is delivered to', async () => {
+  const q = (await register(alice, { event_types: ['message'] })).body;
+  // Any change to users retires every remembered login: this poll takes the slow path.
+  changedElsewhere();
+  const parked = fetch(`${base}/api/v1/events?queue_id=${encodeURIComponent(q.queue_id)}&last_event_id=-1`, { headers: { authorization: basic(alice.email, alice.apiKey) } });
+  await new Promise((r) => setTimeout(r, 50));
+  await sendStream(bob, 'general', 'after a fresh login');
+  const body = await (await parked).json();
+  assert.deepEqual(body.events.map((e: any) => e.message.content), ['after a fresh login']);
+  changedElsewhere();
+  const deactivatedKey = await fetch(`${base}/api/v1/events?queue_id=${encodeURIComponent(q.queue_id)}&last_event_id=-1`, { headers: { authorization: basic(alice.email, 'y'.repeat(32)) } });
+  assert.equal(deactivatedKey.status, 401);
 });
 
 test('a client that gets BAD_EVENT_QUEUE_ID re-registers and carries on', async () => {
