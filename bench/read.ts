@@ -16,7 +16,7 @@ const WORDS = ['deploy', 'release', 'lunch', 'coffee', 'review', 'incident', 'de
 
 if (process.argv[2] === 'child') {
   const { startBenchApp } = await import('./lib/bench-app.js');
-  const { fetchMessages } = await import('../src/narrow/fetch.js');
+  const { fetchMessages } = await import('../src/reads/messages.js');
   const bench = await startBenchApp('read');
   const { app, realm } = bench;
   const db = app.ctx.store.db;
@@ -63,7 +63,7 @@ if (process.argv[2] === 'child') {
       const ms: number[] = [];
       for (let i = 0; i < n; i++) {
         const t = performance.now();
-        await fetchMessages(app.ctx, who, realm, { anchor: 'newest', numBefore: 100, numAfter: 0, includeAnchor: false, narrow, applyMarkdown: true, clientGravatar: true });
+        await fetchMessages(app.ctx.store.db, who, realm, { anchor: 'newest', numBefore: 100, numAfter: 0, includeAnchor: false, narrow, applyMarkdown: true, clientGravatar: true });
         ms.push(performance.now() - t);
       }
       ms.sort((a, b) => a - b);

@@ -6,7 +6,7 @@ import type { AppContext } from './context.js';
 import { openStore } from './store/db.js';
 import { InProcessBus, type EventBus } from './events/bus.js';
 import { buildHttp } from './http/app.js';
-import { installDomainHooks } from './domains.js';
+import { startServices } from './wiring.js';
 
 export interface App {
   ctx: AppContext;
@@ -36,7 +36,7 @@ export async function openContext(overrides: ConfigOverrides = {}, deps: { log?:
 export async function buildApp(overrides: ConfigOverrides = {}, deps: { log?: Logger; bus?: EventBus } = {}): Promise<App> {
   const ctx = await openContext(overrides, deps);
   const { log, store } = ctx;
-  installDomainHooks(ctx);
+  startServices(ctx);
   const http = await buildHttp(ctx);
   let closed = false;
   return {

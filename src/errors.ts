@@ -1,10 +1,29 @@
 /**
- * The one error type of Parley. Anything thrown that is not an ApiError is a bug:
- * the HTTP layer logs it and answers a generic 500 without internals.
+ * The one error type of Parley, and every factory of it. Anything thrown that is not an
+ * ApiError is a bug: the HTTP layer (http/app.ts, renderError) logs it and answers a
+ * generic 500 without internals.
  */
+
+/** The API's error codes (Zulip's ErrorCode names), exactly as on the wire. */
+export type ErrorCode =
+  | 'BAD_REQUEST'
+  | 'REQUEST_VARIABLE_MISSING'
+  | 'UNAUTHORIZED'
+  | 'UNAUTHORIZED_PRINCIPAL'
+  | 'STREAM_DOES_NOT_EXIST'
+  | 'INVALID_API_KEY'
+  | 'USER_DEACTIVATED'
+  | 'REALM_DEACTIVATED'
+  | 'NONEXISTENT_SUBDOMAIN'
+  | 'AUTHENTICATION_FAILED'
+  | 'RATE_LIMIT_HIT'
+  | 'BAD_EVENT_QUEUE_ID'
+  | 'BAD_NARROW'
+  | 'INTERNAL_SERVER_ERROR';
+
 export class ApiError extends Error {
   constructor(
-    public readonly code: string,
+    public readonly code: ErrorCode,
     msg: string,
     public readonly httpStatus = 400,
     public readonly extra: Record<string, unknown> = {},
@@ -24,12 +43,19 @@ export const badRequest = (msg: string, extra: Record<string, unknown> = {}) =>
 export const missingArgument = (name: string) =>
   new ApiError('REQUEST_VARIABLE_MISSING', `Missing '${name}' argument`, 400, { var_name: name });
 
-export const unauthorized = (msg: string, code = 'UNAUTHORIZED') => new ApiError(code, msg, 401);
+export const unauthorized = (msg: string, code: ErrorCode = 'UNAUTHORIZED') => new ApiError(code, msg, 401);
 
 export const unauthorizedUser = () => badRequest('Unauthorized');
 
+export const invalidApiKey = () => new ApiError('INVALID_API_KEY', 'Invalid API key', 401);
+export const realmDeactivated = () => new ApiError('REALM_DEACTIVATED', 'This organization has been deactivated', 401);
+export const userDeactivated = () => new ApiError('USER_DEACTIVATED', 'Account is deactivated', 401);
+
 export const streamDoesNotExist = (stream: string) =>
   new ApiError('STREAM_DOES_NOT_EXIST', `Stream '${stream}' does not exist`, 400, { stream });
+
+export const streamIdDoesNotExist = (id: number) =>
+  new ApiError('STREAM_DOES_NOT_EXIST', `Stream with ID '${id}' does not exist`, 400, { stream_id: id });
 
 export const noSuchUser = () => badRequest('No such user');
 
@@ -39,3 +65,21 @@ export const insufficientPermission = () => badRequest('Insufficient permission'
 export const mustBeAdmin = () => new ApiError('UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator', 400);
 export const mustBeOwner = () => new ApiError('UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner', 400);
 export const mustBeStreamAdmin = () => new ApiError('UNAUTHORIZED_PRINCIPAL', 'Must be an organization or stream administrator', 400);
+
+export const principalNotAuthorized = (principal: string | number) =>
+  new ApiError('UNAUTHORIZED_PRINCIPAL', `User not authorized to execute queries on behalf of '${principal}'`, 403, { principal });
+
+export const authenticationFailed = () => new ApiError('AUTHENTICATION_FAILED', 'Your username or password is incorrect', 401);
+
+export const rateLimited = (retryAfterSecs: number) =>
+  new ApiError('RATE_LIMIT_HIT', 'API usage exceeded rate limit', 429, { 'retry-after': retryAfterSecs });
+
+export const badEventQueueId = (id: string) =>
+  new ApiError('BAD_EVENT_QUEUE_ID', `Bad event queue id: ${id}`, 400, { queue_id: id });
+
+export const badNarrow = (desc: string) => new ApiError('BAD_NARROW', `Invalid narrow operator: ${desc}`, 400);
+
+export const nonexistentSubdomain = () => new ApiError('NONEXISTENT_SUBDOMAIN', 'Invalid subdomain', 404);
+
+/** What every unexpected failure answers: nothing about its cause. */
+export const INTERNAL_ERROR_BODY = { result: 'error', msg: 'Internal server error', code: 'INTERNAL_SERVER_ERROR' } as const;

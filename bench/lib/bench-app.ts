@@ -9,7 +9,7 @@ import path from 'node:path';
 import { buildApp, type App } from '../../src/app.js';
 import type { ConfigOverrides } from '../../src/config.js';
 import { ensureDefaultRealm } from '../../src/cli/bootstrap.js';
-import { transact } from '../../src/store/tx.js';
+import { transact } from '../../src/actions/transaction.js';
 import { realms } from '../../src/store/repos/realms.js';
 import { doCreateUser } from '../../src/actions/user-create.js';
 import { createStreamWithSubscribers, type StreamSpec } from '../../src/actions/stream-create.js';

@@ -1,6 +1,7 @@
 import type { Q, UserRow } from '../store/rows.js';
 import { users } from '../store/repos/users.js';
-import { badRequest, noSuchUser, mustBeOwner, mustBeAdmin } from '../errors.js';
+import { badRequest, principalNotAuthorized, noSuchUser, mustBeOwner, mustBeAdmin } from '../errors.js';
+import { fitsIdColumn } from '../lib/ids.js';
 import { Role } from '../lib/roles.js';
 
 export interface AccessUserOpts {
@@ -39,3 +40,18 @@ export function requireAdmin(user: UserRow): void {
 export function requireNotGuest(user: UserRow): void {
   if (user.role === Role.GUEST) throw badRequest('Not allowed for guest users');
 }
+
+
+/** Resolves principals to active users of the caller's organization; anything else is unauthorized. */
+export async function accessPrincipals(q: Q, acting: UserRow, principals: Array<string | number>): Promise<UserRow[]> {
+  const out = new Map<number, UserRow>();
+  for (const p of principals) {
+    const u = typeof p === 'number'
+      ? (fitsIdColumn(p) ? await users.findInRealm(q, acting.realm_id, p) : undefined)
+      : await users.findByEmail(q, acting.realm_id, p);
+    if (!u || u.is_active !== 1) throw principalNotAuthorized(p);
+    out.set(u.id, u);
+  }
+  return [...out.values()];
+}
+

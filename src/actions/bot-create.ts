@@ -1,11 +1,11 @@
-import type { Tx } from '../store/tx.js';
+import type { Tx } from './transaction.js';
 import type { RealmRow, UserRow } from '../store/rows.js';
 import type { Config } from '../config.js';
 import { badRequest } from '../errors.js';
 import { BotType } from '../lib/roles.js';
 import { realmEmailDomain } from '../lib/realm-host.js';
 import { users } from '../store/repos/users.js';
-import { avatarUrl } from '../presenters/user.js';
+import { presentBot } from '../presenters/bot.js';
 import { doCreateUser } from './user-create.js';
 
 const SHORT_NAME_RE = /^[a-zA-Z0-9._-]+$/;
@@ -24,14 +24,6 @@ export async function doCreateBot(
     email, fullName: input.fullName, isBot: true, botType: input.botType, botOwnerId: owner.id,
   });
   const adminIds = await users.listAdminIds(tx.db, realm.id);
-  tx.notify({
-    type: 'realm_bot', op: 'add',
-    bot: {
-      user_id: bot.id, full_name: bot.full_name, api_key: bot.api_key, avatar_url: avatarUrl(bot, false),
-      email: bot.email, bot_type: bot.bot_type, default_sending_stream: null,
-      default_events_register_stream: null, default_all_public_streams: false,
-      is_active: true, owner_id: owner.id, services: [],
-    },
-  }, new Set([owner.id, ...adminIds]), realm.id);
+  tx.notify({ type: 'realm_bot', op: 'add', bot: presentBot(bot) }, new Set([owner.id, ...adminIds]), realm.id);
   return bot;
 }

@@ -1,9 +1,9 @@
-import type { Tx } from '../store/tx.js';
+import type { Tx } from './transaction.js';
 import type { RealmRow, StreamRow, UserRow } from '../store/rows.js';
 import { streams } from '../store/repos/streams.js';
 import { badRequest } from '../errors.js';
 import { presentStream } from '../presenters/stream.js';
-import { nonGuestUserIds } from './stream-notify.js';
+import { nonGuestUserIds } from '../reads/stream-audience.js';
 import { doAddSubscriptions } from './subscription-add.js';
 
 async function notifyDefaultStreams(tx: Tx, realmId: number): Promise<void> {
@@ -26,7 +26,7 @@ export async function doRemoveDefaultStream(tx: Tx, stream: StreamRow): Promise<
   await notifyDefaultStreams(tx, stream.realm_id);
 }
 
-/** afterUserCreated hook: new humans join the organization's default streams. */
+/** Part of creating a user: new humans join the organization's default streams. */
 export async function subscribeToDefaultStreams(tx: Tx, realm: RealmRow, user: UserRow): Promise<void> {
   if (user.is_bot === 1) return;
   const defaults = await streams.listDefaults(tx.db, realm.id);

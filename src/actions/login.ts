@@ -1,9 +1,8 @@
 import type { AppContext } from '../context.js';
 import type { RealmRow, UserRow } from '../store/rows.js';
 import { users } from '../store/repos/users.js';
-import { ApiError } from '../errors.js';
+import { authenticationFailed, rateLimited, realmDeactivated, userDeactivated } from '../errors.js';
 import { verifyPassword } from '../lib/secrets.js';
-import { realmDeactivated, userDeactivated } from '../http/auth.js';
 
 /**
  * Zulip's authenticate_by_username limit: 5 failures per 30 minutes per username.
@@ -30,7 +29,7 @@ export async function fetchApiKey(ctx: AppContext, realm: RealmRow, username: st
   const recent = recentFailures(key, now);
   if (recent.length >= MAX_FAILURES) {
     const retryAfter = Math.ceil((recent[0]! + WINDOW_MS - now) / 1000);
-    throw new ApiError('RATE_LIMIT_HIT', 'API usage exceeded rate limit', 429, { 'retry-after': retryAfter });
+    throw rateLimited(retryAfter);
   }
   const user = await users.findByEmail(ctx.store.db, realm.id, username.trim());
   // Hash even for unknown users so response time does not reveal which emails exist.
@@ -38,7 +37,7 @@ export async function fetchApiKey(ctx: AppContext, realm: RealmRow, username: st
   if (!user || !ok || user.password_hash === null) {
     recent.push(now);
     failures.set(key, recent);
-    throw new ApiError('AUTHENTICATION_FAILED', 'Your username or password is incorrect', 401);
+    throw authenticationFailed();
   }
   if (realm.deactivated === 1) throw realmDeactivated();
   if (user.is_active !== 1) throw userDeactivated();

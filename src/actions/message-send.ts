@@ -1,9 +1,8 @@
 import type { AppContext } from '../context.js';
-import type { ParleyEvent } from '../events/bus.js';
-import { transact } from '../store/tx.js';
+import { transact } from './transaction.js';
 import { storeMessage } from '../store/group-commit.js';
 import type { Q, RealmRow, StreamRow, UserRow } from '../store/rows.js';
-import { ApiError, badRequest, streamDoesNotExist } from '../errors.js';
+import { badRequest, streamDoesNotExist, streamIdDoesNotExist } from '../errors.js';
 import { subscriptions } from '../store/repos/subscriptions.js';
 import { users } from '../store/repos/users.js';
 import { canSeeStream, streamPostPolicyError } from '../access/stream.js';
@@ -12,12 +11,14 @@ import { FLAG_BITS, flagsFromMask } from '../lib/message-flags.js';
 import { isHumanClient } from '../lib/client-name.js';
 import { nowSeconds } from '../lib/time.js';
 import { renderMarkdown } from '../markdown/index.js';
-import { renderContextFor } from '../markdown/context.js';
+import { renderContextFor } from '../reads/render-context.js';
 import { presentMessage, pmUser, type RecipientInfo } from '../presenters/message.js';
 import { matchesAlertWord } from './alert-words.js';
-import { sendLookups } from './send-lookups.js';
-import { membershipChanged } from '../store/versions.js';
-import { streamAudienceIds } from './stream-notify.js';
+import { activeSubscription, streamByName, streamInRealm, subscriberIds } from '../reads/streams.js';
+import { realmAlertWords } from '../reads/alert-words.js';
+import { streamAudienceIds } from '../reads/stream-audience.js';
+import { publish } from '../events/publish.js';
+import { recipients as recipientRows } from '../store/repos/recipients.js';
 
 export const MAX_MESSAGE_BYTES = 10_000;
 export const MAX_TOPIC_LENGTH = 60;
@@ -66,8 +67,8 @@ export interface SendInput {
 }
 
 async function streamForSend(q: Q, sender: UserRow, realm: RealmRow, to: { name?: string; id?: number }): Promise<StreamRow> {
-  const stream = to.id !== undefined ? await sendLookups.streamInRealm(q, realm.id, to.id) : await sendLookups.streamByName(q, realm.id, to.name ?? '');
-  const sub = stream ? await sendLookups.activeSubscription(q, sender.id, stream.id) : undefined;
+  const stream = to.id !== undefined ? await streamInRealm(q, realm.id, to.id) : await streamByName(q, realm.id, to.name ?? '');
+  const sub = stream ? await activeSubscription(q, sender.id, stream.id) : undefined;
   // As Zulip: a bot may also send wherever its owner is subscribed, and under its owner's
   // standing with respect to stream_post_policy.
   const activeOwner = async () => {
@@ -82,7 +83,7 @@ async function streamForSend(q: Q, sender: UserRow, realm: RealmRow, to: { name?
   // A private stream the sender may not see is answered exactly like a missing one.
   if (!stream || (!canSeeStream(sender, stream, sub ?? null) && !(await ownerSubscribed(stream)))) {
     if (to.id !== undefined) {
-      throw new ApiError('STREAM_DOES_NOT_EXIST', `Stream with ID '${to.id}' does not exist`, 400, { stream_id: to.id });
+      throw streamIdDoesNotExist(to.id);
     }
     throw streamDoesNotExist(to.name ?? '');
   }
@@ -118,8 +119,7 @@ async function privateRecipientId(ctx: AppContext, sender: UserRow, others: User
   const memberIds = [...new Set([sender.id, ...others.map((u) => u.id)])].sort((a, b) => a - b);
   if (memberIds.length <= 2) {
     const target = memberIds.find((id) => id !== sender.id) ?? sender.id;
-    const r = await q.selectFrom('recipient').select('id').where('type', '=', 1).where('type_id', '=', target).executeTakeFirstOrThrow();
-    return { recipientId: r.id, memberIds };
+    return { recipientId: await recipientRows.personalOf(q, target), memberIds };
   }
   const hash = memberIds.join(',');
   const known = await q.selectFrom('huddle').select('recipient_id').where('huddle_hash', '=', hash).executeTakeFirst();
@@ -136,10 +136,6 @@ async function privateRecipientId(ctx: AppContext, sender: UserRow, others: User
   });
   return { recipientId, memberIds };
 }
-
-const publish = (ctx: AppContext, realmId: number, event: ParleyEvent, userIds: number[]) => {
-  if (userIds.length > 0) ctx.bus.publish({ realmId, event, userIds });
-};
 
 /**
  * Sends one message. Everything is read, checked and rendered first; then the message
@@ -158,7 +154,7 @@ export async function sendMessage(ctx: AppContext, realm: RealmRow, sender: User
     stream = await streamForSend(q, sender, realm, input.to);
     topic = checkTopic(input.topic, realm);
     recipientId = stream.recipient_id!;
-    userIds = await sendLookups.subscriberIds(q, stream.id);
+    userIds = await subscriberIds(q, stream.id);
     recipientInfo = { type: 2, streamId: stream.id, streamName: stream.name };
   } else {
     const others = await privateRecipients(q, sender, input.to);
@@ -180,7 +176,7 @@ export async function sendMessage(ctx: AppContext, realm: RealmRow, sender: User
     has_image: rendered.hasImage ? 1 : 0, has_attachment: rendered.hasAttachment ? 1 : 0,
   };
 
-  const alertWords = await sendLookups.alertWords(q, realm.id);
+  const alertWords = await realmAlertWords(q, realm.id);
   const senderRead = isHumanClient(input.client);
   const rows = recipients.map((userId) => {
     let flags = 0;
@@ -197,15 +193,14 @@ export async function sendMessage(ctx: AppContext, realm: RealmRow, sender: User
 
   const { id, first } = await storeMessage(ctx.store, { message: values, firstOf: firstOf?.id ?? null, recipients: rows });
 
-  // The stream row changed under the send lookups' cache.
-  if (first) membershipChanged();
   if (first && firstOf) {
-    publish(ctx, realm.id, { type: 'stream', op: 'update', property: 'first_message_id', value: id, stream_id: firstOf.id, name: firstOf.name }, firstAudience);
+    publish(ctx.bus, realm.id, { type: 'stream', op: 'update', property: 'first_message_id', value: id, stream_id: firstOf.id, name: firstOf.name }, firstAudience);
   }
   const wire = presentMessage({ id, ...values }, sender, recipientInfo, { applyMarkdown: true, clientGravatar: false, realm }, { reactions: [] });
   const flagsByUser: Record<number, string[]> = {};
   for (const r of rows) flagsByUser[r.user_id] = flagsFromMask(r.flags);
-  publish(ctx, realm.id, {
+  // Published once the group commit that stored it has committed (storeMessage resolves then).
+  publish(ctx.bus, realm.id, {
     type: 'message', message: wire, raw_content: content, sender_avatar_source: sender.avatar_source,
     flags_by_user: flagsByUser, public_stream: stream !== undefined && stream.invite_only === 0,
     ...(input.queueId !== undefined ? { sender_queue_id: input.queueId, local_id: input.localId } : {}),

@@ -1,9 +1,9 @@
-import type { Tx } from '../store/tx.js';
+import type { Tx } from './transaction.js';
 import type { RealmRow, UserRow } from '../store/rows.js';
 import { users } from '../store/repos/users.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { badRequest } from '../errors.js';
-import { clientPresence, OFFLINE_THRESHOLD_SECS, ACTIVE_WINDOW_SECS, type PresenceRow } from '../presence/presence.js';
+import { clientPresence, OFFLINE_THRESHOLD_SECS, ACTIVE_WINDOW_SECS, type PresenceRow } from '../presenters/presence.js';
 
 export function checkPresenceStatus(status: string): 'active' | 'idle' {
   if (status !== 'active' && status !== 'idle') throw badRequest(`Invalid status: ${status}`);

@@ -1,13 +1,10 @@
-import type { Tx } from '../store/tx.js';
+import type { Tx } from './transaction.js';
 import type { RealmRow, UserRow } from '../store/rows.js';
 import { realms } from '../store/repos/realms.js';
 import { badRequest } from '../errors.js';
 import { nowSeconds } from '../lib/time.js';
 import { Role } from '../lib/roles.js';
 import { doCreateUser } from './user-create.js';
-
-/** Hooks for other domains to seed a new organization (default streams, ...). */
-export const afterRealmCreated: Array<(tx: Tx, realm: RealmRow, owner: UserRow) => Promise<void>> = [];
 
 export function checkStringId(stringId: string): string {
   if (stringId !== '' && !/^[a-z0-9][a-z0-9-]{0,39}$/.test(stringId)) {
@@ -29,7 +26,6 @@ export async function doCreateRealm(
   const owner = await doCreateUser(tx, realm, {
     email: input.ownerEmail, fullName: input.ownerFullName ?? input.ownerEmail.split('@')[0]!, password: input.ownerPassword, role: Role.OWNER,
   });
-  for (const hook of afterRealmCreated) await hook(tx, realm, owner);
   return { realm, owner };
 }
 

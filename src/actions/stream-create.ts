@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { Tx } from '../store/tx.js';
+import type { Tx } from './transaction.js';
 import type { RealmRow, StreamRow, UserRow } from '../store/rows.js';
 import { streams } from '../store/repos/streams.js';
 import { badRequest } from '../errors.js';
@@ -7,7 +7,7 @@ import { nowSeconds } from '../lib/time.js';
 import { renderStreamDescription } from '../lib/stream-description.js';
 import { presentStream } from '../presenters/stream.js';
 import { STREAM_POST_POLICY } from '../access/stream.js';
-import { streamAudienceIds } from './stream-notify.js';
+import { streamAudienceIds } from '../reads/stream-audience.js';
 import { doAddSubscriptions } from './subscription-add.js';
 
 export const MAX_STREAM_NAME_LENGTH = 60;

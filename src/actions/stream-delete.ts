@@ -1,9 +1,9 @@
-import type { Tx } from '../store/tx.js';
+import type { Tx } from './transaction.js';
 import type { StreamRow } from '../store/rows.js';
 import { streams } from '../store/repos/streams.js';
 import { subscriptions } from '../store/repos/subscriptions.js';
 import { presentStream } from '../presenters/stream.js';
-import { streamAudienceIds } from './stream-notify.js';
+import { streamAudienceIds } from '../reads/stream-audience.js';
 import { doRemoveDefaultStream } from './default-streams.js';
 import { messages } from '../store/repos/messages.js';
 

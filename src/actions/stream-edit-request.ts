@@ -1,4 +1,4 @@
-import type { Tx } from '../store/tx.js';
+import type { Tx } from './transaction.js';
 import type { RealmRow, StreamRow, UserRow } from '../store/rows.js';
 import { streams } from '../store/repos/streams.js';
 import { badRequest, insufficientPermission, mustBeOwner } from '../errors.js';

@@ -1,6 +1,6 @@
-import type { Tx } from '../store/tx.js';
+import type { Tx } from './transaction.js';
 import type { StreamRow } from '../store/rows.js';
-import type { ParleyEvent } from '../events/bus.js';
+import type { ParleyEvent } from '../events/types.js';
 import { streams } from '../store/repos/streams.js';
 import { subscriptions } from '../store/repos/subscriptions.js';
 import { badRequest } from '../errors.js';
@@ -8,13 +8,13 @@ import { renderStreamDescription } from '../lib/stream-description.js';
 import { presentStream, streamEmailAddress } from '../presenters/stream.js';
 import { STREAM_POST_POLICY } from '../access/stream.js';
 import { checkStreamDescription, checkStreamName, isUniqueViolation } from './stream-create.js';
-import { streamAudienceIds } from './stream-notify.js';
+import { streamAudienceIds } from '../reads/stream-audience.js';
 
 async function reload(tx: Tx, stream: StreamRow): Promise<StreamRow> {
   return (await streams.findById(tx.db, stream.id))!;
 }
 
-async function notifyUpdate(tx: Tx, stream: StreamRow, fields: Record<string, unknown>): Promise<void> {
+async function notifyUpdate(tx: Tx, stream: StreamRow, fields: { property: string; value: unknown } & Record<string, unknown>): Promise<void> {
   const event: ParleyEvent = { type: 'stream', op: 'update', stream_id: stream.id, name: stream.name, ...fields };
   tx.notify(event, await streamAudienceIds(tx.db, stream), stream.realm_id);
 }
@@ -81,7 +81,7 @@ export async function doChangeStreamPermission(tx: Tx, stream: StreamRow, p: Str
   if (members.length > 0) {
     tx.notify({ type: 'subscription', op: 'peer_add', stream_ids: [stream.id], user_ids: members }, gained, stream.realm_id);
   }
-  const base = { type: 'stream', op: 'update', stream_id: stream.id, name: stream.name };
+  const base = { type: 'stream', op: 'update', stream_id: stream.id, name: stream.name } as const;
   tx.notify({
     ...base, property: 'invite_only', value: p.inviteOnly,
     history_public_to_subscribers: p.historyPublicToSubscribers, is_web_public: p.isWebPublic,

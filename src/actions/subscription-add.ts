@@ -1,9 +1,9 @@
-import type { Tx } from '../store/tx.js';
+import type { Tx } from './transaction.js';
 import type { StreamRow, UserRow } from '../store/rows.js';
 import { subscriptions } from '../store/repos/subscriptions.js';
 import { presentStream, presentSubscription } from '../presenters/stream.js';
 import { canSeeStreamMetadata } from '../access/stream.js';
-import { streamAudienceIds } from './stream-notify.js';
+import { streamAudienceIds } from '../reads/stream-audience.js';
 
 /** Zulip's stream color palette, handed out in order of what the user does not use yet. */
 export const STREAM_COLORS = [

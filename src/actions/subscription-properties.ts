@@ -1,4 +1,4 @@
-import type { Tx } from '../store/tx.js';
+import type { Tx } from './transaction.js';
 import type { StreamRow, SubscriptionRow, UserRow } from '../store/rows.js';
 import type { Updateable } from 'kysely';
 import type { SubscriptionTable } from '../store/schema.js';
@@ -16,7 +16,7 @@ export type SubscriptionProperty = (typeof SUBSCRIPTION_PROPERTIES)[number];
  */
 export async function doChangeSubscriptionProperty(tx: Tx, user: UserRow, stream: StreamRow, sub: SubscriptionRow,
   property: SubscriptionProperty, value: string | boolean): Promise<void> {
-  const base = { type: 'subscription', op: 'update', stream_id: stream.id };
+  const base = { type: 'subscription', op: 'update', stream_id: stream.id } as const;
   if (property === 'is_muted' || property === 'in_home_view') {
     const muted = property === 'is_muted' ? value === true : value === false;
     await subscriptions.update(tx.db, sub.id, { is_muted: muted ? 1 : 0 });

@@ -1,8 +1,8 @@
-import type { Tx } from '../store/tx.js';
+import type { Tx } from './transaction.js';
 import type { StreamRow, UserRow } from '../store/rows.js';
 import { subscriptions } from '../store/repos/subscriptions.js';
 import { presentStreamRef } from '../presenters/stream.js';
-import { streamAudienceIds } from './stream-notify.js';
+import { streamAudienceIds } from '../reads/stream-audience.js';
 import type { SubPair } from './subscription-add.js';
 
 /**
@@ -46,7 +46,7 @@ export async function doRemoveSubscriptions(tx: Tx, streamList: StreamRow[], use
 }
 
 /**
- * afterUserDeactivated hook: a deactivated user keeps their subscription rows (they
+ * Part of deactivating a user: a deactivated user keeps their subscription rows (they
  * return on reactivation) but leaves every subscriber list, so peers hear peer_remove.
  */
 export async function notifyPeersOfDeactivatedUser(tx: Tx, user: UserRow): Promise<void> {

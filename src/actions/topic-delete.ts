@@ -1,4 +1,4 @@
-import type { Tx } from '../store/tx.js';
+import type { Tx } from './transaction.js';
 import type { StreamRow, UserRow } from '../store/rows.js';
 
 /**

@@ -1,9 +1,9 @@
-import type { Tx } from '../store/tx.js';
+import type { Tx } from './transaction.js';
 import type { Q, RealmRow, StreamRow, UserRow } from '../store/rows.js';
 import { accessStreamById, checkCanPostToStream } from '../access/stream.js';
 import { users } from '../store/repos/users.js';
 import { subscriptions } from '../store/repos/subscriptions.js';
-import { fitsIdColumn } from '../store/repos/streams.js';
+import { fitsIdColumn } from '../lib/ids.js';
 import { userSettings } from '../lib/user-settings.js';
 import { badRequest } from '../errors.js';
 

@@ -1,4 +1,4 @@
-import type { Tx } from '../store/tx.js';
+import type { Tx } from './transaction.js';
 import type { RealmRow, UserRow } from '../store/rows.js';
 import { users } from '../store/repos/users.js';
 import { badRequest } from '../errors.js';
@@ -6,12 +6,10 @@ import { generateApiKey, hashPassword } from '../lib/secrets.js';
 import { nowSeconds } from '../lib/time.js';
 import { Role } from '../lib/roles.js';
 import { notifyRealmUser, personForEvent } from './user-notify.js';
+import { subscribeToDefaultStreams } from './default-streams.js';
 
 export const MAX_NAME_LENGTH = 100;
 const EMAIL_RE = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+$/;
-
-/** Hooks other domains register to run inside the same transaction (default streams, ...). */
-export const afterUserCreated: Array<(tx: Tx, realm: RealmRow, user: UserRow) => Promise<void>> = [];
 
 export function checkFullName(name: string): string {
   const n = name.trim();
@@ -66,7 +64,7 @@ export async function doCreateUser(tx: Tx, realm: RealmRow, input: CreateUserInp
   // A personal recipient makes the user addressable by private messages.
   await tx.db.insertInto('recipient').values({ type: 1, type_id: id }).execute();
   const user = (await users.findById(tx.db, id))!;
-  for (const hook of afterUserCreated) await hook(tx, realm, user);
+  await subscribeToDefaultStreams(tx, realm, user);
   await notifyRealmUser(tx, realm.id, 'add', personForEvent(user), user.delivery_email);
   return user;
 }

@@ -1,12 +1,10 @@
-import type { Tx } from '../store/tx.js';
+import type { Tx } from './transaction.js';
 import type { RealmRow, UserRow } from '../store/rows.js';
 import { users } from '../store/repos/users.js';
 import { badRequest } from '../errors.js';
 import { checkNotLastOwner } from './user-update.js';
 import { notifyRealmUser, personForEvent } from './user-notify.js';
-
-/** Hooks for other domains (subscriptions mark the user inactive, queues are dropped, ...). */
-export const afterUserDeactivated: Array<(tx: Tx, user: UserRow) => Promise<void>> = [];
+import { notifyPeersOfDeactivatedUser } from './subscription-remove.js';
 
 export async function doDeactivateUser(tx: Tx, target: UserRow): Promise<void> {
   if (target.is_active !== 1) throw badRequest('User is deactivated');
@@ -16,11 +14,9 @@ export async function doDeactivateUser(tx: Tx, target: UserRow): Promise<void> {
   await users.update(tx.db, target.id, { is_active: 0 });
   // Bots owned by a deactivated human stop too, as in Zulip.
   if (target.is_bot === 0) {
-    const bots = await tx.db.selectFrom('users').selectAll()
-      .where('bot_owner_id', '=', target.id).where('is_active', '=', 1).execute();
-    for (const bot of bots) await doDeactivateUser(tx, bot);
+    for (const bot of await users.listActiveBotsOfOwner(tx.db, target.id)) await doDeactivateUser(tx, bot);
   }
-  for (const hook of afterUserDeactivated) await hook(tx, { ...target, is_active: 0 });
+  await notifyPeersOfDeactivatedUser(tx, { ...target, is_active: 0 });
 }
 
 export async function doReactivateUser(tx: Tx, _realm: RealmRow, target: UserRow): Promise<void> {

@@ -1,4 +1,4 @@
-import type { Tx } from '../store/tx.js';
+import type { Tx } from './transaction.js';
 import type { UserRow } from '../store/rows.js';
 import { users } from '../store/repos/users.js';
 import { presentUser, canSeeDeliveryEmail } from '../presenters/user.js';

@@ -1,4 +1,4 @@
-import type { Tx } from '../store/tx.js';
+import type { Tx } from './transaction.js';
 import type { UserRow } from '../store/rows.js';
 import { users } from '../store/repos/users.js';
 import { ApiError, badRequest, mustBeOwner } from '../errors.js';
@@ -49,5 +49,5 @@ export async function doRegenerateApiKey(tx: Tx, user: UserRow): Promise<string>
 }
 
 export function assertActive(u: UserRow): void {
-  if (u.is_active !== 1) throw new ApiError('BAD_REQUEST', 'User is deactivated');
+  if (u.is_active !== 1) throw badRequest('User is deactivated');
 }

@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js';
 import type { RealmRow, UserRow } from '../store/rows.js';
 import { openContext } from '../app.js';
 import { ApiError } from '../errors.js';
-import { transact } from '../store/tx.js';
+import { transact } from '../actions/transaction.js';
 import { realms } from '../store/repos/realms.js';
 import { users } from '../store/repos/users.js';
 import { doCreateRealm } from '../actions/realm-create.js';
@@ -13,8 +13,6 @@ import { doRegenerateApiKey } from '../actions/user-update.js';
 import { Role, BotType } from '../lib/roles.js';
 import { randomString } from '../lib/secrets.js';
 import { realmUri, ROOT_STRING_ID } from '../lib/realm-host.js';
-// Importing the domain wiring registers the cross-domain hooks (default streams for new users, ...).
-import '../domains.js';
 import { ensureDefaultRealm } from './bootstrap.js';
 import { overridesFrom, storeOptions } from './options.js';
 

@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.js';
 import { realms } from '../store/repos/realms.js';
-import { transact } from '../store/tx.js';
+import { transact } from '../actions/transaction.js';
 import { doCreateRealm } from '../actions/realm-create.js';
 import { randomString } from '../lib/secrets.js';
 import { realmEmailDomain, ROOT_STRING_ID } from '../lib/realm-host.js';

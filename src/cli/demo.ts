@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import cliProgress from 'cli-progress';
 import type { AppContext } from '../context.js';
 import type { RealmRow, UserRow } from '../store/rows.js';
-import { transact } from '../store/tx.js';
+import { transact } from '../actions/transaction.js';
 import { users } from '../store/repos/users.js';
 import { doCreateUser } from '../actions/user-create.js';
 import { createStreamWithSubscribers } from '../actions/stream-create.js';

@@ -14,7 +14,7 @@ export async function serve(overrides: ConfigOverrides): Promise<void> {
     }
   }
   await app.http.listen({ host: ctx.config.host, port: ctx.config.port });
-  ctx.log.info(`Parley listening on http://${ctx.config.host}:${ctx.config.port} (${ctx.store.dialect}); public URL ${ctx.config.externalUrl}`);
+  ctx.log.info(`Parley listening on http://${ctx.config.host}:${ctx.config.port} (${ctx.store.dialect.name}); public URL ${ctx.config.externalUrl}`);
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -1,18 +1,12 @@
+import type { EventEnvelope } from './types.js';
+
 /**
- * The seam between actions and event queues. Actions publish after COMMIT; the
- * queue manager (one per process) subscribes and routes each event to the queues
- * of the listed users. In-process today; a Redis implementation fans out across
- * nodes with the same contract: every subscriber on every node sees every
- * published envelope exactly once, in publish order per publisher.
+ * The seam between publish() and event queues. The queue manager (one per process)
+ * subscribes and routes each envelope to the queues of the listed users; the cache layer
+ * subscribes to retire what the event changed. In-process today; a Redis implementation
+ * fans out across nodes with the same contract: every subscriber on every node sees
+ * every published envelope exactly once, in publish order per publisher.
  */
-export type ParleyEvent = { type: string; [key: string]: unknown };
-
-export interface EventEnvelope {
-  realmId: number;
-  event: ParleyEvent;
-  userIds: number[];
-}
-
 export interface EventBus {
   publish(envelope: EventEnvelope): void;
   subscribe(listener: (envelope: EventEnvelope) => void): () => void;

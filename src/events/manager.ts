@@ -2,14 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import type { AppContext } from '../context.js';
-import type { EventEnvelope } from './bus.js';
+import type { EventEnvelope } from './types.js';
 import { EventQueue, type QueueOptions, type QueueState, type QueuedEvent } from './queue.js';
 import { Personalizer } from './personalize.js';
-import { ApiError } from '../errors.js';
+import { badEventQueueId } from '../errors.js';
 import { SERVER_GENERATION, versionFields } from '../lib/version.js';
 
-export const badEventQueueId = (id: string) =>
-  new ApiError('BAD_EVENT_QUEUE_ID', `Bad event queue id: ${id}`, 400, { queue_id: id });
 
 /** Zulip's long-poll ceiling; a parked poll always answers before this. */
 export const LONGPOLL_TIMEOUT_SECS = 90;

@@ -1,4 +1,4 @@
-import type { ParleyEvent } from './bus.js';
+import type { ParleyEvent } from './types.js';
 import type { EventQueue } from './queue.js';
 import type { InternalMessage } from '../narrow/types.js';
 import { matchesNarrow } from '../narrow/match.js';
@@ -89,6 +89,7 @@ function personalize(queue: EventQueue, userId: number, event: ParleyEvent, viaP
     return (ids as number[]).map((message_id) => ({ ...rest, type: 'delete_message', message_id }));
   }
   if (event.type === 'typing' && event.message_type === 'stream' && !s.capabilities.stream_typing_notifications) return [];
-  if ((event.type === 'update_display_settings' || event.type === 'update_global_notifications') && s.capabilities.user_settings_object) return [];
+  const type: string = event.type;
+  if ((type === 'update_display_settings' || type === 'update_global_notifications') && s.capabilities.user_settings_object) return [];
   return [{ ...event }];
 }

@@ -2,7 +2,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, t
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import type { AppContext } from '../context.js';
-import { ApiError } from '../errors.js';
+import { renderError } from './render-error.js';
 import { Params, parseQuery } from './params.js';
 import { authenticate, resolveRealm } from './auth.js';
 import { routes } from './routes.js';
@@ -54,35 +54,8 @@ export async function buildHttp(ctx: AppContext): Promise<FastifyInstance> {
   }
 
   app.setErrorHandler((err: unknown, req, reply) => {
-    if (err instanceof ApiError) {
-      void reply.status(err.httpStatus).send(err.toJSON());
-      return;
-    }
-    const e = err as { statusCode?: number; message?: string; code?: string };
-    if (!handlerStarted.has(req)) {
-      // Failed while reading the body (a truncated multipart stream, say): the client's fault.
-      const status = e.statusCode === 413 ? 413 : 400;
-      void reply.status(status).send({ result: 'error', msg: e.message || 'Malformed request body', code: 'BAD_REQUEST' });
-      return;
-    }
-    if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
-      // Fastify's own parse errors (bad JSON body, too large, bad multipart).
-      void reply.status(e.statusCode === 413 ? 413 : 400).send({ result: 'error', msg: e.message ?? 'Bad request', code: 'BAD_REQUEST' });
-      return;
-    }
-    if (e.code === '22003') {
-      // A number past a column's range (PostgreSQL checks; SQLite just finds nothing).
-      void reply.status(400).send({ result: 'error', msg: 'Number out of range', code: 'BAD_REQUEST' });
-      return;
-    }
-    if (e.code === '22021' || e.code === '22P05') {
-      // PostgreSQL refuses NUL and other unencodable characters in text. SQLite would
-      // have stored them; either way the input was the client's mistake.
-      void reply.status(400).send({ result: 'error', msg: 'Invalid characters in request', code: 'BAD_REQUEST' });
-      return;
-    }
-    req.log.error({ err, reqId: req.id }, 'unhandled error');
-    void reply.status(500).send({ result: 'error', msg: 'Internal server error', code: 'INTERNAL_SERVER_ERROR' });
+    const { status, body } = renderError(err, ctx.log, handlerStarted.has(req), String(req.id));
+    void reply.status(status).send(body);
   });
 
   app.setNotFoundHandler((_req, reply) => {

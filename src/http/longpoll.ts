@@ -1,12 +1,12 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { AppContext } from '../context.js';
-import { ApiError } from '../errors.js';
+import { renderError } from './render-error.js';
 import { authenticate, verifiedLogin } from './auth.js';
 import { Params, parseQuery } from './params.js';
 import { queuesOf } from '../events/manager.js';
 import { eventsAnswer } from '../presenters/events.js';
-import type { UserRow } from '../store/rows.js';
+import type { UserRow } from '../rows.js';
 import type { EventQueue, QueuedEvent } from '../events/queue.js';
 
 /** The queue a GET /events names, and its events now (undefined: the poll should park). */
@@ -127,12 +127,8 @@ function servePoll(ctx: AppContext, user: UserRow, socket: MarkedSocket, query: 
 }
 
 function replyError(ctx: AppContext, err: unknown, reply: (status: number, body: string) => void): void {
-  if (err instanceof ApiError) {
-    reply(err.httpStatus, JSON.stringify(err.toJSON()));
-  } else {
-    ctx.log.error({ err }, 'unhandled error');
-    reply(500, JSON.stringify({ result: 'error', msg: 'Internal server error', code: 'INTERNAL_SERVER_ERROR' }));
-  }
+  const { status, body } = renderError(err, ctx.log, true);
+  reply(status, JSON.stringify(body));
 }
 
 /** `cb` when the client goes away; at once if it already has (during a slow authentication, say). */

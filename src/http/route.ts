@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
-import type { RealmRow, UserRow } from '../store/rows.js';
+import type { RealmRow, UserRow } from '../rows.js';
 import type { Params } from './params.js';
 import { badRequest } from '../errors.js';
 

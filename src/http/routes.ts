@@ -4,6 +4,7 @@ import { userRoutes } from './handlers/users.js';
 import { presenceRoutes } from './handlers/presence.js';
 import { renderRoutes } from './handlers/render.js';
 import { messageSendRoutes } from './handlers/messages-send.js';
+import { alertWordRoutes } from './handlers/alert-words.js';
 import { messageReadRoutes } from './handlers/messages-read.js';
 import { eventRoutes } from './handlers/events.js';
 import { streamRoutes } from './handlers/streams.js';
@@ -11,4 +12,4 @@ import { subscriptionRoutes } from './handlers/subscriptions.js';
 import { typingRoutes } from './handlers/typing.js';
 
 /** Every API route, by resource. Each handler file owns its own table. */
-export const routes: Route[] = [...serverRoutes, ...userRoutes, ...presenceRoutes, ...renderRoutes, ...messageSendRoutes, ...messageReadRoutes, ...eventRoutes, ...streamRoutes, ...subscriptionRoutes, ...typingRoutes];
+export const routes: Route[] = [...serverRoutes, ...userRoutes, ...presenceRoutes, ...renderRoutes, ...messageSendRoutes, ...alertWordRoutes, ...messageReadRoutes, ...eventRoutes, ...streamRoutes, ...subscriptionRoutes, ...typingRoutes];

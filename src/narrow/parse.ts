@@ -1,7 +1,6 @@
-import { ApiError } from '../errors.js';
+import { badNarrow, badRequest } from '../errors.js';
 import type { NarrowTerm } from './types.js';
 
-export const badNarrow = (desc: string) => new ApiError('BAD_NARROW', `Invalid narrow operator: ${desc}`, 400);
 
 // Newer names clients may send, mapped to the operators Parley evaluates.
 const ALIASES: Record<string, string> = { channel: 'stream', subject: 'topic', dm: 'pm-with', 'group-pm-with': 'group-pm-with', channels: 'streams' };
@@ -13,29 +12,29 @@ const OPERATORS = new Set(['stream', 'topic', 'sender', 'pm-with', 'group-pm-wit
  */
 export function parseNarrow(raw: unknown): NarrowTerm[] {
   if (raw === undefined || raw === null || raw === '') return [];
-  if (!Array.isArray(raw)) throw new ApiError('BAD_REQUEST', 'narrow is not a list', 400);
+  if (!Array.isArray(raw)) throw badRequest('narrow is not a list');
   return raw.map((item, i): NarrowTerm => {
     let operator: unknown;
     let operand: unknown;
     let negated: unknown = false;
     if (Array.isArray(item)) {
-      if (item.length < 2) throw new ApiError('BAD_REQUEST', `narrow[${i}] is too short`, 400);
+      if (item.length < 2) throw badRequest(`narrow[${i}] is too short`);
       [operator, operand] = item;
     } else if (item && typeof item === 'object') {
       const o = item as Record<string, unknown>;
-      if (!('operator' in o) || !('operand' in o)) throw new ApiError('BAD_REQUEST', `narrow[${i}] is missing operator or operand`, 400);
+      if (!('operator' in o) || !('operand' in o)) throw badRequest(`narrow[${i}] is missing operator or operand`);
       ({ operator, operand } = o);
       negated = o.negated ?? false;
     } else {
-      throw new ApiError('BAD_REQUEST', `narrow[${i}] is not a dict`, 400);
+      throw badRequest(`narrow[${i}] is not a dict`);
     }
-    if (typeof operator !== 'string') throw new ApiError('BAD_REQUEST', `narrow[${i}]["operator"] is not a string`, 400);
-    if (typeof negated !== 'boolean') throw new ApiError('BAD_REQUEST', `narrow[${i}]["negated"] is not a boolean`, 400);
+    if (typeof operator !== 'string') throw badRequest(`narrow[${i}]["operator"] is not a string`);
+    if (typeof negated !== 'boolean') throw badRequest(`narrow[${i}]["negated"] is not a boolean`);
     const op = Object.hasOwn(ALIASES, operator) ? ALIASES[operator]! : operator;
     if (!OPERATORS.has(op)) throw badNarrow(`unknown operator ${operator}`);
     const valid = typeof operand === 'string' || (typeof operand === 'number' && Number.isInteger(operand))
       || (Array.isArray(operand) && operand.every((x) => typeof x === 'string' || (typeof x === 'number' && Number.isInteger(x))));
-    if (!valid) throw new ApiError('BAD_REQUEST', `narrow[${i}]["operand"] is not a string or integer`, 400);
+    if (!valid) throw badRequest(`narrow[${i}]["operand"] is not a string or integer`);
     return { operator: op, operand, negated };
   });
 }

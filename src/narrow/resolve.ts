@@ -3,7 +3,7 @@ import { streams } from '../store/repos/streams.js';
 import { users } from '../store/repos/users.js';
 import { canReadHistory, canSeeStream } from '../access/stream.js';
 import type { NarrowTerm, ResolvedTerm } from './types.js';
-import { badNarrow } from './parse.js';
+import { badNarrow } from '../errors.js';
 
 export interface ResolvedNarrow {
   terms: ResolvedTerm[];

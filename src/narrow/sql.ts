@@ -4,7 +4,7 @@ import type { Q, UserRow } from '../store/rows.js';
 import { FLAG_BITS } from '../lib/message-flags.js';
 import type { ResolvedTerm } from './types.js';
 import type { ResolvedNarrow } from './resolve.js';
-import type { Dialect } from '../store/db.js';
+import type { StoreDialect as Dialect } from '../store/dialects.js';
 import { OWN_INDEXES, type OwnIndex, type UserMessageBounds } from '../store/repos/messages.js';
 
 type EB = ExpressionBuilder<DB & { um: DB['user_message'] }, 'message' | 'um'>;
@@ -110,19 +110,9 @@ function termExpr(eb: EB, t: ResolvedTerm, viewer: UserRow, pm: PmLookups, diale
       return t.streamIds.length ? eb.and([eb('message.stream_id', 'is not', null), eb('message.stream_id', 'in', t.streamIds)]) : sql<SqlBool>`1 = 0`;
     case 'id': return eb('message.id', '=', t.id);
     case 'has': return eb(t.what === 'link' ? 'message.has_link' : t.what === 'image' ? 'message.has_image' : 'message.has_attachment', '=', 1);
-    case 'search': return searchExpr(t.words, dialect);
+    case 'search': return dialect.searchMatch(t.words);
     case 'none': return sql<SqlBool>`1 = 1`;
   }
-}
-
-/** Full-text search: FTS5 on SQLite, tsvector on PostgreSQL; every word must match (as a prefix). */
-function searchExpr(words: string[], dialect: Dialect): Expression<SqlBool> {
-  if (dialect === 'postgres') {
-    const query = words.map((w) => `${w.replace(/[^\p{L}\p{N}_]/gu, '')}:*`).join(' & ');
-    return sql<SqlBool>`message.search_tsv @@ to_tsquery('english', ${query})`;
-  }
-  const match = words.map((w) => `"${w.replace(/"/g, '""')}"*`).join(' AND ');
-  return sql<SqlBool>`message.id IN (SELECT rowid FROM message_fts WHERE message_fts MATCH ${match})`;
 }
 
 /**
@@ -239,7 +229,7 @@ async function ownRowsWindow(q: Q, dialect: Dialect, viewer: UserRow, narrow: Re
 
 /** Does SQLite find this narrow's matches faster among the viewer's own rows than among all messages? */
 const walksOwnRows = (dialect: Dialect, narrow: ResolvedNarrow) =>
-  dialect === 'sqlite' && narrow.historyStreamIds.length === 0 && !narrow.terms.some(messageIndexed);
+  dialect.walksOwnRows && narrow.historyStreamIds.length === 0 && !narrow.terms.some(messageIndexed);
 
 /**
  * One side of a GET /messages window: up to `limit` messages of the narrow beyond the

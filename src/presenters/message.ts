@@ -1,7 +1,4 @@
-import type { MessageRow, Q, RealmRow, UserRow } from '../store/rows.js';
-import { messages } from '../store/repos/messages.js';
-import { users } from '../store/repos/users.js';
-import { flagsFromMask } from '../lib/message-flags.js';
+import type { MessageRow, RealmRow, UserRow } from '../rows.js';
 import { avatarUrl } from './user.js';
 
 export interface WireMessage { id: number; [key: string]: unknown }
@@ -25,76 +22,12 @@ export interface RecipientInfo {
 
 export const pmUser = (u: Pick<UserRow, 'id' | 'email' | 'full_name'>): PmUser => ({ id: u.id, email: u.email, full_name: u.full_name, is_mirror_dummy: false });
 
-/** Loads the recipient info for a batch of messages in three queries at most. */
-export async function loadRecipients(q: Q, rows: Array<Pick<MessageRow, 'recipient_id' | 'sender_id'>>): Promise<Map<number, RecipientInfo>> {
-  const ids = [...new Set(rows.map((r) => r.recipient_id))];
-  const out = new Map<number, RecipientInfo>();
-  if (ids.length === 0) return out;
-  const recipients = await q.selectFrom('recipient').selectAll().where('id', 'in', ids).execute();
-  const streamIds = recipients.filter((r) => r.type === 2).map((r) => r.type_id);
-  const streamRows = streamIds.length ? await q.selectFrom('stream').select(['id', 'name']).where('id', 'in', streamIds).execute() : [];
-  const streamName = new Map(streamRows.map((s) => [s.id, s.name]));
-  const huddles = await messages.huddleMembers(q, recipients.filter((r) => r.type === 3).map((r) => r.id));
-  const userIds = new Set<number>();
-  for (const r of recipients) if (r.type === 1) userIds.add(r.type_id);
-  for (const m of huddles.values()) for (const id of m) userIds.add(id);
-  for (const r of rows) userIds.add(r.sender_id);
-  const people = new Map((await users.listByIds(q, [...userIds])).map((u) => [u.id, pmUser(u)]));
-  for (const r of recipients) {
-    if (r.type === 2) out.set(r.id, { type: 2, streamId: r.type_id, streamName: streamName.get(r.type_id) ?? '' });
-    else if (r.type === 3) out.set(r.id, { type: 3, members: (huddles.get(r.id) ?? []).map((id) => people.get(id)!).filter(Boolean) });
-    else out.set(r.id, { type: 1, members: [people.get(r.type_id)!].filter(Boolean) });
-  }
-  return out;
-}
-
 export function displayRecipient(info: RecipientInfo | undefined, senderId: number, sender: PmUser | undefined): string | PmUser[] {
   if (!info) return [];
   if (info.type === 2) return info.streamName ?? '';
   const members = [...(info.members ?? [])];
   if (sender && !members.some((u) => u.id === senderId)) members.push(sender);
   return members.sort((a, b) => a.id - b.id);
-}
-
-/**
- * The Message object of GET /messages, GET /messages/{id} and message events, in the
- * order of `items`. Batch-loads senders, conversations and reactions. `flags` undefined
- * leaves the field out; null is a message the reader did not receive.
- */
-export async function loadWireMessages(q: Q, items: Array<{ id: number; flags?: number | null }>, opts: MessagePresentOpts): Promise<WireMessage[]> {
-  if (items.length === 0) return [];
-  const rows = await messages.listByIds(q, items.map((i) => i.id));
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  const senders = new Map((await users.listByIds(q, [...new Set(rows.map((r) => r.sender_id))])).map((u) => [u.id, u]));
-  const recipients = await loadRecipients(q, rows);
-  const reactions = await loadReactions(q, rows.map((r) => r.id));
-  const out: WireMessage[] = [];
-  for (const item of items) {
-    const m = byId.get(item.id);
-    const sender = m ? senders.get(m.sender_id) : undefined;
-    if (!m || !sender) continue;
-    out.push(presentMessage(m, sender, recipients.get(m.recipient_id), opts, {
-      ...(item.flags !== undefined ? { flags: flagsFromMask(item.flags) } : {}), reactions: reactions.get(m.id) ?? [],
-    }));
-  }
-  return out;
-}
-
-export async function loadReactions(q: Q, ids: number[]): Promise<Map<number, Array<Record<string, unknown>>>> {
-  const rows = await messages.reactionsFor(q, ids);
-  const out = new Map<number, Array<Record<string, unknown>>>();
-  if (rows.length === 0) return out;
-  const people = new Map((await users.listByIds(q, [...new Set(rows.map((r) => r.user_id))])).map((u) => [u.id, u]));
-  for (const r of rows) {
-    const u = people.get(r.user_id);
-    const list = out.get(r.message_id) ?? [];
-    list.push({
-      emoji_name: r.emoji_name, emoji_code: r.emoji_code, reaction_type: r.reaction_type, user_id: r.user_id,
-      user: { id: r.user_id, email: u?.email ?? '', full_name: u?.full_name ?? '', is_mirror_dummy: false },
-    });
-    out.set(r.message_id, list);
-  }
-  return out;
 }
 
 export function presentMessage(
@@ -129,4 +62,12 @@ export function presentMessage(
     if (m.edit_history) out.edit_history = JSON.parse(m.edit_history) as unknown;
   }
   return out;
+}
+
+/** One entry of a message's `reactions`. */
+export function presentReaction(r: { emoji_name: string; emoji_code: string; reaction_type: string; user_id: number }, u: Pick<UserRow, 'email' | 'full_name'> | undefined): Record<string, unknown> {
+  return {
+    emoji_name: r.emoji_name, emoji_code: r.emoji_code, reaction_type: r.reaction_type, user_id: r.user_id,
+    user: { id: r.user_id, email: u?.email ?? '', full_name: u?.full_name ?? '', is_mirror_dummy: false },
+  };
 }

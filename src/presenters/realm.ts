@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Config } from '../config.js';
-import type { RealmRow } from '../store/rows.js';
+import type { RealmRow } from '../rows.js';
 import { realmUri } from '../lib/realm-host.js';
 import { versionFields } from '../lib/version.js';
 import { realmSettings } from '../lib/realm-settings.js';

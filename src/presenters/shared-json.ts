@@ -1,6 +1,6 @@
 /**
  * Serialisations of shared values that never change once built, made once and reused:
- * register's user lists (src/events/initial-state.ts) are the same objects for every
+ * register's user lists (src/reads/register/index.ts) are the same objects for every
  * register of an organization until a user changes, and at 1,000 users serialising them
  * was a large part of each register's answer.
  */

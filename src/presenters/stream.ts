@@ -1,4 +1,4 @@
-import type { StreamRow, SubscriptionRow } from '../store/rows.js';
+import type { StreamRow, SubscriptionRow } from '../rows.js';
 import { STREAM_POST_POLICY } from '../access/stream.js';
 
 let emailDomain = 'localhost';

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { RealmRow, UserRow } from '../store/rows.js';
+import type { RealmRow, UserRow } from '../rows.js';
 import { isoWithOffset } from '../lib/time.js';
 import { Role } from '../lib/roles.js';
 import { realmSettings } from '../lib/realm-settings.js';

@@ -8,8 +8,9 @@ import { migrations } from './migrations/index.js';
 import { BACKSTOP_PAGES, startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { SqliteWriter } from './sqlite-writer.js';
 import { ThreadedSqliteDialect } from './sqlite-dialect.js';
+import { postgresDialect, sqliteDialect, type StoreDialect } from './dialects.js';
 
-export type Dialect = 'sqlite' | 'postgres';
+export type { StoreDialect } from './dialects.js';
 
 /** Settings of every SQLite connection Parley opens, the writer thread's included. */
 const CONNECTION_PRAGMAS = [
@@ -25,13 +26,14 @@ const CONNECTION_PRAGMAS = [
 ];
 
 /** The engine behind a database handle (or a transaction of one). */
-export function dialectOf(q: { getExecutor(): { adapter: object } }): Dialect {
-  return q.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+export function dialectOf(q: { getExecutor(): { adapter: object } }): StoreDialect {
+  return q.getExecutor().adapter instanceof PostgresAdapter ? postgresDialect : sqliteDialect;
 }
 
 export interface Store {
   db: Kysely<DB>;
-  dialect: Dialect;
+  /** The engine's differences (dialects.ts). */
+  dialect: StoreDialect;
   /** SQLite on a file: the thread that owns the write connection (see sqlite-writer.ts). */
   writer?: SqliteWriter;
   close(): Promise<void>;
@@ -43,16 +45,16 @@ pg.types.setTypeParser(20, (v) => Number(v));
 
 export async function openStore(opts: { databaseUrl?: string; sqlitePath?: string; onError?: (message: string) => void }): Promise<Store> {
   let db: Kysely<DB>;
-  let dialect: Dialect;
+  let dialect: StoreDialect;
   let sqlitePath: string | undefined;
   let migrated = false;
   let writer: SqliteWriter | undefined;
   if (opts.databaseUrl) {
-    dialect = 'postgres';
+    dialect = postgresDialect;
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
     db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   } else {
-    dialect = 'sqlite';
+    dialect = sqliteDialect;
     const file = opts.sqlitePath ?? ':memory:';
     if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
     const sqlite = new Database(file);
@@ -118,7 +120,7 @@ function withStatementCache(sqlite: Database.Database) {
 }
 
 /** Runs each migration not yet recorded, in order, each in its own transaction. */
-async function migrate(db: Kysely<DB>, dialect: Dialect): Promise<void> {
+async function migrate(db: Kysely<DB>, dialect: StoreDialect): Promise<void> {
   await sql`CREATE TABLE IF NOT EXISTS parley_migration (name text PRIMARY KEY, applied_at bigint NOT NULL)`.execute(db);
   const done = new Set(
     (await sql<{ name: string }>`SELECT name FROM parley_migration`.execute(db)).rows.map((r) => r.name),
@@ -126,7 +128,7 @@ async function migrate(db: Kysely<DB>, dialect: Dialect): Promise<void> {
   for (const m of migrations) {
     if (done.has(m.name)) continue;
     await db.transaction().execute(async (trx) => {
-      await m.up(trx as Kysely<any>, dialect);
+      await m.up(trx as Kysely<any>, dialect.name);
       await sql`INSERT INTO parley_migration (name, applied_at) VALUES (${m.name}, ${Math.floor(Date.now() / 1000)})`.execute(trx);
     });
   }

@@ -1,8 +1,11 @@
-import type { Insertable } from 'kysely';
+import { CompiledQuery, type Insertable, type Kysely } from 'kysely';
 import type { Store } from './db.js';
-import type { MessageTable } from './schema.js';
-import type { UnitResult } from './sqlite-writer.js';
-import { messages } from './repos/messages.js';
+import type { DB, MessageTable } from './schema.js';
+import { rowsWritten } from './changes.js';
+import {
+  MAX_BATCH, POSTGRES_BATCH, RELEASE, ROLLBACK_TO, SAVEPOINT, SQLITE_BATCH, duplicateRowsError, firstMessageUpdate,
+  messageInsert, recipientRowStatements, sortRecipientRows, type UnitResult,
+} from './message-batch.js';
 
 /** A send, ready to store: everything about it was decided before it joined a batch. */
 export interface MessageWrite {
@@ -24,17 +27,47 @@ interface Item {
   reject: (e: unknown) => void;
 }
 
-const MAX_BATCH = 128;
+/**
+ * One batch on PostgreSQL, with the same SQL in the same order as the SQLite writer
+ * thread's (message-batch.ts).
+ */
+async function storeBatch(db: Kysely<DB>, writes: MessageWrite[]): Promise<UnitResult[]> {
+  const s = POSTGRES_BATCH;
+  const run = (q: Kysely<DB>, text: string, parameters: readonly unknown[] = []) => q.executeQuery<{ id: number }>(CompiledQuery.raw(text, [...parameters]));
+  return db.transaction().execute(async (trx) => {
+    const results: UnitResult[] = [];
+    const rows: Array<[number, number, number]> = [];
+    for (const w of writes) {
+      await run(trx, SAVEPOINT);
+      try {
+        const insert = messageInsert(w.message as Record<string, unknown>, s);
+        const id = Number((await run(trx, insert.text, insert.parameters)).rows[0]!.id);
+        const first = w.firstOf !== null && Number((await run(trx, firstMessageUpdate(s), [id, w.firstOf])).numAffectedRows) === 1;
+        await run(trx, RELEASE);
+        results.push({ id, first });
+        for (const r of w.recipients) rows.push([r.user_id, id, r.flags]);
+      } catch (error) {
+        await run(trx, ROLLBACK_TO);
+        await run(trx, RELEASE);
+        results.push({ error: error instanceof Error ? error : new Error(String(error)) });
+      }
+    }
+    for (const st of recipientRowStatements(sortRecipientRows(rows, s), s)) {
+      const r = await run(trx, st.text, st.parameters);
+      if (r.numAffectedRows !== undefined && Number(r.numAffectedRows) !== st.rows) throw duplicateRowsError(st.rows - Number(r.numAffectedRows));
+    }
+    return results;
+  });
+}
 
 /**
  * Group commit for sends: the sends that arrive while a batch is being stored wait for
- * it, then all go in the next transaction, each message in its own savepoint so that one
- * failing rolls back alone, with every recipient row of the batch in one sorted insert.
- * One COMMIT (one WAL write or fsync) serves the batch.
+ * it, then all go in the next transaction (see message-batch.ts). One COMMIT (one WAL
+ * write or fsync) serves the batch.
  *
- * On SQLite the writer thread batches by itself (sqlite-writer.ts): sends go straight to
- * it, and it stores together whatever arrived while it was busy. This batcher serves the
- * other engines.
+ * On SQLite the writer thread batches by itself (sqlite-writer-thread.ts): sends go
+ * straight to it, and it stores together whatever arrived while it was busy. This
+ * batcher serves PostgreSQL.
  */
 class GroupCommitter {
   private pending: Item[] = [];
@@ -64,7 +97,7 @@ class GroupCommitter {
   private async runBatch(batch: Item[]): Promise<void> {
     let results: UnitResult[];
     try {
-      results = await messages.storeBatch(this.store.db, batch.map((i) => i.write));
+      results = await storeBatch(this.store.db, batch.map((i) => i.write));
     } catch (error) {
       // The batch as a whole failed (its recipient rows or its COMMIT): nothing was stored.
       for (const item of batch) item.reject(error);
@@ -84,9 +117,19 @@ const committers = new WeakMap<Store, GroupCommitter>();
  * Stores one send within the next batch; resolves once that batch has committed. Never
  * await it inside a transaction: on SQLite no batch starts while a transaction is open.
  */
-export function storeMessage(store: Store, write: MessageWrite): Promise<MessageWritten> {
-  if (store.writer) return messages.storeOnWriter(store.writer, write);
-  let c = committers.get(store);
-  if (!c) committers.set(store, (c = new GroupCommitter(store)));
-  return c.submit(write);
+export async function storeMessage(store: Store, write: MessageWrite): Promise<MessageWritten> {
+  let written: MessageWritten;
+  if (store.writer) {
+    const { text, parameters } = messageInsert(write.message as Record<string, unknown>, SQLITE_BATCH);
+    const recipients: number[] = [];
+    for (const r of write.recipients) recipients.push(r.user_id, r.flags);
+    written = await store.writer.storeMessage({ sql: text, params: parameters, firstOf: write.firstOf, recipients });
+  } else {
+    let c = committers.get(store);
+    if (!c) committers.set(store, (c = new GroupCommitter(store)));
+    written = await c.submit(write);
+  }
+  // The stream row changed under whatever holds it.
+  if (written.first) rowsWritten(store.db, 'streams');
+  return written;
 }

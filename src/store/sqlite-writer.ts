@@ -1,141 +1,26 @@
-import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
-import { createRequire } from 'node:module';
+import { MessageChannel, Worker, type MessagePort, type WorkerOptions } from 'node:worker_threads';
 import Database from 'better-sqlite3';
+import type { MessageUnit } from './message-batch.js';
 
 /**
- * The thread that owns SQLite's write connection. A write holds the writer for as long as
- * SQLite takes to change B-tree pages and append them to the WAL: for a send to a stream
- * of 100 members that is most of the request's cost, and on the request thread it kept the
- * event loop from parsing the next requests. Here the writes of one batch run while the
- * request thread prepares the next, on the machine's other core.
- *
- * Plain JavaScript, evaluated as a worker, so that it runs the same under tsx and plain node.
+ * The thread that owns SQLite's write connection (its body: sqlite-writer-thread.ts). A
+ * write holds the writer for as long as SQLite takes to change B-tree pages and append
+ * them to the WAL: for a send to a stream of 100 members that is most of the request's
+ * cost, and on the request thread it kept the event loop from parsing the next requests.
+ * Here the writes of one batch run while the request thread prepares the next, on the
+ * machine's other core.
  */
-const WORKER = `
-const { parentPort, workerData, receiveMessageOnPort } = require('node:worker_threads');
-const Database = require(workerData.driver);
-const db = new Database(workerData.file);
-for (const p of workerData.pragmas) db.pragma(p);
-const cache = new Map();
-function statement(text) {
-  let stmt = cache.get(text);
-  if (!stmt) {
-    // Generated IN-lists make unbounded distinct texts; start over rather than grow.
-    if (cache.size >= 1000) cache.clear();
-    stmt = db.prepare(text);
-    cache.set(text, stmt);
-  }
-  return stmt;
+// The thread's module next to this one: .js once built. Under tsx (tests, development) it is
+// the .ts source, and a worker does not inherit tsx's loader: a two-line bootstrap
+// registers it in the thread, then loads the module.
+const FROM_SOURCE = import.meta.url.endsWith('.ts');
+const THREAD_URL = new URL(`./sqlite-writer-thread${FROM_SOURCE ? '.ts' : '.js'}`, import.meta.url);
+
+function startThread(options: WorkerOptions): Worker {
+  if (!FROM_SOURCE) return new Worker(THREAD_URL, options);
+  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
+  return new Worker(`import(${tsx}).then((api) => { api.register(); return import(${JSON.stringify(THREAD_URL.href)}); })`, { ...options, eval: true });
 }
-function errorOf(err) {
-  return { message: String(err && err.message || err), code: err && err.code };
-}
-// A batch of sends in one transaction: each message in its own savepoint, so that one that
-// fails rolls back alone, then every recipient row of the batch in key order (message, then
-// user: appended to the table; each user's unread-index entries arrive in id order), then
-// COMMIT.
-function storeMessages(units) {
-  const results = [];
-  const rows = [];
-  statement('BEGIN').run();
-  try {
-    for (const u of units) {
-      statement('SAVEPOINT parley_unit').run();
-      try {
-        const id = Number(statement(u.sql).run(u.params).lastInsertRowid);
-        const first = u.firstOf !== null && statement(u.firstSql).run(id, u.firstOf).changes === 1;
-        statement('RELEASE SAVEPOINT parley_unit').run();
-        results.push({ id, first });
-        for (let i = 0; i < u.recipients.length; i += 2) rows.push([u.recipients[i], id, u.recipients[i + 1]]);
-      } catch (err) {
-        statement('ROLLBACK TO SAVEPOINT parley_unit').run();
-        statement('RELEASE SAVEPOINT parley_unit').run();
-        results.push({ error: errorOf(err) });
-      }
-    }
-    rows.sort((a, b) => a[1] - b[1] || a[0] - b[0]);
-    for (let i = 0; i < rows.length; i += 5000) {
-      const chunk = rows.slice(i, i + 5000);
-      const text = units[0].rowsSql + Array(chunk.length).fill('(?, ?, ?)').join(', ');
-      const changes = statement(text).run(chunk.flat()).changes;
-      // OR IGNORE skips a duplicate key silently; a duplicate would be a bug, so it fails the batch.
-      if (changes !== chunk.length) throw new Error('recipient rows: ' + (chunk.length - changes) + ' duplicate (user_id, message_id) keys');
-    }
-    statement('COMMIT').run();
-  } catch (err) {
-    if (db.inTransaction) statement('ROLLBACK').run();
-    throw err;
-  }
-  return results;
-}
-// Group commit. Sends arrive on their own port, and those that arrive while a batch is being
-// stored make up the next one, so the writer never waits for the request thread. A batch
-// writes a WAL frame for every page it touches (an unread-index page per recipient)
-// whatever its size, so while sends keep coming the writer waits up to LINGER_MS for
-// MIN_BATCH of them; after a quiet spell a send is stored at once. A transaction of the request thread's own (statement
-// by statement on parentPort) is never entered: queued sends wait for its end.
-const MIN_BATCH = 16;
-const LINGER_MS = 2;
-const BUSY_MS = 5;
-const sends = workerData.sends;
-const queued = [];
-let flushing = false;
-let timer;
-let lastBatchEnd = -Infinity;
-function later() {
-  if (!flushing) {
-    flushing = true;
-    setImmediate(flush);
-  }
-}
-function flush() {
-  flushing = false;
-  clearTimeout(timer);
-  if (db.inTransaction) return;
-  for (let m; (m = receiveMessageOnPort(sends)); ) queued.push({ ...m.message, at: performance.now() });
-  if (queued.length === 0) return;
-  const now = performance.now();
-  const waited = now - queued[0].at;
-  if (now - lastBatchEnd < BUSY_MS && queued.length < MIN_BATCH && waited < LINGER_MS) {
-    timer = setTimeout(flush, LINGER_MS - waited);
-    return;
-  }
-  const batch = queued.splice(0, workerData.maxBatch);
-  const ids = batch.map((u) => u.id);
-  try {
-    sends.postMessage({ ids, results: storeMessages(batch) });
-  } catch (err) {
-    sends.postMessage({ ids, error: errorOf(err) });
-  }
-  lastBatchEnd = performance.now();
-  if (queued.length > 0) later();
-}
-sends.on('message', (u) => {
-  u.at = performance.now();
-  queued.push(u);
-  later();
-});
-parentPort.on('message', (m) => {
-  if (m === 'close') {
-    clearTimeout(timer);
-    db.close();
-    sends.close();
-    parentPort.close();
-    return;
-  }
-  try {
-    const stmt = statement(m.sql);
-    if (stmt.reader) parentPort.postMessage({ id: m.id, rows: stmt.all(m.params) });
-    else {
-      const r = stmt.run(m.params);
-      parentPort.postMessage({ id: m.id, changes: r.changes, lastInsertRowid: r.lastInsertRowid });
-    }
-  } catch (err) {
-    parentPort.postMessage({ id: m.id, error: errorOf(err) });
-  }
-  if (queued.length > 0 && !db.inTransaction) later();
-});
-`;
 
 export interface WriteResult {
   rows: unknown[];
@@ -143,28 +28,11 @@ export interface WriteResult {
   insertId?: bigint;
 }
 
-/** One send for storeMessages: its message row, and its recipients as flat (user_id, flags) pairs. */
-export interface MessageUnit {
-  sql: string;
-  params: readonly unknown[];
-  /** A stream whose first_message_id is still unset: this message may become it. */
-  firstOf: number | null;
-  recipients: number[];
-  /** Sets a stream's first_message_id: (message id, stream id). */
-  firstSql: string;
-  /** The recipient insert up to its VALUES. */
-  rowsSql: string;
-}
-
 interface BatchReply {
   ids: number[];
   results?: Array<{ id: number; first: boolean } | { error: { message: string; code?: string } }>;
   error?: { message: string; code?: string };
 }
-
-const MAX_BATCH = 256;
-
-export type UnitResult = { id: number; first: boolean } | { error: Error };
 
 interface Reply {
   id: number;
@@ -189,10 +57,9 @@ export class SqliteWriter {
   private tail: Promise<void> = Promise.resolve();
 
   constructor(file: string, pragmas: string[], onError: (message: string) => void) {
-    const driver = createRequire(import.meta.url).resolve('better-sqlite3');
     const channel = new MessageChannel();
     this.sends = channel.port1;
-    this.worker = new Worker(WORKER, { eval: true, workerData: { file, driver, pragmas, sends: channel.port2, maxBatch: MAX_BATCH }, transferList: [channel.port2] });
+    this.worker = startThread({ workerData: { file, pragmas, sends: channel.port2 }, transferList: [channel.port2] });
     this.worker.on('message', (m: Reply) => this.settle(m));
     this.sends.on('message', (m: BatchReply) => this.settleBatch(m));
     this.sends.unref();

@@ -5,10 +5,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { testApp, basic, httpClient, type TestApp, type TestUser } from '../helpers/app.js';
-import { transact } from '../../src/store/tx.js';
+import { transact } from '../../src/actions/transaction.js';
 import { createStreamWithSubscribers } from '../../src/actions/stream-create.js';
 import { queuesOf } from '../../src/events/manager.js';
-import { changedElsewhere } from '../../src/store/versions.js';
+import { cacheSignal } from '../../src/cache/signal.js';
+import { EPOCH_ROW_KINDS } from '../../src/store/changes.js';
+
+const changedElsewhere = () => cacheSignal.retire({ scopes: new Set(EPOCH_ROW_KINDS) });
 
 let t: TestApp;
 let base: string;

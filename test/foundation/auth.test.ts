@@ -1,7 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp, basic, HOST } from '../helpers/app.js';
-import { transact } from '../../src/store/tx.js';
+import { transact } from '../../src/actions/transaction.js';
 import { doCreateRealm, doDeactivateRealm } from '../../src/actions/realm-create.js';
 import { realms } from '../../src/store/repos/realms.js';
 

@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp, type TestUser, HOST } from '../helpers/app.js';
 import { Role } from '../../src/lib/roles.js';
-import type { EventEnvelope } from '../../src/events/bus.js';
+import type { EventEnvelope } from '../helpers/envelope.js';
 
 let t: TestApp;
 let admin: TestUser, member: TestUser, guest: TestUser;

@@ -5,7 +5,7 @@ import pg from 'pg';
 import type { InjectOptions } from 'fastify';
 import { buildApp, type App } from '../../src/app.js';
 import type { ConfigOverrides } from '../../src/config.js';
-import { transact } from '../../src/store/tx.js';
+import { transact } from '../../src/actions/transaction.js';
 import { doCreateUser } from '../../src/actions/user-create.js';
 import { ensureDefaultRealm } from '../../src/cli/bootstrap.js';
 import { realms } from '../../src/store/repos/realms.js';

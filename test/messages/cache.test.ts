@@ -1,9 +1,11 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp, type TestUser } from '../helpers/app.js';
-import { transact } from '../../src/store/tx.js';
+import { transact } from '../../src/actions/transaction.js';
 import { createStreamWithSubscribers } from '../../src/actions/stream-create.js';
-import { messageCacheOf } from '../../src/presenters/message-cache.js';
+import { cachesOf } from '../../src/cache/index.js';
+import { cacheSignal } from '../../src/cache/signal.js';
+import { loadWireMessages } from '../../src/reads/messages.js';
 import type { StreamRow } from '../../src/store/rows.js';
 
 // GET /messages answers from serialised messages kept between reads: these tests change
@@ -72,17 +74,19 @@ test('renaming the stream shows in messages already read', async () => {
   assert.equal(byId(await read(alice), id).display_recipient, 'galley');
 });
 
+// The JSON cache as GET /messages uses it (apply_markdown, no client_gravatar: variant 2).
+const loadCached = (ids: number[]) => cachesOf(t.app.ctx.store.db).messageJson.load(ids, 2,
+  (missing) => loadWireMessages(t.app.ctx.store.db, missing.map((id) => ({ id })), { applyMarkdown: true, clientGravatar: false, realm: t.realm }));
+
 test('a load that straddles a change is not kept', async () => {
   const id = await send(bob, { type: 'stream', to: 'galley', topic: 'race', content: 'racing' });
-  const cache = messageCacheOf(t.app.ctx);
-  const opts = { applyMarkdown: true, clientGravatar: false, realm: t.realm };
-  const pending = cache.load(t.app.ctx.store.db, [id], opts);
+  const pending = loadCached([id]);
   // A change announced while the load is under way (its rows may predate it).
-  cache.observe({ type: 'realm_user', op: 'update', person: { user_id: bob.id, full_name: 'Bob Cache' } });
+  cacheSignal.retire({ scopes: new Set(['users']) });
   assert.equal(JSON.parse((await pending)[0]!.json).sender_full_name, 'Bob Cache');
   // Changed behind the cache's back: only a fresh load can show it.
   await t.app.ctx.store.db.updateTable('message').set({ rendered_content: '<p>edited underneath</p>' }).where('id', '=', id).execute();
-  assert.equal(JSON.parse((await cache.load(t.app.ctx.store.db, [id], opts))[0]!.json).content, '<p>edited underneath</p>');
+  assert.equal(JSON.parse((await loadCached([id]))[0]!.json).content, '<p>edited underneath</p>');
 });
 
 test('messages deleted with their topic leave every read', async () => {
@@ -91,24 +95,24 @@ test('messages deleted with their topic leave every read', async () => {
   const r = await t.api('POST', `/api/v1/streams/${stream.id}/delete_topic`, { as: t.owner, params: { topic_name: 'doomed' } });
   assert.equal(r.status, 200, JSON.stringify(r.body));
   assert.equal(byId(await read(bob), id), undefined);
-  const kept = await messageCacheOf(t.app.ctx).load(t.app.ctx.store.db, [id], { applyMarkdown: true, clientGravatar: false, realm: t.realm });
+  const kept = await loadCached([id]);
   assert.deepEqual(kept, []);
 });
 
 test('the cache accounts for what it holds: a message event frees its entry, a user change frees everything', async () => {
-  const cache = messageCacheOf(t.app.ctx);
+  const cache = cachesOf(t.app.ctx.store.db).messageJson;
   const ids = [await send(alice, { type: 'private', to: [bob.id], content: 'first' }),
     await send(alice, { type: 'private', to: [bob.id], content: 'second' })];
-  cache.observe({ type: 'realm_user', op: 'update', person: { user_id: alice.id } });
+  cacheSignal.retire({ scopes: new Set(['users']) });
   assert.deepEqual(cache.size(), { entries: 0, chars: 0 });
   const listed = await read(bob);
   const one = JSON.stringify({ ...byId(listed, ids[0]!), flags: undefined }).length;
   const held = cache.size();
   assert.equal(held.entries, listed.length);
   assert.ok(held.chars >= one * listed.length * 0.5, 'each entry counted');
-  cache.observe({ type: 'reaction', op: 'add', message_id: ids[0]! });
+  cacheSignal.retire({ scopes: new Set(['messages']), messageIds: [ids[0]!] });
   assert.equal(cache.size().entries, held.entries - 1);
   assert.ok(cache.size().chars < held.chars && cache.size().chars > 0);
-  cache.observe({ type: 'realm_user', op: 'update', person: { user_id: alice.id } });
+  cacheSignal.retire({ scopes: new Set(['users']) });
   assert.deepEqual(cache.size(), { entries: 0, chars: 0 });
 });

@@ -8,7 +8,7 @@ import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { assertError, assertOk, EventLog } from '../streams/helpers.js';
-import { transact } from '../../src/store/tx.js';
+import { transact } from '../../src/actions/transaction.js';
 import { createStreamWithSubscribers } from '../../src/actions/stream-create.js';
 import { sql } from 'kysely';
 

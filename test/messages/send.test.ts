@@ -1,8 +1,8 @@
 import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { HOST, testApp, type TestApp, type TestUser } from '../helpers/app.js';
-import type { EventEnvelope } from '../../src/events/bus.js';
-import { transact } from '../../src/store/tx.js';
+import type { EventEnvelope } from '../helpers/envelope.js';
+import { transact } from '../../src/actions/transaction.js';
 import { createStreamWithSubscribers } from '../../src/actions/stream-create.js';
 import { Role } from '../../src/lib/roles.js';
 

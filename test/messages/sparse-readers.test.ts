@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { ENGINE, testApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { assertOk } from '../streams/helpers.js';
-import { transact } from '../../src/store/tx.js';
+import { transact } from '../../src/actions/transaction.js';
 import { createStreamWithSubscribers } from '../../src/actions/stream-create.js';
 
 let t: TestApp;

@@ -1,8 +1,8 @@
 import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp, type TestUser } from '../helpers/app.js';
-import type { EventEnvelope } from '../../src/events/bus.js';
-import { transact } from '../../src/store/tx.js';
+import type { EventEnvelope } from '../helpers/envelope.js';
+import { transact } from '../../src/actions/transaction.js';
 import { doCreateBot } from '../../src/actions/bot-create.js';
 
 let t: TestApp;

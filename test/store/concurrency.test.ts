@@ -1,7 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, ENGINE, type TestApp } from '../helpers/app.js';
-import { transact } from '../../src/store/tx.js';
+import { transact } from '../../src/actions/transaction.js';
 import { storeMessage } from '../../src/store/group-commit.js';
 
 // On SQLite, reads run on the request thread and writes on the writer thread

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { testApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { assertOk } from '../streams/helpers.js';
-import { EPOCH_POLL_MS } from '../../src/store/epoch.js';
+import { EPOCH_POLL_MS } from '../../src/cache/retire.js';
 
 let t: TestApp;
 let alice: TestUser;

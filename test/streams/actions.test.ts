@@ -2,8 +2,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { Role } from '../../src/lib/roles.js';
-import type { EventEnvelope } from '../../src/events/bus.js';
-import { transact } from '../../src/store/tx.js';
+import type { EventEnvelope } from '../helpers/envelope.js';
+import { transact } from '../../src/actions/transaction.js';
 import { createStreamWithSubscribers } from '../../src/actions/stream-create.js';
 import { doAddDefaultStream } from '../../src/actions/default-streams.js';
 import { subscriptions } from '../../src/store/repos/subscriptions.js';
@@ -99,7 +99,8 @@ test('racing creations of one stream name never fail with a 500', async () => {
 });
 
 test('register state helpers keep private streams private', async () => {
-  const { gatherSubscriptions, streamsVisibleTo, defaultStreamsState } = await import('../../src/presenters/stream-state.js');
+  const { gatherSubscriptions } = await import('../../src/reads/subscriptions.js');
+  const { streamsVisibleTo, defaultStreams } = await import('../../src/reads/streams.js');
   const { doRemoveSubscriptions } = await import('../../src/actions/subscription-remove.js');
   const leaver = await t.createUser();
   const closed = await transact(t.app.ctx, (tx) => createStreamWithSubscribers(tx, t.realm, { name: 'closed-club', inviteOnly: true }, [member.row, leaver.row]));
@@ -114,10 +115,10 @@ test('register state helpers keep private streams private', async () => {
   assert.deepEqual(adminState.never_subscribed.find((s) => s.stream_id === closed.id)!.subscribers, [member.id]);
   const guestState = await gatherSubscriptions(db(), guest.row, false);
   assert.deepEqual(guestState.never_subscribed, []);
-  assert.ok(!(await streamsVisibleTo(db(), guest.row)).some((s) => s.stream_id === closed.id));
-  assert.ok(!(await streamsVisibleTo(db(), leaver.row)).some((s) => s.stream_id === closed.id));
-  assert.ok((await streamsVisibleTo(db(), admin.row)).some((s) => s.stream_id === closed.id));
-  assert.ok((await defaultStreamsState(db(), t.realm.id)).some((s) => s.name === 'welcome'));
+  assert.ok(!(await streamsVisibleTo(db(), guest.row)).some((s) => s.id === closed.id));
+  assert.ok(!(await streamsVisibleTo(db(), leaver.row)).some((s) => s.id === closed.id));
+  assert.ok((await streamsVisibleTo(db(), admin.row)).some((s) => s.id === closed.id));
+  assert.ok((await defaultStreams(db(), t.realm.id)).some((s) => s.name === 'welcome'));
 });
 
 test('fillNotificationDefaults replaces only null settings, from the user settings', async () => {

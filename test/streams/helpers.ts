@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { ApiResult, TestApp, TestUser } from '../helpers/app.js';
-import type { EventEnvelope } from '../../src/events/bus.js';
+import type { EventEnvelope } from '../helpers/envelope.js';
 
 export function assertError(r: ApiResult, msg: string, code = 'BAD_REQUEST', status = 400, extra: Record<string, unknown> = {}): void {
   assert.equal(r.status, status, JSON.stringify(r.body));

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { testApp, type ApiResult, type TestApp, type TestUser } from '../helpers/app.js';
 import { Role } from '../../src/lib/roles.js';
 import { assertOk, EventLog, setRealmSettings, subscribe } from './helpers.js';
-import { transact } from '../../src/store/tx.js';
+import { transact } from '../../src/actions/transaction.js';
 import { createStreamWithSubscribers } from '../../src/actions/stream-create.js';
 
 /**

@@ -1,7 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, HOST, type TestApp, type TestUser } from '../helpers/app.js';
-import { transact } from '../../src/store/tx.js';
+import { transact } from '../../src/actions/transaction.js';
 import { doCreateRealm } from '../../src/actions/realm-create.js';
 import { assertError, assertOk, EventLog, subscribe } from './helpers.js';
 

@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { Role } from '../../src/lib/roles.js';
-import { transact } from '../../src/store/tx.js';
+import { transact } from '../../src/actions/transaction.js';
 import { doCreateBot } from '../../src/actions/bot-create.js';
 import { assertError, assertOk, assertUnauthenticated, insertStreamMessage, setRealmSettings, subscribe } from './helpers.js';
 

@@ -1,9 +1,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, httpClient, type TestApp, type TestUser } from '../helpers/app.js';
-import { transact } from '../../src/store/tx.js';
+import { transact } from '../../src/actions/transaction.js';
 import { createStreamWithSubscribers } from '../../src/actions/stream-create.js';
-import { identityChanged } from '../../src/store/versions.js';
+import { cacheSignal } from '../../src/cache/signal.js';
 
 // POST /typing end to end over real HTTP long-polls: who hears what, each error, and the
 // stream_typing_notifications capability.
@@ -123,7 +123,7 @@ test('a user who turned typing notifications off may not send them', async () =>
   const settings = JSON.stringify({ send_private_typing_notifications: false, send_stream_typing_notifications: false });
   await t.app.ctx.store.db.updateTable('users').set({ settings }).where('id', '=', dave.id).execute();
   // Written behind the API's back (PATCH /settings is a later issue), so retire the cached identity by hand.
-  identityChanged(t.app.ctx.store.db);
+  cacheSignal.retire({ scopes: new Set(['users']) });
   const pm = await typing(dave, { op: 'start', to: [alice.id] });
   assert.equal(pm.body.msg, 'User has disabled typing notifications for private messages');
   await transact(t.app.ctx, async (tx) => { await createStreamWithSubscribers(tx, t.realm, 'dave-room', [dave.row]); });

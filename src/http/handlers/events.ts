@@ -4,7 +4,7 @@ import { queuesOf } from '../../events/manager.js';
 import { onceClosed, serveEvents } from '../longpoll.js';
 import { PreSerialized } from '../route.js';
 import { stringifyWithShared } from '../../presenters/shared-json.js';
-import { fetchInitialState, FETCH_TYPES } from '../../events/initial-state.js';
+import { fetchInitialState, FETCH_TYPES } from '../../reads/register/index.js';
 import type { Capabilities } from '../../events/queue.js';
 import { parseNarrow } from '../../narrow/parse.js';
 import { resolveNarrow } from '../../narrow/resolve.js';

@@ -1,10 +1,7 @@
-import { PreSerialized, type AuthedRequest, type Route } from '../route.js';
+import { PreSerialized, pathInt, type AuthedRequest, type Route } from '../route.js';
 import { badRequest } from '../../errors.js';
-import { fetchMessages, searchWords, type FetchParams } from '../../narrow/fetch.js';
-import { parseNarrow } from '../../narrow/parse.js';
-import { resolveNarrow } from '../../narrow/resolve.js';
-import { loadPmLookups, narrowQuery } from '../../narrow/sql.js';
-import { highlightHtml, highlightTopic } from '../../narrow/highlight.js';
+import { accessMessage } from '../../access/message.js';
+import { fetchMessages, matchesNarrow, messageById, type FetchParams } from '../../reads/messages.js';
 
 function anchorOf(r: AuthedRequest): FetchParams['anchor'] {
   if (r.params.bool('use_first_unread_anchor', false)) return 'first_unread';
@@ -18,7 +15,7 @@ function anchorOf(r: AuthedRequest): FetchParams['anchor'] {
 export const messageReadRoutes: Route[] = [
   {
     method: 'GET', path: '/messages', auth: 'user',
-    handler: async (r) => new PreSerialized(await fetchMessages(r.ctx, r.user, r.realm, {
+    handler: async (r) => new PreSerialized(await fetchMessages(r.ctx.store.db, r.user, r.realm, {
       anchor: anchorOf(r),
       numBefore: r.params.int('num_before'),
       numAfter: r.params.int('num_after'),
@@ -32,18 +29,16 @@ export const messageReadRoutes: Route[] = [
     method: 'GET', path: '/messages/matches_narrow', auth: 'user',
     handler: async (r) => {
       const ids = r.params.intList('msg_ids');
-      const db = r.ctx.store.db;
-      const narrow = await resolveNarrow(db, r.user, parseNarrow(r.params.json('narrow')));
-      const pm = await loadPmLookups(db, narrow.terms, r.user);
-      const valid = ids.filter((id) => id >= 1 && id <= 2_147_483_647);
-      const rows = valid.length === 0 ? [] : await narrowQuery(db, r.ctx.store.dialect, r.user, narrow, pm)
-        .where('message.id', 'in', valid).select(['message.rendered_content', 'message.topic']).execute();
-      const words = searchWords(narrow.terms);
-      const messages: Record<string, { match_content: string; match_subject: string }> = {};
-      for (const row of rows) {
-        messages[String(row.id)] = { match_content: highlightHtml(row.rendered_content, words), match_subject: highlightTopic(row.topic, words) };
-      }
-      return { messages };
+      return { messages: await matchesNarrow(r.ctx.store.db, r.user, ids, r.params.json('narrow')) };
+    },
+  },
+  {
+    method: 'GET', path: '/messages/:message_id', auth: 'user',
+    handler: async (r) => {
+      const { message, flags } = await accessMessage(r.ctx.store.db, r.user, pathInt(r, 'message_id'));
+      return messageById(r.ctx.store.db, r.realm, message, flags, {
+        applyMarkdown: r.params.bool('apply_markdown', true), clientGravatar: r.params.bool('client_gravatar', true),
+      });
     },
   },
 ];

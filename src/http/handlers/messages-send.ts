@@ -1,12 +1,7 @@
 import type { AuthedRequest, Route } from '../route.js';
 import { messageKind } from '../../lib/message-type.js';
-import { pathInt } from '../route.js';
-import { transact } from '../../store/tx.js';
 import { badRequest, missingArgument } from '../../errors.js';
 import { sendMessage, type Addressee } from '../../actions/message-send.js';
-import { doAddAlertWords, doRemoveAlertWords, listAlertWords, MAX_ALERT_WORD_LENGTH } from '../../actions/alert-words.js';
-import { accessMessage } from '../../access/message.js';
-import { loadWireMessages } from '../../presenters/message.js';
 import { clientName } from '../../lib/client-name.js';
 
 // A stream name is rarely JSON, and a failed JSON.parse builds an exception with a stack
@@ -53,15 +48,6 @@ function addressee(r: AuthedRequest): Addressee {
   throw badRequest('Invalid message type');
 }
 
-function wordList(r: AuthedRequest): string[] {
-  const words = r.params.json('alert_words');
-  if (!Array.isArray(words) || !words.every((w) => typeof w === 'string')) throw badRequest('alert_words is not a list');
-  for (const [i, w] of words.entries()) {
-    if (w.length > MAX_ALERT_WORD_LENGTH) throw badRequest(`alert_words[${i}] is too long (limit: ${MAX_ALERT_WORD_LENGTH} characters)`);
-  }
-  return words as string[];
-}
-
 export const messageSendRoutes: Route[] = [
   {
     method: 'POST', path: '/messages', auth: 'user',
@@ -76,35 +62,6 @@ export const messageSendRoutes: Route[] = [
         client: clientName(r.params.optStr('client'), r.req.headers['user-agent']), queueId, localId,
       });
       return { id };
-    },
-  },
-  {
-    method: 'GET', path: '/messages/:message_id', auth: 'user',
-    handler: async (r) => {
-      const { message, flags } = await accessMessage(r.ctx.store.db, r.user, pathInt(r, 'message_id'));
-      const applyMarkdown = r.params.bool('apply_markdown', true);
-      const [wire] = await loadWireMessages(r.ctx.store.db, [{ id: message.id, flags }], {
-        applyMarkdown, clientGravatar: r.params.bool('client_gravatar', true), realm: r.realm,
-      });
-      return { raw_content: message.content, message: wire };
-    },
-  },
-  {
-    method: 'GET', path: '/users/me/alert_words', auth: 'user',
-    handler: async (r) => ({ alert_words: await listAlertWords(r.ctx.store.db, r.user.id) }),
-  },
-  {
-    method: 'POST', path: '/users/me/alert_words', auth: 'user',
-    handler: async (r) => {
-      const words = wordList(r);
-      return { alert_words: await transact(r.ctx, (tx) => doAddAlertWords(tx, r.user, words)) };
-    },
-  },
-  {
-    method: 'DELETE', path: '/users/me/alert_words', auth: 'user',
-    handler: async (r) => {
-      const words = wordList(r);
-      return { alert_words: await transact(r.ctx, (tx) => doRemoveAlertWords(tx, r.user, words)) };
     },
   },
 ];

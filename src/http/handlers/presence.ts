@@ -1,10 +1,11 @@
 import type { Route } from '../route.js';
-import { transact } from '../../store/tx.js';
+import { transact } from '../../actions/transaction.js';
 import { accessUserByEmail, accessUserById } from '../../access/user.js';
 import { badRequest, noSuchUser } from '../../errors.js';
 import { clientName } from '../../lib/client-name.js';
 import { checkPresenceStatus, doUpdatePresence } from '../../actions/presence-update.js';
-import { presencesForRealm, presenceDict, OFFLINE_THRESHOLD_SECS } from '../../presence/presence.js';
+import { presenceDict, OFFLINE_THRESHOLD_SECS } from '../../presenters/presence.js';
+import { presenceOf, presencesForRealm } from '../../reads/presence.js';
 
 export const presenceRoutes: Route[] = [
   {
@@ -38,7 +39,7 @@ export const presenceRoutes: Route[] = [
         : await accessUserByEmail(r.ctx.store.db, r.user, key);
       if (target.is_active !== 1) throw noSuchUser();
       if (target.is_bot === 1) throw badRequest('Presence is not supported for bot users.');
-      const row = await r.ctx.store.db.selectFrom('user_presence').selectAll().where('user_id', '=', target.id).executeTakeFirst();
+      const row = await presenceOf(r.ctx.store.db, target);
       if (!row) throw badRequest(`No presence data for ${target.email}`);
       const now = Math.floor(Date.now() / 1000);
       // This endpoint shows status and timestamp only, and says offline after the threshold.

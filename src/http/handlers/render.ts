@@ -1,6 +1,6 @@
 import type { Route } from '../route.js';
 import { renderMarkdown } from '../../markdown/index.js';
-import { renderContextFor } from '../../markdown/context.js';
+import { renderContextFor } from '../../reads/render-context.js';
 
 export const renderRoutes: Route[] = [
   {

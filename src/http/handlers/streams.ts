@@ -1,67 +1,33 @@
 import type { AuthedRequest, Route } from '../route.js';
 import { pathInt } from '../route.js';
-import { transact } from '../../store/tx.js';
-import type { Q, StreamRow, UserRow } from '../../store/rows.js';
-import { streams } from '../../store/repos/streams.js';
-import { subscriptions } from '../../store/repos/subscriptions.js';
+import { transact } from '../../actions/transaction.js';
 import { requireAdmin } from '../../access/user.js';
-import { accessStreamById, accessStreamByName, canReadHistory, canSeeStream } from '../../access/stream.js';
+import { accessStreamById, accessStreamByName, canReadHistory } from '../../access/stream.js';
 import { accessStreamForUpdate } from '../../access/stream-admin.js';
 import { presentStream, streamEmailAddress } from '../../presenters/stream.js';
 import { badRequest } from '../../errors.js';
-import { Role, isAdminRole } from '../../lib/roles.js';
+import { isAdminRole } from '../../lib/roles.js';
 import { doEditStream } from '../../actions/stream-edit-request.js';
 import { doDeactivateStream } from '../../actions/stream-delete.js';
 import { doDeleteTopic } from '../../actions/topic-delete.js';
 import { doAddDefaultStream, doRemoveDefaultStream } from '../../actions/default-streams.js';
-import { sendLookups } from '../../actions/send-lookups.js';
+import { defaultStreams, listStreams, subscriberIds, topicsOf } from '../../reads/streams.js';
 import { checkStreamDescription } from '../../actions/stream-create.js';
-import { optPostPolicy, optRetentionDays } from './stream-params.js';
+import { optPostPolicy, optRetentionDays } from './stream-param-parsers.js';
 
 async function listStreamsFor(r: AuthedRequest): Promise<Array<Record<string, unknown>>> {
   const p = r.params;
-  const includePublic = p.bool('include_public', true);
-  const includeWebPublic = p.bool('include_web_public', false);
-  const includeSubscribed = p.bool('include_subscribed', true);
-  const includeAllActive = p.bool('include_all_active', false);
-  const includeDefault = p.bool('include_default', false);
-  const includeOwnerSubscribed = p.bool('include_owner_subscribed', false);
-  if (includeAllActive && !isAdminRole(r.user.role)) throw badRequest('User not authorized for this query');
-  const db = r.ctx.store.db;
-  const all = await sendLookups.realmStreams(db, r.realm.id);
-  const defaults = new Set(await streams.listDefaultIds(db, r.realm.id));
-  let chosen: StreamRow[] = [...all];
-  if (!includeAllActive) {
-    const mine = new Set(await subscriptions.listSubscribedStreamIds(db, r.user.id));
-    const owners = includeOwnerSubscribed && r.user.is_bot === 1 && r.user.bot_owner_id !== null
-      ? new Set(await subscriptions.listSubscribedStreamIds(db, r.user.bot_owner_id)) : new Set<number>();
-    const isGuest = r.user.role === Role.GUEST;
-    chosen = all.filter((s) => (includeSubscribed && mine.has(s.id))
-      || (includePublic && !isGuest && s.invite_only === 0)
-      || (includeWebPublic && s.is_web_public === 1)
-      || owners.has(s.id)
-      || (includeDefault && defaults.has(s.id) && canSeeStream(r.user, s, null)));
-  }
-  chosen.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return chosen.map((s) => (includeDefault ? { ...presentStream(s), is_default: defaults.has(s.id) } : presentStream(s)));
-}
-
-/** Topics with their newest message id, newest first; only messages the user may read. */
-async function topicsFor(q: Q, user: UserRow, stream: StreamRow, fullHistory: boolean): Promise<Array<{ name: string; max_id: number }>> {
-  let query = q.selectFrom('message').select(['message.topic_lower', (eb) => eb.fn.max('message.id').as('max_id')])
-    .where('message.stream_id', '=', stream.id);
-  if (!fullHistory) {
-    query = query.where((eb) => eb.exists(eb.selectFrom('user_message').select('user_message.message_id')
-      .whereRef('user_message.message_id', '=', 'message.id').where('user_message.user_id', '=', user.id)));
-  }
-  const groups = await query.groupBy('message.topic_lower').execute();
-  const ids = groups.map((g) => Number(g.max_id));
-  const names = new Map<number, string>();
-  for (let i = 0; i < ids.length; i += 500) {
-    const rows = await q.selectFrom('message').select(['id', 'topic']).where('id', 'in', ids.slice(i, i + 500)).execute();
-    for (const row of rows) names.set(row.id, row.topic);
-  }
-  return ids.sort((a, b) => b - a).map((id) => ({ name: names.get(id) ?? '', max_id: id }));
+  const filter = {
+    includePublic: p.bool('include_public', true),
+    includeWebPublic: p.bool('include_web_public', false),
+    includeSubscribed: p.bool('include_subscribed', true),
+    includeAllActive: p.bool('include_all_active', false),
+    includeDefault: p.bool('include_default', false),
+    includeOwnerSubscribed: p.bool('include_owner_subscribed', false),
+  };
+  if (filter.includeAllActive && !isAdminRole(r.user.role)) throw badRequest('User not authorized for this query');
+  const list = await listStreams(r.ctx.store.db, r.user, filter);
+  return list.map(({ stream, isDefault }) => (filter.includeDefault ? { ...presentStream(stream), is_default: isDefault } : presentStream(stream)));
 }
 
 function parseEdit(r: AuthedRequest) {
@@ -102,7 +68,7 @@ export const streamRoutes: Route[] = [
     handler: async (r) => {
       const db = r.ctx.store.db;
       const { stream } = await accessStreamById(db, r.user, pathInt(r, 'stream_id'), { allowAdmin: true });
-      return { subscribers: await subscriptions.listSubscriberIds(db, stream.id) };
+      return { subscribers: [...(await subscriberIds(db, stream.id))] };
     },
   },
   {
@@ -118,7 +84,7 @@ export const streamRoutes: Route[] = [
     handler: async (r) => {
       const db = r.ctx.store.db;
       const { stream, sub } = await accessStreamById(db, r.user, pathInt(r, 'stream_id'));
-      return { topics: await topicsFor(db, r.user, stream, canReadHistory(r.user, stream, sub)) };
+      return { topics: await topicsOf(db, r.user, stream, canReadHistory(r.user, stream, sub)) };
     },
   },
   {
@@ -152,7 +118,7 @@ export const streamRoutes: Route[] = [
   },
   {
     method: 'GET', path: '/default_streams', auth: 'user',
-    handler: async (r) => ({ default_streams: (await streams.listDefaults(r.ctx.store.db, r.realm.id)).map(presentStream) }),
+    handler: async (r) => ({ default_streams: (await defaultStreams(r.ctx.store.db, r.realm.id)).map(presentStream) }),
   },
   {
     method: 'POST', path: '/default_streams', auth: 'user',

@@ -1,17 +1,18 @@
 import type { Route } from '../route.js';
 import { pathInt } from '../route.js';
 import { isDict } from '../params.js';
-import { transact } from '../../store/tx.js';
-import { subscriptions } from '../../store/repos/subscriptions.js';
-import { fitsIdColumn, streams } from '../../store/repos/streams.js';
-import { accessUserById } from '../../access/user.js';
+import { transact } from '../../actions/transaction.js';
+import { fitsIdColumn } from '../../lib/ids.js';
+import { accessPrincipals, accessUserById } from '../../access/user.js';
+import { isSubscribed, ownSubscriptions } from '../../reads/subscriptions.js';
+import { streamByName } from '../../reads/streams.js';
 import { accessStreamById, accessStreamByName } from '../../access/stream.js';
 import { presentSubscription } from '../../presenters/stream.js';
 import { badRequest, noSuchUser } from '../../errors.js';
 import { doSubscribeRequest, doUnsubscribeRequest } from '../../actions/subscription-request.js';
 import { doChangeSubscriptionProperty, SUBSCRIPTION_PROPERTIES, type SubscriptionProperty } from '../../actions/subscription-properties.js';
 import { doMuteTopic, doUnmuteTopic } from '../../actions/muted-topics.js';
-import { checkColor, optPostPolicy, optRetentionDays, parsePrincipals, parseStreamDicts, resolvePrincipals } from './stream-params.js';
+import { checkColor, optPostPolicy, optRetentionDays, parsePrincipals, parseStreamDicts } from './stream-param-parsers.js';
 
 interface PropertyChange {
   stream_id: number;
@@ -37,10 +38,8 @@ export const subscriptionRoutes: Route[] = [
     method: 'GET', path: '/users/me/subscriptions', auth: 'user',
     handler: async (r) => {
       const withSubscribers = r.params.bool('include_subscribers', false);
-      const db = r.ctx.store.db;
-      const list = await subscriptions.listActiveSubscriptionsOfUser(db, r.user.id);
-      const members = withSubscribers ? await subscriptions.mapSubscriberIds(db, list.map((x) => x.stream.id)) : undefined;
-      return { subscriptions: list.map(({ stream, sub }) => presentSubscription(stream, sub, members?.get(stream.id))) };
+      const list = await ownSubscriptions(r.ctx.store.db, r.user, withSubscribers);
+      return { subscriptions: list.map(({ stream, sub, subscribers }) => presentSubscription(stream, sub, subscribers)) };
     },
   },
   {
@@ -59,7 +58,7 @@ export const subscriptionRoutes: Route[] = [
         announce: r.params.bool('announce', false),
       };
       return transact(r.ctx, async (tx) => {
-        const resolved = principals ? await resolvePrincipals(tx.db, r.user, principals) : undefined;
+        const resolved = principals ? await accessPrincipals(tx.db, r.user, principals) : undefined;
         return { ...(await doSubscribeRequest(tx, r.realm, r.user, { ...req, principals: resolved })) };
       });
     },
@@ -70,7 +69,7 @@ export const subscriptionRoutes: Route[] = [
       const names = r.params.strList('subscriptions');
       const principals = parsePrincipals(r.params.optJson('principals'));
       return transact(r.ctx, async (tx) => {
-        const resolved = principals ? await resolvePrincipals(tx.db, r.user, principals) : undefined;
+        const resolved = principals ? await accessPrincipals(tx.db, r.user, principals) : undefined;
         return { ...(await doUnsubscribeRequest(tx, r.user, names, resolved)) };
       });
     },
@@ -104,7 +103,7 @@ export const subscriptionRoutes: Route[] = [
       if (!fitsIdColumn(userId)) throw noSuchUser();
       const target = await accessUserById(db, r.user, userId);
       const { stream } = await accessStreamById(db, r.user, streamId, { allowAdmin: true });
-      return { is_subscribed: await subscriptions.isSubscribed(db, target.id, stream.id) };
+      return { is_subscribed: await isSubscribed(db, target.id, stream.id) };
     },
   },
   {
@@ -148,7 +147,7 @@ export const subscriptionRoutes: Route[] = [
           return;
         }
         // Unmuting needs no access to the stream: only that the topic was muted (Zulip's rule).
-        const id = streamId ?? (await streams.findByName(tx.db, r.user.realm_id, streamName!))?.id;
+        const id = streamId ?? (await streamByName(tx.db, r.user.realm_id, streamName!))?.id;
         if (id === undefined || !fitsIdColumn(id)) throw badRequest('Topic is not muted');
         await doUnmuteTopic(tx, r.user, id, topic);
       });

@@ -1,5 +1,5 @@
 import type { Route } from '../route.js';
-import { transact } from '../../store/tx.js';
+import { transact } from '../../actions/transaction.js';
 import { badRequest } from '../../errors.js';
 import { messageKind } from '../../lib/message-type.js';
 import { doSendTyping } from '../../actions/typing.js';

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type CreateTableBuilder } from 'kysely';
-import type { Dialect } from '../db.js';
+import type { Dialect } from './index.js';
 
 /**
  * The whole schema in one step. Column types are chosen to mean the same on both

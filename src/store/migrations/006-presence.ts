@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Dialect } from '../db.js';
+import type { Dialect } from './index.js';
 
 /** One row per user: when they were last active, and last connected at all (idle). */
 export async function up(db: Kysely<any>, _dialect: Dialect): Promise<void> {

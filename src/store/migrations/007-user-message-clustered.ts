@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Dialect } from '../db.js';
+import type { Dialect } from './index.js';
 
 /**
  * SQLite: keep recipient rows in their (user_id, message_id) key order (WITHOUT ROWID).

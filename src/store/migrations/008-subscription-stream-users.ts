@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Dialect } from '../db.js';
+import type { Dialect } from './index.js';
 
 /**
  * Every stream message lists its stream's subscribers. With the user id in the index, that

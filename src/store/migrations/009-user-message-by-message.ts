@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Dialect } from '../db.js';
+import type { Dialect } from './index.js';
 
 /**
  * SQLite: recipient rows keyed by (message_id, user_id), and every row in exactly one

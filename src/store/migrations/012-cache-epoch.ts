@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Dialect } from '../db.js';
+import type { Dialect } from './index.js';
 
 /** The tables that in-process caches read (store/versions.ts): logins, users, streams, subscriptions. */
 const WATCHED = ['realm', 'users', 'stream', 'subscription', 'alert_word'];

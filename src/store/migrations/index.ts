@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Dialect } from '../db.js';
+/** Migrations branch on the engine's name: schema differences are theirs to make. */
+export type Dialect = 'sqlite' | 'postgres';
 import * as m001 from './001-initial.js';
 import * as m006 from './006-presence.js';
 import * as m007 from './007-user-message-clustered.js';

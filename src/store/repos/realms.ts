@@ -1,6 +1,6 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { RealmTable } from '../schema.js';
-import { identityChanged } from '../versions.js';
+import { rowsWritten } from '../changes.js';
 import type { Q, RealmRow } from '../rows.js';
 
 export const realms = {
@@ -17,13 +17,14 @@ export const realms = {
   list: (q: Q): Promise<RealmRow[]> => q.selectFrom('realm').selectAll().orderBy('id').execute(),
 
   insert: async (q: Q, row: Insertable<RealmTable>): Promise<number> => {
-    identityChanged(q);
     const r = await q.insertInto('realm').values(row).returning('id').executeTakeFirstOrThrow();
+    rowsWritten(q, 'realms');
     return r.id;
   },
 
-  update: (q: Q, id: number, patch: Updateable<RealmTable>) => {
-    identityChanged(q);
-    return q.updateTable('realm').set(patch).where('id', '=', id).execute();
+  update: async (q: Q, id: number, patch: Updateable<RealmTable>) => {
+    const r = await q.updateTable('realm').set(patch).where('id', '=', id).execute();
+    rowsWritten(q, 'realms');
+    return r;
   },
 };

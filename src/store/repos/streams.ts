@@ -2,10 +2,10 @@ import { sql, type Insertable, type Updateable } from 'kysely';
 import { prepared } from '../prepared.js';
 import type { StreamTable } from '../schema.js';
 import type { Q, StreamRow } from '../rows.js';
-import { membershipChanged } from '../versions.js';
+import { rowsWritten } from '../changes.js';
+import { fitsIdColumn } from '../../lib/ids.js';
 
 /** Ids are 32-bit integer columns: PostgreSQL refuses larger values outright, so they match nothing. */
-export const fitsIdColumn = (n: number): boolean => Number.isSafeInteger(n) && n >= -2147483648 && n <= 2147483647;
 
 // The lookups every send and read makes, compiled once.
 const byId = prepared((db, id: number) =>
@@ -37,15 +37,22 @@ export const streams = {
     ids.length === 0 ? Promise.resolve([]) : q.selectFrom('stream').selectAll()
       .where('id', 'in', ids).where('deactivated', '=', 0).orderBy('id').execute(),
 
+  /** The realm's active streams, each with whether `userId` is subscribed (sub_active 1) or not (null). */
+  listActiveWithSubscription: (q: Q, realmId: number, userId: number) =>
+    q.selectFrom('stream').leftJoin('subscription', (j) => j.onRef('subscription.stream_id', '=', 'stream.id').on('subscription.user_id', '=', userId))
+      .selectAll('stream').select(['subscription.active as sub_active'])
+      .where('stream.realm_id', '=', realmId).where('stream.deactivated', '=', 0).execute(),
+
   insert: async (q: Q, row: Insertable<StreamTable>): Promise<number> => {
-    membershipChanged(q);
     const r = await q.insertInto('stream').values(row).returning('id').executeTakeFirstOrThrow();
+    rowsWritten(q, 'streams');
     return r.id;
   },
 
-  update: (q: Q, id: number, patch: Updateable<StreamTable>) => {
-    membershipChanged(q);
-    return q.updateTable('stream').set(patch).where('id', '=', id).execute();
+  update: async (q: Q, id: number, patch: Updateable<StreamTable>) => {
+    const r = await q.updateTable('stream').set(patch).where('id', '=', id).execute();
+    rowsWritten(q, 'streams');
+    return r;
   },
 
   listDefaultIds: async (q: Q, realmId: number): Promise<number[]> =>

@@ -2,7 +2,7 @@ import { sql, type Insertable, type Updateable } from 'kysely';
 import { prepared } from '../prepared.js';
 import type { SubscriptionTable } from '../schema.js';
 import type { Q, StreamRow, SubscriptionRow } from '../rows.js';
-import { membershipChanged } from '../versions.js';
+import { rowsWritten } from '../changes.js';
 
 export interface SubscriptionWithStream {
   sub: SubscriptionRow;
@@ -68,19 +68,22 @@ export const subscriptions = {
   listColorsOfUser: async (q: Q, userId: number): Promise<string[]> =>
     (await q.selectFrom('subscription').select('color').where('user_id', '=', userId).execute()).map((r) => r.color),
 
-  insert: (q: Q, row: Insertable<SubscriptionTable>) => {
-    membershipChanged(q);
-    return q.insertInto('subscription').values(row).execute();
+  insert: async (q: Q, row: Insertable<SubscriptionTable>) => {
+    const r = await q.insertInto('subscription').values(row).execute();
+    rowsWritten(q, 'subscriptions');
+    return r;
   },
 
-  update: (q: Q, id: number, patch: Updateable<SubscriptionTable>) => {
-    membershipChanged(q);
-    return q.updateTable('subscription').set(patch).where('id', '=', id).execute();
+  update: async (q: Q, id: number, patch: Updateable<SubscriptionTable>) => {
+    const r = await q.updateTable('subscription').set(patch).where('id', '=', id).execute();
+    rowsWritten(q, 'subscriptions');
+    return r;
   },
 
-  deactivateAllOfStream: (q: Q, streamId: number) => {
-    membershipChanged(q);
-    return q.updateTable('subscription').set({ active: 0 }).where('stream_id', '=', streamId).execute();
+  deactivateAllOfStream: async (q: Q, streamId: number) => {
+    const r = await q.updateTable('subscription').set({ active: 0 }).where('stream_id', '=', streamId).execute();
+    rowsWritten(q, 'subscriptions');
+    return r;
   },
 };
 

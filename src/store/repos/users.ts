@@ -1,7 +1,7 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { UserTable } from '../schema.js';
-import { identityChanged } from '../versions.js';
-import type { Q, UserRow } from '../rows.js';
+import { rowsWritten } from '../changes.js';
+import type { Q, RealmRow, UserRow } from '../rows.js';
 
 export const users = {
   findById: (q: Q, id: number): Promise<UserRow | undefined> =>
@@ -28,14 +28,50 @@ export const users = {
     (await q.selectFrom('users').select('id').where('realm_id', '=', realmId).where('is_active', '=', 1)
       .where('role', '<=', 200).execute()).map((r) => r.id),
 
+  listActiveNamesInRealm: (q: Q, realmId: number) =>
+    q.selectFrom('users').select(['id', 'full_name', 'email']).where('realm_id', '=', realmId).where('is_active', '=', 1).execute(),
+
+  /** Active users with their roles: who hears about a stream or a default-stream change. */
+  listActiveRolesInRealm: (q: Q, realmId: number) =>
+    q.selectFrom('users').select(['id', 'role']).where('realm_id', '=', realmId).where('is_active', '=', 1).execute(),
+
+  /** A realm's bots, or only those `ownerId` owns. */
+  listBots: (q: Q, realmId: number, ownerId: number | null) => {
+    let query = q.selectFrom('users').selectAll().where('realm_id', '=', realmId).where('is_bot', '=', 1);
+    if (ownerId !== null) query = query.where('bot_owner_id', '=', ownerId);
+    return query.orderBy('id').execute();
+  },
+
+  listActiveBotsOfOwner: (q: Q, ownerId: number) =>
+    q.selectFrom('users').selectAll().where('bot_owner_id', '=', ownerId).where('is_active', '=', 1).execute(),
+
+  /** A user by email on the realm of `subdomain`, with that realm's row: what a login needs, in one query. */
+  findLogin: async (q: Q, subdomain: string, email: string): Promise<{ user: UserRow; realm: RealmRow } | undefined> => {
+    const row = await q.selectFrom('users')
+      .innerJoin('realm', 'realm.id', 'users.realm_id')
+      .selectAll('users')
+      .select(['realm.string_id as r_string_id', 'realm.name as r_name', 'realm.description as r_description',
+        'realm.settings as r_settings', 'realm.deactivated as r_deactivated', 'realm.date_created as r_date_created'])
+      .where('realm.string_id', '=', subdomain)
+      .where('users.email_lower', '=', email.toLowerCase())
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const { r_string_id, r_name, r_description, r_settings, r_deactivated, r_date_created, ...user } = row;
+    return {
+      user,
+      realm: { id: user.realm_id, string_id: r_string_id, name: r_name, description: r_description, settings: r_settings, deactivated: r_deactivated, date_created: r_date_created },
+    };
+  },
+
   insert: async (q: Q, row: Insertable<UserTable>): Promise<number> => {
-    identityChanged(q);
     const r = await q.insertInto('users').values(row).returning('id').executeTakeFirstOrThrow();
+    rowsWritten(q, 'users');
     return r.id;
   },
 
-  update: (q: Q, id: number, patch: Updateable<UserTable>) => {
-    identityChanged(q);
-    return q.updateTable('users').set(patch).where('id', '=', id).execute();
+  update: async (q: Q, id: number, patch: Updateable<UserTable>) => {
+    const r = await q.updateTable('users').set(patch).where('id', '=', id).execute();
+    rowsWritten(q, 'users');
+    return r;
   },
 };

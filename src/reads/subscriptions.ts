@@ -1,17 +1,28 @@
 import type { Q, UserRow } from '../store/rows.js';
-import { streams } from '../store/repos/streams.js';
-import { subscriptions } from '../store/repos/subscriptions.js';
+import { subscriptions, type SubscriptionWithStream } from '../store/repos/subscriptions.js';
+import { mutedTopics } from '../store/repos/muted-topics.js';
 import { canSeeStreamMetadata } from '../access/stream.js';
-import { Role, isAdminRole } from '../lib/roles.js';
-import { presentStream, presentSubscription } from './stream.js';
-import { listMutedTopics } from '../actions/muted-topics.js';
-import { sendLookups } from '../actions/send-lookups.js';
+import { presentStream, presentSubscription } from '../presenters/stream.js';
+import { realmStreams } from './streams.js';
 
 export interface SubscriptionState {
   subscriptions: Array<Record<string, unknown>>;
   unsubscribed: Array<Record<string, unknown>>;
   never_subscribed: Array<Record<string, unknown>>;
 }
+
+/** GET /users/me/subscriptions: the user's active subscriptions, with their members when asked. */
+export async function ownSubscriptions(q: Q, user: UserRow, withSubscribers: boolean): Promise<Array<SubscriptionWithStream & { subscribers?: number[] }>> {
+  const list = await subscriptions.listActiveSubscriptionsOfUser(q, user.id);
+  if (!withSubscribers) return list;
+  const members = await subscriptions.mapSubscriberIds(q, list.map((x) => x.stream.id));
+  return list.map((x) => ({ ...x, subscribers: members.get(x.stream.id) ?? [] }));
+}
+
+export const isSubscribed = (q: Q, userId: number, streamId: number): Promise<boolean> => subscriptions.isSubscribed(q, userId, streamId);
+
+/** register's `muted_topics`: [stream_name, topic, date_muted] triples. */
+export const mutedTopicsOf = (q: Q, userId: number): Promise<Array<[string, string, number]>> => mutedTopics.listOfUser(q, userId);
 
 /**
  * The three lists of register's `subscription` state (Zulip's gather_subscriptions):
@@ -23,7 +34,7 @@ export async function gatherSubscriptions(q: Q, user: UserRow, includeSubscriber
   const [active, inactive, all] = await Promise.all([
     subscriptions.listActiveSubscriptionsOfUser(q, user.id),
     subscriptions.listInactiveSubscriptionsOfUser(q, user.id),
-    sendLookups.realmStreams(q, user.realm_id),
+    realmStreams(q, user.realm_id),
   ]);
   const known = new Set([...active, ...inactive].map((x) => x.stream.id));
   const never = all.filter((s) => !known.has(s.id) && canSeeStreamMetadata(user, s, null))
@@ -42,23 +53,3 @@ export async function gatherSubscriptions(q: Q, user: UserRow, includeSubscriber
     }),
   };
 }
-
-/**
- * register's `streams`: what GET /streams answers by default (public and subscribed
- * streams), and every active stream for administrators, as Zulip sends it.
- */
-export async function streamsVisibleTo(q: Q, user: UserRow): Promise<Array<Record<string, unknown>>> {
-  const [all, mine] = await Promise.all([sendLookups.realmStreams(q, user.realm_id), subscriptions.listSubscribedStreamIds(q, user.id)]);
-  const subscribed = new Set(mine);
-  const admin = isAdminRole(user.role);
-  return all.filter((s) => admin || subscribed.has(s.id) || (user.role !== Role.GUEST && s.invite_only === 0))
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map(presentStream);
-}
-
-/** register's `realm_default_streams`. */
-export async function defaultStreamsState(q: Q, realmId: number): Promise<Array<Record<string, unknown>>> {
-  return (await streams.listDefaults(q, realmId)).map(presentStream);
-}
-
-/** register's `muted_topics`: [stream_name, topic, date_muted] triples. */
-export const mutedTopicsState = listMutedTopics;

@@ -1,12 +1,9 @@
+/** Parsers for the stream and subscription endpoints' structured parameters, with Zulip's validator wording. */
 import type { Params, Json } from '../params.js';
 import { isDict } from '../params.js';
-import type { Q, UserRow } from '../../store/rows.js';
-import { users } from '../../store/repos/users.js';
-import { fitsIdColumn } from '../../store/repos/streams.js';
-import { ApiError, badRequest } from '../../errors.js';
+import { badRequest } from '../../errors.js';
 import { checkStreamDescription } from '../../actions/stream-create.js';
 
-/** Parsers for the streams endpoints' structured parameters, with Zulip's validator wording. */
 
 export interface StreamDictParam {
   name: string;
@@ -35,23 +32,6 @@ export function parsePrincipals(v: Json | undefined): Array<string | number> | u
   const ok = Array.isArray(v) && (v.every((x) => typeof x === 'string') || v.every((x) => typeof x === 'number' && Number.isSafeInteger(x)));
   if (!ok) throw badRequest('principals is not an allowed_type');
   return v as Array<string | number>;
-}
-
-export function principalError(principal: string | number): ApiError {
-  return new ApiError('UNAUTHORIZED_PRINCIPAL', `User not authorized to execute queries on behalf of '${principal}'`, 403, { principal });
-}
-
-/** Resolves principals to active users of the caller's organization; anything else is unauthorized. */
-export async function resolvePrincipals(q: Q, acting: UserRow, principals: Array<string | number>): Promise<UserRow[]> {
-  const out = new Map<number, UserRow>();
-  for (const p of principals) {
-    const u = typeof p === 'number'
-      ? (fitsIdColumn(p) ? await users.findInRealm(q, acting.realm_id, p) : undefined)
-      : await users.findByEmail(q, acting.realm_id, p);
-    if (!u || u.is_active !== 1) throw principalError(p);
-    out.set(u.id, u);
-  }
-  return [...out.values()];
 }
 
 export function optPostPolicy(params: Params): number | undefined {

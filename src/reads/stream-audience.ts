@@ -1,10 +1,10 @@
 import type { Q, StreamRow } from '../store/rows.js';
 import { subscriptions } from '../store/repos/subscriptions.js';
-import { Role } from '../lib/roles.js';
+import { users } from '../store/repos/users.js';
+import { Role, isAdminRole } from '../lib/roles.js';
 
-async function activeUsers(q: Q, realmId: number): Promise<Array<{ id: number; role: number }>> {
-  return q.selectFrom('users').select(['id', 'role']).where('realm_id', '=', realmId).where('is_active', '=', 1).execute();
-}
+/** Who hears of changes to streams: the reads that pick an event's recipients. */
+const activeUsers = (q: Q, realmId: number) => users.listActiveRolesInRealm(q, realmId);
 
 /**
  * Everyone who may know the stream exists: for public streams every non-guest plus
@@ -17,7 +17,7 @@ export async function streamAudienceIds(q: Q, stream: StreamRow): Promise<number
   for (const u of users) {
     if (stream.is_web_public === 1) ids.add(u.id);
     else if (stream.invite_only === 0 && u.role !== Role.GUEST) ids.add(u.id);
-    else if (stream.invite_only === 1 && u.role <= Role.ADMINISTRATOR) ids.add(u.id);
+    else if (stream.invite_only === 1 && isAdminRole(u.role)) ids.add(u.id);
   }
   return [...ids].sort((a, b) => a - b);
 }
@@ -28,5 +28,5 @@ export async function nonGuestUserIds(q: Q, realmId: number): Promise<number[]> 
 }
 
 export async function adminUserIds(q: Q, realmId: number): Promise<number[]> {
-  return (await activeUsers(q, realmId)).filter((u) => u.role <= Role.ADMINISTRATOR).map((u) => u.id);
+  return (await activeUsers(q, realmId)).filter((u) => isAdminRole(u.role)).map((u) => u.id);
 }

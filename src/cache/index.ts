@@ -1,0 +1,88 @@
+import type { RealmRow, StreamRow, SubscriptionRow, UserRow } from '../store/rows.js';
+import { VersionedCache } from './versioned-cache.js';
+import { MessageJsonCache } from './message-json.js';
+
+export interface Login { user: UserRow; realm: RealmRow }
+
+/** A realm's users as mention rendering needs them. */
+export interface RenderUser { id: number; full_name: string; email: string }
+export interface RealmRenderUsers { byName: Map<string, RenderUser[]>; byId: Map<number, RenderUser> }
+
+/** Register's user lists, presented once per change (shared: nothing may modify them). */
+export interface RealmUserLists { active: Array<Record<string, unknown>>; inactive: Array<Record<string, unknown>> }
+
+/**
+ * Every in-process cache of one server, each with the scopes that retire it (signal.ts).
+ * Why each exists, measured: see the README's performance notes.
+ */
+export interface Caches {
+  /** Authentication ran a query on every request and was most of a simple GET's cost. */
+  realmsBySubdomain: VersionedCache<string, RealmRow | undefined>;
+  loginsByEmail: VersionedCache<string, Login>;
+  /** The exact Authorization header on the exact host, verified before: no decoding, no promise. */
+  loginsByHeader: VersionedCache<string, Login>;
+  /**
+   * What every send reads. On SQLite each of these queries found an empty page cache (a
+   * reader's is dropped whenever the writer thread commits) and together they were a
+   * third of a send's time on the request thread.
+   */
+  streamsByName: VersionedCache<string, StreamRow | undefined>;
+  streamsById: VersionedCache<string, StreamRow | undefined>;
+  /** Every active stream of a realm; shared: callers copy before sorting. */
+  realmStreams: VersionedCache<number, readonly StreamRow[]>;
+  activeSubscriptions: VersionedCache<string, SubscriptionRow | undefined>;
+  /** Shared: callers must not change the arrays. */
+  subscriberIds: VersionedCache<number, readonly number[]>;
+  alertWords: VersionedCache<number, ReadonlyMap<number, string[]>>;
+  renderUsers: VersionedCache<number, RealmRenderUsers>;
+  realmUserLists: VersionedCache<string, RealmUserLists>;
+  /** GET /users/me, serialised: the cheapest authenticated call clients make at startup. */
+  meAnswers: VersionedCache<number, string>;
+  maxMessageIds: VersionedCache<number, number>;
+  messageJson: MessageJsonCache;
+}
+
+function createCaches(): Caches {
+  return {
+    realmsBySubdomain: new VersionedCache(['realms'], 10_000),
+    loginsByEmail: new VersionedCache(['users', 'realms'], 10_000),
+    loginsByHeader: new VersionedCache(['users', 'realms'], 10_000),
+    streamsByName: new VersionedCache(['streams'], 20_000),
+    streamsById: new VersionedCache(['streams'], 20_000),
+    realmStreams: new VersionedCache(['streams'], 1_000),
+    activeSubscriptions: new VersionedCache(['streams', 'subscriptions', 'users'], 20_000),
+    subscriberIds: new VersionedCache(['streams', 'subscriptions', 'users'], 20_000),
+    alertWords: new VersionedCache(['alert_words', 'users'], 1_000),
+    renderUsers: new VersionedCache(['users'], 1_000),
+    realmUserLists: new VersionedCache(['users', 'realms'], 1_000),
+    meAnswers: new VersionedCache(['users', 'realms', 'messages'], 100_000),
+    maxMessageIds: new VersionedCache(['messages'], 100_000),
+    messageJson: new MessageJsonCache(),
+  };
+}
+
+// Keyed by the store's root handle: tests run several servers in one process.
+const byStore = new WeakMap<object, Caches>();
+
+/** The caches of the server whose store handle is `db` (made on first use). */
+export function cachesOf(db: object): Caches {
+  let c = byStore.get(db);
+  if (!c) byStore.set(db, (c = createCaches()));
+  return c;
+}
+
+/** At shutdown: stops listening to the signal and drops everything held. */
+export function releaseCaches(db: object): void {
+  const c = byStore.get(db);
+  if (!c) return;
+  byStore.delete(db);
+  c.messageJson.close();
+}
+
+/**
+ * Through `cache` for the root handle; inside a transaction, straight to `load`, which
+ * reads the transaction's own view and must not be cached.
+ */
+export function cachedRead<K, V>(q: { isTransaction: boolean }, pick: (c: Caches) => VersionedCache<K, V>, key: K, load: () => Promise<V>): Promise<V> {
+  return q.isTransaction ? load() : pick(cachesOf(q)).load(key, load);
+}

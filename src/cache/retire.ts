@@ -1,0 +1,66 @@
+import type { AppContext } from '../context.js';
+import type { ParleyEvent } from '../events/types.js';
+import { EPOCH_ROW_KINDS, onRowsWritten } from '../store/changes.js';
+import { readCacheEpoch } from '../store/epoch.js';
+import { cacheSignal, type CacheScope } from './signal.js';
+import { releaseCaches } from './index.js';
+
+/** How often a process looks for changes other processes made; the bound on how stale its caches can be. */
+export const EPOCH_POLL_MS = 1000;
+
+// What each event says has changed, for caches that must hear of it from every node.
+const SCOPES_OF_EVENT: Partial<Record<ParleyEvent['type'], CacheScope>> = {
+  realm_user: 'users', realm_bot: 'users', stream: 'streams', subscription: 'subscriptions',
+  alert_words: 'alert_words', message: 'messages', delete_message: 'messages',
+};
+
+function messageIdsOf(e: ParleyEvent): number[] {
+  const out: number[] = [];
+  const add = (v: unknown) => {
+    if (typeof v === 'number') out.push(v);
+  };
+  const any = e as Record<string, unknown>;
+  add(any.message_id);
+  if (Array.isArray(any.message_ids)) any.message_ids.forEach(add);
+  if (typeof any.message === 'object' && any.message !== null) add((any.message as { id?: unknown }).id);
+  return out;
+}
+
+/**
+ * The three sources that retire cached values, in one place: this process's writes once
+ * committed, events from the bus (every node's), and the store's epoch, polled once a
+ * second, for writes made without events (the CLI, another node's, a hand-run statement).
+ * A cluster's bus hooks in here.
+ */
+export function connectCacheSignal(ctx: AppContext, epochPollMs = EPOCH_POLL_MS): () => void {
+  const stopWrites = onRowsWritten((kinds) => cacheSignal.retire({ scopes: kinds }));
+  const stopBus = ctx.bus.subscribe(({ event }) => {
+    const scope = SCOPES_OF_EVENT[event.type];
+    if (scope) cacheSignal.retire({ scopes: new Set([scope]), ...(scope === 'messages' ? { messageIds: messageIdsOf(event) } : {}) });
+  });
+  let seen: number | undefined;
+  let busy = false;
+  const poll = async (): Promise<void> => {
+    if (busy) return;
+    busy = true;
+    try {
+      const value = await readCacheEpoch(ctx.store.db);
+      if (seen !== undefined && value !== seen) cacheSignal.retire({ scopes: new Set(EPOCH_ROW_KINDS) });
+      seen = value;
+    } catch (err) {
+      // A failed look (the store closing, a dropped connection) is retried at the next tick.
+      ctx.log.warn({ err }, 'cache epoch poll failed');
+    } finally {
+      busy = false;
+    }
+  };
+  void poll();
+  const timer = setInterval(() => void poll(), epochPollMs);
+  timer.unref();
+  return () => {
+    clearInterval(timer);
+    stopWrites();
+    stopBus();
+    releaseCaches(ctx.store.db);
+  };
+}

@@ -1,0 +1,65 @@
+/**
+ * Every event Parley publishes, by its wire `type` (and `op`): the one vocabulary of the
+ * event system. publish() (publish.ts) takes only these; the event guard test checks that
+ * each kind listed in EVENT_KINDS went through it with its schema (schemas.ts). `restart`
+ * and `heartbeat` are made by the queues themselves and never published.
+ */
+type Dict = Record<string, unknown>;
+
+export interface MessageEvent {
+  type: 'message';
+  /** The message as presented with apply_markdown and without client_gravatar; queues reshape it. */
+  message: { id: number } & Dict;
+  raw_content: string;
+  sender_avatar_source: string;
+  flags_by_user: Record<number, string[]>;
+  public_stream: boolean;
+  sender_queue_id?: string;
+  local_id?: string | undefined;
+}
+
+export type ParleyEvent =
+  | MessageEvent
+  | { type: 'realm_user'; op: 'add' | 'update' | 'remove'; person: Dict }
+  | { type: 'realm_bot'; op: 'add' | 'update'; bot: Dict }
+  | { type: 'subscription'; op: 'add'; subscriptions: Dict[] }
+  | { type: 'subscription'; op: 'remove'; subscriptions: Array<{ stream_id: number; name: string }> }
+  | { type: 'subscription'; op: 'update'; stream_id: number; property: string; value: unknown }
+  | { type: 'subscription'; op: 'peer_add' | 'peer_remove'; stream_ids: number[]; user_ids: number[] }
+  | { type: 'stream'; op: 'create'; streams: Dict[] }
+  | { type: 'stream'; op: 'delete'; streams: Dict[]; stream_ids: number[] }
+  | { type: 'stream'; op: 'update'; stream_id: number; name: string; property: string; value: unknown } & Dict
+  | { type: 'default_streams'; default_streams: Dict[] }
+  | { type: 'muted_topics'; muted_topics: unknown[][] }
+  | { type: 'alert_words'; alert_words: string[] }
+  | { type: 'presence'; user_id: number; email: string; server_timestamp: number; presence: Dict }
+  | { type: 'delete_message'; message_type: 'stream' | 'private'; message_ids: number[]; stream_id?: number; topic?: string }
+  | { type: 'typing'; op: 'start' | 'stop'; message_type: 'private'; sender: { user_id: number; email: string }; recipients: Array<{ user_id: number; email: string }> }
+  | { type: 'typing'; op: 'start' | 'stop'; message_type: 'stream'; sender: { user_id: number; email: string }; stream_id: number; topic: string };
+
+export type EventType = ParleyEvent['type'];
+
+/**
+ * Each published type with its ops (an empty list: the type has no op) and, for typing,
+ * its message types: what the event guard must have seen. The `satisfies` makes a type
+ * added to the union without an entry here a compile error.
+ */
+export const EVENT_KINDS = {
+  message: [],
+  realm_user: ['add', 'update', 'remove'],
+  realm_bot: ['add', 'update'],
+  subscription: ['add', 'remove', 'update', 'peer_add', 'peer_remove'],
+  stream: ['create', 'delete', 'update'],
+  default_streams: [],
+  muted_topics: [],
+  alert_words: [],
+  presence: [],
+  delete_message: [],
+  typing: ['private', 'stream'],
+} as const satisfies Record<EventType, readonly string[]>;
+
+export interface EventEnvelope {
+  realmId: number;
+  event: ParleyEvent;
+  userIds: number[];
+}

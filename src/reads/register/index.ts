@@ -1,0 +1,98 @@
+import type { Q, RealmRow, UserRow } from '../../store/rows.js';
+import type { Config } from '../../config.js';
+import type { Capabilities } from '../../events/queue.js';
+import { isAdminRole } from '../../lib/roles.js';
+import { AVAILABLE_NOTIFICATION_SOUNDS, EMOJISET_CHOICES, realmUserSettingsDefaults, userSettings } from '../../lib/user-settings.js';
+import { canSeeDeliveryEmail } from '../../presenters/user.js';
+import { presentBot } from '../../presenters/bot.js';
+import { presentStream, fillNotificationDefaults } from '../../presenters/stream.js';
+import { presencesForRealm } from '../presence.js';
+import { alertWordsOf } from '../alert-words.js';
+import { botsVisibleTo, maxMessageIdOf, realmUserLists } from '../users.js';
+import { defaultStreams, streamsVisibleTo } from '../streams.js';
+import { gatherSubscriptions, mutedTopicsOf } from '../subscriptions.js';
+import { CUSTOM_PROFILE_FIELD_TYPES, ownUserState, realmState } from './realm.js';
+import { recentPrivateConversations, starredMessageIds, unreadMsgs } from './messages.js';
+
+/**
+ * register's initial state, by fetch type: each part is a read of its own (realm.ts,
+ * messages.ts, the resource reads of src/reads/), assembled here as Zulip groups them.
+ */
+export interface StateOptions {
+  clientGravatar: boolean;
+  slimPresence: boolean;
+  includeSubscribers: boolean;
+  capabilities: Capabilities;
+}
+
+/** Every fetch type Parley has state for; register without fetch_event_types gets them all. */
+export const FETCH_TYPES = [
+  'realm', 'realm_user', 'realm_bot', 'subscription', 'stream', 'message', 'update_message_flags', 'starred_messages',
+  'recent_private_conversations', 'presence', 'alert_words', 'muted_topics', 'muted_users', 'default_streams',
+  'realm_user_groups', 'custom_profile_fields', 'realm_emoji', 'realm_linkifiers', 'realm_filters', 'user_status',
+  'drafts', 'user_settings', 'update_display_settings', 'update_global_notifications', 'realm_playgrounds',
+  'default_stream_groups', 'realm_domains', 'video_calls', 'realm_user_settings_defaults',
+];
+
+/** The register response's state for the requested fetch types, grouped as Zulip groups it. */
+export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, user: UserRow, types: Set<string>, opts: StateOptions): Promise<Record<string, unknown>> {
+  const want = (t: string) => types.has(t);
+  const state: Record<string, unknown> = {};
+  if (want('realm')) Object.assign(state, realmState(config, realm, user));
+  if (want('realm_user')) {
+    const lists = await realmUserLists(db, realm, opts.clientGravatar, canSeeDeliveryEmail(user, realm));
+    state.realm_users = lists.active;
+    state.realm_non_active_users = lists.inactive;
+    state.cross_realm_bots = [];
+    Object.assign(state, ownUserState(user));
+  }
+  if (want('realm_bot')) {
+    state.realm_bots = (await botsVisibleTo(db, user, isAdminRole(user.role))).map(presentBot);
+  }
+  if (want('subscription')) {
+    const subs = await gatherSubscriptions(db, user, opts.includeSubscribers);
+    if (!opts.capabilities.notification_settings_null) for (const s of subs.subscriptions) fillNotificationDefaults(s, user.settings);
+    Object.assign(state, subs);
+  }
+  if (want('stream')) state.streams = (await streamsVisibleTo(db, user)).map(presentStream);
+  if (want('message')) state.max_message_id = await maxMessageIdOf(db, user.id);
+  if (want('update_message_flags') && want('message')) state.unread_msgs = await unreadMsgs(db, user);
+  if (want('starred_messages')) {
+    state.starred_messages = await starredMessageIds(db, user);
+  }
+  if (want('recent_private_conversations')) state.recent_private_conversations = await recentPrivateConversations(db, user);
+  if (want('presence')) {
+    const now = Date.now() / 1000;
+    state.presences = await presencesForRealm(db, realm, opts.slimPresence, Math.floor(now));
+    state.server_timestamp = now;
+  }
+  if (want('alert_words')) state.alert_words = await alertWordsOf(db, user.id);
+  if (want('muted_topics')) state.muted_topics = await mutedTopicsOf(db, user.id);
+  if (want('muted_users')) state.muted_users = [];
+  if (want('default_streams')) state.realm_default_streams = (await defaultStreams(db, realm.id)).map(presentStream);
+  if (want('default_stream_groups')) state.realm_default_stream_groups = [];
+  if (want('realm_user_groups')) state.realm_user_groups = [];
+  if (want('custom_profile_fields')) {
+    state.custom_profile_fields = [];
+    state.custom_profile_field_types = CUSTOM_PROFILE_FIELD_TYPES;
+  }
+  if (want('realm_user_settings_defaults')) state.realm_user_settings_defaults = realmUserSettingsDefaults();
+  if (want('realm_emoji')) state.realm_emoji = {};
+  if (want('realm_linkifiers')) state.realm_linkifiers = [];
+  if (want('realm_filters')) state.realm_filters = [];
+  if (want('realm_playgrounds')) state.realm_playgrounds = [];
+  if (want('realm_domains')) state.realm_domains = [];
+  if (want('user_status')) state.user_status = {};
+  if (want('drafts')) state.drafts = [];
+  if (want('video_calls')) state.has_zoom_token = false;
+  // As Zulip: the settings object whenever it is asked for; the legacy top-level copy only
+  // for the legacy types, and only to clients without user_settings_object.
+  const settings = userSettings(user.settings);
+  if (want('user_settings')) state.user_settings = { ...settings, emojiset_choices: EMOJISET_CHOICES, available_notification_sounds: AVAILABLE_NOTIFICATION_SOUNDS };
+  if (!opts.capabilities.user_settings_object) {
+    if (want('update_display_settings')) Object.assign(state, settings, { emojiset_choices: EMOJISET_CHOICES });
+    if (want('update_global_notifications')) Object.assign(state, settings, { available_notification_sounds: AVAILABLE_NOTIFICATION_SOUNDS });
+  }
+  return state;
+}
+

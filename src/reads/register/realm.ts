@@ -1,0 +1,117 @@
+import type { RealmRow, UserRow } from '../../store/rows.js';
+import type { Config } from '../../config.js';
+import { realmSettings, REALM_SETTING_DEFAULTS } from '../../lib/realm-settings.js';
+import { realmUri } from '../../lib/realm-host.js';
+import { Role, isAdminRole } from '../../lib/roles.js';
+import { SERVER_GENERATION } from '../../lib/version.js';
+import { avatarUrl } from '../../presenters/user.js';
+import { realmIconUrl } from '../../presenters/realm.js';
+import { OFFLINE_THRESHOLD_SECS } from '../../presenters/presence.js';
+import { MAX_STREAM_DESCRIPTION_LENGTH, MAX_STREAM_NAME_LENGTH } from '../../actions/stream-create.js';
+import { MAX_MESSAGE_BYTES, MAX_TOPIC_LENGTH } from '../../actions/message-send.js';
+import { LONGPOLL_TIMEOUT_SECS } from '../../events/manager.js';
+
+/** register's `realm` state: the organization's settings and the server's limits. */
+export function realmState(config: Config, realm: RealmRow, user: UserRow): Record<string, unknown> {
+  const s = realmSettings(realm.settings);
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(REALM_SETTING_DEFAULTS)) out[`realm_${key}`] = s[key as keyof typeof s];
+  Object.assign(out, {
+    realm_name: realm.name,
+    realm_description: realm.description,
+    realm_uri: realmUri(config, realm),
+    realm_icon_url: realmIconUrl(realm),
+    realm_date_created: realm.date_created,
+    realm_authentication_methods: { password: true, dev: false, email: true, ldap: false, remoteuser: false, github: false, azuread: false, gitlab: false, apple: false, google: false, saml: false, 'openid connect': false },
+    realm_available_video_chat_providers: { disabled: { name: 'None', id: 0 }, jitsi_meet: { name: 'Jitsi Meet', id: 1 } },
+    realm_is_zephyr_mirror_realm: false,
+    realm_push_notifications_enabled: false,
+    realm_default_external_accounts: {},
+    realm_email_auth_enabled: true,
+    realm_password_auth_enabled: true,
+    realm_user_group_edit_policy: s.user_group_edit_policy,
+    realm_message_retention_days: s.message_retention_days,
+    realm_allow_message_editing: s.allow_message_editing,
+    max_stream_name_length: MAX_STREAM_NAME_LENGTH,
+    max_stream_description_length: MAX_STREAM_DESCRIPTION_LENGTH,
+    max_topic_length: MAX_TOPIC_LENGTH,
+    max_message_length: MAX_MESSAGE_BYTES,
+    server_generation: SERVER_GENERATION,
+    server_inline_image_preview: true,
+    server_inline_url_embed_preview: false,
+    server_avatar_changes_disabled: false,
+    server_name_changes_disabled: false,
+    server_needs_upgrade: false,
+    server_web_public_streams_enabled: true,
+    settings_send_digest_emails: false,
+    event_queue_longpoll_timeout_seconds: LONGPOLL_TIMEOUT_SECS,
+    // The timing protocol of the spec's Limits table. Zulip names them in the state from
+    // later feature levels; clients that read them (the Flutter app) get the true values.
+    server_typing_started_wait_period_milliseconds: 10_000,
+    server_typing_stopped_wait_period_milliseconds: 5_000,
+    server_typing_started_expiry_period_milliseconds: 15_000,
+    server_presence_ping_interval_seconds: 60,
+    server_presence_offline_threshold_seconds: OFFLINE_THRESHOLD_SECS,
+    password_min_length: 6,
+    password_min_guesses: 10000,
+    upgrade_text_for_wide_organization_logo: '',
+    zulip_plan_is_not_limited: true,
+    giphy_api_key: '',
+    development_environment: false,
+    // Parley stores no uploads, so there is no file size a client may send.
+    max_file_upload_size_mib: 0,
+    max_avatar_file_size_mib: 0,
+    max_icon_file_size_mib: 0,
+    max_logo_file_size_mib: 0,
+    realm_logo_source: 'D',
+    realm_logo_url: '',
+    realm_night_logo_source: 'D',
+    realm_night_logo_url: '',
+    realm_bot_domain: new URL(realmUri(config, realm)).hostname,
+    jitsi_server_url: 'https://meet.jit.si',
+    giphy_rating_options: GIPHY_RATING_OPTIONS,
+    ...ownUserState(user),
+    avatar_version: user.avatar_version,
+  });
+  return out;
+}
+
+const GIPHY_RATING_OPTIONS = {
+  disabled: { name: 'GIPHY integration disabled', id: 0 },
+  y: { name: 'Allow GIFs rated Y (Very young audience)', id: 1 },
+  g: { name: 'Allow GIFs rated G (General audience)', id: 2 },
+  pg: { name: 'Allow GIFs rated PG (Parental guidance)', id: 3 },
+  pg13: { name: 'Allow GIFs rated PG13 (Parental guidance - under 13)', id: 4 },
+};
+
+/** Zulip's custom profile field types at this feature level. */
+export const CUSTOM_PROFILE_FIELD_TYPES = {
+  SHORT_TEXT: { id: 1, name: 'Short text' },
+  LONG_TEXT: { id: 2, name: 'Long text' },
+  SELECT: { id: 3, name: 'List of options' },
+  DATE: { id: 4, name: 'Date picker' },
+  URL: { id: 5, name: 'Link' },
+  USER: { id: 6, name: 'Person picker' },
+  EXTERNAL_ACCOUNT: { id: 7, name: 'External account' },
+};
+
+/** Who the registering user is: sent with both `realm` and `realm_user`, as Zulip does. */
+export function ownUserState(user: UserRow): Record<string, unknown> {
+  return {
+    is_admin: isAdminRole(user.role),
+    is_owner: user.role === Role.OWNER,
+    is_moderator: user.role === Role.MODERATOR,
+    is_guest: user.role === Role.GUEST,
+    is_billing_admin: user.is_billing_admin === 1,
+    can_create_streams: user.role !== Role.GUEST,
+    can_subscribe_other_users: user.role !== Role.GUEST,
+    can_invite_others_to_realm: user.role <= Role.MEMBER,
+    user_id: user.id,
+    email: user.email,
+    delivery_email: user.delivery_email,
+    full_name: user.full_name,
+    avatar_source: user.avatar_source,
+    avatar_url: avatarUrl(user, false),
+    avatar_url_medium: avatarUrl(user, false),
+  };
+}

@@ -1,0 +1,39 @@
+import type { Q, RealmRow, UserRow } from '../store/rows.js';
+import type { RenderContext } from '../markdown/types.js';
+import { users } from '../store/repos/users.js';
+import { streams } from '../store/repos/streams.js';
+import { cachedRead, type RealmRenderUsers, type RenderUser } from '../cache/index.js';
+import { canSeeStream } from '../access/stream.js';
+
+// Mentions need every active user of the realm by name; reloaded only when a user changed.
+const realmUsers = (q: Q, realmId: number): Promise<RealmRenderUsers> => cachedRead(q, (c) => c.renderUsers, realmId, async () => {
+  const byName = new Map<string, RenderUser[]>();
+  const byId = new Map<number, RenderUser>();
+  for (const u of await users.listActiveNamesInRealm(q, realmId)) {
+    byId.set(u.id, u);
+    const key = u.full_name.toLowerCase();
+    byName.set(key, [...(byName.get(key) ?? []), u]);
+  }
+  return { byName, byId };
+});
+
+/**
+ * What `author` may reference in `content`: realm users, and the streams they can see.
+ * Streams are only looked up when the content has a stream link, which most messages do not.
+ */
+export async function renderContextFor(q: Q, realm: RealmRow, author: UserRow, content: string): Promise<RenderContext> {
+  const people = await realmUsers(q, realm.id);
+  const linkable = !content.includes('#**') ? [] : await streams.listActiveWithSubscription(q, realm.id, author.id);
+  const byName = new Map<string, { id: number; name: string }>();
+  for (const s of linkable) {
+    const sub = s.sub_active === 1 ? ({ active: 1 } as never) : null;
+    if (canSeeStream(author, s, sub)) byName.set(s.name_lower, { id: s.id, name: s.name });
+  }
+  return {
+    userByName: (name) => people.byName.get(name.toLowerCase()) ?? [],
+    userById: (id) => people.byId.get(id),
+    groupByName: () => undefined,
+    streamByName: (name) => byName.get(name.toLowerCase()),
+    linkifiers: [],
+  };
+}

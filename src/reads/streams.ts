@@ -1,0 +1,76 @@
+import type { Q, StreamRow, SubscriptionRow, UserRow } from '../store/rows.js';
+import { streams } from '../store/repos/streams.js';
+import { subscriptions } from '../store/repos/subscriptions.js';
+import { messages } from '../store/repos/messages.js';
+import { cachedRead } from '../cache/index.js';
+import { canSeeStream } from '../access/stream.js';
+import { Role, isAdminRole } from '../lib/roles.js';
+
+const byName = (a: StreamRow, b: StreamRow) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+/** Stream lookups that every send and register make, through the cache outside a transaction. */
+export const streamByName = (q: Q, realmId: number, name: string): Promise<StreamRow | undefined> =>
+  cachedRead(q, (c) => c.streamsByName, `${realmId}:${name.toLowerCase()}`, () => streams.findByName(q, realmId, name));
+
+export const streamInRealm = (q: Q, realmId: number, id: number): Promise<StreamRow | undefined> =>
+  cachedRead(q, (c) => c.streamsById, `${realmId}:${id}`, () => streams.findInRealm(q, realmId, id));
+
+/** Every active stream of the realm, by id. Shared: callers must copy before sorting or changing it. */
+export const realmStreams = (q: Q, realmId: number): Promise<readonly StreamRow[]> =>
+  cachedRead(q, (c) => c.realmStreams, realmId, () => streams.listByRealm(q, realmId));
+
+export const activeSubscription = (q: Q, userId: number, streamId: number): Promise<SubscriptionRow | undefined> =>
+  cachedRead(q, (c) => c.activeSubscriptions, `${userId}:${streamId}`, () => subscriptions.findActive(q, userId, streamId));
+
+/** Shared between callers: they must not change the array. */
+export const subscriberIds = (q: Q, streamId: number): Promise<readonly number[]> =>
+  cachedRead(q, (c) => c.subscriberIds, streamId, () => subscriptions.listSubscriberIds(q, streamId));
+
+export interface StreamListFilter {
+  includePublic: boolean;
+  includeWebPublic: boolean;
+  includeSubscribed: boolean;
+  includeAllActive: boolean;
+  includeDefault: boolean;
+  includeOwnerSubscribed: boolean;
+}
+
+/** GET /streams: the streams the filter picks, by name, with whether each is a default stream. */
+export async function listStreams(q: Q, user: UserRow, f: StreamListFilter): Promise<Array<{ stream: StreamRow; isDefault: boolean }>> {
+  const all = await realmStreams(q, user.realm_id);
+  const defaults = new Set(await streams.listDefaultIds(q, user.realm_id));
+  let chosen: StreamRow[] = [...all];
+  if (!f.includeAllActive) {
+    const mine = new Set(await subscriptions.listSubscribedStreamIds(q, user.id));
+    const owners = f.includeOwnerSubscribed && user.is_bot === 1 && user.bot_owner_id !== null
+      ? new Set(await subscriptions.listSubscribedStreamIds(q, user.bot_owner_id)) : new Set<number>();
+    const isGuest = user.role === Role.GUEST;
+    chosen = all.filter((s) => (f.includeSubscribed && mine.has(s.id))
+      || (f.includePublic && !isGuest && s.invite_only === 0)
+      || (f.includeWebPublic && s.is_web_public === 1)
+      || owners.has(s.id)
+      || (f.includeDefault && defaults.has(s.id) && canSeeStream(user, s, null)));
+  }
+  return chosen.sort(byName).map((stream) => ({ stream, isDefault: defaults.has(stream.id) }));
+}
+
+/**
+ * register's `streams`: what GET /streams answers by default (public and subscribed
+ * streams), and every active stream for administrators, as Zulip sends it.
+ */
+export async function streamsVisibleTo(q: Q, user: UserRow): Promise<StreamRow[]> {
+  const [all, mine] = await Promise.all([realmStreams(q, user.realm_id), subscriptions.listSubscribedStreamIds(q, user.id)]);
+  const subscribed = new Set(mine);
+  const admin = isAdminRole(user.role);
+  return all.filter((s) => admin || subscribed.has(s.id) || (user.role !== Role.GUEST && s.invite_only === 0)).sort(byName);
+}
+
+export const defaultStreams = (q: Q, realmId: number): Promise<StreamRow[]> => streams.listDefaults(q, realmId);
+
+/** Topics with their newest message id, newest first; only messages the user may read. */
+export async function topicsOf(q: Q, user: UserRow, stream: StreamRow, fullHistory: boolean): Promise<Array<{ name: string; max_id: number }>> {
+  const groups = await messages.topicMaxIds(q, stream.id, fullHistory ? null : user.id);
+  const ids = groups.map((g) => g.max_id);
+  const names = await messages.topicsOfIds(q, ids);
+  return ids.sort((a, b) => b - a).map((id) => ({ name: names.get(id) ?? '', max_id: id }));
+}

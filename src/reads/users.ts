@@ -1,0 +1,54 @@
+import type { Q, RealmRow, UserRow } from '../store/rows.js';
+import { users } from '../store/repos/users.js';
+import { dialectOf } from '../store/db.js';
+import { cachedRead, cachesOf, type RealmUserLists } from '../cache/index.js';
+import { presentUser, avatarUrl, type UserPresentOpts } from '../presenters/user.js';
+import { shareSerialization } from '../presenters/shared-json.js';
+
+/** GET /users: every user of the realm, deactivated ones and bots included. */
+export async function listUsers(q: Q, realmId: number, opts: UserPresentOpts): Promise<Array<Record<string, unknown>>> {
+  return (await users.listByRealm(q, realmId)).map((u) => presentUser(u, opts));
+}
+
+/**
+ * The deprecated max_message_id of GET /users/me and register: a per-user MAX over
+ * user_message that only changes when messages arrive, move or go, so it is kept until
+ * the next message event of any kind.
+ */
+export const maxMessageIdOf = (q: Q, userId: number): Promise<number> =>
+  cachedRead(q, (c) => c.maxMessageIds, userId, () => dialectOf(q).maxMessageId(q, userId));
+
+/**
+ * GET /users/me, serialised: the answer depends only on the user's row and their newest
+ * message, so it is made once per change of either.
+ */
+export async function ownUserAnswer(db: Q, me: UserRow): Promise<string> {
+  const make = async () => {
+    const row = (await users.findById(db, me.id)) ?? me;
+    return JSON.stringify({
+      result: 'success', msg: '',
+      ...presentUser(row, { clientGravatar: false, showDeliveryEmail: true, profileData: {} }),
+      avatar_url: avatarUrl(row, false),
+      max_message_id: await maxMessageIdOf(db, me.id),
+    });
+  };
+  return db.isTransaction ? make() : cachesOf(db).meAnswers.load(me.id, make);
+}
+
+/**
+ * Every register of an organization presents the same user list (one of four variants);
+ * it was most of register's time at 1,000 users. The lists are shared: nothing may change them.
+ */
+export const realmUserLists = (q: Q, realm: RealmRow, clientGravatar: boolean, showDeliveryEmail: boolean): Promise<RealmUserLists> =>
+  cachedRead(q, (c) => c.realmUserLists, `${realm.id}:${clientGravatar}:${showDeliveryEmail}`, async () => {
+    const all = await users.listByRealm(q, realm.id);
+    const opts = { clientGravatar, showDeliveryEmail, profileData: {} };
+    return {
+      active: shareSerialization(all.filter((u) => u.is_active === 1).map((u) => presentUser(u, opts))),
+      inactive: shareSerialization(all.filter((u) => u.is_active !== 1).map((u) => presentUser(u, opts))),
+    };
+  });
+
+/** register's `realm_bots`: every bot for administrators, a user's own otherwise. */
+export const botsVisibleTo = (q: Q, user: UserRow, isAdmin: boolean): Promise<UserRow[]> =>
+  users.listBots(q, user.realm_id, isAdmin ? null : user.id);

@@ -1,0 +1,5 @@
+/**
+ * The row shapes every layer passes around (handlers, presenters, actions): types only,
+ * so that the layers above the store name them without reaching into it.
+ */
+export type { RealmRow, UserRow, StreamRow, SubscriptionRow, MessageRow } from './store/rows.js';

@@ -1,0 +1,61 @@
+import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import type { DB } from './schema.js';
+import type { Q } from './rows.js';
+import { messages, type UserMessageBounds } from './repos/messages.js';
+import { prepared } from './prepared.js';
+import { POSTGRES_BATCH, SQLITE_BATCH, type BatchSyntax } from './message-batch.js';
+
+/**
+ * What differs between the engines, each difference once, as an object per engine. Code
+ * outside the store asks these questions and never tests an engine's name.
+ */
+export interface StoreDialect {
+  name: 'sqlite' | 'postgres';
+  /**
+   * Recipient rows keyed by message (SQLite, migration 009): a narrow that no message
+   * index answers walks the viewer's own rows along the partial indexes, and a walk over
+   * messages stops at the viewer's first and last message. PostgreSQL keeps Zulip's
+   * user-keyed layout and needs neither.
+   */
+  walksOwnRows: boolean;
+  /** The id range of a user's messages, where walks need it (see walksOwnRows); null otherwise. */
+  userBounds(q: Q, userId: number): Promise<UserMessageBounds | null>;
+  /** The user's newest message id, -1 when none. */
+  maxMessageId(q: Q, userId: number): Promise<number>;
+  /** Full-text search: every word must match, as a prefix. */
+  searchMatch(words: string[]): Expression<SqlBool>;
+  /** How the group commit's SQL is written for this engine (message-batch.ts). */
+  batch: BatchSyntax;
+}
+
+export const sqliteDialect: StoreDialect = {
+  name: 'sqlite',
+  walksOwnRows: true,
+  userBounds: (q, userId) => messages.userBounds(q, userId),
+  // The user's last message comes from the ends of their partial indexes.
+  maxMessageId: async (q, userId) => (await messages.userBounds(q, userId)).last ?? -1,
+  searchMatch: (words) => {
+    const match = words.map((w) => `"${w.replace(/"/g, '""')}"*`).join(' AND ');
+    return sql<SqlBool>`message.id IN (SELECT rowid FROM message_fts WHERE message_fts MATCH ${match})`;
+  },
+  batch: SQLITE_BATCH,
+};
+
+// Recipient rows keyed by user: one index step.
+const maxQuery = prepared((db, userId: number) =>
+  db.selectFrom('user_message').select((eb) => eb.fn.max('message_id').as('m')).where('user_id', '=', userId), [0]);
+
+export const postgresDialect: StoreDialect = {
+  name: 'postgres',
+  walksOwnRows: false,
+  userBounds: async () => null,
+  maxMessageId: async (q, userId) => {
+    const [row] = await maxQuery(q as Kysely<DB>, userId);
+    return row?.m == null ? -1 : Number(row.m);
+  },
+  searchMatch: (words) => {
+    const query = words.map((w) => `${w.replace(/[^\p{L}\p{N}_]/gu, '')}:*`).join(' & ');
+    return sql<SqlBool>`message.search_tsv @@ to_tsquery('english', ${query})`;
+  },
+  batch: POSTGRES_BATCH,
+};

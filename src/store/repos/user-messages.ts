@@ -1,0 +1,34 @@
+import { sql } from 'kysely';
+import type { Q } from '../rows.js';
+import { FLAG_BITS } from '../../lib/message-flags.js';
+
+// Flag tests are written as literals: on SQLite they must match the partial indexes'
+// conditions (migration 009), which are the only per-user way into user_message.
+
+/** Reads of a user's own recipient rows, joined to their messages. */
+export const userMessages = {
+  /** The user's unread messages, oldest first, at most `limit`. */
+  listUnread: (q: Q, userId: number, limit: number) =>
+    q.selectFrom('user_message').innerJoin('message', 'message.id', 'user_message.message_id')
+      .select(['message.id', 'message.stream_id', 'message.topic', 'message.sender_id', 'message.recipient_id', 'user_message.flags'])
+      .where('user_message.user_id', '=', userId).where((eb) => eb(eb.parens(eb('user_message.flags', '&', sql.lit(FLAG_BITS.read))), '=', sql.lit(0)))
+      .orderBy('message.id').limit(limit).execute(),
+
+  /** The newest message of each (conversation, sender) of the user's private messages. */
+  privateConversationMaxIds: (q: Q, userId: number) =>
+    q.selectFrom('user_message').innerJoin('message', 'message.id', 'user_message.message_id')
+      .select(['message.recipient_id', 'message.sender_id', (eb) => eb.fn.max('message.id').as('max_id')])
+      .where('user_message.user_id', '=', userId).where((eb) => eb(eb.parens(eb('user_message.flags', '&', sql.lit(FLAG_BITS.is_private))), '<>', sql.lit(0)))
+      .groupBy(['message.recipient_id', 'message.sender_id']).execute(),
+
+  listStarredIds: async (q: Q, userId: number): Promise<number[]> =>
+    (await q.selectFrom('user_message').select('message_id').where('user_id', '=', userId)
+      .where((eb) => eb(eb.parens(eb('flags', '&', sql.lit(FLAG_BITS.starred))), '<>', sql.lit(0))).orderBy('message_id').execute()).map((r) => r.message_id),
+
+  /** Huddle member lists (`1,2,3`) by recipient id. */
+  huddleHashes: async (q: Q, recipientIds: number[]): Promise<Map<number, string>> => {
+    if (recipientIds.length === 0) return new Map();
+    const rows = await q.selectFrom('huddle').select(['recipient_id', 'huddle_hash']).where('recipient_id', 'in', recipientIds).execute();
+    return new Map(rows.map((h) => [h.recipient_id!, h.huddle_hash]));
+  },
+};

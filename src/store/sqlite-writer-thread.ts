@@ -1,0 +1,140 @@
+/**
+ * The body of the SQLite writer thread (sqlite-writer.ts starts it). It owns the write
+ * connection: statements the request thread sends one by one on the parent port (its
+ * transactions), and batches of sends on their own port, stored with the group commit's
+ * SQL (message-batch.ts).
+ */
+import { parentPort, workerData, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import {
+  MAX_BATCH, RELEASE, ROLLBACK_TO, SAVEPOINT, SQLITE_BATCH, duplicateRowsError, firstMessageUpdate, recipientRowStatements,
+  sortRecipientRows, type MessageUnit,
+} from './message-batch.js';
+
+interface WriterData { file: string; pragmas: string[]; sends: MessagePort }
+interface QueuedUnit extends MessageUnit { id: number; at: number }
+
+const { file, pragmas, sends } = workerData as WriterData;
+const port = parentPort!;
+const db = new Database(file);
+for (const p of pragmas) db.pragma(p);
+
+const cache = new Map<string, Database.Statement>();
+function statement(text: string): Database.Statement {
+  let stmt = cache.get(text);
+  if (!stmt) {
+    // Generated IN-lists make unbounded distinct texts; start over rather than grow.
+    if (cache.size >= 1000) cache.clear();
+    stmt = db.prepare(text);
+    cache.set(text, stmt);
+  }
+  return stmt;
+}
+
+const errorOf = (err: unknown) => ({ message: String((err as Error)?.message ?? err), code: (err as { code?: string })?.code });
+const FIRST_SQL = firstMessageUpdate(SQLITE_BATCH);
+
+function storeMessages(units: QueuedUnit[]): Array<{ id: number; first: boolean } | { error: ReturnType<typeof errorOf> }> {
+  const results: Array<{ id: number; first: boolean } | { error: ReturnType<typeof errorOf> }> = [];
+  const rows: Array<[number, number, number]> = [];
+  statement('BEGIN').run();
+  try {
+    for (const u of units) {
+      statement(SAVEPOINT).run();
+      try {
+        const id = Number(statement(u.sql).run(u.params).lastInsertRowid);
+        const first = u.firstOf !== null && statement(FIRST_SQL).run(id, u.firstOf).changes === 1;
+        statement(RELEASE).run();
+        results.push({ id, first });
+        for (let i = 0; i < u.recipients.length; i += 2) rows.push([u.recipients[i]!, id, u.recipients[i + 1]!]);
+      } catch (err) {
+        statement(ROLLBACK_TO).run();
+        statement(RELEASE).run();
+        results.push({ error: errorOf(err) });
+      }
+    }
+    for (const s of recipientRowStatements(sortRecipientRows(rows, SQLITE_BATCH), SQLITE_BATCH)) {
+      const changes = statement(s.text).run(s.parameters).changes;
+      // OR IGNORE skips a duplicate key silently; a duplicate would be a bug, so it fails the batch.
+      if (changes !== s.rows) throw duplicateRowsError(s.rows - changes);
+    }
+    statement('COMMIT').run();
+  } catch (err) {
+    if (db.inTransaction) statement('ROLLBACK').run();
+    throw err;
+  }
+  return results;
+}
+
+// Group commit. Sends that arrive while a batch is being stored make up the next one, so
+// the writer never waits for the request thread. A batch writes a WAL frame for every page
+// it touches (an unread-index page per recipient) whatever its size, so while sends keep
+// coming the writer waits up to LINGER_MS for MIN_BATCH of them; after a quiet spell a send
+// is stored at once. A transaction of the request thread's own is never entered: queued
+// sends wait for its end.
+const MIN_BATCH = 16;
+const LINGER_MS = 2;
+const BUSY_MS = 5;
+const queued: QueuedUnit[] = [];
+let flushing = false;
+let timer: NodeJS.Timeout | undefined;
+let lastBatchEnd = -Infinity;
+
+function later(): void {
+  if (!flushing) {
+    flushing = true;
+    setImmediate(flush);
+  }
+}
+
+function flush(): void {
+  flushing = false;
+  clearTimeout(timer);
+  if (db.inTransaction) return;
+  for (let m; (m = receiveMessageOnPort(sends)); ) queued.push({ ...(m.message as QueuedUnit), at: performance.now() });
+  if (queued.length === 0) return;
+  const now = performance.now();
+  const waited = now - queued[0]!.at;
+  if (now - lastBatchEnd < BUSY_MS && queued.length < MIN_BATCH && waited < LINGER_MS) {
+    timer = setTimeout(flush, LINGER_MS - waited);
+    return;
+  }
+  const batch = queued.splice(0, MAX_BATCH);
+  const ids = batch.map((u) => u.id);
+  try {
+    sends.postMessage({ ids, results: storeMessages(batch) });
+  } catch (err) {
+    sends.postMessage({ ids, error: errorOf(err) });
+  }
+  lastBatchEnd = performance.now();
+  if (queued.length > 0) later();
+}
+
+sends.on('message', (u: QueuedUnit) => {
+  u.at = performance.now();
+  queued.push(u);
+  later();
+});
+
+port.on('message', (m: 'close' | { id: number; sql: string; params: unknown[] }) => {
+  if (m === 'close') {
+    clearTimeout(timer);
+    // Statements hold the connection: finalised with it, before this thread ends.
+    cache.clear();
+    db.close();
+    sends.close();
+    port.close();
+    return;
+  }
+  try {
+    const stmt = statement(m.sql);
+    if (stmt.reader) port.postMessage({ id: m.id, rows: stmt.all(m.params) });
+    else {
+      const r = stmt.run(m.params);
+      port.postMessage({ id: m.id, changes: r.changes, lastInsertRowid: r.lastInsertRowid });
+    }
+  } catch (err) {
+    port.postMessage({ id: m.id, error: errorOf(err) });
+  }
+  if (queued.length > 0 && !db.inTransaction) later();
+});
