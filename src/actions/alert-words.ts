@@ -1,8 +1,8 @@
 import type { Tx } from './transaction.js';
 import type { UserRow } from '../store/rows.js';
 import { alertWords } from '../store/repos/alert-words.js';
+import { MAX_ALERT_WORD_LENGTH } from '../lib/limits.js';
 
-export const MAX_ALERT_WORD_LENGTH = 100;
 
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

@@ -19,9 +19,8 @@ import { realmAlertWords } from '../reads/alert-words.js';
 import { streamAudienceIds } from '../reads/stream-audience.js';
 import { publish } from '../events/publish.js';
 import { recipients as recipientRows } from '../store/repos/recipients.js';
+import { MAX_MESSAGE_BYTES, MAX_TOPIC_LENGTH } from '../lib/limits.js';
 
-export const MAX_MESSAGE_BYTES = 10_000;
-export const MAX_TOPIC_LENGTH = 60;
 const TRUNCATED = '\n[message truncated]';
 
 /** Zulip's normalisation: trailing whitespace and leading blank lines go; too long is cut with a marker. */

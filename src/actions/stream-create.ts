@@ -9,9 +9,8 @@ import { presentStream } from '../presenters/stream.js';
 import { STREAM_POST_POLICY } from '../access/stream.js';
 import { streamAudienceIds } from '../reads/stream-audience.js';
 import { doAddSubscriptions } from './subscription-add.js';
+import { MAX_STREAM_NAME_LENGTH, MAX_STREAM_DESCRIPTION_LENGTH } from '../lib/limits.js';
 
-export const MAX_STREAM_NAME_LENGTH = 60;
-export const MAX_STREAM_DESCRIPTION_LENGTH = 1024;
 
 // Zulip rejects characters that are not printable: controls, surrogates, non-characters.
 const UNPRINTABLE = /[\p{Cc}\p{Cs}\p{Co}\p{Cn}]/u;

@@ -7,8 +7,8 @@ import { nowSeconds } from '../lib/time.js';
 import { Role } from '../lib/roles.js';
 import { notifyRealmUser, personForEvent } from './user-notify.js';
 import { subscribeToDefaultStreams } from './default-streams.js';
+import { MAX_NAME_LENGTH } from '../lib/limits.js';
 
-export const MAX_NAME_LENGTH = 100;
 const EMAIL_RE = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+$/;
 
 export function checkFullName(name: string): string {

@@ -1,7 +1,8 @@
 import type { AuthedRequest, Route } from '../route.js';
 import { transact } from '../../actions/transaction.js';
 import { badRequest } from '../../errors.js';
-import { doAddAlertWords, doRemoveAlertWords, MAX_ALERT_WORD_LENGTH } from '../../actions/alert-words.js';
+import { doAddAlertWords, doRemoveAlertWords } from '../../actions/alert-words.js';
+import { MAX_ALERT_WORD_LENGTH } from '../../lib/limits.js';
 import { alertWordsOf } from '../../reads/alert-words.js';
 
 function wordList(r: AuthedRequest): string[] {

@@ -7,8 +7,7 @@ import { SERVER_GENERATION } from '../../lib/version.js';
 import { avatarUrl } from '../../presenters/user.js';
 import { realmIconUrl } from '../../presenters/realm.js';
 import { OFFLINE_THRESHOLD_SECS } from '../../presenters/presence.js';
-import { MAX_STREAM_DESCRIPTION_LENGTH, MAX_STREAM_NAME_LENGTH } from '../../actions/stream-create.js';
-import { MAX_MESSAGE_BYTES, MAX_TOPIC_LENGTH } from '../../actions/message-send.js';
+import { MAX_MESSAGE_BYTES, MAX_STREAM_DESCRIPTION_LENGTH, MAX_STREAM_NAME_LENGTH, MAX_TOPIC_LENGTH } from '../../lib/limits.js';
 import { LONGPOLL_TIMEOUT_SECS } from '../../events/manager.js';
 
 /** register's `realm` state: the organization's settings and the server's limits. */
