@@ -1,8 +1,13 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI through tsx so that `npx parley` works without a build step.
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+// Runs the compiled CLI (dist/main.js) in this process. dist/ is built by `npm install` /
+// `npm ci` (the `prepare` script); when a file under src/ has changed since, it is rebuilt
+// first, so `npx parley` never runs stale code.
 import path from 'node:path';
-const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts'), ...process.argv.slice(2)], { stdio: 'inherit' });
-process.exit(r.status ?? 1);
+import { pathToFileURL } from 'node:url';
+import { DIST, build, isStale } from '../scripts/build.mjs';
+
+if (isStale()) {
+  process.stderr.write('parley: compiling src/ into dist/ (missing or older than the sources)...\n');
+  if (!build()) process.exit(1);
+}
+await import(pathToFileURL(path.join(DIST, 'main.js')).href);

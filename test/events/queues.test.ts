@@ -1,9 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { testApp, basic, httpClient, type TestApp, type TestUser } from '../helpers/app.js';
 import { transact } from '../../src/actions/transaction.js';
 import { createStreamWithSubscribers } from '../../src/actions/stream-create.js';
