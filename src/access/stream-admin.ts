@@ -1,7 +1,7 @@
 import type { Q, UserRow } from '../store/rows.js';
 import { streams } from '../store/repos/streams.js';
 import { subscriptions } from '../store/repos/subscriptions.js';
-import { badRequest, mustBeStreamAdmin } from '../errors.js';
+import { mustBeStreamAdmin } from '../errors.js';
 import { isAdminRole } from '../lib/roles.js';
 import { canSeeStream, invalidStreamId, type StreamAccess } from './stream.js';
 

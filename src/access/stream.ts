@@ -4,6 +4,7 @@ import { subscriptions } from '../store/repos/subscriptions.js';
 import { badRequest } from '../errors.js';
 import { Role, isAdminRole } from '../lib/roles.js';
 import { realmSettings } from '../lib/realm-settings.js';
+import { STREAM_POST_POLICY } from '../lib/stream-post-policy.js';
 
 export interface StreamAccess {
   stream: StreamRow;
@@ -19,7 +20,6 @@ export interface AccessStreamOpts {
   allowAdmin?: boolean;
 }
 
-export const STREAM_POST_POLICY = { EVERYONE: 1, ADMINS: 2, RESTRICT_NEW_MEMBERS: 3, MODERATORS: 4 } as const;
 
 export const invalidStreamId = () => badRequest('Invalid stream id');
 export const invalidStreamName = (name: string) => badRequest(`Invalid stream name '${name}'`);

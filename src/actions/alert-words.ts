@@ -1,7 +1,6 @@
 import type { Tx } from './transaction.js';
 import type { UserRow } from '../store/rows.js';
 import { alertWords } from '../store/repos/alert-words.js';
-import { MAX_ALERT_WORD_LENGTH } from '../lib/limits.js';
 
 
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

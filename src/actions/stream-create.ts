@@ -6,7 +6,7 @@ import { badRequest } from '../errors.js';
 import { nowSeconds } from '../lib/time.js';
 import { renderStreamDescription } from '../lib/stream-description.js';
 import { presentStream } from '../presenters/stream.js';
-import { STREAM_POST_POLICY } from '../access/stream.js';
+import { STREAM_POST_POLICY } from '../lib/stream-post-policy.js';
 import { streamAudienceIds } from '../reads/stream-audience.js';
 import { doAddSubscriptions } from './subscription-add.js';
 import { MAX_STREAM_NAME_LENGTH, MAX_STREAM_DESCRIPTION_LENGTH } from '../lib/limits.js';

@@ -3,7 +3,8 @@ import type { RealmRow, StreamRow, UserRow } from '../store/rows.js';
 import { streams } from '../store/repos/streams.js';
 import { badRequest, insufficientPermission, mustBeOwner } from '../errors.js';
 import { Role } from '../lib/roles.js';
-import { STREAM_POST_POLICY, accessStreamById } from '../access/stream.js';
+import { accessStreamById } from '../access/stream.js';
+import { STREAM_POST_POLICY } from '../lib/stream-post-policy.js';
 import { hasPolicyPermission, webPublicStreamsEnabled } from '../access/realm-policy.js';
 import {
   doChangeStreamDescription, doChangeStreamMessageRetentionDays, doChangeStreamPermission, doChangeStreamPostPolicy, doRenameStream,
@@ -38,7 +39,7 @@ export async function doEditStream(tx: Tx, realm: RealmRow, acting: UserRow, sta
   if (policy === undefined && e.isAnnouncementOnly !== undefined) {
     policy = e.isAnnouncementOnly ? STREAM_POST_POLICY.ADMINS : STREAM_POST_POLICY.EVERYONE;
   }
-  if (policy !== undefined && policy !== stream.stream_post_policy) stream = await doChangeStreamPostPolicy(tx, stream, policy);
+  if (policy !== undefined && policy !== stream.stream_post_policy) await doChangeStreamPostPolicy(tx, stream, policy);
 }
 
 async function changePermission(tx: Tx, realm: RealmRow, acting: UserRow, stream: StreamRow, e: StreamEdit): Promise<StreamRow> {

@@ -6,7 +6,7 @@ import { subscriptions } from '../store/repos/subscriptions.js';
 import { badRequest } from '../errors.js';
 import { renderStreamDescription } from '../lib/stream-description.js';
 import { presentStream, streamEmailAddress } from '../presenters/stream.js';
-import { STREAM_POST_POLICY } from '../access/stream.js';
+import { STREAM_POST_POLICY } from '../lib/stream-post-policy.js';
 import { checkStreamDescription, checkStreamName, isUniqueViolation } from './stream-create.js';
 import { streamAudienceIds } from '../reads/stream-audience.js';
 

@@ -1,7 +1,7 @@
 import type { Tx } from './transaction.js';
 import type { UserRow } from '../store/rows.js';
 import { users } from '../store/repos/users.js';
-import { ApiError, badRequest, mustBeOwner } from '../errors.js';
+import { badRequest, mustBeOwner } from '../errors.js';
 import { ROLE_VALUES, Role } from '../lib/roles.js';
 import { generateApiKey } from '../lib/secrets.js';
 import { checkFullName } from './user-create.js';

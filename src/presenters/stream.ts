@@ -1,5 +1,5 @@
 import type { StreamRow, SubscriptionRow } from '../rows.js';
-import { STREAM_POST_POLICY } from '../access/stream.js';
+import { STREAM_POST_POLICY } from '../lib/stream-post-policy.js';
 
 let emailDomain = 'localhost';
 
