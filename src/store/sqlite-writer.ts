@@ -1,4 +1,5 @@
-import { MessageChannel, Worker, type MessagePort, type WorkerOptions } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads';
+import { startModuleWorker } from '../lib/module-worker.js';
 import Database from 'better-sqlite3';
 import type { MessageUnit } from './message-batch.js';
 
@@ -10,17 +11,7 @@ import type { MessageUnit } from './message-batch.js';
  * Here the writes of one batch run while the request thread prepares the next, on the
  * machine's other core.
  */
-// The thread's module next to this one: .js once built. Under tsx (tests, development) it is
-// the .ts source, and a worker does not inherit tsx's loader: a two-line bootstrap
-// registers it in the thread, then loads the module.
-const FROM_SOURCE = import.meta.url.endsWith('.ts');
-const THREAD_URL = new URL(`./sqlite-writer-thread${FROM_SOURCE ? '.ts' : '.js'}`, import.meta.url);
-
-function startThread(options: WorkerOptions): Worker {
-  if (!FROM_SOURCE) return new Worker(THREAD_URL, options);
-  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
-  return new Worker(`import(${tsx}).then((api) => { api.register(); return import(${JSON.stringify(THREAD_URL.href)}); })`, { ...options, eval: true });
-}
+const THREAD = new URL('./sqlite-writer-thread.js', import.meta.url);
 
 export interface WriteResult {
   rows: unknown[];
@@ -59,7 +50,7 @@ export class SqliteWriter {
   constructor(file: string, pragmas: string[], onError: (message: string) => void) {
     const channel = new MessageChannel();
     this.sends = channel.port1;
-    this.worker = startThread({ workerData: { file, pragmas, sends: channel.port2 }, transferList: [channel.port2] });
+    this.worker = startModuleWorker(THREAD, { workerData: { file, pragmas, sends: channel.port2 }, transferList: [channel.port2] });
     this.worker.on('message', (m: Reply) => this.settle(m));
     this.sends.on('message', (m: BatchReply) => this.settleBatch(m));
     this.sends.unref();
