@@ -22,7 +22,6 @@ function messageIdsOf(e: ParleyEvent): number[] {
   const any = e as Record<string, unknown>;
   add(any.message_id);
   if (Array.isArray(any.message_ids)) any.message_ids.forEach(add);
-  if (typeof any.message === 'object' && any.message !== null) add((any.message as { id?: unknown }).id);
   return out;
 }
 
@@ -36,7 +35,11 @@ export function connectCacheSignal(ctx: AppContext, epochPollMs = EPOCH_POLL_MS)
   const stopWrites = onRowsWritten((kinds) => cacheSignal.retire({ scopes: kinds }));
   const stopBus = ctx.bus.subscribe(({ event }) => {
     const scope = SCOPES_OF_EVENT[event.type];
-    if (scope) cacheSignal.retire({ scopes: new Set([scope]), ...(scope === 'messages' ? { messageIds: messageIdsOf(event) } : {}) });
+    if (!scope) return;
+    // A new message changes no message already held: it moves the counter (max_message_id,
+    // GET /users/me) without naming messages to drop.
+    const named = scope === 'messages' && event.type !== 'message' ? { messageIds: messageIdsOf(event) } : {};
+    cacheSignal.retire({ scopes: new Set([scope]), ...named });
   });
   let seen: number | undefined;
   let busy = false;
