@@ -1,10 +1,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { testApp, basic, httpClient, type TestApp, type TestUser } from '../helpers/app.js';
+import { untilParked } from '../helpers/events.js';
+import { until } from '../helpers/until.js';
 import { transact } from '../../src/store/tx.js';
 import { createStreamWithSubscribers } from '../../src/actions/stream-create.js';
 import { queuesOf } from '../../src/events/manager.js';
@@ -94,7 +93,7 @@ test('a long poll parks until another user sends a message, then answers it pers
   assert.deepEqual(empty.body.events, []);
   assert.equal(empty.body.queue_id, q.queue_id);
   const pending = poll(bob, q.queue_id, -1);
-  await new Promise((r) => setTimeout(r, 50));
+  await untilParked(t.app.ctx, q.queue_id, bob.id);
   const sent = await sendStream(alice, 'general', 'hello **bob**');
   const got = await pending;
   assert.equal(got.status, 200);
@@ -128,14 +127,10 @@ test('a parked poll whose client hangs up is let go; the queue keeps its events 
   const aborted = new AbortController();
   const url = `${base}/api/v1/events?queue_id=${encodeURIComponent(q.queue_id)}&last_event_id=-1`;
   const hungUp = fetch(url, { headers: { authorization: basic(bob.email, bob.apiKey) }, signal: aborted.signal }).catch((e: Error) => e.name);
-  const until = async (cond: () => boolean) => {
-    for (let i = 0; i < 400 && !cond(); i++) await new Promise((r) => setTimeout(r, 5));
-    return cond();
-  };
-  assert.ok(await until(() => queue.waiter !== undefined), 'the poll parked');
+  await until(() => queue.waiter !== undefined, { message: 'the poll to park' });
   aborted.abort();
   assert.equal(await hungUp, 'AbortError');
-  assert.ok(await until(() => queue.waiter === undefined), 'the hang-up unparked the poll');
+  await until(() => queue.waiter === undefined, { message: 'the hang-up to unpark the poll' });
   assert.ok(queue.state.lastAccess >= started, 'idle from the hang-up');
   const sent = await sendStream(alice, 'general', 'while nobody listened');
   const got = await poll(bob, q.queue_id, -1);
@@ -311,7 +306,7 @@ test('a long poll whose login is not yet known authenticates before it parks, an
   // Any change to users retires every remembered login: this poll takes the slow path.
   changedElsewhere();
   const parked = fetch(`${base}/api/v1/events?queue_id=${encodeURIComponent(q.queue_id)}&last_event_id=-1`, { headers: { authorization: basic(alice.email, alice.apiKey) } });
-  await new Promise((r) => setTimeout(r, 50));
+  await untilParked(t.app.ctx, q.queue_id, alice.id);
   await sendStream(bob, 'general', 'after a fresh login');
   const body = await (await parked).json();
   assert.deepEqual(body.events.map((e: any) => e.message.content), ['after a fresh login']);
@@ -328,7 +323,7 @@ test('a client that gets BAD_EVENT_QUEUE_ID re-registers and carries on', async 
   // What the Python client does on that error: register again and resume.
   const again = (await register(bob, { event_types: ['message'] })).body;
   const pending = poll(bob, again.queue_id, again.last_event_id);
-  await new Promise((r) => setTimeout(r, 50));
+  await untilParked(t.app.ctx, again.queue_id, bob.id);
   await sendStream(alice, 'general', 'after re-registering');
   const [e] = (await pending).body.events;
   assert.equal(e.message.content, 'after re-registering');

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { buildApp } from '../../src/app.js';
 import { testApp, basic } from '../helpers/app.js';
+import { untilParked } from '../helpers/events.js';
 
 async function call(base: string, email: string, key: string, method: string, url: string, params: Record<string, unknown>) {
   const usp = new URLSearchParams();
@@ -25,7 +26,7 @@ test('queues survive a graceful restart: a parked poll is answered, the client c
   // A queue that did not ask for restart events carries on without one, as in Zulip.
   const quiet = (await call(base1, owner.email, owner.apiKey, 'POST', '/register', { event_types: ['message'] })).body.queue_id as string;
   const parked = call(base1, owner.email, owner.apiKey, 'GET', '/events', { queue_id: queueId, last_event_id: -1 });
-  await new Promise((r) => setTimeout(r, 100));
+  await untilParked(t.app.ctx, queueId, owner.id);
   await t.app.close();
   const answered = await parked;
   assert.equal(answered.status, 200);
@@ -43,7 +44,7 @@ test('queues survive a graceful restart: a parked poll is answered, the client c
     assert.equal(typeof restart.zulip_merge_base, 'string');
     assert.equal(typeof restart.service_merge_base, 'string');
     const next = call(base2, owner.email, owner.apiKey, 'GET', '/events', { queue_id: queueId, last_event_id: restart.id });
-    await new Promise((r) => setTimeout(r, 50));
+    await untilParked(app2.ctx, queueId, owner.id);
     await call(base2, owner.email, owner.apiKey, 'POST', '/messages', { type: 'private', to: [owner.id], content: 'after the restart' });
     const got = await next;
     assert.equal(got.body.events[0].type, 'message');

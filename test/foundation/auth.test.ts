@@ -1,6 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp, basic, HOST } from '../helpers/app.js';
+import { untilEpochShows } from '../helpers/epoch.js';
 import { transact } from '../../src/store/tx.js';
 import { doCreateRealm, doDeactivateRealm } from '../../src/actions/realm-create.js';
 import { realms } from '../../src/store/repos/realms.js';
@@ -127,8 +128,10 @@ test('a change made outside this process (the CLI, another node) is honoured wit
   assert.equal((await t.api('GET', ME, { as: u })).status, 200);
   // Written straight to the store, as another process would, bypassing this process's actions.
   await t.app.ctx.store.db.updateTable('users').set({ is_active: 0 }).where('id', '=', u.id).execute();
-  await new Promise((res) => setTimeout(res, 1500));
-  const r = await t.api('GET', ME, { as: u });
+  const r = await untilEpochShows(async () => {
+    const answer = await t.api('GET', ME, { as: u });
+    return answer.status !== 200 && answer;
+  }, 'the deactivation to lock the user out');
   assert.equal(r.status, 401);
   assert.equal(r.body.code, 'USER_DEACTIVATED');
 });

@@ -2,6 +2,7 @@ import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp, type TestUser } from '../helpers/app.js';
 import type { EventEnvelope } from '../../src/events/bus.js';
+import { untilEpochShows } from '../helpers/epoch.js';
 import { transact } from '../../src/store/tx.js';
 import { doCreateBot } from '../../src/actions/bot-create.js';
 
@@ -124,10 +125,12 @@ test('presence errors: bad status, bots, unknown users, no data, no credentials'
 });
 
 test('an organization with presence disabled shows no presences and sends no events', async () => {
+  const listed = async () => Object.keys((await t.api('GET', '/api/v1/realm/presence', { as: alice })).body.presences);
+  assert.ok((await listed()).includes(alice.email), 'presences are listed while presence is enabled');
   await t.app.ctx.store.db.updateTable('realm').set({ settings: JSON.stringify({ presence_disabled: true }) }).where('id', '=', t.realm.id).execute();
-  // The realm row is cached by authentication until the store's epoch poll sees the change.
-  await new Promise((res) => setTimeout(res, 1500));
   try {
+    // The realm row is cached by authentication until the store's epoch poll sees the change.
+    await untilEpochShows(async () => (await listed()).length === 0, 'the realm presence list to empty');
     const frank = await t.createUser({ name: 'Frank' });
     published.length = 0;
     const r = await t.api('POST', '/api/v1/users/me/presence', { as: frank, params: { status: 'active' } });

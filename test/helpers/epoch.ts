@@ -1,0 +1,12 @@
+import { until } from './until.js';
+import { EPOCH_POLL_MS } from '../../src/store/epoch.js';
+
+/**
+ * A write made behind this process's back (straight to the store, as the CLI or another
+ * node makes it) reaches its caches through the store's cache epoch, polled every
+ * EPOCH_POLL_MS. Polls `condition` (an API call showing the change) until it holds, and
+ * fails if it does not hold within a poll period and half a second.
+ */
+export function untilEpochShows<T>(condition: () => T | Promise<T>, message: string) {
+  return until(condition, { timeoutMs: EPOCH_POLL_MS + 500, intervalMs: 25, message });
+}
