@@ -1,11 +1,10 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { testApp, basic, httpClient, type TestApp, type TestUser } from '../helpers/app.js';
-import { untilParked } from '../helpers/events.js';
+import { testApp, basic, httpClient, people, type TestApp, type TestUser } from '../helpers/app.js';
+import { createStreams } from '../helpers/streams.js';
+import { eventQueues, untilParked } from '../helpers/events.js';
 import { until } from '../helpers/until.js';
-import { transact } from '../../src/store/tx.js';
-import { createStreamWithSubscribers } from '../../src/actions/stream-create.js';
 import { queuesOf } from '../../src/events/manager.js';
 import { changedElsewhere } from '../../src/store/versions.js';
 
@@ -17,23 +16,15 @@ let carol: TestUser;
 
 before(async () => {
   t = await testApp({ heartbeatMs: 400 });
-  alice = await t.createUser({ name: 'Alice Smith' });
-  bob = await t.createUser({ name: 'Bob Jones' });
-  carol = await t.createUser({ name: 'Carol King' });
-  await transact(t.app.ctx, async (tx) => {
-    await createStreamWithSubscribers(tx, t.realm, 'general', [alice.row, bob.row, carol.row]);
-    await createStreamWithSubscribers(tx, t.realm, 'random', [alice.row, bob.row]);
-    await createStreamWithSubscribers(tx, t.realm, { name: 'secret', inviteOnly: true }, [alice.row]);
-  });
-  base = await t.app.http.listen({ port: 0, host: '127.0.0.1' });
+  ({ alice, bob, carol } = await t.createUsers(people('alice', 'bob', 'carol')));
+  await createStreams(t, { general: [alice, bob, carol], random: [alice, bob], secret: { inviteOnly: true, subscribers: [alice] } });
+  base = await t.listen();
 });
 after(() => t.close());
 
 /** Real HTTP, as clients do it: form bodies, basic auth. */
 const http = httpClient(() => base);
-const register = (as: TestUser, params: Record<string, unknown> = {}) => http(as, 'POST', '/register', params);
-const poll = (as: TestUser, queueId: string, lastEventId: number, extra: Record<string, unknown> = {}) =>
-  http(as, 'GET', '/events', { queue_id: queueId, last_event_id: lastEventId, ...extra });
+const { register, poll } = eventQueues(http);
 const sendStream = (as: TestUser, to: string, content: string, extra: Record<string, unknown> = {}) =>
   http(as, 'POST', '/messages', { type: 'stream', to, topic: 'events', content, ...extra });
 

@@ -1,4 +1,5 @@
 import { until } from './until.js';
+import type { ApiResult, TestApp, TestUser } from './app.js';
 import { EPOCH_POLL_MS } from '../../src/store/epoch.js';
 
 /**
@@ -9,4 +10,15 @@ import { EPOCH_POLL_MS } from '../../src/store/epoch.js';
  */
 export function untilEpochShows<T>(condition: () => T | Promise<T>, message: string) {
   return until(condition, { timeoutMs: EPOCH_POLL_MS + 500, intervalMs: 25, message });
+}
+
+/**
+ * After a write behind the process's back that should lock `user` out: polls GET
+ * /users/me as them until it is refused, and answers that refusal.
+ */
+export function untilLoginRefused(t: TestApp, user: TestUser): Promise<ApiResult> {
+  return untilEpochShows(async () => {
+    const answer = await t.api('GET', '/api/v1/users/me', { as: user });
+    return answer.status !== 200 && answer;
+  }, `GET /users/me to refuse ${user.email}`);
 }

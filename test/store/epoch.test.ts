@@ -8,8 +8,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { testApp, type TestApp, type TestUser } from '../helpers/app.js';
-import { assertOk } from '../streams/helpers.js';
-import { untilEpochShows } from '../helpers/epoch.js';
+import { assertOk } from '../helpers/assert.js';
+import { untilEpochShows, untilLoginRefused } from '../helpers/epoch.js';
 
 let t: TestApp;
 let alice: TestUser;
@@ -44,10 +44,7 @@ test("another process's deactivation locks the user out within a second", async 
   const u = await t.createUser({ name: 'Locked Out' });
   assert.equal((await t.api('GET', '/api/v1/users/me', { as: u })).status, 200);
   await sql`UPDATE users SET is_active = 0 WHERE id = ${u.id}`.execute(t.app.ctx.store.db);
-  const r = await untilEpochShows(async () => {
-    const answer = await t.api('GET', '/api/v1/users/me', { as: u });
-    return answer.status !== 200 && answer;
-  }, 'the deactivation to lock the user out');
+  const r = await untilLoginRefused(t, u);
   assert.equal(r.status, 401);
   assert.equal(r.body.code, 'USER_DEACTIVATED');
 });
