@@ -1,9 +1,10 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { testApp, basic, httpClient, type TestApp, type TestUser } from '../helpers/app.js';
-import { transact } from '../../src/actions/transaction.js';
-import { createStreamWithSubscribers } from '../../src/actions/stream-create.js';
+import { testApp, basic, httpClient, people, type TestApp, type TestUser } from '../helpers/app.js';
+import { createStreams } from '../helpers/streams.js';
+import { eventQueues, untilParked } from '../helpers/events.js';
+import { until } from '../helpers/until.js';
 import { queuesOf } from '../../src/events/manager.js';
 import { cacheSignal } from '../../src/cache/signal.js';
 import { EPOCH_ROW_KINDS } from '../../src/store/changes.js';
@@ -18,23 +19,15 @@ let carol: TestUser;
 
 before(async () => {
   t = await testApp({ heartbeatMs: 400 });
-  alice = await t.createUser({ name: 'Alice Smith' });
-  bob = await t.createUser({ name: 'Bob Jones' });
-  carol = await t.createUser({ name: 'Carol King' });
-  await transact(t.app.ctx, async (tx) => {
-    await createStreamWithSubscribers(tx, t.realm, 'general', [alice.row, bob.row, carol.row]);
-    await createStreamWithSubscribers(tx, t.realm, 'random', [alice.row, bob.row]);
-    await createStreamWithSubscribers(tx, t.realm, { name: 'secret', inviteOnly: true }, [alice.row]);
-  });
-  base = await t.app.http.listen({ port: 0, host: '127.0.0.1' });
+  ({ alice, bob, carol } = await t.createUsers(people('alice', 'bob', 'carol')));
+  await createStreams(t, { general: [alice, bob, carol], random: [alice, bob], secret: { inviteOnly: true, subscribers: [alice] } });
+  base = await t.listen();
 });
 after(() => t.close());
 
 /** Real HTTP, as clients do it: form bodies, basic auth. */
 const http = httpClient(() => base);
-const register = (as: TestUser, params: Record<string, unknown> = {}) => http(as, 'POST', '/register', params);
-const poll = (as: TestUser, queueId: string, lastEventId: number, extra: Record<string, unknown> = {}) =>
-  http(as, 'GET', '/events', { queue_id: queueId, last_event_id: lastEventId, ...extra });
+const { register, poll } = eventQueues(http);
 const sendStream = (as: TestUser, to: string, content: string, extra: Record<string, unknown> = {}) =>
   http(as, 'POST', '/messages', { type: 'stream', to, topic: 'events', content, ...extra });
 
@@ -94,7 +87,7 @@ test('a long poll parks until another user sends a message, then answers it pers
   assert.deepEqual(empty.body.events, []);
   assert.equal(empty.body.queue_id, q.queue_id);
   const pending = poll(bob, q.queue_id, -1);
-  await new Promise((r) => setTimeout(r, 50));
+  await untilParked(t.app.ctx, q.queue_id, bob.id);
   const sent = await sendStream(alice, 'general', 'hello **bob**');
   const got = await pending;
   assert.equal(got.status, 200);
@@ -128,14 +121,10 @@ test('a parked poll whose client hangs up is let go; the queue keeps its events 
   const aborted = new AbortController();
   const url = `${base}/api/v1/events?queue_id=${encodeURIComponent(q.queue_id)}&last_event_id=-1`;
   const hungUp = fetch(url, { headers: { authorization: basic(bob.email, bob.apiKey) }, signal: aborted.signal }).catch((e: Error) => e.name);
-  const until = async (cond: () => boolean) => {
-    for (let i = 0; i < 400 && !cond(); i++) await new Promise((r) => setTimeout(r, 5));
-    return cond();
-  };
-  assert.ok(await until(() => queue.waiter !== undefined), 'the poll parked');
+  await until(() => queue.waiter !== undefined, { message: 'the poll to park' });
   aborted.abort();
   assert.equal(await hungUp, 'AbortError');
-  assert.ok(await until(() => queue.waiter === undefined), 'the hang-up unparked the poll');
+  await until(() => queue.waiter === undefined, { message: 'the hang-up to unpark the poll' });
   assert.ok(queue.state.lastAccess >= started, 'idle from the hang-up');
   const sent = await sendStream(alice, 'general', 'while nobody listened');
   const got = await poll(bob, q.queue_id, -1);
@@ -311,7 +300,7 @@ test('a long poll whose login is not yet known authenticates before it parks, an
   // Any change to users retires every remembered login: this poll takes the slow path.
   changedElsewhere();
   const parked = fetch(`${base}/api/v1/events?queue_id=${encodeURIComponent(q.queue_id)}&last_event_id=-1`, { headers: { authorization: basic(alice.email, alice.apiKey) } });
-  await new Promise((r) => setTimeout(r, 50));
+  await untilParked(t.app.ctx, q.queue_id, alice.id);
   await sendStream(bob, 'general', 'after a fresh login');
   const body = await (await parked).json();
   assert.deepEqual(body.events.map((e: any) => e.message.content), ['after a fresh login']);
@@ -328,7 +317,7 @@ test('a client that gets BAD_EVENT_QUEUE_ID re-registers and carries on', async 
   // What the Python client does on that error: register again and resume.
   const again = (await register(bob, { event_types: ['message'] })).body;
   const pending = poll(bob, again.queue_id, again.last_event_id);
-  await new Promise((r) => setTimeout(r, 50));
+  await untilParked(t.app.ctx, again.queue_id, bob.id);
   await sendStream(alice, 'general', 'after re-registering');
   const [e] = (await pending).body.events;
   assert.equal(e.message.content, 'after re-registering');

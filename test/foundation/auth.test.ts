@@ -1,8 +1,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { testApp, type TestApp, basic, HOST } from '../helpers/app.js';
+import { testApp, type TestApp, basic, HOST, createAcme, ACME_HOST } from '../helpers/app.js';
+import { untilLoginRefused } from '../helpers/epoch.js';
 import { transact } from '../../src/actions/transaction.js';
-import { doCreateRealm, doDeactivateRealm } from '../../src/actions/realm-create.js';
+import { doDeactivateRealm } from '../../src/actions/realm-create.js';
 import { realms } from '../../src/store/repos/realms.js';
 
 let t: TestApp;
@@ -81,21 +82,20 @@ test('a deactivated user gets 401 USER_DEACTIVATED everywhere', async () => {
 });
 
 test('organizations are picked by Host subdomain and a deactivated one answers 401', async () => {
-  const { realm, owner } = await transact(t.app.ctx, (tx) =>
-    doCreateRealm(tx, { stringId: 'acme', name: 'Acme', ownerEmail: 'boss@acme.test', ownerPassword: 'pw-123456' }));
-  const acme = `acme.${HOST}`;
-  const ok = await t.api('GET', ME, { as: { id: owner.id, email: owner.email, apiKey: owner.api_key, row: owner }, host: acme });
+  const { realm, owner } = await createAcme(t);
+  const acme = ACME_HOST;
+  const ok = await t.api('GET', ME, { as: owner, host: acme });
   assert.equal(ok.status, 200);
   assert.equal(ok.body.email, 'boss@acme.test');
   // The same credentials do not work on another organization's host.
-  const wrongHost = await t.api('GET', ME, { as: { id: owner.id, email: owner.email, apiKey: owner.api_key, row: owner } });
+  const wrongHost = await t.api('GET', ME, { as: owner });
   assert.equal(wrongHost.status, 401);
   const settings = await t.api('GET', '/api/v1/server_settings', { as: null, host: acme });
   assert.equal(settings.body.realm_name, 'Acme');
   assert.equal(settings.body.realm_uri, `http://${acme}`);
 
   await transact(t.app.ctx, async (tx) => doDeactivateRealm(tx, (await realms.findById(tx.db, realm.id))!));
-  const r = await t.api('GET', ME, { as: { id: owner.id, email: owner.email, apiKey: owner.api_key, row: owner }, host: acme });
+  const r = await t.api('GET', ME, { as: owner, host: acme });
   assert.equal(r.status, 401);
   assert.deepEqual(r.body, { result: 'error', msg: 'This organization has been deactivated', code: 'REALM_DEACTIVATED' });
   const f = await t.api('POST', '/api/v1/fetch_api_key', { as: null, host: acme, params: { username: 'boss@acme.test', password: 'pw-123456' } });
@@ -127,8 +127,7 @@ test('a change made outside this process (the CLI, another node) is honoured wit
   assert.equal((await t.api('GET', ME, { as: u })).status, 200);
   // Written straight to the store, as another process would, bypassing this process's actions.
   await t.app.ctx.store.db.updateTable('users').set({ is_active: 0 }).where('id', '=', u.id).execute();
-  await new Promise((res) => setTimeout(res, 1500));
-  const r = await t.api('GET', ME, { as: u });
+  const r = await untilLoginRefused(t, u);
   assert.equal(r.status, 401);
   assert.equal(r.body.code, 'USER_DEACTIVATED');
 });

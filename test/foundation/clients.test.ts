@@ -7,9 +7,7 @@ let t: TestApp;
 let base: string;
 before(async () => {
   t = await testApp();
-  await t.app.http.listen({ port: 0, host: '127.0.0.1' });
-  const addr = t.app.http.server.address() as { port: number };
-  base = `http://127.0.0.1:${addr.port}`;
+  base = await t.listen();
 });
 after(async () => { await t.close(); });
 

@@ -2,10 +2,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../helpers/pg.js';
 import { ENGINE } from '../helpers/app.js';
+import { until } from '../helpers/until.js';
 
 // The serve command is exercised on SQLite only: it is the zero-configuration path.
 const skip = ENGINE !== 'sqlite';
@@ -29,6 +31,28 @@ function start(dataDir: string, port: number, env: Record<string, string> = {}):
 
 const exited = (c: ChildProcess) => new Promise<number | null>((r) => c.on('exit', (code) => r(code)));
 
+/**
+ * A form POST on a connection of its own: `written` settles once its bytes are with the
+ * kernel (on loopback, in the server's socket), `status` with the answer's status.
+ */
+function postForm(port: number, path: string, form: Record<string, string>): { written: Promise<void>; status: Promise<number> } {
+  const body = new URLSearchParams(form).toString();
+  let written!: () => void;
+  const onWire = new Promise<void>((r) => (written = r));
+  const status = new Promise<number>((resolve, reject) => {
+    const req = http.request({
+      host: '127.0.0.1', port, path, method: 'POST', agent: false,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) },
+    }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode!));
+    });
+    req.on('error', reject);
+    req.end(body, () => written());
+  });
+  return { written: onWire, status };
+}
+
 test('first start creates the organization and prints a generated login once; later starts reuse it; SIGTERM is graceful', { skip, timeout: 60_000 }, async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-serve-'));
   const port = await freePort();
@@ -41,10 +65,13 @@ test('first start creates the organization and prints a generated login once; la
   assert.equal(key.status, 200);
   const apiKey = ((await key.json()) as any).api_key as string;
   // A request in flight when SIGTERM arrives still gets its answer (password hashing keeps it busy).
-  const inFlight = fetch(`http://127.0.0.1:${port}/api/v1/fetch_api_key`, { method: 'POST', body: new URLSearchParams({ username: email!, password: password! }) });
-  await new Promise((r) => setTimeout(r, 25));
+  const inFlight = postForm(port, '/api/v1/fetch_api_key', { username: email!, password: password! });
+  await inFlight.written;
+  // Its socket was readable before this request was sent: once this one is answered, the
+  // server has read the first one too, and it is in flight.
+  assert.equal((await fetch(`http://127.0.0.1:${port}/api/v1/server_settings`)).status, 200);
   first.child.kill('SIGTERM');
-  assert.equal((await inFlight).status, 200);
+  assert.equal(await inFlight.status, 200);
   assert.equal(await exited(first.child), 0);
   assert.ok(first.out().includes('shutting down'));
 
@@ -54,9 +81,8 @@ test('first start creates the organization and prints a generated login once; la
   const me = await fetch(`http://127.0.0.1:${port}/api/v1/users/me`, { headers: { authorization: 'Basic ' + Buffer.from(`${email}:${apiKey}`).toString('base64') } });
   assert.equal(me.status, 200);
   // One structured log line per request, with status and duration.
-  await new Promise((r) => setTimeout(r, 100));
-  const line = second.out().split('\n').find((l) => l.includes('"url":"/api/v1/users/me"'));
-  assert.ok(line, second.out());
+  const line = await until(() => second.out().split('\n').find((l) => l.includes('"url":"/api/v1/users/me"')),
+    { message: () => `the request's log line in: ${second.out()}` });
   const parsed = JSON.parse(line);
   assert.equal(parsed.status, 200);
   assert.equal(typeof parsed.ms, 'number');

@@ -2,14 +2,14 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp, type TestUser, HOST } from '../helpers/app.js';
 import { Role } from '../../src/lib/roles.js';
-import type { EventEnvelope } from '../helpers/envelope.js';
+import { EventLog } from '../helpers/events.js';
 
 let t: TestApp;
 let admin: TestUser, member: TestUser, guest: TestUser;
-const published: EventEnvelope[] = [];
+let log: EventLog;
 before(async () => {
   t = await testApp();
-  t.app.ctx.bus.subscribe((e) => published.push(e));
+  log = new EventLog(t);
   admin = await t.createUser({ role: Role.ADMINISTRATOR, name: 'Ada Admin' });
   member = await t.createUser({ name: 'Mia Member' });
   guest = await t.createUser({ role: Role.GUEST, name: 'Gus Guest' });
@@ -82,7 +82,7 @@ test('GET /users/{user_id} and /users/{email}', async () => {
 });
 
 test('POST /users: administrators create users', async () => {
-  published.length = 0;
+  log.clear();
   const r = await t.api('POST', '/api/v1/users', { as: admin, params: { email: 'new1@parley.test', password: 'pw-new-1234', full_name: 'New One' } });
   assert.equal(r.status, 200);
   assert.equal(typeof r.body.user_id, 'number');
@@ -92,7 +92,7 @@ test('POST /users: administrators create users', async () => {
   const f = await t.api('POST', '/api/v1/fetch_api_key', { as: null, params: { username: 'new1@parley.test', password: 'pw-new-1234' } });
   assert.equal(f.status, 200);
   // realm_user add reaches every active user, the new one included.
-  const add = published.find((e) => e.event.type === 'realm_user' && e.event.op === 'add');
+  const add = log.events.find((e) => e.event.type === 'realm_user' && e.event.op === 'add');
   assert.ok(add);
   assert.equal((add.event.person as any).user_id, r.body.user_id);
   assert.ok(add.userIds.includes(member.id) && add.userIds.includes(r.body.user_id));
@@ -119,13 +119,13 @@ test('POST /users errors', async () => {
 
 test('PATCH /users/{id}: full_name and role', async () => {
   const u = await t.createUser({ name: 'Pat Patch' });
-  published.length = 0;
+  log.clear();
   const r = await t.api('PATCH', `/api/v1/users/${u.id}`, { as: admin, params: { full_name: 'Pat Renamed', role: Role.MODERATOR } });
   assert.equal(r.status, 200);
   const got = await t.api('GET', `/api/v1/users/${u.id}`, { as: member });
   assert.equal(got.body.user.full_name, 'Pat Renamed');
   assert.equal(got.body.user.role, 300);
-  const events = published.filter((e) => e.event.type === 'realm_user').map((e) => e.event);
+  const events = log.events.filter((e) => e.event.type === 'realm_user').map((e) => e.event);
   assert.deepEqual(events, [
     { type: 'realm_user', op: 'update', person: { user_id: u.id, full_name: 'Pat Renamed' } },
     { type: 'realm_user', op: 'update', person: { user_id: u.id, role: 300 } },
@@ -153,10 +153,10 @@ test('PATCH /users/{id} errors', async () => {
 
 test('DELETE /users/{id} deactivates and POST /users/{id}/reactivate restores', async () => {
   const u = await t.createUser();
-  published.length = 0;
+  log.clear();
   assert.equal((await t.api('DELETE', `/api/v1/users/${u.id}`, { as: admin })).status, 200);
   assert.equal((await t.api('GET', `/api/v1/users/${u.id}`, { as: member })).body.user.is_active, false);
-  const remove = published.find((e) => e.event.type === 'realm_user');
+  const remove = log.events.find((e) => e.event.type === 'realm_user');
   assert.deepEqual(remove?.event, { type: 'realm_user', op: 'remove', person: { user_id: u.id, full_name: u.row.full_name } });
   const again = await t.api('DELETE', `/api/v1/users/${u.id}`, { as: admin });
   assert.deepEqual(again.body, { result: 'error', msg: 'User is deactivated', code: 'BAD_REQUEST' });
@@ -184,7 +184,7 @@ test('DELETE /users/me deactivates the caller, but not the only owner', async ()
 });
 
 test('POST /bots creates a bot owned by the caller', async () => {
-  published.length = 0;
+  log.clear();
   const r = await t.api('POST', '/api/v1/bots', { as: member, params: { full_name: 'Helper Bot', short_name: 'helper', bot_type: 2 } });
   assert.equal(r.status, 200);
   assert.match(r.body.api_key, /^[A-Za-z0-9]{32}$/);
@@ -196,7 +196,7 @@ test('POST /bots creates a bot owned by the caller', async () => {
   // The bot authenticates with its key.
   const me = await t.api('GET', '/api/v1/users/me', { as: { id: r.body.user_id, email: `helper-bot@${HOST}`, apiKey: r.body.api_key, row: null as never } });
   assert.equal(me.body.user_id, r.body.user_id);
-  const botEvent = published.find((e) => e.event.type === 'realm_bot');
+  const botEvent = log.events.find((e) => e.event.type === 'realm_bot');
   assert.ok(botEvent && botEvent.userIds.includes(member.id) && !botEvent.userIds.includes(guest.id));
 });
 

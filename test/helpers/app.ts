@@ -7,6 +7,8 @@ import { buildApp, type App } from '../../src/app.js';
 import type { ConfigOverrides } from '../../src/config.js';
 import { transact } from '../../src/actions/transaction.js';
 import { doCreateUser } from '../../src/actions/user-create.js';
+import { doCreateBot } from '../../src/actions/bot-create.js';
+import { doCreateRealm } from '../../src/actions/realm-create.js';
 import { ensureDefaultRealm } from '../../src/cli/bootstrap.js';
 import { realms } from '../../src/store/repos/realms.js';
 import { Role } from '../../src/lib/roles.js';
@@ -39,13 +41,54 @@ export interface CallOpts {
   headers?: Record<string, string>;
 }
 
+/** What createUser takes: a member named `User N` with email `userN@parley.test` unless told otherwise. */
+export interface UserSpec {
+  role?: number;
+  name?: string;
+  email?: string;
+  password?: string;
+}
+
 export interface TestApp {
   app: App;
   realm: RealmRow;
   owner: TestUser;
   api(method: string, url: string, opts?: CallOpts): Promise<ApiResult>;
-  createUser(opts?: { role?: number; name?: string; email?: string; password?: string }): Promise<TestUser>;
+  createUser(opts?: UserSpec): Promise<TestUser>;
+  /** Creates one user per key, in the keys' order, and answers them by the same keys. */
+  createUsers<K extends string>(specs: Record<K, UserSpec>): Promise<Record<K, TestUser>>;
+  /** A generic bot (type 1) owned by `owner`, made by the action as the bots endpoint makes it. */
+  createBot(owner: TestUser, names: { fullName: string; shortName: string }): Promise<TestUser>;
+  /** Serves real HTTP on a free loopback port; answers the base URL (`http://127.0.0.1:PORT`). */
+  listen(): Promise<string>;
   close(): Promise<void>;
+}
+
+/** The people most tests talk about, under the names their messages mention. */
+export const PEOPLE = {
+  alice: { name: 'Alice Smith' },
+  bob: { name: 'Bob Jones' },
+  carol: { name: 'Carol King' },
+  dave: { name: 'Dave Long' },
+  guest: { name: 'Gus Guest', role: Role.GUEST },
+} satisfies Record<string, UserSpec>;
+
+/** Some of PEOPLE, in the order named: `t.createUsers(people('alice', 'bob'))`. */
+export function people<K extends keyof typeof PEOPLE>(...names: K[]): Record<K, UserSpec> {
+  return Object.fromEntries(names.map((n) => [n, PEOPLE[n]])) as Record<K, UserSpec>;
+}
+
+/** One user of each kind the permission tests compare: an administrator, two members and a guest. */
+export const ROLES = {
+  admin: { role: Role.ADMINISTRATOR },
+  member: {},
+  other: {},
+  guest: { role: Role.GUEST },
+} satisfies Record<string, UserSpec>;
+
+/** A user row (made by an action: a bot, another organization's owner) as tests call the API with it. */
+export function asTestUser(row: UserRow): TestUser {
+  return { id: row.id, email: row.email, apiKey: row.api_key, row };
 }
 
 let counter = 0;
@@ -87,7 +130,7 @@ export async function testApp(overrides: ConfigOverrides = {}): Promise<TestApp>
   await ensureDefaultRealm(app.ctx);
   const realm = (await realms.findByStringId(app.ctx.store.db, ''))!;
   const ownerRow = (await app.ctx.store.db.selectFrom('users').selectAll().where('email', '=', OWNER_EMAIL).executeTakeFirstOrThrow());
-  const owner: TestUser = { id: ownerRow.id, email: ownerRow.email, apiKey: ownerRow.api_key, row: ownerRow };
+  const owner = asTestUser(ownerRow);
   let n = 0;
 
   const api = async (method: string, url: string, opts: CallOpts = {}): Promise<ApiResult> => {
@@ -123,16 +166,36 @@ export async function testApp(overrides: ConfigOverrides = {}): Promise<TestApp>
     const row = await transact(app.ctx, (tx) => doCreateUser(tx, realm, {
       email, fullName: o.name ?? `User ${n}`, password: o.password, role: o.role ?? Role.MEMBER,
     }));
-    return { id: row.id, email: row.email, apiKey: row.api_key, row };
+    return asTestUser(row);
   };
 
+  async function createUsers<K extends string>(specs: Record<K, UserSpec>): Promise<Record<K, TestUser>> {
+    const out = {} as Record<K, TestUser>;
+    for (const key of Object.keys(specs) as K[]) out[key] = await createUser(specs[key]);
+    return out;
+  }
+
   return {
-    app, realm, owner, api, createUser,
+    app, realm, owner, api, createUser, createUsers,
+    createBot: async (botOwner, names) =>
+      asTestUser(await transact(app.ctx, (tx) => doCreateBot(tx, app.ctx.config, realm, botOwner.row, { ...names, botType: 1 }))),
+    listen: () => app.http.listen({ port: 0, host: '127.0.0.1' }),
     close: async () => {
       await app.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A second organization, Acme (`acme` at ACME_HOST), and its owner: ACME_OWNER_EMAIL with ACME_OWNER_PASSWORD. */
+export const ACME_HOST = `acme.${HOST}`;
+export const ACME_OWNER_EMAIL = 'boss@acme.test';
+export const ACME_OWNER_PASSWORD = 'pw-123456';
+
+export async function createAcme(t: TestApp): Promise<{ realm: RealmRow; owner: TestUser }> {
+  const { realm, owner } = await transact(t.app.ctx, (tx) =>
+    doCreateRealm(tx, { stringId: 'acme', name: 'Acme', ownerEmail: ACME_OWNER_EMAIL, ownerPassword: ACME_OWNER_PASSWORD }));
+  return { realm, owner: asTestUser(owner) };
 }
 
 /**

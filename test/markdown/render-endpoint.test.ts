@@ -1,8 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { testApp, type TestApp, type TestUser } from '../helpers/app.js';
-import { transact } from '../../src/actions/transaction.js';
-import { createStreamWithSubscribers } from '../../src/actions/stream-create.js';
+import { testApp, people, type TestApp, type TestUser } from '../helpers/app.js';
+import { createStreams } from '../helpers/streams.js';
 
 let t: TestApp;
 let alice: TestUser;
@@ -10,12 +9,8 @@ let bob: TestUser;
 
 before(async () => {
   t = await testApp();
-  alice = await t.createUser({ name: 'Alice Smith' });
-  bob = await t.createUser({ name: 'Bob Jones' });
-  await transact(t.app.ctx, async (tx) => {
-    await createStreamWithSubscribers(tx, t.realm, 'Verona', [alice.row]);
-    await createStreamWithSubscribers(tx, t.realm, { name: 'board', inviteOnly: true }, [bob.row]);
-  });
+  ({ alice, bob } = await t.createUsers(people('alice', 'bob')));
+  await createStreams(t, { Verona: [alice], board: { inviteOnly: true, subscribers: [bob] } });
 });
 after(() => t.close());
 

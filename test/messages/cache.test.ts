@@ -1,8 +1,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp, type TestUser } from '../helpers/app.js';
-import { transact } from '../../src/actions/transaction.js';
-import { createStreamWithSubscribers } from '../../src/actions/stream-create.js';
+import { assertOk } from '../helpers/assert.js';
+import { createStreams } from '../helpers/streams.js';
+import { getMessages, sendMessage } from '../helpers/messages.js';
 import { cachesOf } from '../../src/cache/index.js';
 import { cacheSignal } from '../../src/cache/signal.js';
 import { loadWireMessages } from '../../src/reads/messages.js';
@@ -15,23 +16,15 @@ let alice: TestUser;
 let bob: TestUser;
 let stream: StreamRow;
 
-const send = async (as: TestUser, params: Record<string, unknown>) => {
-  const r = await t.api('POST', '/api/v1/messages', { as, params });
-  assert.equal(r.status, 200, JSON.stringify(r.body));
-  return r.body.id as number;
-};
-const read = async (as: TestUser, query: Record<string, unknown> = {}) => {
-  const r = await t.api('GET', '/api/v1/messages', { as, params: { anchor: 'newest', num_before: 50, num_after: 0, ...query } });
-  assert.equal(r.status, 200, JSON.stringify(r.body));
-  return r.body.messages as Array<Record<string, any>>;
-};
+const send = (as: TestUser, params: Record<string, unknown>) => sendMessage(t, as, params);
+const read = async (as: TestUser, query: Record<string, unknown> = {}) =>
+  assertOk(await getMessages(t, as, { num_before: 50, ...query })).messages as Array<Record<string, any>>;
 const byId = (list: Array<Record<string, any>>, id: number) => list.find((m) => m.id === id)!;
 
 before(async () => {
   t = await testApp();
-  alice = await t.createUser({ name: 'Alice Cache' });
-  bob = await t.createUser({ name: 'Bob Cache' });
-  stream = await transact(t.app.ctx, (tx) => createStreamWithSubscribers(tx, t.realm, 'kitchen', [alice.row, bob.row]));
+  ({ alice, bob } = await t.createUsers({ alice: { name: 'Alice Cache' }, bob: { name: 'Bob Cache' } }));
+  ({ kitchen: stream } = await createStreams(t, { kitchen: [alice, bob] }));
 });
 after(() => t.close());
 

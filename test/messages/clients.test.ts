@@ -1,9 +1,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import zulip from 'zulip-js';
-import { testApp, type TestApp, type TestUser } from '../helpers/app.js';
-import { transact } from '../../src/actions/transaction.js';
-import { createStreamWithSubscribers } from '../../src/actions/stream-create.js';
+import { testApp, people, type TestApp, type TestUser } from '../helpers/app.js';
+import { createStreams } from '../helpers/streams.js';
 
 let t: TestApp;
 let base: string;
@@ -11,9 +10,9 @@ let bob: TestUser;
 
 before(async () => {
   t = await testApp();
-  bob = await t.createUser({ name: 'Bob Jones' });
-  await transact(t.app.ctx, (tx) => createStreamWithSubscribers(tx, t.realm, 'general', [t.owner.row, bob.row]));
-  base = await t.app.http.listen({ port: 0, host: '127.0.0.1' });
+  ({ bob } = await t.createUsers(people('bob')));
+  await createStreams(t, { general: [t.owner, bob] });
+  base = await t.listen();
 });
 after(() => t.close());
 

@@ -1,9 +1,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { testApp, type TestApp, type TestUser } from '../helpers/app.js';
-import { transact } from '../../src/actions/transaction.js';
-import { createStreamWithSubscribers } from '../../src/actions/stream-create.js';
-import { Role } from '../../src/lib/roles.js';
+import { testApp, people, type ApiResult, type TestApp, type TestUser } from '../helpers/app.js';
+import { createStreams } from '../helpers/streams.js';
+import { getMessages, messageIds, sendMessage } from '../helpers/messages.js';
 
 let t: TestApp;
 let alice: TestUser;
@@ -12,26 +11,14 @@ let carol: TestUser;
 let guest: TestUser;
 const ids: Record<string, number> = {};
 
-const send = async (as: TestUser, params: Record<string, unknown>) => {
-  const r = await t.api('POST', '/api/v1/messages', { as, params });
-  assert.equal(r.status, 200, JSON.stringify(r.body));
-  return r.body.id as number;
-};
-const fetch = (as: TestUser, query: Record<string, unknown>) =>
-  t.api('GET', '/api/v1/messages', { as, params: { anchor: 'newest', num_before: 100, num_after: 0, ...query } });
-const idsOf = (r: { body: any }) => (r.body.messages as Array<{ id: number }>).map((m) => m.id);
+const send = (as: TestUser, params: Record<string, unknown>) => sendMessage(t, as, params);
+const fetch = (as: TestUser, query: Record<string, unknown>) => getMessages(t, as, query);
+const idsOf = (r: ApiResult) => messageIds(r.body);
 
 before(async () => {
   t = await testApp();
-  alice = await t.createUser({ name: 'Alice Smith' });
-  bob = await t.createUser({ name: 'Bob Jones' });
-  carol = await t.createUser({ name: 'Carol King' });
-  guest = await t.createUser({ name: 'Gus Guest', role: Role.GUEST });
-  await transact(t.app.ctx, async (tx) => {
-    await createStreamWithSubscribers(tx, t.realm, 'general', [alice.row, bob.row]);
-    await createStreamWithSubscribers(tx, t.realm, 'design', [alice.row, bob.row, guest.row]);
-    await createStreamWithSubscribers(tx, t.realm, { name: 'secret', inviteOnly: true }, [alice.row]);
-  });
+  ({ alice, bob, carol, guest } = await t.createUsers(people('alice', 'bob', 'carol', 'guest')));
+  await createStreams(t, { general: [alice, bob], design: [alice, bob, guest], secret: { inviteOnly: true, subscribers: [alice] } });
   ids.g1 = await send(alice, { type: 'stream', to: 'general', topic: 'lunch', content: 'pizza at noon' });
   ids.g2 = await send(bob, { type: 'stream', to: 'general', topic: 'Lunch', content: 'tacos instead? https://tacos.example.com' });
   ids.g3 = await send(alice, { type: 'stream', to: 'general', topic: 'deploy', content: 'deploying the release @**Bob Jones**' });
@@ -188,20 +175,11 @@ test('errors: too many messages, bad anchors, bad narrows, missing parameters, n
 test('first_unread skips muted streams and topics (a narrow to a stream keeps that stream); stream operands; anchor bounds', async () => {
   const u = await testApp();
   try {
-    const dan = await u.createUser({ name: 'Dan' });
-    const erin = await u.createUser({ name: 'Erin' });
-    let loudId = 0;
-    let digitsId = 0;
-    await transact(u.app.ctx, async (tx) => {
-      await createStreamWithSubscribers(tx, u.realm, 'quiet', [dan.row, erin.row]);
-      loudId = (await createStreamWithSubscribers(tx, u.realm, 'loud', [dan.row, erin.row])).id;
-      digitsId = (await createStreamWithSubscribers(tx, u.realm, String(loudId), [dan.row, erin.row])).id;
-    });
-    const post = async (to: string | string[], topic: string) => {
-      const r = await u.api('POST', '/api/v1/messages', { as: erin, params: { type: 'stream', to, topic, content: `${String(to)}/${topic}` } });
-      assert.equal(r.status, 200, JSON.stringify(r.body));
-      return r.body.id as number;
-    };
+    const { dan, erin } = await u.createUsers({ dan: { name: 'Dan' }, erin: { name: 'Erin' } });
+    const loudId = (await createStreams(u, { quiet: [dan, erin], loud: [dan, erin] })).loud.id;
+    // A stream whose name is the digits of another's id.
+    const digitsId = (await createStreams(u, { [String(loudId)]: [dan, erin] }))[String(loudId)]!.id;
+    const post = (to: string | string[], topic: string) => sendMessage(u, erin, { type: 'stream', to, topic, content: `${String(to)}/${topic}` });
     const q1 = await post('quiet', 'a');
     const l1 = await post('loud', 'muted topic');
     const l2 = await post('loud', 'fine');

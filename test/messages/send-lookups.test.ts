@@ -6,10 +6,11 @@
  */
 import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { testApp, type TestApp, type TestUser } from '../helpers/app.js';
-import { assertError, assertOk, EventLog } from '../streams/helpers.js';
-import { transact } from '../../src/actions/transaction.js';
-import { createStreamWithSubscribers } from '../../src/actions/stream-create.js';
+import { testApp, people, type TestApp, type TestUser } from '../helpers/app.js';
+import { assertError, assertOk } from '../helpers/assert.js';
+import { EventLog } from '../helpers/events.js';
+import { createStreams } from '../helpers/streams.js';
+import { sendMessage } from '../helpers/messages.js';
 import { sql } from 'kysely';
 
 let t: TestApp;
@@ -22,11 +23,8 @@ let streamId: number;
 
 before(async () => {
   t = await testApp();
-  alice = await t.createUser({ name: 'Alice Smith' });
-  bob = await t.createUser({ name: 'Bob Jones' });
-  carol = await t.createUser({ name: 'Carol King' });
-  dave = await t.createUser({ name: 'Dave Long' });
-  const s = await transact(t.app.ctx, (tx) => createStreamWithSubscribers(tx, t.realm, 'kitchen', [alice.row, bob.row]));
+  ({ alice, bob, carol, dave } = await t.createUsers(people('alice', 'bob', 'carol', 'dave')));
+  const { kitchen: s } = await createStreams(t, { kitchen: [alice, bob] });
   // The owner administers the stream as a subscriber, so that it can also make it public again.
   assertOk(await t.api('POST', '/api/v1/users/me/subscriptions', { as: t.owner, params: { subscriptions: [{ name: 'kitchen' }] } }));
   streamId = s.id;
@@ -35,10 +33,7 @@ before(async () => {
 after(() => t.close());
 beforeEach(() => log.clear());
 
-async function sendTo(as: TestUser, to: string, content = 'hello'): Promise<number> {
-  const r = await t.api('POST', '/api/v1/messages', { as, params: { type: 'stream', to, topic: 'cache', content } });
-  return assertOk(r).id as number;
-}
+const sendTo = (as: TestUser, to: string, content = 'hello') => sendMessage(t, as, { type: 'stream', to, topic: 'cache', content });
 
 /** Who the message event for `id` went to, sorted. */
 function audience(id: number): number[] {
@@ -113,7 +108,7 @@ test('a deactivated subscriber is dropped from the next message, and comes back 
 });
 
 test('an archived stream takes no more messages; first_message_id is announced once', async () => {
-  const s = await transact(t.app.ctx, (tx) => createStreamWithSubscribers(tx, t.realm, 'pantry', [alice.row]));
+  const { pantry: s } = await createStreams(t, { pantry: [alice] });
   const first = await sendTo(alice, 'pantry');
   assert.deepEqual(log.find('stream', 'update').map((e) => e.event.value), [first]);
   log.clear();

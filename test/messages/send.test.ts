@@ -1,34 +1,29 @@
 import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { HOST, testApp, type TestApp, type TestUser } from '../helpers/app.js';
-import type { EventEnvelope } from '../helpers/envelope.js';
-import { transact } from '../../src/actions/transaction.js';
-import { createStreamWithSubscribers } from '../../src/actions/stream-create.js';
-import { Role } from '../../src/lib/roles.js';
+import { HOST, testApp, people, type TestApp, type TestUser } from '../helpers/app.js';
+import { EventLog } from '../helpers/events.js';
+import { createStreams } from '../helpers/streams.js';
 
 let t: TestApp;
 let alice: TestUser;
 let bob: TestUser;
 let carol: TestUser;
 let guest: TestUser;
-const published: EventEnvelope[] = [];
-const messageEvents = () => published.filter((e) => e.event.type === 'message');
+let log: EventLog;
+const messageEvents = () => log.find('message');
 
 before(async () => {
   t = await testApp();
-  alice = await t.createUser({ name: 'Alice Smith' });
-  bob = await t.createUser({ name: 'Bob Jones' });
-  carol = await t.createUser({ name: 'Carol King' });
-  guest = await t.createUser({ name: 'Gus Guest', role: Role.GUEST });
-  await transact(t.app.ctx, async (tx) => {
-    await createStreamWithSubscribers(tx, t.realm, 'general', [alice.row, bob.row]);
-    await createStreamWithSubscribers(tx, t.realm, { name: 'secret', inviteOnly: true }, [alice.row]);
-    await createStreamWithSubscribers(tx, t.realm, { name: 'announce', streamPostPolicy: 2 }, [alice.row, bob.row]);
+  ({ alice, bob, carol, guest } = await t.createUsers(people('alice', 'bob', 'carol', 'guest')));
+  await createStreams(t, {
+    general: [alice, bob],
+    secret: { inviteOnly: true, subscribers: [alice] },
+    announce: { streamPostPolicy: 2, subscribers: [alice, bob] },
   });
-  t.app.ctx.bus.subscribe((e) => published.push(e));
+  log = new EventLog(t);
 });
 after(() => t.close());
-beforeEach(() => { published.length = 0; });
+beforeEach(() => log.clear());
 
 const send = (as: TestUser, params: Record<string, unknown>, headers: Record<string, string> = {}) =>
   t.api('POST', '/api/v1/messages', { as, params, headers });
@@ -188,7 +183,7 @@ test('/me messages; queue_id and local_id travel on the event for the sender\'s 
 test('alert words: add, list, remove, and the has_alert_word flag', async () => {
   const add = await t.api('POST', '/api/v1/users/me/alert_words', { as: bob, params: { alert_words: ['Deploy', 'outage'] } });
   assert.deepEqual(add.body.alert_words, ['Deploy', 'outage']);
-  const ev = published.find((e) => e.event.type === 'alert_words');
+  const ev = log.events.find((e) => e.event.type === 'alert_words');
   assert.deepEqual(ev?.userIds, [bob.id]);
   const r = await send(alice, { type: 'stream', to: 'general', topic: 't', content: 'the DEPLOY is done' });
   assert.deepEqual((await get(bob, r.body.id)).body.message.flags, ['has_alert_word']);

@@ -7,10 +7,10 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { ENGINE, testApp, type TestApp, type TestUser } from '../helpers/app.js';
-import { assertOk } from '../streams/helpers.js';
-import { transact } from '../../src/actions/transaction.js';
-import { createStreamWithSubscribers } from '../../src/actions/stream-create.js';
+import { ENGINE, testApp, people, type TestApp, type TestUser } from '../helpers/app.js';
+import { assertOk } from '../helpers/assert.js';
+import { createStreams } from '../helpers/streams.js';
+import { getMessages, messageIds, sendMessage } from '../helpers/messages.js';
 
 let t: TestApp;
 let alice: TestUser;
@@ -19,18 +19,14 @@ let newcomer: TestUser;
 let loner: TestUser;
 const ids: Record<string, number> = {};
 
-const send = async (as: TestUser, params: Record<string, unknown>) => assertOk(await t.api('POST', '/api/v1/messages', { as, params })).id as number;
-const fetch = (as: TestUser, query: Record<string, unknown>) =>
-  t.api('GET', '/api/v1/messages', { as, params: { anchor: 'newest', num_before: 100, num_after: 0, ...query } });
-const idsOf = (body: any) => (body.messages as Array<{ id: number }>).map((m) => m.id);
+const send = (as: TestUser, params: Record<string, unknown>) => sendMessage(t, as, params);
+const fetch = (as: TestUser, query: Record<string, unknown>) => getMessages(t, as, query);
+const idsOf = messageIds;
 
 before(async () => {
   t = await testApp();
-  alice = await t.createUser({ name: 'Alice Smith' });
-  bob = await t.createUser({ name: 'Bob Jones' });
-  newcomer = await t.createUser({ name: 'New Comer' });
-  loner = await t.createUser({ name: 'Lone Reader' });
-  await transact(t.app.ctx, (tx) => createStreamWithSubscribers(tx, t.realm, 'busy', [alice.row, bob.row]));
+  ({ alice, bob, newcomer, loner } = await t.createUsers({ ...people('alice', 'bob'), newcomer: { name: 'New Comer' }, loner: { name: 'Lone Reader' } }));
+  await createStreams(t, { busy: [alice, bob] });
   // The loner writes first from a person's app (so their copy starts read), receives one
   // private message, then the organization talks without them; they write again at the end.
   ids.hello = await send(loner, { type: 'private', to: [alice.id], content: 'hello?', client: 'ZulipMobile' });

@@ -1,24 +1,22 @@
 import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp, type TestUser } from '../helpers/app.js';
-import type { EventEnvelope } from '../helpers/envelope.js';
-import { transact } from '../../src/actions/transaction.js';
-import { doCreateBot } from '../../src/actions/bot-create.js';
+import { EventLog } from '../helpers/events.js';
+import { untilEpochShows } from '../helpers/epoch.js';
 
 let t: TestApp;
 let alice: TestUser;
 let bob: TestUser;
-const published: EventEnvelope[] = [];
-const presenceEvents = () => published.filter((e) => e.event.type === 'presence');
+let log: EventLog;
+const presenceEvents = () => log.find('presence');
 
 before(async () => {
   t = await testApp();
-  alice = await t.createUser({ name: 'Alice' });
-  bob = await t.createUser({ name: 'Bob' });
-  t.app.ctx.bus.subscribe((e) => published.push(e));
+  ({ alice, bob } = await t.createUsers({ alice: { name: 'Alice' }, bob: { name: 'Bob' } }));
+  log = new EventLog(t);
 });
 after(() => t.close());
-beforeEach(() => { published.length = 0; });
+beforeEach(() => log.clear());
 
 const setPresenceTimes = (userId: number, active: number, connected: number) =>
   t.app.ctx.store.db.updateTable('user_presence').set({ last_active_time: active, last_connected_time: connected }).where('user_id', '=', userId).execute();
@@ -60,7 +58,7 @@ test('a presence event reaches every active user when someone comes online, not 
   assert.equal((e.event.presence as any).ZulipPython.status, 'active');
   assert.ok(e.userIds.includes(alice.id) && e.userIds.includes(bob.id) && e.userIds.includes(t.owner.id));
 
-  published.length = 0;
+  log.clear();
   await t.api('POST', '/api/v1/users/me/presence', { as: carol, params: { status: 'active' } });
   assert.equal(presenceEvents().length, 0, 'a repeated report changes nothing anyone displays');
 
@@ -75,7 +73,7 @@ test('a deactivated user never receives presence events and is not listed', asyn
   const dave = await t.createUser({ name: 'Dave' });
   await t.api('POST', '/api/v1/users/me/presence', { as: dave, params: { status: 'active' } });
   assert.equal((await t.api('DELETE', `/api/v1/users/${dave.id}`)).status, 200);
-  published.length = 0;
+  log.clear();
   const erin = await t.createUser({ name: 'Erin' });
   await t.api('POST', '/api/v1/users/me/presence', { as: erin, params: { status: 'active' } });
   const [e] = presenceEvents();
@@ -103,8 +101,8 @@ test('presence errors: bad status, bots, unknown users, no data, no credentials'
   const missing = await t.api('POST', '/api/v1/users/me/presence', { as: alice, params: {} });
   assert.equal(missing.body.msg, "Missing 'status' argument");
 
-  const bot = await transact(t.app.ctx, (tx) => doCreateBot(tx, t.app.ctx.config, t.realm, alice.row, { fullName: 'Pinger', shortName: 'pinger', botType: 1 }));
-  const asBot = { id: bot.id, email: bot.email, apiKey: bot.api_key, row: bot };
+  const asBot = await t.createBot(alice, { fullName: 'Pinger', shortName: 'pinger' });
+  const bot = asBot.row;
   const botPost = await t.api('POST', '/api/v1/users/me/presence', { as: asBot, params: { status: 'active' } });
   assert.deepEqual(botPost.body, { result: 'error', msg: 'This endpoint does not accept bot requests.', code: 'BAD_REQUEST' });
   const botGet = await t.api('GET', `/api/v1/users/${bot.email}/presence`, { as: alice });
@@ -124,12 +122,14 @@ test('presence errors: bad status, bots, unknown users, no data, no credentials'
 });
 
 test('an organization with presence disabled shows no presences and sends no events', async () => {
+  const listed = async () => Object.keys((await t.api('GET', '/api/v1/realm/presence', { as: alice })).body.presences);
+  assert.ok((await listed()).includes(alice.email), 'presences are listed while presence is enabled');
   await t.app.ctx.store.db.updateTable('realm').set({ settings: JSON.stringify({ presence_disabled: true }) }).where('id', '=', t.realm.id).execute();
-  // The realm row is cached by authentication until the store's epoch poll sees the change.
-  await new Promise((res) => setTimeout(res, 1500));
   try {
+    // The realm row is cached by authentication until the store's epoch poll sees the change.
+    await untilEpochShows(async () => (await listed()).length === 0, 'the realm presence list to empty');
     const frank = await t.createUser({ name: 'Frank' });
-    published.length = 0;
+    log.clear();
     const r = await t.api('POST', '/api/v1/users/me/presence', { as: frank, params: { status: 'active' } });
     assert.deepEqual(r.body.presences, {});
     assert.equal(presenceEvents().length, 0);

@@ -8,8 +8,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { testApp, type TestApp, type TestUser } from '../helpers/app.js';
-import { assertOk } from '../streams/helpers.js';
-import { EPOCH_POLL_MS } from '../../src/cache/retire.js';
+import { assertOk } from '../helpers/assert.js';
+import { untilEpochShows, untilLoginRefused } from '../helpers/epoch.js';
 
 let t: TestApp;
 let alice: TestUser;
@@ -19,7 +19,6 @@ before(async () => {
 });
 after(() => t.close());
 
-const settle = () => new Promise((res) => setTimeout(res, EPOCH_POLL_MS + 500));
 const epoch = async () => Number((await t.app.ctx.store.db.selectFrom('cache_epoch').select('value').executeTakeFirstOrThrow()).value);
 
 test('every write to a watched table moves the epoch, and writes elsewhere do not', async () => {
@@ -45,8 +44,7 @@ test("another process's deactivation locks the user out within a second", async 
   const u = await t.createUser({ name: 'Locked Out' });
   assert.equal((await t.api('GET', '/api/v1/users/me', { as: u })).status, 200);
   await sql`UPDATE users SET is_active = 0 WHERE id = ${u.id}`.execute(t.app.ctx.store.db);
-  await settle();
-  const r = await t.api('GET', '/api/v1/users/me', { as: u });
+  const r = await untilLoginRefused(t, u);
   assert.equal(r.status, 401);
   assert.equal(r.body.code, 'USER_DEACTIVATED');
 });
@@ -59,7 +57,7 @@ test("another process's rename reaches register's cached user list and mention r
   };
   assert.equal(await names(), 'Old Name');
   await sql`UPDATE users SET full_name = 'New Name' WHERE id = ${u.id}`.execute(t.app.ctx.store.db);
-  await settle();
+  await untilEpochShows(async () => (await names()) !== 'Old Name', "the new name in register's user list");
   assert.equal(await names(), 'New Name');
   const sent = assertOk(await t.api('POST', '/api/v1/messages', { as: alice, params: { type: 'stream', to: 'epoch', topic: 't', content: '@**New Name** hi' } }));
   const m = assertOk(await t.api('GET', `/api/v1/messages/${sent.id}`, { as: alice }));
@@ -71,10 +69,12 @@ test("another process's unsubscribe stops the very next send reaching that user,
   assertOk(await t.api('POST', '/api/v1/users/me/subscriptions', { as: u, params: { subscriptions: [{ name: 'epoch' }] } }));
   const send = async () => assertOk(await t.api('POST', '/api/v1/messages', { as: alice, params: { type: 'stream', to: 'epoch', topic: 't', content: 'hi' } })).id as number;
   const received = async (id: number) => (assertOk(await t.api('GET', `/api/v1/messages/${id}`, { as: u })).message.flags as string[]).includes('historical') === false;
+  const reaches = async (id: number) => (await t.app.ctx.store.db.selectFrom('user_message').select('user_id').where('message_id', '=', id).execute())
+    .some((r) => r.user_id === u.id);
   assert.ok(await received(await send()));
   await sql`UPDATE subscription SET active = 0 WHERE user_id = ${u.id}`.execute(t.app.ctx.store.db);
-  await settle();
+  // Sends until one no longer reaches the user: the send lookups have seen the epoch move.
+  await untilEpochShows(async () => !(await reaches(await send())), 'a send that no longer reaches the user who left');
   const after = await send();
-  const rows = await t.app.ctx.store.db.selectFrom('user_message').select('user_id').where('message_id', '=', after).execute();
-  assert.ok(!rows.some((r) => r.user_id === u.id), 'no recipient row for the user who left');
+  assert.ok(!(await reaches(after)), 'no recipient row for the user who left');
 });

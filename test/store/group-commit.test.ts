@@ -1,7 +1,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp } from '../helpers/app.js';
-import { storeMessage, type MessageWrite } from '../../src/store/group-commit.js';
+import { storeMessage, type MessageWrite, type MessageWritten } from '../../src/store/group-commit.js';
+import { transact } from '../../src/actions/transaction.js';
 
 let t: TestApp;
 let streamId: number;
@@ -44,12 +45,28 @@ test('sends submitted together share one transaction, yet a failing one rolls ba
   assert.deepEqual(stored, [{ content: 'one', flags: 1 }, { content: 'three', flags: 0 }]);
 });
 
+/**
+ * Stores the writes in one batch, whatever the machine's load: they are submitted while a
+ * transaction holds the store, and no batch starts before it ends. (Submitted in one tick
+ * with the store idle, SQLite's writer thread may take the first before the second
+ * arrives.) A statement of the transaction goes to the writer after them; once it is
+ * answered the writer has them queued.
+ */
+async function inOneBatch(writes: MessageWrite[]): Promise<Array<PromiseSettledResult<MessageWritten>>> {
+  let settled!: Promise<Array<PromiseSettledResult<MessageWritten>>>;
+  await transact(t.app.ctx, async (tx) => {
+    settled = Promise.allSettled(writes.map((w) => storeMessage(t.app.ctx.store, w)));
+    await tx.db.selectFrom('stream').select('id').where('id', '=', streamId).execute();
+  });
+  return settled;
+}
+
 test('a duplicate recipient row fails the whole batch and keeps nothing of it', async () => {
   const db = t.app.ctx.store.db;
   const me = t.owner.id;
-  const results = await Promise.allSettled([
-    storeMessage(t.app.ctx.store, write('dup', [{ user_id: me, flags: 0 }, { user_id: me, flags: 1 }])),
-    storeMessage(t.app.ctx.store, write('bystander', [{ user_id: me, flags: 0 }])),
+  const results = await inOneBatch([
+    write('dup', [{ user_id: me, flags: 0 }, { user_id: me, flags: 1 }]),
+    write('bystander', [{ user_id: me, flags: 0 }]),
   ]);
   assert.deepEqual(results.map((r) => r.status), ['rejected', 'rejected']);
   const kept = await db.selectFrom('message').select('content').where('content', 'in', ['dup', 'bystander']).execute();

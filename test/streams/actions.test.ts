@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { Role } from '../../src/lib/roles.js';
-import type { EventEnvelope } from '../helpers/envelope.js';
+import { EventLog } from '../helpers/events.js';
 import { transact } from '../../src/actions/transaction.js';
 import { createStreamWithSubscribers } from '../../src/actions/stream-create.js';
 import { doAddDefaultStream } from '../../src/actions/default-streams.js';
@@ -11,35 +11,35 @@ import { accessStreamById, accessStreamByName, canReadHistory, canSeeStream, can
 
 let t: TestApp;
 let admin: TestUser, member: TestUser, guest: TestUser;
-const published: EventEnvelope[] = [];
+let log: EventLog;
 before(async () => {
   t = await testApp();
   admin = await t.createUser({ role: Role.ADMINISTRATOR });
   member = await t.createUser();
   guest = await t.createUser({ role: Role.GUEST });
-  t.app.ctx.bus.subscribe((e) => published.push(e));
+  log = new EventLog(t);
 });
 after(async () => { await t.close(); });
 
 const db = () => t.app.ctx.store.db;
 
 test('createStreamWithSubscribers creates a public stream, subscribes and notifies', async () => {
-  published.length = 0;
+  log.clear();
   const s = await transact(t.app.ctx, (tx) => createStreamWithSubscribers(tx, t.realm, { name: 'general', description: 'All **hands**' }, [member.row]));
   assert.equal(s.name, 'general');
   assert.equal(s.rendered_description, '<p>All <strong>hands</strong></p>');
   assert.ok(s.recipient_id);
   assert.deepEqual(await subscriptions.listSubscriberIds(db(), s.id), [member.id]);
-  const create = published.find((e) => e.event.type === 'stream' && e.event.op === 'create')!;
+  const create = log.events.find((e) => e.event.type === 'stream' && e.event.op === 'create')!;
   // Public stream: every non-guest learns of it; the guest does not.
   assert.deepEqual([...create.userIds].sort((a, b) => a - b), [t.owner.id, admin.id, member.id].sort((a, b) => a - b));
-  const add = published.find((e) => e.event.type === 'subscription' && e.event.op === 'add')!;
+  const add = log.events.find((e) => e.event.type === 'subscription' && e.event.op === 'add')!;
   assert.deepEqual(add.userIds, [member.id]);
   const subs = add.event.subscriptions as any[];
   assert.equal(subs[0].name, 'general');
   assert.deepEqual(subs[0].subscribers, [member.id]);
   assert.match(subs[0].color, /^#[0-9a-f]{6}$/);
-  const peer = published.find((e) => e.event.type === 'subscription' && e.event.op === 'peer_add')!;
+  const peer = log.events.find((e) => e.event.type === 'subscription' && e.event.op === 'peer_add')!;
   assert.deepEqual(peer.event.user_ids, [member.id]);
   assert.deepEqual(peer.event.stream_ids, [s.id]);
   assert.ok(!peer.userIds.includes(member.id) && !peer.userIds.includes(guest.id));
@@ -77,10 +77,10 @@ test('new users join default streams', async () => {
 test('deactivating a user takes them off subscriber lists and tells peers', async () => {
   const leaver = await t.createUser();
   const s = await transact(t.app.ctx, (tx) => createStreamWithSubscribers(tx, t.realm, 'farewell', [member.row, leaver.row]));
-  published.length = 0;
+  log.clear();
   const r = await t.api('DELETE', `/api/v1/users/${leaver.id}`, { as: t.owner });
   assert.equal(r.status, 200, JSON.stringify(r.body));
-  const peer = published.find((e) => e.event.type === 'subscription' && e.event.op === 'peer_remove')!;
+  const peer = log.events.find((e) => e.event.type === 'subscription' && e.event.op === 'peer_remove')!;
   assert.deepEqual(peer.event, { type: 'subscription', op: 'peer_remove', stream_ids: [s.id], user_ids: [leaver.id] });
   assert.ok(peer.userIds.includes(member.id) && !peer.userIds.includes(leaver.id));
   const members = await t.api('GET', `/api/v1/streams/${s.id}/members`, { as: member });

@@ -1,18 +1,16 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { testApp, type TestApp, type TestUser } from '../helpers/app.js';
-import { Role } from '../../src/lib/roles.js';
-import { assertError, assertOk, assertUnauthenticated, EventLog, insertStreamMessage, setRealmSettings, sorted, subscribe } from './helpers.js';
+import { testApp, ROLES, type TestApp, type TestUser } from '../helpers/app.js';
+import { assertError, assertOk, assertUnauthenticated, sorted } from '../helpers/assert.js';
+import { insertStreamMessage, setRealmSettings, subscribe } from '../helpers/streams.js';
+import { EventLog } from '../helpers/events.js';
 
 let t: TestApp;
 let admin: TestUser, member: TestUser, other: TestUser, guest: TestUser;
 let log: EventLog;
 before(async () => {
   t = await testApp();
-  admin = await t.createUser({ role: Role.ADMINISTRATOR });
-  member = await t.createUser();
-  other = await t.createUser();
-  guest = await t.createUser({ role: Role.GUEST });
+  ({ admin, member, other, guest } = await t.createUsers(ROLES));
   log = new EventLog(t);
 });
 after(async () => { await t.close(); });

@@ -1,8 +1,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { testApp, type TestApp, type TestUser } from '../helpers/app.js';
-import { Role } from '../../src/lib/roles.js';
-import { assertOk, EventLog, setRealmSettings, sorted, subscribe } from './helpers.js';
+import { testApp, ROLES, type TestApp, type TestUser } from '../helpers/app.js';
+import { assertOk, sorted } from '../helpers/assert.js';
+import { setRealmSettings, subscribe } from '../helpers/streams.js';
+import { EventLog } from '../helpers/events.js';
 
 /** Who hears about what: each stream event reaches exactly the users who may see it. */
 let t: TestApp;
@@ -10,10 +11,7 @@ let admin: TestUser, creator: TestUser, bystander: TestUser, guest: TestUser;
 let log: EventLog;
 before(async () => {
   t = await testApp();
-  admin = await t.createUser({ role: Role.ADMINISTRATOR });
-  creator = await t.createUser();
-  bystander = await t.createUser();
-  guest = await t.createUser({ role: Role.GUEST });
+  ({ admin, creator, bystander, guest } = await t.createUsers({ admin: ROLES.admin, creator: {}, bystander: {}, guest: ROLES.guest }));
   log = new EventLog(t);
 });
 after(async () => { await t.close(); });

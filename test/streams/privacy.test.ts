@@ -2,7 +2,9 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type ApiResult, type TestApp, type TestUser } from '../helpers/app.js';
 import { Role } from '../../src/lib/roles.js';
-import { assertOk, EventLog, setRealmSettings, subscribe } from './helpers.js';
+import { assertOk } from '../helpers/assert.js';
+import { setRealmSettings, subscribe } from '../helpers/streams.js';
+import { EventLog } from '../helpers/events.js';
 import { transact } from '../../src/actions/transaction.js';
 import { createStreamWithSubscribers } from '../../src/actions/stream-create.js';
 

@@ -1,21 +1,19 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { testApp, HOST, type TestApp, type TestUser } from '../helpers/app.js';
-import { transact } from '../../src/actions/transaction.js';
-import { doCreateRealm } from '../../src/actions/realm-create.js';
-import { assertError, assertOk, EventLog, subscribe } from './helpers.js';
+import { testApp, createAcme, ACME_HOST, type TestApp, type TestUser } from '../helpers/app.js';
+import { assertError, assertOk } from '../helpers/assert.js';
+import { subscribe } from '../helpers/streams.js';
+import { EventLog } from '../helpers/events.js';
 
 /** Streams never cross organizations: ids, names, principals and events stay inside one. */
 let t: TestApp;
 let member: TestUser, boss: TestUser;
-const acme = `acme.${HOST}`;
+const acme = ACME_HOST;
 let log: EventLog;
 before(async () => {
   t = await testApp();
   member = await t.createUser();
-  const { owner } = await transact(t.app.ctx, (tx) =>
-    doCreateRealm(tx, { stringId: 'acme', name: 'Acme', ownerEmail: 'boss@acme.test', ownerPassword: 'pw-123456' }));
-  boss = { id: owner.id, email: owner.email, apiKey: owner.api_key, row: owner };
+  boss = (await createAcme(t)).owner;
   log = new EventLog(t);
 });
 after(async () => { await t.close(); });

@@ -1,22 +1,16 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { testApp, type TestApp, type TestUser } from '../helpers/app.js';
-import { Role } from '../../src/lib/roles.js';
-import { transact } from '../../src/actions/transaction.js';
-import { doCreateBot } from '../../src/actions/bot-create.js';
-import { assertError, assertOk, assertUnauthenticated, insertStreamMessage, setRealmSettings, subscribe } from './helpers.js';
+import { testApp, ROLES, type TestApp, type TestUser } from '../helpers/app.js';
+import { assertError, assertOk, assertUnauthenticated } from '../helpers/assert.js';
+import { insertStreamMessage, setRealmSettings, subscribe } from '../helpers/streams.js';
 
 let t: TestApp;
 let admin: TestUser, member: TestUser, other: TestUser, guest: TestUser, bot: TestUser;
 let pub: number, priv: number, web: number, protectedId: number, dflt: number;
 before(async () => {
   t = await testApp();
-  admin = await t.createUser({ role: Role.ADMINISTRATOR });
-  member = await t.createUser();
-  other = await t.createUser();
-  guest = await t.createUser({ role: Role.GUEST });
-  const botRow = await transact(t.app.ctx, (tx) => doCreateBot(tx, t.app.ctx.config, t.realm, member.row, { fullName: 'Helper', shortName: 'helper', botType: 1 }));
-  bot = { id: botRow.id, email: botRow.email, apiKey: botRow.api_key, row: botRow };
+  ({ admin, member, other, guest } = await t.createUsers(ROLES));
+  bot = await t.createBot(member, { fullName: 'Helper', shortName: 'helper' });
   pub = await subscribe(t, other, 'alpha');
   priv = await subscribe(t, member, 'bravo', { invite_only: true, history_public_to_subscribers: true });
   await setRealmSettings(t, { enable_spectator_access: true });

@@ -1,8 +1,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { testApp, type TestApp, type TestUser } from '../helpers/app.js';
-import { Role } from '../../src/lib/roles.js';
-import { assertError, assertOk, assertUnauthenticated, EventLog, subscribe } from './helpers.js';
+import { testApp, ROLES, type TestApp, type TestUser } from '../helpers/app.js';
+import { assertError, assertOk, assertUnauthenticated } from '../helpers/assert.js';
+import { subscribe } from '../helpers/streams.js';
+import { EventLog } from '../helpers/events.js';
 
 let t: TestApp;
 let admin: TestUser, member: TestUser, other: TestUser, guest: TestUser;
@@ -12,10 +13,7 @@ const PROPS = '/api/v1/users/me/subscriptions/properties';
 const MUTE = '/api/v1/users/me/subscriptions/muted_topics';
 before(async () => {
   t = await testApp();
-  admin = await t.createUser({ role: Role.ADMINISTRATOR });
-  member = await t.createUser();
-  other = await t.createUser();
-  guest = await t.createUser({ role: Role.GUEST });
+  ({ admin, member, other, guest } = await t.createUsers(ROLES));
   pub = await subscribe(t, member, 'lobby');
   secret = await subscribe(t, other, 'vault', { invite_only: true });
   log = new EventLog(t);

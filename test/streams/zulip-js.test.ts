@@ -9,9 +9,7 @@ let client: any;
 before(async () => {
   t = await testApp();
   member = await t.createUser({ name: 'Zed Client' });
-  await t.app.http.listen({ port: 0, host: '127.0.0.1' });
-  const addr = t.app.http.server.address() as { port: number };
-  client = await zulip({ username: member.email, apiKey: member.apiKey, realm: `http://127.0.0.1:${addr.port}` });
+  client = await zulip({ username: member.email, apiKey: member.apiKey, realm: await t.listen() });
 });
 after(async () => { await t.close(); });
 

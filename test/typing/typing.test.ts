@@ -1,8 +1,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { testApp, httpClient, type TestApp, type TestUser } from '../helpers/app.js';
-import { transact } from '../../src/actions/transaction.js';
-import { createStreamWithSubscribers } from '../../src/actions/stream-create.js';
+import { testApp, httpClient, people, type TestApp, type TestUser } from '../helpers/app.js';
+import { createStreams } from '../helpers/streams.js';
+import { eventQueues, type Listener } from '../helpers/events.js';
 import { cacheSignal } from '../../src/cache/signal.js';
 
 // POST /typing end to end over real HTTP long-polls: who hears what, each error, and the
@@ -18,36 +18,19 @@ let secret: number;
 
 before(async () => {
   t = await testApp();
-  alice = await t.createUser({ name: 'Alice Smith' });
-  bob = await t.createUser({ name: 'Bob Jones' });
-  carol = await t.createUser({ name: 'Carol King' });
-  dave = await t.createUser({ name: 'Dave Null' });
-  await transact(t.app.ctx, async (tx) => {
-    general = (await createStreamWithSubscribers(tx, t.realm, 'general', [alice.row, bob.row, carol.row])).id;
-    secret = (await createStreamWithSubscribers(tx, t.realm, { name: 'secret', inviteOnly: true }, [carol.row])).id;
-  });
-  base = await t.app.http.listen({ port: 0, host: '127.0.0.1' });
+  ({ alice, bob, carol, dave } = await t.createUsers(people('alice', 'bob', 'carol', 'dave')));
+  const streams = await createStreams(t, { general: [alice, bob, carol], secret: { inviteOnly: true, subscribers: [carol] } });
+  general = streams.general.id;
+  secret = streams.secret.id;
+  base = await t.listen();
 });
 after(() => t.close());
 
 const http = httpClient(() => base);
-
-interface Listener { user: TestUser; queueId: string; lastId: number }
-
-async function listen(user: TestUser, capabilities: Record<string, boolean> = {}): Promise<Listener> {
-  const r = await http(user, 'POST', '/register', { event_types: ['typing'], client_capabilities: { notification_settings_null: true, ...capabilities } });
-  assert.equal(r.status, 200, JSON.stringify(r.body));
-  return { user, queueId: r.body.queue_id, lastId: r.body.last_event_id };
-}
-
-/** What arrived since the last drain, without waiting (dont_block). */
-async function drain(l: Listener): Promise<any[]> {
-  const r = await http(l.user, 'GET', '/events', { queue_id: l.queueId, last_event_id: l.lastId, dont_block: true });
-  assert.equal(r.status, 200, JSON.stringify(r.body));
-  const events = r.body.events.filter((e: any) => e.type !== 'heartbeat');
-  if (r.body.events.length) l.lastId = r.body.events.at(-1).id;
-  return events;
-}
+const queues = eventQueues(http);
+const listen = (user: TestUser, capabilities: Record<string, boolean> = {}): Promise<Listener> =>
+  queues.listen(user, { event_types: ['typing'], client_capabilities: { notification_settings_null: true, ...capabilities } });
+const drain = queues.drain;
 
 const typing = (as: TestUser, params: Record<string, unknown>) => http(as, 'POST', '/typing', params);
 const who = (u: TestUser) => ({ user_id: u.id, email: u.email });
@@ -126,7 +109,7 @@ test('a user who turned typing notifications off may not send them', async () =>
   cacheSignal.retire({ scopes: new Set(['users']) });
   const pm = await typing(dave, { op: 'start', to: [alice.id] });
   assert.equal(pm.body.msg, 'User has disabled typing notifications for private messages');
-  await transact(t.app.ctx, async (tx) => { await createStreamWithSubscribers(tx, t.realm, 'dave-room', [dave.row]); });
+  await createStreams(t, { 'dave-room': [dave] });
   const room = (await http(dave, 'GET', '/get_stream_id', { stream: 'dave-room' })).body.stream_id;
   const st = await typing(dave, { type: 'stream', op: 'start', to: [room], topic: 'x' });
   assert.equal(st.body.msg, 'User has disabled typing notifications for stream messages');

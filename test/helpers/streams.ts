@@ -1,17 +1,28 @@
-import assert from 'node:assert/strict';
-import type { ApiResult, TestApp, TestUser } from '../helpers/app.js';
-import type { EventEnvelope } from '../helpers/envelope.js';
+import type { TestApp, TestUser } from './app.js';
+import { assertOk } from './assert.js';
+import { transact } from '../../src/actions/transaction.js';
+import { createStreamWithSubscribers, type StreamSpec } from '../../src/actions/stream-create.js';
+import { realms } from '../../src/store/repos/realms.js';
+import type { StreamRow } from '../../src/store/rows.js';
 
-export function assertError(r: ApiResult, msg: string, code = 'BAD_REQUEST', status = 400, extra: Record<string, unknown> = {}): void {
-  assert.equal(r.status, status, JSON.stringify(r.body));
-  assert.deepEqual(r.body, { result: 'error', msg, code, ...extra });
-}
+/** A stream for createStreams: its subscribers, or its settings with them. */
+export type StreamSetup = TestUser[] | (Omit<StreamSpec, 'name'> & { subscribers: TestUser[] });
 
-export function assertOk(r: ApiResult): any {
-  assert.equal(r.status, 200, JSON.stringify(r.body));
-  assert.equal(r.body.result, 'success');
-  assert.equal(r.body.msg, '');
-  return r.body;
+/**
+ * Creates streams named by the keys (or finds them), in the keys' order and in one
+ * transaction, through the action (no API call, no permission check), and subscribes
+ * their subscribers; answers the stream rows by the same keys.
+ */
+export async function createStreams<K extends string>(t: TestApp, streams: Record<K, StreamSetup>): Promise<Record<K, StreamRow>> {
+  return transact(t.app.ctx, async (tx) => {
+    const out = {} as Record<K, StreamRow>;
+    for (const name of Object.keys(streams) as K[]) {
+      const setup = streams[name];
+      const { subscribers, ...spec } = Array.isArray(setup) ? { subscribers: setup } : setup;
+      out[name] = await createStreamWithSubscribers(tx, t.realm, { name, ...spec }, subscribers.map((u) => u.row));
+    }
+    return out;
+  });
 }
 
 /** Subscribes through the API and returns the stream id. */
@@ -23,45 +34,11 @@ export async function subscribe(t: TestApp, as: TestUser, name: string, params: 
   return row.id;
 }
 
-/** Records every envelope published on the bus while it is attached. */
-export class EventLog {
-  events: EventEnvelope[] = [];
-  constructor(t: TestApp) {
-    t.app.ctx.bus.subscribe((e) => this.events.push(e));
-  }
-  clear(): void {
-    this.events.length = 0;
-  }
-  find(type: string, op?: string, pred: (e: EventEnvelope) => boolean = () => true): EventEnvelope[] {
-    return this.events.filter((e) => e.event.type === type && (op === undefined || e.event.op === op) && pred(e));
-  }
-  one(type: string, op?: string, pred?: (e: EventEnvelope) => boolean): EventEnvelope {
-    const found = this.find(type, op, pred);
-    assert.equal(found.length, 1, `expected one ${type}/${op} event, got ${JSON.stringify(found.map((e) => e.event))}`);
-    return found[0]!;
-  }
-  /** Users who received any event mentioning the stream id. */
-  recipientsMentioning(streamId: number): Set<number> {
-    const out = new Set<number>();
-    for (const e of this.events) {
-      if (JSON.stringify(e.event).match(new RegExp(`"(stream_id|stream_ids)":\\[?([0-9,]*,)?${streamId}[,\\]}]`))) e.userIds.forEach((u) => out.add(u));
-    }
-    return out;
-  }
-}
-
-export const sorted = (xs: Iterable<number>) => [...xs].sort((a, b) => a - b);
-
 /** Merges organization settings straight into the realm row (no settings endpoint yet). */
 export async function setRealmSettings(t: TestApp, patch: Record<string, unknown>): Promise<void> {
-  const { realms } = await import('../../src/store/repos/realms.js');
   const row = (await realms.findById(t.app.ctx.store.db, t.realm.id))!;
   const settings = { ...JSON.parse(row.settings), ...patch };
   await realms.update(t.app.ctx.store.db, t.realm.id, { settings: JSON.stringify(settings) });
-}
-
-export function assertUnauthenticated(r: ApiResult): void {
-  assertError(r, 'Missing authorization header for basic auth', 'UNAUTHORIZED', 401);
 }
 
 /** Inserts a stream message row directly (for topic listings), with user_message rows for `receivers`. */
