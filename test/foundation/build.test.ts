@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../helpers/pg.js';
 import { ENGINE } from '../helpers/app.js';
+import { until } from '../helpers/until.js';
 
 // What `npm start` and `npx parley` run is the compiled tree in dist/ (built by `npm ci` /
 // `npm install`, rebuilt when src/ is newer). The rest of the suite runs the sources
@@ -54,16 +55,11 @@ test('npx parley serve runs the compiled server: it answers, and SIGTERM stops i
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-  let settings: Record<string, unknown> | undefined;
-  while (!settings) {
+  const settings = await until(async () => {
     assert.equal(child.exitCode, null, `the server exited: ${out}`);
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/api/v1/server_settings`);
-      settings = (await res.json()) as Record<string, unknown>;
-    } catch {
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
+    const res = await fetch(`http://127.0.0.1:${port}/api/v1/server_settings`).catch(() => undefined);
+    return res && ((await res.json()) as Record<string, unknown>);
+  }, { timeoutMs: 60_000, intervalMs: 50, message: () => `the compiled server to answer: ${out}` });
   assert.equal(settings.result, 'success');
   child.kill('SIGTERM');
   assert.equal(await exited, 0, out);
