@@ -59,6 +59,10 @@ export const streamIdDoesNotExist = (id: number) =>
 
 export const noSuchUser = () => badRequest('No such user');
 
+export const invalidMessage = () => badRequest('Invalid message(s)');
+export const invalidStreamId = () => badRequest('Invalid stream id');
+export const invalidStreamName = (name: string) => badRequest(`Invalid stream name '${name}'`);
+
 export const insufficientPermission = () => badRequest('Insufficient permission');
 
 // Zulip's OrganizationAdministratorRequired and friends: 400 with code UNAUTHORIZED_PRINCIPAL.

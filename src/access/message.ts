@@ -3,9 +3,7 @@ import { messages } from '../store/repos/messages.js';
 import { streams } from '../store/repos/streams.js';
 import { subscriptions } from '../store/repos/subscriptions.js';
 import { canReadHistory } from './stream.js';
-import { badRequest } from '../errors.js';
-
-export const invalidMessage = () => badRequest('Invalid message(s)');
+import { invalidMessage } from '../errors.js';
 
 /**
  * A message the user received, or a stream message whose history they may read

@@ -1,9 +1,9 @@
 import type { Q, UserRow } from '../store/rows.js';
 import { streams } from '../store/repos/streams.js';
 import { subscriptions } from '../store/repos/subscriptions.js';
-import { mustBeStreamAdmin } from '../errors.js';
+import { invalidStreamId, mustBeStreamAdmin } from '../errors.js';
 import { isAdminRole } from '../lib/roles.js';
-import { canSeeStream, invalidStreamId, type StreamAccess } from './stream.js';
+import { canSeeStream, type StreamAccess } from './stream.js';
 
 /**
  * Access for editing or archiving a stream (Zulip's access_stream_for_delete_or_update):

@@ -1,7 +1,7 @@
 import type { Q, RealmRow, StreamRow, SubscriptionRow, UserRow } from '../store/rows.js';
 import { streams } from '../store/repos/streams.js';
 import { subscriptions } from '../store/repos/subscriptions.js';
-import { badRequest } from '../errors.js';
+import { badRequest, invalidStreamId, invalidStreamName } from '../errors.js';
 import { Role, isAdminRole } from '../lib/roles.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { STREAM_POST_POLICY } from '../lib/stream-post-policy.js';
@@ -21,8 +21,6 @@ export interface AccessStreamOpts {
 }
 
 
-export const invalidStreamId = () => badRequest('Invalid stream id');
-export const invalidStreamName = (name: string) => badRequest(`Invalid stream name '${name}'`);
 
 /** Whether the user may know the stream exists and read it: Zulip's access_stream_common. */
 export function canSeeStream(user: Pick<UserRow, 'role' | 'realm_id'>, stream: StreamRow, sub: SubscriptionRow | null | undefined): boolean {
