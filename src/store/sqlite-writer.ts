@@ -14,15 +14,29 @@ import Database from 'better-sqlite3';
 const WORKER = `
 const { parentPort, workerData, receiveMessageOnPort } = require('node:worker_threads');
 const Database = require(workerData.driver);
-const db = new Database(workerData.file);
-for (const p of workerData.pragmas) db.pragma(p);
-const cache = new Map();
+// Every database and statement this thread makes is kept until the thread ends: collected by
+// the garbage collector, one can abort the process on Node 24 (see KEPT in db.ts).
+const kept = [];
+function open() {
+  const db = new Database(workerData.file);
+  kept.push(db);
+  for (const p of workerData.pragmas) db.exec('PRAGMA ' + p);
+  return db;
+}
+let db = open();
+let cache = new Map();
 function statement(text) {
   let stmt = cache.get(text);
   if (!stmt) {
-    // Generated IN-lists make unbounded distinct texts; start over rather than grow.
-    if (cache.size >= 1000) cache.clear();
+    // Texts are few (IN-lists come in few lengths, recipient rows in powers of two); should they
+    // pass the bound all the same, start again on a new connection, which frees SQLite's statements.
+    if (cache.size >= 2000 && !db.inTransaction) {
+      db.close();
+      db = open();
+      cache = new Map();
+    }
     stmt = db.prepare(text);
+    kept.push(stmt);
     cache.set(text, stmt);
   }
   return stmt;
@@ -54,8 +68,11 @@ function storeMessages(units) {
       }
     }
     rows.sort((a, b) => a[1] - b[1] || a[0] - b[0]);
-    for (let i = 0; i < rows.length; i += 5000) {
-      const chunk = rows.slice(i, i + 5000);
+    // In chunks of 4,096 rows and then of the powers of two that make up the rest: thirteen
+    // statement texts for any number of rows.
+    for (let i = 0, n = 4096; i < rows.length; i += n) {
+      while (n > rows.length - i) n >>= 1;
+      const chunk = rows.slice(i, i + n);
       const text = units[0].rowsSql + Array(chunk.length).fill('(?, ?, ?)').join(', ');
       const changes = statement(text).run(chunk.flat()).changes;
       // OR IGNORE skips a duplicate key silently; a duplicate would be a bug, so it fails the batch.
