@@ -47,10 +47,25 @@ test('sends submitted together share one transaction, yet a failing one rolls ba
 test('a duplicate recipient row fails the whole batch and keeps nothing of it', async () => {
   const db = t.app.ctx.store.db;
   const me = t.owner.id;
-  const results = await Promise.allSettled([
+  // Both sends must make one batch. On SQLite the writer thread could store the first before
+  // the second reaches it (it waits for more only right after a batch), so a transaction held
+  // open meanwhile keeps it from starting one until both are queued.
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  let begun!: () => void;
+  const open = new Promise<void>((r) => (begun = r));
+  const holder = db.transaction().execute(async () => {
+    begun();
+    await held;
+  });
+  await open;
+  const sends = Promise.allSettled([
     storeMessage(t.app.ctx.store, write('dup', [{ user_id: me, flags: 0 }, { user_id: me, flags: 1 }])),
     storeMessage(t.app.ctx.store, write('bystander', [{ user_id: me, flags: 0 }])),
   ]);
+  release();
+  await holder;
+  const results = await sends;
   assert.deepEqual(results.map((r) => r.status), ['rejected', 'rejected']);
   const kept = await db.selectFrom('message').select('content').where('content', 'in', ['dup', 'bystander']).execute();
   assert.deepEqual(kept, []);
