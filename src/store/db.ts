@@ -57,8 +57,9 @@ export async function openStore(opts: { databaseUrl?: string; sqlitePath?: strin
     if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
     const reader = withStatementCache(() => {
       const sqlite = new Database(file);
-      // exec, not pragma(): pragma() prepares a statement each time (see withStatementCache).
-      sqlite.exec(['journal_mode = WAL', ...CONNECTION_PRAGMAS].map((p) => `PRAGMA ${p};`).join('\n'));
+      // exec, not pragma(): pragma() prepares a statement each time (see KEPT). The busy
+      // timeout first: a replacement connection (withStatementCache) opens beside the others.
+      sqlite.exec([...CONNECTION_PRAGMAS, 'journal_mode = WAL'].map((p) => `PRAGMA ${p};`).join('\n'));
       return sqlite;
     }, file !== ':memory:');
     if (file === ':memory:') {
@@ -132,9 +133,10 @@ export function withStatementCache(open: () => Database.Database, reopen = false
       let stmt = cache.get(text);
       if (!stmt) {
         if (cache.size >= MAX_STATEMENTS && reopen && !sqlite.inTransaction) {
+          const next = open();
+          KEPT.push(next);
           sqlite.close();
-          sqlite = open();
-          KEPT.push(sqlite);
+          sqlite = next;
           cache = new Map();
         }
         stmt = sqlite.prepare(text);

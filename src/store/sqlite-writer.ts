@@ -31,8 +31,9 @@ function statement(text) {
     // Texts are few (IN-lists come in few lengths, recipient rows in powers of two); should they
     // pass the bound all the same, start again on a new connection, which frees SQLite's statements.
     if (cache.size >= 2000 && !db.inTransaction) {
+      const next = open();
       db.close();
-      db = open();
+      db = next;
       cache = new Map();
     }
     stmt = db.prepare(text);
