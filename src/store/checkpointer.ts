@@ -15,9 +15,12 @@ const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file);
-db.pragma('busy_timeout = 1000');
+db.exec('PRAGMA busy_timeout = 1000');
+// Prepared once and kept: pragma() would prepare a statement per call, and one collected by the
+// garbage collector can abort the process on Node 24 (see KEPT in db.ts).
+const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
 const timer = setInterval(() => {
-  try { db.pragma('wal_checkpoint(PASSIVE)'); } catch (err) { parentPort.postMessage(String(err)); }
+  try { checkpoint.get(); } catch (err) { parentPort.postMessage(String(err)); }
 }, workerData.intervalMs);
 parentPort.on('message', () => { clearInterval(timer); db.close(); parentPort.close(); });
 `;

@@ -1,14 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, sql } from 'kysely';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import type { DB } from './schema.js';
 import { migrations } from './migrations/index.js';
 import { BACKSTOP_PAGES, startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { SqliteWriter } from './sqlite-writer.js';
-import { ThreadedSqliteDialect } from './sqlite-dialect.js';
+import { BoundedSqliteDialect, ThreadedSqliteDialect } from './sqlite-dialect.js';
 import { postgresDialect, sqliteDialect, type StoreDialect } from './dialects.js';
+import { MAX_STATEMENTS } from './statement-lifetime.js';
 
 export type { StoreDialect } from './dialects.js';
 
@@ -57,19 +58,22 @@ export async function openStore(opts: { databaseUrl?: string; sqlitePath?: strin
     dialect = sqliteDialect;
     const file = opts.sqlitePath ?? ':memory:';
     if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
-    const sqlite = new Database(file);
-    sqlite.pragma('journal_mode = WAL');
-    for (const p of CONNECTION_PRAGMAS) sqlite.pragma(p);
-    const reader = withStatementCache(sqlite);
+    const reader = withStatementCache(() => {
+      const sqlite = new Database(file);
+      // exec, not pragma(): pragma() prepares a statement each time (see KEPT). The busy
+      // timeout first: a replacement connection (withStatementCache) opens beside the others.
+      sqlite.exec([...CONNECTION_PRAGMAS, 'journal_mode = WAL'].map((p) => `PRAGMA ${p};`).join('\n'));
+      return sqlite;
+    }, file !== ':memory:');
     if (file === ':memory:') {
-      db = new Kysely<DB>({ dialect: new SqliteDialect({ database: reader }) });
+      db = new Kysely<DB>({ dialect: new BoundedSqliteDialect({ database: reader }) });
     } else {
       // Migrations run on one connection before the writer thread opens its own.
-      const setup = new Kysely<DB>({ dialect: new SqliteDialect({ database: { ...reader, close: () => {} } }) });
+      const setup = new Kysely<DB>({ dialect: new BoundedSqliteDialect({ database: { ...reader, close: () => {} } }) });
       try {
         await migrate(setup, dialect);
       } catch (err) {
-        sqlite.close();
+        reader.close();
         throw err;
       }
       migrated = true;
@@ -97,21 +101,47 @@ export async function openStore(opts: { databaseUrl?: string; sqlitePath?: strin
 }
 
 /**
+ * Everything better-sqlite3 hands out on this thread, kept until the thread ends. Its
+ * databases and statements (12.x) are node::ObjectWrap objects, and since Node 24.19 the
+ * destructor of one asks for the current Node environment, which a garbage collection
+ * started by an allocation in compiled code does not have: Node then aborts the process
+ * (`Assertion failed: (env) != nullptr` in RemoveEnvironmentCleanupHook), at any moment
+ * under load or as the process exits. Kept, none is ever collected; when the thread ends,
+ * Node deletes those still alive itself, inside the environment. Closing a database
+ * still frees what SQLite holds for it and its statements; a wrapper kept after that is
+ * about a kilobyte. Anything that calls prepare(), pragma(), iterate() or backup()
+ * must keep what it gets: use withStatementCache.
+ */
+const KEPT: object[] = [];
+
+
+/**
  * Kysely prepares a fresh statement for every query; preparing was the largest single
  * cost of a simple authenticated request. Statements are reusable in better-sqlite3
- * (Kysely only calls all()/run() on them), so keep the prepared ones by SQL text.
+ * (Kysely only calls all()/run() on them), so keep the prepared ones by SQL text, for as
+ * long as the thread lives (see KEPT). BoundedSqliteCompiler keeps the number of texts
+ * small; should they pass MAX_STATEMENTS all the same, and `reopen` allows (a file
+ * database, not an in-memory one), the connection is replaced between transactions:
+ * closing it frees SQLite's statements, and only their small wrappers stay.
  */
-function withStatementCache(sqlite: Database.Database) {
-  const MAX = 1000;
-  const cache = new Map<string, Database.Statement>();
+export function withStatementCache(open: () => Database.Database, reopen = false) {
+  let sqlite = open();
+  KEPT.push(sqlite);
+  let cache = new Map<string, Database.Statement>();
   return {
     close: () => sqlite.close(),
     prepare: (text: string) => {
       let stmt = cache.get(text);
       if (!stmt) {
-        // Queries with generated IN-lists have unbounded distinct texts; start over rather than grow.
-        if (cache.size >= MAX) cache.clear();
+        if (cache.size >= MAX_STATEMENTS && reopen && !sqlite.inTransaction) {
+          const next = open();
+          KEPT.push(next);
+          sqlite.close();
+          sqlite = next;
+          cache = new Map();
+        }
         stmt = sqlite.prepare(text);
+        KEPT.push(stmt);
         cache.set(text, stmt);
       }
       return stmt;

@@ -12,7 +12,7 @@
 export const MAX_BATCH = 128;
 
 /** Recipient rows per INSERT: three parameters each, under SQLite's 32,766 and PostgreSQL's 65,535. */
-export const MAX_ROWS_PER_INSERT = 5000;
+export const MAX_ROWS_PER_INSERT = 4096;
 
 export const SAVEPOINT = 'SAVEPOINT parley_unit';
 export const RELEASE = 'RELEASE SAVEPOINT parley_unit';
@@ -76,10 +76,15 @@ export function sortRecipientRows(rows: Array<[number, number, number]>, s: Batc
   return s.rowOrder === 'message' ? rows.sort((a, b) => a[1] - b[1] || a[0] - b[0]) : rows.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
 }
 
-/** A batch's recipient rows as whole INSERT statements. */
+/**
+ * A batch's recipient rows as whole INSERT statements: chunks of MAX_ROWS_PER_INSERT rows,
+ * then of the powers of two that make up the rest, so that any number of rows needs one
+ * of thirteen statement texts (each text is a statement its connection keeps for good).
+ */
 export function* recipientRowStatements(rows: Array<[number, number, number]>, s: BatchSyntax): Generator<{ text: string; parameters: number[]; rows: number }> {
-  for (let i = 0; i < rows.length; i += MAX_ROWS_PER_INSERT) {
-    const chunk = rows.slice(i, i + MAX_ROWS_PER_INSERT);
+  for (let i = 0, n = MAX_ROWS_PER_INSERT; i < rows.length; i += n) {
+    while (n > rows.length - i) n >>= 1;
+    const chunk = rows.slice(i, i + n);
     yield { text: recipientRowsInsert(chunk.length, s), parameters: chunk.flat(), rows: chunk.length };
   }
 }

@@ -1,5 +1,5 @@
 import {
-  CompiledQuery, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler,
+  BinaryOperationNode, CompiledQuery, OperatorNode, PrimitiveValueListNode, SqliteAdapter, SqliteDialect, SqliteIntrospector, SqliteQueryCompiler,
   type DatabaseConnection, type Dialect, type Driver, type Kysely, type QueryCompiler, type QueryResult,
 } from 'kysely';
 import type Database from 'better-sqlite3';
@@ -22,7 +22,32 @@ export class ThreadedSqliteDialect implements Dialect {
   createAdapter() { return new SqliteAdapter(); }
   createDriver(): Driver { return new ThreadedSqliteDriver(this.reader, this.writer); }
   createIntrospector(db: Kysely<any>) { return new SqliteIntrospector(db); }
-  createQueryCompiler(): QueryCompiler { return new SqliteQueryCompiler(); }
+  createQueryCompiler(): QueryCompiler { return new BoundedSqliteCompiler(); }
+}
+
+/** Kysely's own SQLite dialect (one connection: migrations, in-memory stores), compiling as above. */
+export class BoundedSqliteDialect extends SqliteDialect {
+  override createQueryCompiler(): QueryCompiler { return new BoundedSqliteCompiler(); }
+}
+
+/**
+ * Every SQL text becomes a prepared statement that its connection keeps for good (see
+ * withStatementCache in db.ts), so a query must have few texts, and an IN-list of every
+ * length would give it one per length. A list is padded to the next power of two (past
+ * 1024, to the next multiple of 1024) by repeating its last value, which changes no answer
+ * of IN or NOT IN.
+ */
+export class BoundedSqliteCompiler extends SqliteQueryCompiler {
+  protected override visitPrimitiveValueList(node: PrimitiveValueListNode): void {
+    const n = node.values.length;
+    const parent = this.parentNode;
+    if (n > 1 && parent && BinaryOperationNode.is(parent) && parent.rightOperand === node && OperatorNode.is(parent.operator)
+      && (parent.operator.operator === 'in' || parent.operator.operator === 'not in')) {
+      const padded = n > 1024 ? Math.ceil(n / 1024) * 1024 : 2 ** Math.ceil(Math.log2(n));
+      if (padded > n) node = PrimitiveValueListNode.create([...node.values, ...Array<unknown>(padded - n).fill(node.values[n - 1])]);
+    }
+    super.visitPrimitiveValueList(node);
+  }
 }
 
 class ThreadedSqliteDriver implements Driver {

@@ -6,6 +6,7 @@
  */
 import { parentPort, workerData, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import Database from 'better-sqlite3';
+import { MAX_STATEMENTS } from './statement-lifetime.js';
 import {
   MAX_BATCH, RELEASE, ROLLBACK_TO, SAVEPOINT, SQLITE_BATCH, duplicateRowsError, firstMessageUpdate, recipientRowStatements,
   sortRecipientRows, type MessageUnit,
@@ -16,16 +17,34 @@ interface QueuedUnit extends MessageUnit { id: number; at: number }
 
 const { file, pragmas, sends } = workerData as WriterData;
 const port = parentPort!;
-const db = new Database(file);
-for (const p of pragmas) db.pragma(p);
 
-const cache = new Map<string, Database.Statement>();
+// Every database and statement this thread makes is kept until the thread ends: collected
+// by the garbage collector, one can abort the process on Node 24 (see KEPT in db.ts).
+const kept: object[] = [];
+function open(): Database.Database {
+  const conn = new Database(file);
+  kept.push(conn);
+  // exec, not pragma(): pragma() prepares a statement each time.
+  for (const p of pragmas) conn.exec(`PRAGMA ${p}`);
+  return conn;
+}
+let db = open();
+let cache = new Map<string, Database.Statement>();
+
 function statement(text: string): Database.Statement {
   let stmt = cache.get(text);
   if (!stmt) {
-    // Generated IN-lists make unbounded distinct texts; start over rather than grow.
-    if (cache.size >= 1000) cache.clear();
+    // Texts are few (IN-lists come in few lengths, recipient rows in powers of two); should
+    // they pass the bound all the same, start again on a new connection, which frees
+    // SQLite's statements.
+    if (cache.size >= MAX_STATEMENTS && !db.inTransaction) {
+      const next = open();
+      db.close();
+      db = next;
+      cache = new Map();
+    }
     stmt = db.prepare(text);
+    kept.push(stmt);
     cache.set(text, stmt);
   }
   return stmt;
@@ -119,8 +138,6 @@ sends.on('message', (u: QueuedUnit) => {
 port.on('message', (m: 'close' | { id: number; sql: string; params: unknown[] }) => {
   if (m === 'close') {
     clearTimeout(timer);
-    // Statements hold the connection: finalised with it, before this thread ends.
-    cache.clear();
     db.close();
     sends.close();
     port.close();

@@ -12,10 +12,12 @@ import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql, type SqlBool } from 'kysely';
 import { ENGINE } from '../helpers/app.js';
 import { migrations } from '../../src/store/migrations/index.js';
+import { withStatementCache } from '../../src/store/db.js';
 
 test('009 and 010 keep every recipient row and the search index of an existing SQLite database', { skip: ENGINE !== 'sqlite' && 'SQLite-only migrations' }, async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-migrate-'));
-  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new Database(path.join(dir, 'old.sqlite')) }) });
+  // Through the statement cache, which keeps what better-sqlite3 prepares (see KEPT in db.ts).
+  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: withStatementCache(() => new Database(path.join(dir, 'old.sqlite'))) }) });
   try {
     const split = migrations.findIndex((m) => m.name === '009-user-message-by-message');
     assert.ok(split > 0);
