@@ -17,7 +17,7 @@ const Database = require(workerData.driver);
 const db = new Database(workerData.file);
 db.exec('PRAGMA busy_timeout = 1000');
 // Prepared once and kept: pragma() would prepare a statement per call, and one collected by the
-// garbage collector can abort the process on Node 24 (see KEPT in db.ts).
+// garbage collector can abort the process on Node 24 (see KEPT in statement-lifetime.ts).
 const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
 const timer = setInterval(() => {
   try { checkpoint.get(); } catch (err) { parentPort.postMessage(String(err)); }

@@ -32,7 +32,7 @@ export class BoundedSqliteDialect extends SqliteDialect {
 
 /**
  * Every SQL text becomes a prepared statement that its connection keeps for good (see
- * withStatementCache in db.ts), so a query must have few texts, and an IN-list of every
+ * withStatementCache in statement-lifetime.ts), so a query must have few texts, and an IN-list of every
  * length would give it one per length. A list is padded to the next power of two (past
  * 1024, to the next multiple of 1024) by repeating its last value, which changes no answer
  * of IN or NOT IN.

@@ -6,7 +6,7 @@
  */
 import { parentPort, workerData, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { MAX_STATEMENTS } from './statement-lifetime.js';
+import { withStatementCache } from './statement-lifetime.js';
 import {
   MAX_BATCH, RELEASE, ROLLBACK_TO, SAVEPOINT, SQLITE_BATCH, duplicateRowsError, firstMessageUpdate, recipientRowStatements,
   sortRecipientRows, type MessageUnit,
@@ -18,37 +18,16 @@ interface QueuedUnit extends MessageUnit { id: number; at: number }
 const { file, pragmas, sends } = workerData as WriterData;
 const port = parentPort!;
 
-// Every database and statement this thread makes is kept until the thread ends: collected
-// by the garbage collector, one can abort the process on Node 24 (see KEPT in db.ts).
-const kept: object[] = [];
 function open(): Database.Database {
   const conn = new Database(file);
-  kept.push(conn);
-  // exec, not pragma(): pragma() prepares a statement each time.
+  // exec, not pragma(): pragma() prepares a statement each time (see KEPT in statement-lifetime.ts).
   for (const p of pragmas) conn.exec(`PRAGMA ${p}`);
   return conn;
 }
-let db = open();
-let cache = new Map<string, Database.Statement>();
-
-function statement(text: string): Database.Statement {
-  let stmt = cache.get(text);
-  if (!stmt) {
-    // Texts are few (IN-lists come in few lengths, recipient rows in powers of two); should
-    // they pass the bound all the same, start again on a new connection, which frees
-    // SQLite's statements.
-    if (cache.size >= MAX_STATEMENTS && !db.inTransaction) {
-      const next = open();
-      db.close();
-      db = next;
-      cache = new Map();
-    }
-    stmt = db.prepare(text);
-    kept.push(stmt);
-    cache.set(text, stmt);
-  }
-  return stmt;
-}
+// Texts are few (IN-lists come in few lengths, recipient rows in powers of two); past the
+// bound, the cache starts again on a new connection, which frees SQLite's statements.
+const db = withStatementCache(open, true);
+const statement = (text: string): Database.Statement => db.prepare(text);
 
 const errorOf = (err: unknown) => ({ message: String((err as Error)?.message ?? err), code: (err as { code?: string })?.code });
 const FIRST_SQL = firstMessageUpdate(SQLITE_BATCH);

@@ -16,7 +16,7 @@ import { withStatementCache } from '../../src/store/db.js';
 
 test('009 and 010 keep every recipient row and the search index of an existing SQLite database', { skip: ENGINE !== 'sqlite' && 'SQLite-only migrations' }, async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-migrate-'));
-  // Through the statement cache, which keeps what better-sqlite3 prepares (see KEPT in db.ts).
+  // Through the statement cache, which keeps what better-sqlite3 prepares (see KEPT in statement-lifetime.ts).
   const db = new Kysely<any>({ dialect: new SqliteDialect({ database: withStatementCache(() => new Database(path.join(dir, 'old.sqlite'))) }) });
   try {
     const split = migrations.findIndex((m) => m.name === '009-user-message-by-message');
