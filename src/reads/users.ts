@@ -1,7 +1,7 @@
 import type { Q, RealmRow, UserRow } from '../store/rows.js';
 import { users } from '../store/repos/users.js';
 import { dialectOf } from '../store/db.js';
-import { cachedRead, cachesOf, type RealmUserLists } from '../cache/index.js';
+import { cachedRead, type RealmUserLists } from '../cache/index.js';
 import { presentUser, avatarUrl, type UserPresentOpts } from '../presenters/user.js';
 import { shareSerialization } from '../presenters/shared-json.js';
 
@@ -22,18 +22,15 @@ export const maxMessageIdOf = (q: Q, userId: number): Promise<number> =>
  * GET /users/me, serialised: the answer depends only on the user's row and their newest
  * message, so it is made once per change of either.
  */
-export async function ownUserAnswer(db: Q, me: UserRow): Promise<string> {
-  const make = async () => {
-    const row = (await users.findById(db, me.id)) ?? me;
-    return JSON.stringify({
-      result: 'success', msg: '',
-      ...presentUser(row, { clientGravatar: false, showDeliveryEmail: true, profileData: {} }),
-      avatar_url: avatarUrl(row, false),
-      max_message_id: await maxMessageIdOf(db, me.id),
-    });
-  };
-  return db.isTransaction ? make() : cachesOf(db).meAnswers.load(me.id, make);
-}
+export const ownUserAnswer = (db: Q, me: UserRow): Promise<string> => cachedRead(db, (c) => c.meAnswers, me.id, async () => {
+  const row = (await users.findById(db, me.id)) ?? me;
+  return JSON.stringify({
+    result: 'success', msg: '',
+    ...presentUser(row, { clientGravatar: false, showDeliveryEmail: true, profileData: {} }),
+    avatar_url: avatarUrl(row, false),
+    max_message_id: await maxMessageIdOf(db, me.id),
+  });
+});
 
 /**
  * Every register of an organization presents the same user list (one of four variants);
