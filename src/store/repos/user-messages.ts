@@ -25,6 +25,25 @@ export const userMessages = {
     (await q.selectFrom('user_message').select('message_id').where('user_id', '=', userId)
       .where((eb) => eb(eb.parens(eb('flags', '&', sql.lit(FLAG_BITS.starred))), '<>', sql.lit(0))).orderBy('message_id').execute()).map((r) => r.message_id),
 
+  /**
+   * Gives the user a recipient row for each of `messageIds` they lack, flagged read and
+   * historical, as Zulip does when someone stars or reacts to a public-stream message
+   * sent before they subscribed. Returns the ids that got one.
+   */
+  insertHistorical: async (q: Q, userId: number, messageIds: number[]): Promise<number[]> => {
+    const added: number[] = [];
+    for (let i = 0; i < messageIds.length; i += 500) {
+      const chunk = messageIds.slice(i, i + 500);
+      const have = new Set((await q.selectFrom('user_message').select('message_id').where('user_id', '=', userId)
+        .where('message_id', 'in', chunk).execute()).map((r) => r.message_id));
+      const missing = chunk.filter((id) => !have.has(id));
+      if (missing.length === 0) continue;
+      await q.insertInto('user_message').values(missing.map((id) => ({ user_id: userId, message_id: id, flags: FLAG_BITS.read | FLAG_BITS.historical }))).execute();
+      added.push(...missing);
+    }
+    return added;
+  },
+
   /** Huddle member lists (`1,2,3`) by recipient id. */
   huddleHashes: async (q: Q, recipientIds: number[]): Promise<Map<number, string>> => {
     if (recipientIds.length === 0) return new Map();
