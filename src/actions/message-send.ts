@@ -38,18 +38,27 @@ export function checkContent(raw: string): string {
 
 const NOT_PRINTABLE = /[\p{Cc}\p{Cs}\p{Cn}]/u;
 
+/** Zulip's check_string_is_printable: no control, surrogate or unassigned characters. */
+export function checkTopicCharacters(topic: string): void {
+  const bad = NOT_PRINTABLE.exec(topic);
+  if (bad) throw badRequest(`Invalid character in topic, at position ${[...topic.slice(0, bad.index)].length + 1}!`);
+}
+
+/** Zulip's truncate_topic: past the limit, cut with an ellipsis. */
+export function truncateTopic(topic: string): string {
+  const chars = [...topic];
+  return chars.length > MAX_TOPIC_LENGTH ? `${chars.slice(0, MAX_TOPIC_LENGTH - 3).join('')}...` : topic;
+}
+
 export function checkTopic(raw: string | undefined, realm: RealmRow): string {
   if (raw === undefined) throw badRequest('Missing topic');
   let topic = raw.trim();
-  // Zulip's check_string_is_printable: no control, surrogate or unassigned characters.
-  const bad = NOT_PRINTABLE.exec(topic);
-  if (bad) throw badRequest(`Invalid character in topic, at position ${[...topic.slice(0, bad.index)].length + 1}!`);
+  checkTopicCharacters(topic);
   if (topic === '') {
     if (realmSettings(realm.settings).mandatory_topics) throw badRequest('Topics are required in this organization');
     topic = '(no topic)';
   }
-  const chars = [...topic];
-  return chars.length > MAX_TOPIC_LENGTH ? `${chars.slice(0, MAX_TOPIC_LENGTH - 3).join('')}...` : topic;
+  return truncateTopic(topic);
 }
 
 export type Addressee =
@@ -63,6 +72,13 @@ export interface SendInput {
   client: string;
   queueId?: string | undefined;
   localId?: string | undefined;
+  /**
+   * Written by the server itself (a system bot's breadcrumb or announcement): as Zulip's
+   * internal_send_*, the sender's access to the stream and its posting policy are not asked.
+   */
+  internal?: boolean;
+  /** Recipients outside this set get the message already read (Zulip's limit_unread_user_ids). */
+  unreadOnlyFor?: ReadonlySet<number>;
 }
 
 async function streamForSend(q: Q, sender: UserRow, realm: RealmRow, to: { name?: string; id?: number }): Promise<StreamRow> {
@@ -91,6 +107,12 @@ async function streamForSend(q: Q, sender: UserRow, realm: RealmRow, to: { name?
     const owner = await activeOwner();
     if (!owner || streamPostPolicyError(owner, stream, realm) !== null) throw badRequest(policy);
   }
+  return stream;
+}
+
+async function internalTarget(q: Q, realm: RealmRow, to: { name?: string; id?: number }): Promise<StreamRow> {
+  const stream = to.id !== undefined ? await streamInRealm(q, realm.id, to.id) : await streamByName(q, realm.id, to.name ?? '');
+  if (!stream || stream.deactivated === 1) throw to.id !== undefined ? streamIdDoesNotExist(to.id) : streamDoesNotExist(to.name ?? '');
   return stream;
 }
 
@@ -150,7 +172,7 @@ export async function sendMessage(ctx: AppContext, realm: RealmRow, sender: User
   let recipientInfo: RecipientInfo;
   let topic = '';
   if (input.to.kind === 'stream') {
-    stream = await streamForSend(q, sender, realm, input.to);
+    stream = input.internal ? await internalTarget(q, realm, input.to) : await streamForSend(q, sender, realm, input.to);
     topic = checkTopic(input.topic, realm);
     recipientId = stream.recipient_id!;
     userIds = await subscriberIds(q, stream.id);
@@ -180,6 +202,7 @@ export async function sendMessage(ctx: AppContext, realm: RealmRow, sender: User
   const rows = recipients.map((userId) => {
     let flags = 0;
     if (userId === sender.id && senderRead) flags |= FLAG_BITS.read;
+    if (input.unreadOnlyFor && !input.unreadOnlyFor.has(userId)) flags |= FLAG_BITS.read;
     if (rendered.mentionedUserIds.has(userId)) flags |= FLAG_BITS.mentioned;
     if (rendered.wildcardMentioned) flags |= FLAG_BITS.wildcard_mentioned;
     if (userId !== sender.id && matchesAlertWord(content, alertWords.get(userId))) flags |= FLAG_BITS.has_alert_word;

@@ -5,6 +5,7 @@ import { badRequest } from '../errors.js';
 import { nowSeconds } from '../lib/time.js';
 import { Role } from '../lib/roles.js';
 import { doCreateUser } from './user-create.js';
+import { doCreateSystemBots } from './system-bots.js';
 
 export function checkStringId(stringId: string): string {
   if (stringId !== '' && !/^[a-z0-9][a-z0-9-]{0,39}$/.test(stringId)) {
@@ -23,6 +24,7 @@ export async function doCreateRealm(
     string_id: stringId, name: input.name, description: '', settings: '{}', deactivated: 0, date_created: nowSeconds(),
   });
   const realm = (await realms.findById(tx.db, id))!;
+  await doCreateSystemBots(tx, realm);
   const owner = await doCreateUser(tx, realm, {
     email: input.ownerEmail, fullName: input.ownerFullName ?? input.ownerEmail.split('@')[0]!, password: input.ownerPassword, role: Role.OWNER,
   });

@@ -7,6 +7,8 @@ import { FLAG_BITS } from '../lib/message-flags.js';
 type Ev = Record<string, unknown> & { type: string };
 
 const FLAG_MASK: Record<string, number> = FLAG_BITS;
+/** What a subscriber without a row of an edited message is told its flags are, as Zulip. */
+const READ_ONLY = ['read'];
 
 function maskOf(flags: string[] | undefined): number | null {
   if (!flags) return null;
@@ -55,6 +57,8 @@ export class Personalizer {
       }
       const echo = event.sender_queue_id === s.id && event.local_id !== undefined;
       key = `${flags?.join(',') ?? '*'}|${s.applyMarkdown ? 1 : 0}${s.clientGravatar ? 1 : 0}|${echo ? s.id : ''}`;
+    } else if (event.type === 'update_message') {
+      key = (event.flags_by_user[userId] ?? READ_ONLY).join(',');
     } else {
       const c = s.capabilities;
       key = `${c.bulk_message_deletion ? 1 : 0}${c.stream_typing_notifications ? 1 : 0}${c.user_settings_object ? 1 : 0}`;
@@ -83,6 +87,11 @@ function personalize(queue: EventQueue, userId: number, event: ParleyEvent, viaP
     const out: Ev = { type: 'message', message: shaped, flags: flags ?? [] };
     if (event.sender_queue_id === s.id && event.local_id !== undefined) out.local_message_id = event.local_id;
     return [out];
+  }
+  if (event.type === 'update_message') {
+    // Zulip's tornado gives each recipient their own flags on the message.
+    const { flags_by_user: flagsByUser, ...rest } = event;
+    return [{ ...rest, flags: flagsByUser[userId] ?? READ_ONLY }];
   }
   if (event.type === 'delete_message' && !s.capabilities.bulk_message_deletion && Array.isArray(event.message_ids)) {
     const { message_ids: ids, ...rest } = event;

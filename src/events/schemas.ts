@@ -68,6 +68,13 @@ export const EVENT_SCHEMAS: Record<string, Record<string, Check>> = {
   muted_topics: { type: str, id: int, muted_topics: arrayOf(arrayOf(any)) },
   alert_words: { type: str, id: int, alert_words: arrayOf(str) },
   presence: { type: str, id: int, user_id: int, email: str, server_timestamp: int, presence: (v) => obj(v) && Object.values(v as object).every(clientPresence) },
+  update_message: {
+    type: str, id: int, user_id: nullable(int), edit_timestamp: int, message_id: int, message_ids: arrayOf(int), rendering_only: bool,
+    flags: arrayOf(str), 'stream_name?': str, 'stream_id?': int, 'orig_content?': str, 'orig_rendered_content?': str,
+    'prev_rendered_content_version?': int, 'content?': str, 'rendered_content?': str, 'is_me_message?': bool,
+    'propagate_mode?': oneOf('change_one', 'change_later', 'change_all'), 'orig_subject?': str, 'subject?': str,
+    'topic_links?': arrayOf(obj), 'new_stream_id?': int,
+  },
   delete_message: {
     type: str, id: int, message_type: str, 'message_ids?': arrayOf(int), 'message_id?': int, 'stream_id?': int, 'topic?': str,
     'sender_id?': int, 'recipient_id?': int,

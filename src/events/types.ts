@@ -18,8 +18,35 @@ export interface MessageEvent {
   local_id?: string | undefined;
 }
 
+/** A message's content, topic or stream changed (Zulip's update_message; field names as on the wire). */
+export interface UpdateMessageEvent {
+  type: 'update_message';
+  /** null when only the rendering changed. */
+  user_id: number | null;
+  edit_timestamp: number;
+  message_id: number;
+  message_ids: number[];
+  rendering_only: boolean;
+  /** Each recipient's flags on the edited message, delivered as `flags`; listeners without a row get ['read']. */
+  flags_by_user: Record<number, string[]>;
+  stream_name?: string;
+  stream_id?: number;
+  orig_content?: string;
+  orig_rendered_content?: string;
+  prev_rendered_content_version?: number;
+  content?: string;
+  rendered_content?: string;
+  is_me_message?: boolean;
+  propagate_mode?: string;
+  orig_subject?: string;
+  subject?: string;
+  topic_links?: unknown[];
+  new_stream_id?: number;
+}
+
 export type ParleyEvent =
   | MessageEvent
+  | UpdateMessageEvent
   | { type: 'realm_user'; op: 'add' | 'update' | 'remove'; person: Dict }
   | { type: 'realm_bot'; op: 'add' | 'update'; bot: Dict }
   | { type: 'subscription'; op: 'add'; subscriptions: Dict[] }
@@ -46,6 +73,7 @@ export type EventType = ParleyEvent['type'];
  */
 export const EVENT_KINDS = {
   message: [],
+  update_message: [],
   realm_user: ['add', 'update', 'remove'],
   realm_bot: ['add', 'update'],
   subscription: ['add', 'remove', 'update', 'peer_add', 'peer_remove'],

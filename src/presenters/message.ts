@@ -1,5 +1,6 @@
 import type { MessageRow, RealmRow, UserRow } from '../rows.js';
 import { avatarUrl } from './user.js';
+import { realmSettings } from '../lib/realm-settings.js';
 
 export interface WireMessage { id: number; [key: string]: unknown }
 
@@ -59,7 +60,8 @@ export function presentMessage(
   if (extra.flags) out.flags = extra.flags;
   if (m.last_edit_time !== null) {
     out.last_edit_timestamp = m.last_edit_time;
-    if (m.edit_history) out.edit_history = JSON.parse(m.edit_history) as unknown;
+    // An organization that hides edit history hides it from every reader (Zulip's allow_edit_history).
+    if (m.edit_history && realmSettings(opts.realm.settings).allow_edit_history) out.edit_history = JSON.parse(m.edit_history) as unknown;
   }
   return out;
 }

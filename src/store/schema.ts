@@ -38,6 +38,8 @@ export interface UserTable {
   avatar_version: number;
   /** JSON object of personal settings that differ from the defaults. */
   settings: string;
+  /** A bot the server itself writes as (Notification Bot); never listed among the realm's users. */
+  is_system_bot: Generated<number>;
 }
 
 /** Zulip's recipient: 1 personal (type_id = user id), 2 stream, 3 huddle. */

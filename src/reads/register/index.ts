@@ -3,7 +3,8 @@ import type { Config } from '../../config.js';
 import type { Capabilities } from '../../events/queue.js';
 import { isAdminRole } from '../../lib/roles.js';
 import { AVAILABLE_NOTIFICATION_SOUNDS, EMOJISET_CHOICES, realmUserSettingsDefaults, userSettings } from '../../lib/user-settings.js';
-import { canSeeDeliveryEmail } from '../../presenters/user.js';
+import { canSeeDeliveryEmail, presentUser } from '../../presenters/user.js';
+import { systemBotsOf } from '../system-bots.js';
 import { presentBot } from '../../presenters/bot.js';
 import { presentStream, fillNotificationDefaults } from '../../presenters/stream.js';
 import { presencesForRealm } from '../presence.js';
@@ -43,7 +44,9 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
     const lists = await realmUserLists(db, realm, opts.clientGravatar, canSeeDeliveryEmail(user, realm));
     state.realm_users = lists.active;
     state.realm_non_active_users = lists.inactive;
-    state.cross_realm_bots = [];
+    state.cross_realm_bots = (await systemBotsOf(db, realm.id)).map((b) => ({
+      ...presentUser(b, { clientGravatar: opts.clientGravatar, showDeliveryEmail: false }), is_system_bot: true,
+    }));
     Object.assign(state, ownUserState(user));
   }
   if (want('realm_bot')) {

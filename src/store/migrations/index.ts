@@ -9,6 +9,7 @@ import * as m009 from './009-user-message-by-message.js';
 import * as m010 from './010-message-fts-external.js';
 import * as m011 from './011-alert-word-realm.js';
 import * as m012 from './012-cache-epoch.js';
+import * as m014 from './014-system-bots.js';
 
 export interface Migration {
   name: string;
@@ -25,4 +26,5 @@ export const migrations: Migration[] = [
   { name: '010-message-fts-external', up: m010.up },
   { name: '011-alert-word-realm', up: m011.up },
   { name: '012-cache-epoch', up: m012.up },
+  { name: '014-system-bots', up: m014.up },
 ];

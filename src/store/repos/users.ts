@@ -15,29 +15,34 @@ export const users = {
     email.includes('\u0000') ? Promise.resolve(undefined) : q.selectFrom('users').selectAll()
       .where('realm_id', '=', realmId).where('email_lower', '=', email.toLowerCase()).executeTakeFirst(),
 
+  /** The realm's users as its lists show them: system bots are not among them. */
   listByRealm: (q: Q, realmId: number): Promise<UserRow[]> =>
-    q.selectFrom('users').selectAll().where('realm_id', '=', realmId).orderBy('id').execute(),
+    q.selectFrom('users').selectAll().where('realm_id', '=', realmId).where('is_system_bot', '=', 0).orderBy('id').execute(),
+
+  /** The bots the server writes as (register's cross_realm_bots). */
+  listSystemBots: (q: Q, realmId: number): Promise<UserRow[]> =>
+    q.selectFrom('users').selectAll().where('realm_id', '=', realmId).where('is_system_bot', '=', 1).orderBy('id').execute(),
 
   listByIds: (q: Q, ids: number[]): Promise<UserRow[]> =>
     ids.length === 0 ? Promise.resolve([]) : q.selectFrom('users').selectAll().where('id', 'in', ids).execute(),
 
   listActiveIdsInRealm: async (q: Q, realmId: number): Promise<number[]> =>
-    (await q.selectFrom('users').select('id').where('realm_id', '=', realmId).where('is_active', '=', 1).execute()).map((r) => r.id),
+    (await q.selectFrom('users').select('id').where('realm_id', '=', realmId).where('is_active', '=', 1).where('is_system_bot', '=', 0).execute()).map((r) => r.id),
 
   listAdminIds: async (q: Q, realmId: number): Promise<number[]> =>
     (await q.selectFrom('users').select('id').where('realm_id', '=', realmId).where('is_active', '=', 1)
       .where('role', '<=', 200).execute()).map((r) => r.id),
 
   listActiveNamesInRealm: (q: Q, realmId: number) =>
-    q.selectFrom('users').select(['id', 'full_name', 'email']).where('realm_id', '=', realmId).where('is_active', '=', 1).execute(),
+    q.selectFrom('users').select(['id', 'full_name', 'email']).where('realm_id', '=', realmId).where('is_active', '=', 1).where('is_system_bot', '=', 0).execute(),
 
   /** Active users with their roles: who hears about a stream or a default-stream change. */
   listActiveRolesInRealm: (q: Q, realmId: number) =>
-    q.selectFrom('users').select(['id', 'role']).where('realm_id', '=', realmId).where('is_active', '=', 1).execute(),
+    q.selectFrom('users').select(['id', 'role']).where('realm_id', '=', realmId).where('is_active', '=', 1).where('is_system_bot', '=', 0).execute(),
 
   /** A realm's bots, or only those `ownerId` owns. */
   listBots: (q: Q, realmId: number, ownerId: number | null) => {
-    let query = q.selectFrom('users').selectAll().where('realm_id', '=', realmId).where('is_bot', '=', 1);
+    let query = q.selectFrom('users').selectAll().where('realm_id', '=', realmId).where('is_bot', '=', 1).where('is_system_bot', '=', 0);
     if (ownerId !== null) query = query.where('bot_owner_id', '=', ownerId);
     return query.orderBy('id').execute();
   },

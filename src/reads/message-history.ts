@@ -1,0 +1,41 @@
+import type { Q, RealmRow, UserRow } from '../store/rows.js';
+import { accessMessage } from '../access/message.js';
+import { badRequest } from '../errors.js';
+import { realmSettings } from '../lib/realm-settings.js';
+
+type Entry = Record<string, unknown>;
+
+/**
+ * GET /messages/{id}/history: every version of the message, oldest first (Zulip's
+ * fill_edit_history_entries). The stored history is newest first and records what each
+ * edit replaced, so the versions are rebuilt walking back from the current one.
+ */
+export async function messageHistory(q: Q, realm: RealmRow, viewer: UserRow, messageId: number): Promise<Entry[]> {
+  if (!realmSettings(realm.settings).allow_edit_history) throw badRequest('Message edit history is disabled in this organization');
+  const { message } = await accessMessage(q, viewer, messageId);
+  const stored = message.edit_history ? (JSON.parse(message.edit_history) as Entry[]) : [];
+  let content = message.content;
+  let rendered = message.rendered_content;
+  let topic = message.topic;
+  const out: Entry[] = [];
+  for (const edit of stored) {
+    const version: Entry = { content, rendered_content: rendered, timestamp: edit.timestamp, topic, user_id: edit.user_id };
+    if ('prev_topic' in edit) {
+      topic = String(edit.prev_topic);
+      version.prev_topic = topic;
+    }
+    if ('prev_content' in edit) {
+      content = String(edit.prev_content);
+      rendered = String(edit.prev_rendered_content);
+      version.prev_content = content;
+      version.prev_rendered_content = rendered;
+    }
+    if ('prev_stream' in edit) {
+      version.prev_stream = edit.prev_stream;
+      version.stream = edit.stream;
+    }
+    out.push(version);
+  }
+  out.push({ content, rendered_content: rendered, timestamp: message.date_sent, topic, user_id: message.sender_id });
+  return out.reverse();
+}

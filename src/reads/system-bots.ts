@@ -1,0 +1,13 @@
+import type { Q, UserRow } from '../store/rows.js';
+import { users } from '../store/repos/users.js';
+import { NOTIFICATION_BOT } from '../lib/system-bots.js';
+
+/** The organization's Notification Bot, the sender of breadcrumbs and announcements. */
+export async function notificationBot(q: Q, realmId: number): Promise<UserRow> {
+  const bot = await users.findByEmail(q, realmId, NOTIFICATION_BOT.email);
+  if (!bot || bot.is_system_bot !== 1) throw new Error(`realm ${realmId} has no Notification Bot`);
+  return bot;
+}
+
+/** register's cross_realm_bots: the system bots, which user lists leave out. */
+export const systemBotsOf = (q: Q, realmId: number): Promise<UserRow[]> => users.listSystemBots(q, realmId);

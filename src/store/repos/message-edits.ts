@@ -1,0 +1,98 @@
+import { sql } from 'kysely';
+import type { Q } from '../rows.js';
+
+// Chunks keep every statement under SQLite's and PostgreSQL's bound-parameter limits.
+const CHUNK = 500;
+
+function* chunks<T>(items: readonly T[]): Generator<T[]> {
+  for (let i = 0; i < items.length; i += CHUNK) yield items.slice(i, i + CHUNK);
+}
+
+/** Writes of message edits and moves: the message rows and their recipients' rows. */
+export const messageEdits = {
+  /** Every recipient row of one message. */
+  listRecipientRows: (q: Q, messageId: number) =>
+    q.selectFrom('user_message').select(['user_id', 'flags']).where('message_id', '=', messageId).execute(),
+
+  /** Sets one flags value on the rows of `userIds` for one message. */
+  setFlags: async (q: Q, messageId: number, userIds: number[], flags: number): Promise<void> => {
+    for (const part of chunks(userIds)) {
+      await q.updateTable('user_message').set({ flags }).where('message_id', '=', messageId).where('user_id', 'in', part).execute();
+    }
+  },
+
+  updateMessage: (q: Q, id: number, patch: {
+    content?: string; rendered_content?: string; rendered_content_version?: number; is_me_message?: number;
+    has_link?: number; has_image?: number; has_attachment?: number; topic?: string; topic_lower?: string;
+    stream_id?: number; recipient_id?: number; last_edit_time: number; edit_history: string;
+  }) => q.updateTable('message').set(patch).where('id', '=', id).execute(),
+
+  /**
+   * The ids of a stream's topic, oldest first: after `afterId` only when given, and only
+   * those `receivedBy` has a row for when given (a stream without shared history).
+   */
+  listTopicMessageIds: async (q: Q, streamId: number, topic: string, opts: { afterId?: number; receivedBy?: number }): Promise<number[]> => {
+    let query = q.selectFrom('message').select('message.id')
+      .where('message.stream_id', '=', streamId).where('message.topic_lower', '=', topic.toLowerCase());
+    if (opts.afterId !== undefined) query = query.where('message.id', '>', opts.afterId);
+    if (opts.receivedBy !== undefined) {
+      const userId = opts.receivedBy;
+      query = query.where((eb) => eb.exists(eb.selectFrom('user_message').select('user_message.message_id')
+        .whereRef('user_message.message_id', '=', 'message.id').where('user_message.user_id', '=', userId)));
+    }
+    return (await query.orderBy('message.id').execute()).map((r) => r.id);
+  },
+
+  /**
+   * Moves messages to a topic and/or stream and puts `entryJson` (one edit-history entry)
+   * first in each one's history, in a statement per chunk: a history is a JSON array
+   * written by Parley, never empty, so prepending is text concatenation.
+   */
+  moveMessages: async (q: Q, ids: number[], to: { topic: string; streamId: number; recipientId: number }, editTime: number, entryJson: string): Promise<void> => {
+    const first = `[${entryJson}]`;
+    const prefix = `[${entryJson},`;
+    for (const part of chunks(ids)) {
+      await q.updateTable('message').set({
+        topic: to.topic, topic_lower: to.topic.toLowerCase(), stream_id: to.streamId, recipient_id: to.recipientId,
+        last_edit_time: editTime,
+        edit_history: sql<string>`CASE WHEN edit_history IS NULL THEN ${first} ELSE ${prefix} || substr(edit_history, 2) END`,
+      }).where('id', 'in', part).execute();
+    }
+  },
+
+  /** Drops the rows of users who lose a moved message (they can no longer see where it went). */
+  deleteRecipientRows: async (q: Q, userIds: number[], messageIds: number[]): Promise<void> => {
+    if (userIds.length === 0) return;
+    for (const users of chunks(userIds)) {
+      for (const part of chunks(messageIds)) {
+        await q.deleteFrom('user_message').where('user_id', 'in', users).where('message_id', 'in', part).execute();
+      }
+    }
+  },
+
+  /** Gives each of `userIds` a row, flagged `flags`, for each message they lack one for. */
+  insertRecipientRows: async (q: Q, userIds: number[], messageIds: number[], flags: number): Promise<void> => {
+    if (userIds.length === 0) return;
+    for (const part of chunks(messageIds)) {
+      const have = new Set((await q.selectFrom('user_message').select(['user_id', 'message_id']).where('message_id', 'in', part)
+        .where('user_id', 'in', userIds).execute()).map((r) => `${r.user_id}:${r.message_id}`));
+      const rows = part.flatMap((m) => userIds.filter((u) => !have.has(`${u}:${m}`)).map((u) => ({ user_id: u, message_id: m, flags })));
+      for (let i = 0; i < rows.length; i += 300) await q.insertInto('user_message').values(rows.slice(i, i + 300)).execute();
+    }
+  },
+
+  /** Users muting a topic: a whole-topic move carries their muting along. */
+  listTopicMuters: async (q: Q, streamId: number, topic: string): Promise<number[]> =>
+    (await q.selectFrom('muted_topic').select('user_id').where('stream_id', '=', streamId).where('topic_lower', '=', topic.toLowerCase()).execute())
+      .map((r) => r.user_id),
+
+  /** Those who sent or reacted to these messages: who a resolve notice stays unread for. */
+  listParticipants: async (q: Q, ids: number[]): Promise<Set<number>> => {
+    const out = new Set<number>();
+    for (const part of chunks(ids)) {
+      for (const r of await q.selectFrom('message').select('sender_id').where('id', 'in', part).execute()) out.add(r.sender_id);
+      for (const r of await q.selectFrom('reaction').select('user_id').where('message_id', 'in', part).execute()) out.add(r.user_id);
+    }
+    return out;
+  },
+};
