@@ -1,8 +1,8 @@
 import type { AppContext } from '../context.js';
 import { transact, type Tx } from './transaction.js';
-import type { MessageRow, RealmRow, StreamRow, UserRow } from '../store/rows.js';
+import type { MessageRow, Q, RealmRow, StreamRow, UserRow } from '../store/rows.js';
 import { messageEdits } from '../store/repos/message-edits.js';
-import { streams } from '../store/repos/streams.js';
+import { streamInRealm, subscriberIds } from '../reads/streams.js';
 import { subscriptions } from '../store/repos/subscriptions.js';
 import { users } from '../store/repos/users.js';
 import { accessMessage } from '../access/message.js';
@@ -65,8 +65,8 @@ interface Checked {
 }
 
 /** Zulip's check_update_message, in its order, so that the first problem is the one reported. */
-async function checkUpdate(tx: Tx, realm: RealmRow, user: UserRow, messageId: number, req: MessageEditRequest): Promise<Checked> {
-  const { message } = await accessMessage(tx.db, user, messageId);
+async function checkUpdate(q: Q, realm: RealmRow, user: UserRow, messageId: number, req: MessageEditRequest): Promise<Checked> {
+  const { message } = await accessMessage(q, user, messageId);
   const settings = realmSettings(realm.settings);
   if (req.content !== undefined && !settings.allow_message_editing) throw badRequest('Your organization has turned off message editing');
   let topic = req.topic === undefined ? undefined : req.topic.trim();
@@ -99,14 +99,14 @@ async function checkUpdate(tx: Tx, realm: RealmRow, user: UserRow, messageId: nu
   const out: Checked = { message };
   if (req.content !== undefined) out.content = checkContent(req.content.replace(/\s+$/u, '') === '' ? '(deleted)' : req.content);
   if (topic !== undefined) out.topic = truncateTopic(topic);
-  if (message.stream_id !== null) out.oldStream = await streams.findById(tx.db, message.stream_id);
+  if (message.stream_id !== null) out.oldStream = await streamInRealm(q, realm.id, message.stream_id);
   if (streamId !== undefined) {
     if (!hasPolicyPermission(user, realm, 'move_messages_between_streams_policy')) throw badRequest("You don't have permission to move this message");
-    const oldSub = out.oldStream ? await subscriptions.findActive(tx.db, user.id, out.oldStream.id) : undefined;
+    const oldSub = out.oldStream ? await subscriptions.findActive(q, user.id, out.oldStream.id) : undefined;
     if (!out.oldStream || !canSeeStream(user, out.oldStream, oldSub)) {
       throw badRequest("You don't have permission to move this message due to missing access to its stream");
     }
-    const { stream } = await accessStreamById(tx.db, user, streamId);
+    const { stream } = await accessStreamById(q, user, streamId);
     if (stream.deactivated === 1) throw invalidStreamId();
     const policy = streamPostPolicyError(user, stream, realm);
     if (policy) throw badRequest(policy);
@@ -124,7 +124,18 @@ function recomputeFlags(flags: number, userId: number, senderId: number, content
   return toggled(f, userId !== senderId && matchesAlertWord(content, alertWords.get(userId)), FLAG_BITS.has_alert_word);
 }
 
-async function doUpdate(tx: Tx, realm: RealmRow, user: UserRow, c: Checked, req: MessageEditRequest): Promise<MoveNotice | undefined> {
+const FLAG_MASK = FLAG_BITS.mentioned | FLAG_BITS.wildcard_mentioned | FLAG_BITS.has_alert_word;
+
+/**
+ * Everything an edit will write, worked out from reads made before its transaction: on
+ * SQLite a transaction holds the one writer (sends wait for it), so it only writes.
+ */
+interface Plan {
+  write(tx: Tx): Promise<void>;
+  notice?: (q: Q) => Promise<MoveNotice>;
+}
+
+async function planUpdate(q: Q, realm: RealmRow, user: UserRow, c: Checked, req: MessageEditRequest): Promise<Plan> {
   const { message, oldStream, newStream } = c;
   const now = nowSeconds();
   const event: UpdateMessageEvent = {
@@ -135,20 +146,19 @@ async function doUpdate(tx: Tx, realm: RealmRow, user: UserRow, c: Checked, req:
     event.stream_name = oldStream.name;
     event.stream_id = oldStream.id;
   }
-  let rows = await messageEdits.listRecipientRows(tx.db, message.id);
-  const patch: Parameters<typeof messageEdits.updateMessage>[2] = { last_edit_time: now, edit_history: '' };
+  let rows = await messageEdits.listRecipientRows(q, message.id);
+  const patch: Parameters<typeof messageEdits.updateMessage>[3] = { last_edit_time: now };
+  // Recipients by the mention and alert-word bits the new content gives them.
+  const flagGroups = new Map<number, number[]>();
 
   if (c.content !== undefined) {
-    const rendered = renderMarkdown(c.content, await renderContextFor(tx.db, realm, user, c.content));
-    const alertWords = await realmAlertWords(tx.db, realm.id);
-    // One UPDATE per distinct new flags value, not one per recipient.
-    const byFlags = new Map<number, number[]>();
+    const rendered = renderMarkdown(c.content, await renderContextFor(q, realm, user, c.content));
+    const alertWords = await realmAlertWords(q, realm.id);
     rows = rows.map((r) => {
       const flags = recomputeFlags(r.flags, r.user_id, message.sender_id, c.content!, rendered.mentionedUserIds, rendered.wildcardMentioned, alertWords);
-      if (flags !== r.flags) byFlags.set(flags, [...(byFlags.get(flags) ?? []), r.user_id]);
+      if (flags !== r.flags) flagGroups.set(flags & FLAG_MASK, [...(flagGroups.get(flags & FLAG_MASK) ?? []), r.user_id]);
       return { user_id: r.user_id, flags };
     });
-    for (const [flags, ids] of byFlags) await messageEdits.setFlags(tx.db, message.id, ids, flags);
     Object.assign(event, {
       orig_content: message.content, orig_rendered_content: message.rendered_content, content: c.content,
       rendered_content: rendered.html, prev_rendered_content_version: 1, is_me_message: rendered.isMeMessage,
@@ -170,12 +180,12 @@ async function doUpdate(tx: Tx, realm: RealmRow, user: UserRow, c: Checked, req:
     Object.assign(entry, { prev_stream: oldStream.id, stream: newStream.id });
     event.orig_subject = origTopic;
     event.new_stream_id = newStream.id;
-    const oldSubs = await subscriptions.listSubscriberIds(tx.db, oldStream.id);
-    const newSubs = new Set(await subscriptions.listSubscriberIds(tx.db, newStream.id));
+    const oldSubs = await subscriberIds(q, oldStream.id);
+    const newSubs = new Set(await subscriberIds(q, newStream.id));
     losingRows = oldSubs.filter((id) => !newSubs.has(id));
     // Guests, and everyone when the new stream is private, can no longer reach what moved:
     // for them the messages are deleted.
-    const guests = new Set((await users.listByIds(tx.db, losingRows)).filter((u) => u.role === Role.GUEST).map((u) => u.id));
+    const guests = new Set((await users.listByIds(q, losingRows)).filter((u) => u.role === Role.GUEST).map((u) => u.id));
     losingAccess = losingRows.filter((id) => guests.has(id) || newStream.invite_only === 1);
     const oldSet = new Set(oldSubs);
     if (newStream.history_public_to_subscribers !== 1) gaining = [...newSubs].filter((id) => !oldSet.has(id));
@@ -186,36 +196,23 @@ async function doUpdate(tx: Tx, realm: RealmRow, user: UserRow, c: Checked, req:
     Object.assign(entry, { prev_topic: origTopic, topic: c.topic });
   }
   if (newStream) Object.assign(patch, { stream_id: newStream.id, recipient_id: newStream.recipient_id! });
-  const history = message.edit_history ? (JSON.parse(message.edit_history) as unknown[]) : [];
-  patch.edit_history = JSON.stringify([entry, ...history]);
-  await messageEdits.updateMessage(tx.db, message.id, patch);
 
-  const changed = [message.id];
+  // The other messages of the topic get only the topic and stream parts of the entry.
+  let others: number[] = [];
+  const moveEntry: Record<string, unknown> = { user_id: user.id, timestamp: now };
   if (moving && oldStream && req.propagateMode !== 'change_one') {
-    // The other messages get only the topic and stream parts of the entry.
-    const moveEntry: Record<string, unknown> = { user_id: user.id, timestamp: now };
     if (c.topic !== undefined) Object.assign(moveEntry, { prev_topic: origTopic, topic: c.topic });
     if (newStream) Object.assign(moveEntry, { prev_stream: oldStream.id, stream: newStream.id });
-    const others = (await messageEdits.listTopicMessageIds(tx.db, oldStream.id, origTopic, {
+    others = (await messageEdits.listTopicMessageIds(q, oldStream.id, origTopic, {
       ...(req.propagateMode === 'change_later' ? { afterId: message.id } : {}),
       // Without shared history, only what the mover received is theirs to move.
       ...(oldStream.history_public_to_subscribers !== 1 ? { receivedBy: user.id } : {}),
     })).filter((id) => id !== message.id);
-    const target = newStream ?? oldStream;
-    await messageEdits.moveMessages(tx.db, others, { topic: c.topic ?? origTopic, streamId: target.id, recipientId: target.recipient_id! }, now, JSON.stringify(moveEntry));
-    changed.push(...others);
   }
-  changed.sort((a, b) => a - b);
+  const changed = [message.id, ...others].sort((a, b) => a - b);
   event.message_ids = changed;
-
-  if (newStream && oldStream) {
-    // Zulip infers those who gain rows were not mentioned: only `read` applies to them.
-    await messageEdits.insertRecipientRows(tx.db, gaining, changed, FLAG_BITS.read);
-    await messageEdits.deleteRecipientRows(tx.db, losingRows, changed);
-    const gone = new Set(losingRows);
-    rows = rows.filter((r) => !gone.has(r.user_id));
-    tx.notify({ type: 'delete_message', message_type: 'stream', message_ids: changed, stream_id: oldStream.id, topic: origTopic }, losingAccess, realm.id);
-  }
+  const gone = new Set(losingRows);
+  rows = rows.filter((r) => !gone.has(r.user_id));
 
   // Everyone with a row hears of the edit; with shared history, so do the stream's other
   // subscribers (they may be looking at it), as in Zulip.
@@ -223,26 +220,52 @@ async function doUpdate(tx: Tx, realm: RealmRow, user: UserRow, c: Checked, req:
   const told = new Set(rows.map((r) => r.user_id));
   if (oldStream && oldStream.history_public_to_subscribers === 1) {
     const deleted = new Set(losingAccess);
-    for (const id of await subscriptions.listSubscriberIds(tx.db, oldStream.id)) if (!deleted.has(id)) told.add(id);
+    for (const id of await subscriberIds(q, oldStream.id)) if (!deleted.has(id)) told.add(id);
   }
-  tx.notify(event, told, realm.id);
+  const muters = moving && oldStream ? await messageEdits.listTopicMuters(q, oldStream.id, origTopic) : [];
 
-  if (!moving || !oldStream) return undefined;
-  const remaining = await messageEdits.listTopicMessageIds(tx.db, oldStream.id, origTopic,
-    oldStream.history_public_to_subscribers !== 1 ? { receivedBy: user.id } : {});
-  const movedAll = req.propagateMode === 'change_all' || remaining.length === 0;
-  if (movedAll) await moveTopicMuting(tx, oldStream, origTopic, newStream ?? oldStream, c.topic ?? origTopic, new Set(losingAccess));
+  const write = async (tx: Tx) => {
+    for (const [bits, ids] of flagGroups) await messageEdits.setFlagBits(tx.db, message.id, ids, FLAG_MASK, bits);
+    await messageEdits.updateMessage(tx.db, message.id, JSON.stringify(entry), patch);
+    if (oldStream && others.length > 0) {
+      const target = newStream ?? oldStream;
+      await messageEdits.moveMessages(tx.db, others, { topic: c.topic ?? origTopic, streamId: target.id, recipientId: target.recipient_id! }, now, JSON.stringify(moveEntry));
+    }
+    if (newStream && oldStream) {
+      // Zulip infers that those who gain rows were not mentioned: only `read` applies to them.
+      await messageEdits.insertRecipientRows(tx.db, gaining, changed, FLAG_BITS.read);
+      await messageEdits.deleteRecipientRows(tx.db, losingRows, changed);
+      tx.notify({ type: 'delete_message', message_type: 'stream', message_ids: changed, stream_id: oldStream.id, topic: origTopic }, losingAccess, realm.id);
+    }
+    tx.notify(event, told, realm.id);
+    if (muters.length > 0 && oldStream && (req.propagateMode === 'change_all' || await topicEmptyFor(tx.db, user, oldStream, origTopic))) {
+      await moveTopicMuting(tx, muters, oldStream, origTopic, newStream ?? oldStream, c.topic ?? origTopic, new Set(losingAccess));
+    }
+  };
+  if (!moving || !oldStream) return { write };
   const resolveToggled = c.topic !== undefined && !newStream && c.content === undefined
     && c.topic.startsWith(RESOLVED_TOPIC_PREFIX) !== origTopic.startsWith(RESOLVED_TOPIC_PREFIX);
   return {
-    oldStream, newStream, origTopic, newTopic: c.topic ?? origTopic, changedIds: changed, movedAll,
-    participants: resolveToggled ? await messageEdits.listParticipants(tx.db, changed) : undefined,
-    notifyOld: req.notifyOldThread, notifyNew: req.notifyNewThread,
+    write,
+    notice: async (after: Q) => ({
+      oldStream, newStream, origTopic, newTopic: c.topic ?? origTopic, changedIds: changed,
+      movedAll: req.propagateMode === 'change_all' || await topicEmptyFor(after, user, oldStream, origTopic),
+      participants: resolveToggled ? await messageEdits.listParticipants(after, changed) : undefined,
+      notifyOld: req.notifyOldThread, notifyNew: req.notifyNewThread,
+    }),
   };
 }
 
-/** PATCH /messages/{id}: checks, changes and tells in one transaction; breadcrumbs follow once it has committed. */
+/** Whether the mover can see nothing left in the topic: Zulip's moved_all_visible_messages. */
+async function topicEmptyFor(q: Q, user: UserRow, stream: StreamRow, topic: string): Promise<boolean> {
+  const left = await messageEdits.listTopicMessageIds(q, stream.id, topic, stream.history_public_to_subscribers !== 1 ? { receivedBy: user.id } : {});
+  return left.length === 0;
+}
+
+/** PATCH /messages/{id}: checks and plans on reads, writes and tells in one transaction; breadcrumbs follow once it has committed. */
 export async function updateMessage(ctx: AppContext, realm: RealmRow, user: UserRow, messageId: number, req: MessageEditRequest): Promise<void> {
-  const notice = await transact(ctx, async (tx) => doUpdate(tx, realm, user, await checkUpdate(tx, realm, user, messageId, req), req));
-  if (notice) await sendMoveNotices(ctx, realm, user, notice);
+  const q = ctx.store.db;
+  const plan = await planUpdate(q, realm, user, await checkUpdate(q, realm, user, messageId, req), req);
+  await transact(ctx, plan.write);
+  if (plan.notice) await sendMoveNotices(ctx, realm, user, await plan.notice(q));
 }

@@ -66,23 +66,25 @@ class ThreadedSqliteDriver implements Driver {
 
 class Connection implements DatabaseConnection {
   private unlock: (() => void) | undefined;
+  /**
+   * BEGIN is sent with the transaction's first statement, not on its own: each trip to
+   * the writer thread is time the writer is held, and a transaction that never ran a
+   * statement needs neither BEGIN nor COMMIT.
+   */
+  private beginPending = false;
 
   constructor(private reader: StatementSource, private writer: SqliteWriter) {}
 
   async begin(): Promise<void> {
     this.unlock = await this.writer.lock();
-    try {
-      await this.writer.query('begin', []);
-    } catch (err) {
-      this.release();
-      throw err;
-    }
+    this.beginPending = true;
   }
 
   async end(command: 'commit' | 'rollback'): Promise<void> {
     try {
-      await this.writer.query(command, []);
+      if (!this.beginPending) await this.writer.query(command, []);
     } finally {
+      this.beginPending = false;
       this.release();
     }
   }
@@ -94,7 +96,11 @@ class Connection implements DatabaseConnection {
   }
 
   async executeQuery<R>(q: CompiledQuery): Promise<QueryResult<R>> {
-    if (this.unlock) return (await this.writer.query(q.sql, q.parameters)) as QueryResult<R>;
+    if (this.unlock) {
+      const begin = this.beginPending;
+      this.beginPending = false;
+      return (await this.writer.query(q.sql, q.parameters, begin)) as QueryResult<R>;
+    }
     const stmt = this.reader.prepare(q.sql);
     if (stmt.readonly) return { rows: stmt.all(q.parameters as unknown[]) as R[] };
     const unlock = await this.writer.lock();

@@ -114,7 +114,7 @@ sends.on('message', (u: QueuedUnit) => {
   later();
 });
 
-port.on('message', (m: 'close' | { id: number; sql: string; params: unknown[] }) => {
+port.on('message', (m: 'close' | { id: number; sql: string; params: unknown[]; begin?: boolean }) => {
   if (m === 'close') {
     clearTimeout(timer);
     db.close();
@@ -123,6 +123,8 @@ port.on('message', (m: 'close' | { id: number; sql: string; params: unknown[] })
     return;
   }
   try {
+    // A transaction's BEGIN travels with its first statement (sqlite-dialect.ts).
+    if (m.begin) statement('BEGIN').run();
     const stmt = statement(m.sql);
     if (stmt.reader) port.postMessage({ id: m.id, rows: stmt.all(m.params) });
     else {

@@ -76,8 +76,9 @@ export class SqliteWriter {
     return release;
   }
 
-  async query(sql: string, params: readonly unknown[]): Promise<WriteResult> {
-    const m = await this.call({ sql, params });
+  /** Runs one statement; `begin` opens a transaction just before it, in the same trip. */
+  async query(sql: string, params: readonly unknown[], begin = false): Promise<WriteResult> {
+    const m = await this.call(begin ? { sql, params, begin } : { sql, params });
     if (m.rows) return { rows: m.rows };
     return { rows: [], numAffectedRows: BigInt(m.changes ?? 0), insertId: BigInt(m.lastInsertRowid ?? 0) };
   }

@@ -23,7 +23,7 @@ const edit = (as: TestUser, id: number, params: Record<string, unknown>) => t.ap
 const post = (as: TestUser, stream: string, topic: string, content = 'hi') => sendMessage(t, as, { type: 'stream', to: stream, topic, content });
 const narrow = async (as: TestUser, n: unknown[]) =>
   assertOk(await getMessages(t, as, { anchor: 'newest', num_before: 100, num_after: 0, narrow: JSON.stringify(n) })).messages as Array<Record<string, any>>;
-const topicIds = async (as: TestUser, stream: string, topic: string) => messageIds({ messages: await narrow(as, [['stream', stream], ['topic', topic]]) });
+const topicIds = async (as: TestUser, stream: string, topic: string) => messageIds({ messages: (await narrow(as, [['stream', stream], ['topic', topic]])) as Array<{ id: number }> });
 const notices = (list: Array<Record<string, any>>) => list.filter((m) => m.sender_full_name === 'Notification Bot');
 
 before(async () => {

@@ -8,24 +8,37 @@ function* chunks<T>(items: readonly T[]): Generator<T[]> {
   for (let i = 0; i < items.length; i += CHUNK) yield items.slice(i, i + CHUNK);
 }
 
+/**
+ * An edit history with one more entry first. A history is a JSON array written by Parley,
+ * never empty, so prepending is text concatenation, done in the statement itself so that
+ * two edits at once both keep their entries.
+ */
+const prepend = (entryJson: string) =>
+  sql<string>`CASE WHEN edit_history IS NULL THEN ${`[${entryJson}]`} ELSE ${`[${entryJson},`} || substr(edit_history, 2) END`;
+
 /** Writes of message edits and moves: the message rows and their recipients' rows. */
 export const messageEdits = {
   /** Every recipient row of one message. */
   listRecipientRows: (q: Q, messageId: number) =>
     q.selectFrom('user_message').select(['user_id', 'flags']).where('message_id', '=', messageId).execute(),
 
-  /** Sets one flags value on the rows of `userIds` for one message. */
-  setFlags: async (q: Q, messageId: number, userIds: number[], flags: number): Promise<void> => {
+  /**
+   * Sets the bits of `mask` to `bits` on the rows of `userIds` for one message, leaving
+   * the others (read, starred: the user's own) as they are at the time of writing.
+   */
+  setFlagBits: async (q: Q, messageId: number, userIds: number[], mask: number, bits: number): Promise<void> => {
     for (const part of chunks(userIds)) {
-      await q.updateTable('user_message').set({ flags }).where('message_id', '=', messageId).where('user_id', 'in', part).execute();
+      await q.updateTable('user_message').set({ flags: sql<number>`(flags & ${~mask}) | ${bits}` })
+        .where('message_id', '=', messageId).where('user_id', 'in', part).execute();
     }
   },
 
-  updateMessage: (q: Q, id: number, patch: {
+  /** Changes one message and puts `entryJson` first in its edit history (see moveMessages). */
+  updateMessage: (q: Q, id: number, entryJson: string, patch: {
     content?: string; rendered_content?: string; rendered_content_version?: number; is_me_message?: number;
     has_link?: number; has_image?: number; has_attachment?: number; topic?: string; topic_lower?: string;
-    stream_id?: number; recipient_id?: number; last_edit_time: number; edit_history: string;
-  }) => q.updateTable('message').set(patch).where('id', '=', id).execute(),
+    stream_id?: number; recipient_id?: number; last_edit_time: number;
+  }) => q.updateTable('message').set({ ...patch, edit_history: prepend(entryJson) }).where('id', '=', id).execute(),
 
   /**
    * The ids of a stream's topic, oldest first: after `afterId` only when given, and only
@@ -49,13 +62,10 @@ export const messageEdits = {
    * written by Parley, never empty, so prepending is text concatenation.
    */
   moveMessages: async (q: Q, ids: number[], to: { topic: string; streamId: number; recipientId: number }, editTime: number, entryJson: string): Promise<void> => {
-    const first = `[${entryJson}]`;
-    const prefix = `[${entryJson},`;
     for (const part of chunks(ids)) {
       await q.updateTable('message').set({
         topic: to.topic, topic_lower: to.topic.toLowerCase(), stream_id: to.streamId, recipient_id: to.recipientId,
-        last_edit_time: editTime,
-        edit_history: sql<string>`CASE WHEN edit_history IS NULL THEN ${first} ELSE ${prefix} || substr(edit_history, 2) END`,
+        last_edit_time: editTime, edit_history: prepend(entryJson),
       }).where('id', 'in', part).execute();
     }
   },
