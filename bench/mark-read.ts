@@ -10,6 +10,7 @@
 import { sql } from 'kysely';
 import { startBenchApp } from './lib/bench-app.js';
 import { findPgBin, startCluster, type PgCluster } from '../test/helpers/pg.js';
+import type { StreamRow } from '../src/store/rows.js';
 
 const args = process.argv.slice(2);
 const usePg = args.includes('--pg');
@@ -29,7 +30,7 @@ try {
   const db = app.ctx.store.db;
   const people = await bench.addUsers(5, 'm', 'Marker');
   const reader = people[0]!;
-  const streams = [];
+  const streams: StreamRow[] = [];
   for (let s = 0; s < STREAMS; s++) streams.push(await bench.addStream(`stream${s}`, people));
   const total = UNREAD * 2;
   const t0 = Date.now();
