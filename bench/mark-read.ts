@@ -3,8 +3,8 @@
  * (100,000 by default) behind as many read ones, in an organization where four others
  * received the same messages (ten streams of twenty topics); the time of POST
  * /mark_all_as_read over HTTP, and of /mark_stream_as_read (a tenth of them) and
- * /messages/flags (1,000 ids), each over 5 rounds that first make the messages unread
- * again with a direct UPDATE. SQLite by default; `--pg` runs on a throwaway PostgreSQL
+ * /messages/flags (1,000 ids read, then unread), each over 5 rounds that first reset the
+ * reader's rows with a direct UPDATE. SQLite by default; `--pg` runs on a throwaway PostgreSQL
  * cluster (test/helpers/pg.ts). Seeding writes rows directly.
  */
 import { sql } from 'kysely';
@@ -72,10 +72,11 @@ try {
     .where(sql<boolean>`(flags & 1) = 0`).executeTakeFirstOrThrow()).n);
   const markUnread = () => db.updateTable('user_message').set((eb) => ({ flags: eb('flags', '&', sql.lit(~1)) }))
     .where('user_id', '=', reader.id).where('message_id', '>=', firstUnreadId).execute();
-  const rounds = async (label: string, run: () => Promise<number>, expectLeft: number) => {
+  const markRead = () => db.updateTable('user_message').set((eb) => ({ flags: eb('flags', '|', sql.lit(1)) })).where('user_id', '=', reader.id).execute();
+  const rounds = async (label: string, run: () => Promise<number>, expectLeft: number, reset = markUnread) => {
     const ms: number[] = [];
     for (let r = 0; r < ROUNDS; r++) {
-      await markUnread();
+      await reset();
       ms.push(await run());
       const left = await unreadCount();
       if (left !== expectLeft) throw new Error(`${label}: ${left} unread left, expected ${expectLeft}`);
@@ -90,6 +91,7 @@ try {
   await rounds(`POST /mark_stream_as_read (${(UNREAD / STREAMS).toLocaleString('en')} unread)`, () => post('/mark_stream_as_read', `stream_id=${streams[3]!.id}`), UNREAD - UNREAD / STREAMS);
   const thousand = JSON.stringify(Array.from({ length: 1000 }, (_, i) => firstUnreadId + i * 7));
   await rounds('POST /messages/flags (read, 1,000 ids)', () => post('/messages/flags', `op=add&flag=read&messages=${encodeURIComponent(thousand)}`), UNREAD - 1000);
+  await rounds('POST /messages/flags (unread, 1,000 ids, with message_details)', () => post('/messages/flags', `op=remove&flag=read&messages=${encodeURIComponent(thousand)}`), 1000, markRead);
 } finally {
   await bench.close();
   cluster?.stop();
