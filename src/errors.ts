@@ -83,6 +83,12 @@ export const badEventQueueId = (id: string) =>
 
 export const badNarrow = (desc: string) => new ApiError('BAD_NARROW', `Invalid narrow operator: ${desc}`, 400);
 
+// POST /messages/flags and the mark-as-read endpoints (Zulip's message_flags actions and views).
+export const invalidFlag = (flag: string) => badRequest(`Invalid flag: '${flag}'`);
+export const flagNotEditable = (flag: string) => badRequest(`Flag not editable: '${flag}'`);
+export const invalidFlagOperation = (op: string) => badRequest(`Invalid message flag operation: '${op}'`);
+export const noSuchTopic = (topic: string) => badRequest(`No such topic '${topic}'`);
+
 export const nonexistentSubdomain = () => new ApiError('NONEXISTENT_SUBDOMAIN', 'Invalid subdomain', 404);
 
 /** What every unexpected failure answers: nothing about its cause. */

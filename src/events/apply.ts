@@ -2,6 +2,8 @@
  * Applies events to a register state the way a client does. The event guard tests use it:
  * register, act, apply the events, register again, and the two states must be equal.
  */
+import { addUnread, clearUnread, placeOfDetails, placeOfMessage, removeUnread } from './apply-unread.js';
+
 type State = Record<string, any>;
 type Ev = Record<string, any> & { type: string };
 
@@ -18,7 +20,10 @@ export function applyEvent(state: State, e: Ev, viewerId: number): void {
   switch (e.type) {
     case 'message': {
       if ('max_message_id' in state) state.max_message_id = Math.max(state.max_message_id, e.message.id);
-      if (state.unread_msgs && !(e.flags as string[]).includes('read')) state.unread_msgs.count += 1;
+      const flags = e.flags as string[];
+      if (state.unread_msgs && !flags.includes('read')) {
+        addUnread(state.unread_msgs, e.message.id, placeOfMessage(e.message, viewerId), flags.includes('mentioned') || flags.includes('wildcard_mentioned'));
+      }
       return;
     }
     case 'realm_user': {
@@ -149,6 +154,27 @@ export function applyEvent(state: State, e: Ev, viewerId: number): void {
         state.presences[e.email] = { ...e.presence, aggregated: { client: info!.client, status: info!.status, timestamp: info!.timestamp } };
       }
       return;
+    case 'update_message_flags': {
+      const ids = e.messages as number[];
+      if (e.flag === 'read' && state.unread_msgs) {
+        if (e.op === 'add') (e.all ? clearUnread(state.unread_msgs) : removeUnread(state.unread_msgs, ids));
+        for (const [id, d] of Object.entries(e.op === 'remove' ? e.message_details ?? {} : {})) {
+          addUnread(state.unread_msgs, Number(id), placeOfDetails(d as Record<string, any>, viewerId), (d as { mentioned?: boolean }).mentioned === true);
+        }
+      }
+      if (e.flag === 'starred' && state.starred_messages) {
+        const starred = new Set<number>(state.starred_messages);
+        for (const id of ids) (e.op === 'add' ? starred.add(id) : starred.delete(id));
+        state.starred_messages = [...starred].sort((a, b) => a - b);
+      }
+      return;
+    }
+    case 'delete_message': {
+      const ids: number[] = e.message_ids ?? [e.message_id];
+      if (state.unread_msgs) removeUnread(state.unread_msgs, ids);
+      if (state.starred_messages) state.starred_messages = state.starred_messages.filter((id: number) => !ids.includes(id));
+      return;
+    }
     case 'typing':
       // Typing is transient: no register state holds it, clients show and expire it themselves.
       return;

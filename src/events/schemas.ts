@@ -89,6 +89,13 @@ export const EVENT_SCHEMAS: Record<string, Record<string, Check>> = {
   'typing:stream': { ...typingFields, message_type: oneOf('stream'), stream_id: int, topic: str },
 };
 
+const flagsFields = { type: str, id: int, operation: str, flag: str, messages: arrayOf(int), all: bool };
+const unreadDetails = (v: unknown) => obj(v) && Object.values(v as object).every((d) =>
+  shape({ type: oneOf('stream'), stream_id: int, topic: str, unmuted_stream_msg: bool, 'mentioned?': bool })(d)
+  || shape({ type: oneOf('private'), user_ids: arrayOf(int), 'mentioned?': bool })(d));
+EVENT_SCHEMAS['update_message_flags:add'] = { ...flagsFields, op: oneOf('add') };
+EVENT_SCHEMAS['update_message_flags:remove'] = { ...flagsFields, op: oneOf('remove'), 'message_details?': unreadDetails };
+
 function shapeErrors(schema: Record<string, Check>, v: Record<string, unknown>, where: string): string[] {
   const errors: string[] = [];
   const known = new Set<string>();

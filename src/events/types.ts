@@ -44,6 +44,11 @@ export interface UpdateMessageEvent {
   new_stream_id?: number;
 }
 
+/** How a message marked unread is filed in unread_msgs (feature level 121's `message_details`). */
+export type UnreadMessageDetails =
+  | { type: 'stream'; stream_id: number; topic: string; unmuted_stream_msg: boolean; mentioned?: true }
+  | { type: 'private'; user_ids: number[]; mentioned?: true };
+
 export type ParleyEvent =
   | MessageEvent
   | UpdateMessageEvent
@@ -61,6 +66,7 @@ export type ParleyEvent =
   | { type: 'alert_words'; alert_words: string[] }
   | { type: 'presence'; user_id: number; email: string; server_timestamp: number; presence: Dict }
   | { type: 'delete_message'; message_type: 'stream' | 'private'; message_ids: number[]; stream_id?: number; topic?: string }
+  | { type: 'update_message_flags'; op: 'add' | 'remove'; operation: 'add' | 'remove'; flag: string; messages: number[]; all: boolean; message_details?: Record<string, UnreadMessageDetails> }
   | { type: 'typing'; op: 'start' | 'stop'; message_type: 'private'; sender: { user_id: number; email: string }; recipients: Array<{ user_id: number; email: string }> }
   | { type: 'typing'; op: 'start' | 'stop'; message_type: 'stream'; sender: { user_id: number; email: string }; stream_id: number; topic: string };
 
@@ -84,6 +90,7 @@ export const EVENT_KINDS = {
   presence: [],
   delete_message: [],
   typing: ['private', 'stream'],
+  update_message_flags: ['add', 'remove'],
 } as const satisfies Record<EventType, readonly string[]>;
 
 export interface EventEnvelope {

@@ -11,6 +11,8 @@ import { streamRoutes } from './handlers/streams.js';
 import { subscriptionRoutes } from './handlers/subscriptions.js';
 import { typingRoutes } from './handlers/typing.js';
 import { messageEditRoutes } from './handlers/message-edit.js';
+import { messageFlagRoutes } from './handlers/message-flags.js';
 
 /** Every API route, by resource. Each handler file owns its own table. */
-export const routes: Route[] = [...serverRoutes, ...userRoutes, ...presenceRoutes, ...renderRoutes, ...messageSendRoutes, ...alertWordRoutes, ...messageReadRoutes, ...eventRoutes, ...streamRoutes, ...subscriptionRoutes, ...typingRoutes, ...messageEditRoutes];
+export const routes: Route[] = [...serverRoutes, ...userRoutes, ...presenceRoutes, ...renderRoutes, ...messageSendRoutes, ...alertWordRoutes, ...messageReadRoutes,
+  ...eventRoutes, ...streamRoutes, ...subscriptionRoutes, ...typingRoutes, ...messageEditRoutes, ...messageFlagRoutes];

@@ -33,3 +33,9 @@ export function flagsFromMask(mask: number | null): string[] {
 
 /** The flags a user may set or clear through POST /messages/flags. */
 export const USER_SETTABLE = new Set<FlagName>(['read', 'starred', 'collapsed']);
+
+/** Bookkeeping flags that do not exist for the API: POST /messages/flags calls them invalid, as Zulip does. */
+export const NON_API = new Set<FlagName>(['is_private', 'active_mobile_push_notification']);
+
+/** A user's flags on a message they may read but never received (no row): Zulip's DEFAULT_HISTORICAL_FLAGS. */
+export const HISTORICAL_DEFAULT = FLAG_BITS.read | FLAG_BITS.historical;

@@ -17,7 +17,7 @@ let viewer: TestUser;
 let other: TestUser;
 const seen = new Set<string>();
 const COMPARED = ['realm_users', 'realm_non_active_users', 'realm_bots', 'subscriptions', 'unsubscribed', 'never_subscribed', 'streams',
-  'realm_default_streams', 'muted_topics', 'alert_words', 'max_message_id'];
+  'realm_default_streams', 'muted_topics', 'alert_words', 'max_message_id', 'unread_msgs', 'starred_messages'];
 const REGISTER = { include_subscribers: true, client_capabilities: { notification_settings_null: true, bulk_message_deletion: true, user_settings_object: true, stream_typing_notifications: true } };
 
 const published: Array<{ type: string; viaPublish: boolean }> = [];
@@ -119,6 +119,44 @@ test('typing: start and stop, private and stream', async () => {
     const [s] = await guard(`stream typing ${op}`, viewer, api(other, 'POST', '/typing', { type: 'stream', op, to: [base], topic: 'guard' }));
     assert.equal(s!.message_type, 'stream');
   }
+});
+
+test('message flags: read, unread (message_details), star, historical star, mark all, stream and topic read, deletion', async () => {
+  const base = await streamId('base');
+  const send = async (as: TestUser, params: Record<string, unknown>) => (await api(as, 'POST', '/messages', params)()).id as number;
+  const flags = (messages: number[], op: string, flag: string) => api(viewer, 'POST', '/messages/flags', { messages, op, flag });
+  const s1 = await send(other, { type: 'stream', to: 'base', topic: 'flags', content: 'one @**Vera Viewer**' });
+  const s2 = await send(other, { type: 'stream', to: 'base', topic: 'Flags', content: 'two' });
+  const s3 = await send(other, { type: 'stream', to: 'base', topic: 'loose', content: 'three' });
+  const p1 = await send(other, { type: 'private', to: [viewer.id], content: 'pm' });
+  const h1 = await send(other, { type: 'private', to: [viewer.id, t.owner.id], content: 'group' });
+  const n1 = await send(viewer, { type: 'private', to: [viewer.id], content: 'note to self' });
+  await guard('mark read', viewer, flags([s1, p1, h1, n1], 'add', 'read'));
+  const [unread] = await guard('mark unread', viewer, flags([s1, p1, h1, n1, s2], 'remove', 'read'));
+  assert.deepEqual(unread!.messages, [s1, p1, h1, n1]);
+  assert.deepEqual(unread!.message_details, {
+    [s1]: { type: 'stream', stream_id: base, topic: 'flags', unmuted_stream_msg: true, mentioned: true },
+    [p1]: { type: 'private', user_ids: [other.id] },
+    [h1]: { type: 'private', user_ids: [other.id, t.owner.id].sort((a, b) => a - b) },
+    [n1]: { type: 'private', user_ids: [] },
+  });
+  // Buckets are ordered by their oldest unread message: reading p1 moves the other's bucket after the note to self.
+  await send(other, { type: 'private', to: [viewer.id], content: 'pm two' });
+  await guard('read the oldest of a conversation', viewer, flags([p1], 'add', 'read'));
+  await guard('star', viewer, flags([s2, p1], 'add', 'starred'));
+  await guard('unstar', viewer, flags([p1], 'remove', 'starred'));
+  await guard('mark topic read', viewer, api(viewer, 'POST', '/mark_topic_as_read', { stream_id: base, topic_name: 'FLAGS' }));
+  await guard('mark stream read', viewer, api(viewer, 'POST', '/mark_stream_as_read', { stream_id: base }));
+  await guard('mark all read', viewer, api(viewer, 'POST', '/mark_all_as_read'));
+  await guard('mark unread again', viewer, flags([s3, s2], 'remove', 'read'));
+  await guard('delete an unread, starred topic', viewer, api(t.owner, 'POST', `/streams/${base}/delete_topic`, { topic_name: 'Flags' }));
+  await guard('new unread messages after the others', viewer, async () => {
+    await send(other, { type: 'stream', to: 'base', topic: 'flags', content: 'again' });
+    await send(other, { type: 'private', to: [viewer.id, t.owner.id], content: 'group again' });
+  });
+  await api(other, 'POST', '/users/me/subscriptions', { subscriptions: [{ name: 'elsewhere' }] })();
+  const old = await send(other, { type: 'stream', to: 'elsewhere', topic: 'history', content: 'before Vera came' });
+  await guard('star a message never received', viewer, flags([old], 'add', 'starred'));
 });
 
 test('heartbeats have their schema', async () => {

@@ -1,6 +1,10 @@
-import { sql } from 'kysely';
+import { sql, type SqlBool } from 'kysely';
 import type { Q } from '../rows.js';
 import { FLAG_BITS } from '../../lib/message-flags.js';
+import { OWN_INDEXES } from './messages.js';
+
+const CHUNK = 500;
+const unread = () => sql<SqlBool>`${sql.raw(OWN_INDEXES.unread)}`;
 
 // Flag tests are written as literals: on SQLite they must match the partial indexes'
 // conditions (migration 009), which are the only per-user way into user_message.
@@ -42,6 +46,67 @@ export const userMessages = {
       added.push(...missing);
     }
     return added;
+  },
+
+  /** The user's rows among `messageIds`: flags by message id (ids without a row are absent). */
+  flagsByMessageIds: async (q: Q, userId: number, messageIds: number[]): Promise<Map<number, number>> => {
+    const out = new Map<number, number>();
+    for (let i = 0; i < messageIds.length; i += CHUNK) {
+      const rows = await q.selectFrom('user_message').select(['message_id', 'flags']).where('user_id', '=', userId)
+        .where('message_id', 'in', messageIds.slice(i, i + CHUNK)).execute();
+      for (const r of rows) out.set(r.message_id, r.flags);
+    }
+    return out;
+  },
+
+  /** Sets (or clears) one flag bit on the user's rows of `messageIds`. */
+  updateFlagBit: async (q: Q, userId: number, messageIds: number[], bit: number, set: boolean): Promise<void> => {
+    for (let i = 0; i < messageIds.length; i += CHUNK) {
+      await q.updateTable('user_message')
+        .set((eb) => ({ flags: set ? eb('flags', '|', sql.lit(bit)) : eb('flags', '&', sql.lit(~bit)) }))
+        .where('user_id', '=', userId).where('message_id', 'in', messageIds.slice(i, i + CHUNK)).execute();
+    }
+  },
+
+  /**
+   * Marks every unread row of the user read in one statement: on SQLite the literal
+   * condition walks the partial index of unread rows, so the cost is the unread count,
+   * never the user's history. How many rows changed.
+   */
+  markAllRead: async (q: Q, userId: number): Promise<number> =>
+    Number((await q.updateTable('user_message').set((eb) => ({ flags: eb('flags', '|', sql.lit(FLAG_BITS.read)) }))
+      .where('user_id', '=', userId).where(unread).executeTakeFirst()).numUpdatedRows),
+
+  /**
+   * Marks the user's unread messages of a stream (of one topic, matched case-insensitively,
+   * when `topicLower` is given) read; their ids, ascending. Walks the user's unread rows and
+   * looks each message up by id, so a long stream history costs nothing.
+   */
+  markStreamRead: async (q: Q, userId: number, streamId: number, topicLower?: string): Promise<number[]> => {
+    const rows = await q.updateTable('user_message').set((eb) => ({ flags: eb('flags', '|', sql.lit(FLAG_BITS.read)) }))
+      .where('user_id', '=', userId).where(unread)
+      .where((eb) => eb.exists(eb.selectFrom('message').select('message.id').whereRef('message.id', '=', 'user_message.message_id')
+        .where('message.stream_id', '=', streamId).$if(topicLower !== undefined, (qb) => qb.where('message.topic_lower', '=', topicLower!))))
+      .returning('user_message.message_id').execute();
+    return rows.map((r) => r.message_id).sort((a, b) => a - b);
+  },
+
+  /** Whether the user received any message of the topic (Zulip's user_message_exists_for_topic). */
+  existsInTopic: async (q: Q, userId: number, streamId: number, topicLower: string): Promise<boolean> =>
+    (await q.selectFrom('message').innerJoin('user_message', 'user_message.message_id', 'message.id').select('message.id')
+      .where('message.stream_id', '=', streamId).where('message.topic_lower', '=', topicLower)
+      .where('user_message.user_id', '=', userId).limit(1).executeTakeFirst()) !== undefined,
+
+  /** Those of `messageIds` that are unread for the user, with what register's unread_msgs groups them by. */
+  listUnreadByIds: async (q: Q, userId: number, messageIds: number[]) => {
+    const out = [];
+    for (let i = 0; i < messageIds.length; i += CHUNK) {
+      out.push(...await q.selectFrom('user_message').innerJoin('message', 'message.id', 'user_message.message_id')
+        .select(['message.id', 'message.stream_id', 'message.topic', 'message.sender_id', 'message.recipient_id', 'user_message.flags'])
+        .where('user_message.user_id', '=', userId).where('user_message.message_id', 'in', messageIds.slice(i, i + CHUNK))
+        .where((eb) => eb(eb.parens(eb('user_message.flags', '&', sql.lit(FLAG_BITS.read))), '=', sql.lit(0))).execute());
+    }
+    return out.sort((a, b) => a.id - b.id);
   },
 
   /** Huddle member lists (`1,2,3`) by recipient id. */

@@ -1,0 +1,94 @@
+/**
+ * register's `unread_msgs` kept by events, as a client keeps it (used by apply.ts). The
+ * order is register's: ids ascending within a bucket, buckets by their oldest unread id
+ * (src/reads/register/messages.ts groups rows it reads in id order), mentions ascending.
+ */
+type Unread = {
+  count: number;
+  pms: Array<{ other_user_id: number; sender_id: number; unread_message_ids: number[] }>;
+  streams: Array<{ stream_id: number; topic: string; unread_message_ids: number[] }>;
+  huddles: Array<{ user_ids_string: string; unread_message_ids: number[] }>;
+  mentions: number[];
+  old_unreads_missing: boolean;
+};
+
+/** Where an unread message is filed. */
+export type UnreadPlace =
+  | { kind: 'stream'; streamId: number; topic: string }
+  | { kind: 'pm'; other: number }
+  | { kind: 'huddle'; userIds: number[] };
+
+const BUCKETS = ['pms', 'streams', 'huddles'] as const;
+
+function insertSorted(ids: number[], id: number): void {
+  let i = ids.length;
+  while (i > 0 && ids[i - 1]! > id) i--;
+  ids.splice(i, 0, id);
+}
+
+function reorder(u: Unread): void {
+  for (const b of BUCKETS) (u[b] as Array<{ unread_message_ids: number[] }>).sort((x, y) => x.unread_message_ids[0]! - y.unread_message_ids[0]!);
+}
+
+const holds = (u: Unread, id: number) => BUCKETS.some((b) => u[b].some((e) => e.unread_message_ids.includes(id)));
+
+/** Files a newly unread message; one already held is left alone. */
+export function addUnread(u: Unread, id: number, place: UnreadPlace, mentioned: boolean): void {
+  if (holds(u, id)) return;
+  let ids: number[];
+  if (place.kind === 'stream') {
+    let e = u.streams.find((s) => s.stream_id === place.streamId && s.topic === place.topic);
+    if (!e) u.streams.push(e = { stream_id: place.streamId, topic: place.topic, unread_message_ids: [] });
+    ids = e.unread_message_ids;
+  } else if (place.kind === 'pm') {
+    let e = u.pms.find((p) => p.other_user_id === place.other);
+    if (!e) u.pms.push(e = { other_user_id: place.other, sender_id: place.other, unread_message_ids: [] });
+    ids = e.unread_message_ids;
+  } else {
+    const key = [...place.userIds].sort((a, b) => a - b).join(',');
+    let e = u.huddles.find((h) => h.user_ids_string === key);
+    if (!e) u.huddles.push(e = { user_ids_string: key, unread_message_ids: [] });
+    ids = e.unread_message_ids;
+  }
+  insertSorted(ids, id);
+  if (mentioned) insertSorted(u.mentions, id);
+  u.count += 1;
+  reorder(u);
+}
+
+/** Drops messages read or deleted from every bucket. */
+export function removeUnread(u: Unread, ids: Iterable<number>): void {
+  const gone = new Set(ids);
+  if (gone.size === 0) return;
+  for (const b of BUCKETS) {
+    const list = u[b] as Array<{ unread_message_ids: number[] }>;
+    for (const e of list) {
+      const before = e.unread_message_ids.length;
+      e.unread_message_ids = e.unread_message_ids.filter((id) => !gone.has(id));
+      u.count -= before - e.unread_message_ids.length;
+    }
+    (u as Record<string, unknown>)[b] = list.filter((e) => e.unread_message_ids.length > 0);
+  }
+  u.mentions = u.mentions.filter((id) => !gone.has(id));
+  reorder(u);
+}
+
+/** Everything read (mark_all_as_read's `all`). */
+export function clearUnread(u: Unread): void {
+  Object.assign(u, { count: 0, pms: [], streams: [], huddles: [], mentions: [], old_unreads_missing: false });
+}
+
+/** A message event's place: its stream and topic, or the people of its private conversation. */
+export function placeOfMessage(message: Record<string, any>, viewerId: number): UnreadPlace {
+  if (message.type === 'stream') return { kind: 'stream', streamId: message.stream_id, topic: message.subject };
+  const people = (message.display_recipient as Array<{ id: number }>).map((p) => p.id);
+  const others = people.filter((id) => id !== viewerId);
+  return others.length <= 1 ? { kind: 'pm', other: others[0] ?? viewerId } : { kind: 'huddle', userIds: people };
+}
+
+/** A `message_details` entry's place (its private `user_ids` leave the viewer out). */
+export function placeOfDetails(d: Record<string, any>, viewerId: number): UnreadPlace {
+  if (d.type === 'stream') return { kind: 'stream', streamId: d.stream_id, topic: d.topic };
+  const others = d.user_ids as number[];
+  return others.length <= 1 ? { kind: 'pm', other: others[0] ?? viewerId } : { kind: 'huddle', userIds: [...others, viewerId] };
+}
