@@ -92,3 +92,26 @@ export function placeOfDetails(d: Record<string, any>, viewerId: number): Unread
   const others = d.user_ids as number[];
   return others.length <= 1 ? { kind: 'pm', other: others[0] ?? viewerId } : { kind: 'huddle', userIds: [...others, viewerId] };
 }
+
+/** Messages moved to another topic or stream: their unread entries follow them (update_message). */
+export function refileUnread(u: Unread, ids: Iterable<number>, to: { streamId?: number; topic?: string }): void {
+  const moving = new Set(ids);
+  const found: Array<{ id: number; place: UnreadPlace; mentioned: boolean }> = [];
+  for (const s of u.streams) {
+    for (const id of s.unread_message_ids) {
+      if (!moving.has(id)) continue;
+      found.push({ id, place: { kind: 'stream', streamId: to.streamId ?? s.stream_id, topic: to.topic ?? s.topic }, mentioned: u.mentions.includes(id) });
+    }
+  }
+  if (found.length === 0) return;
+  removeUnread(u, found.map((f) => f.id));
+  for (const f of found) addUnread(u, f.id, f.place, f.mentioned);
+}
+
+/** An edit changed whether an unread message mentions the user. */
+export function setUnreadMention(u: Unread, id: number, mentioned: boolean): void {
+  if (!holds(u, id)) return;
+  const has = u.mentions.includes(id);
+  if (mentioned && !has) insertSorted(u.mentions, id);
+  if (!mentioned && has) u.mentions = u.mentions.filter((m) => m !== id);
+}

@@ -2,7 +2,7 @@
  * Applies events to a register state the way a client does. The event guard tests use it:
  * register, act, apply the events, register again, and the two states must be equal.
  */
-import { addUnread, clearUnread, placeOfDetails, placeOfMessage, removeUnread } from './apply-unread.js';
+import { addUnread, clearUnread, placeOfDetails, placeOfMessage, refileUnread, removeUnread, setUnreadMention } from './apply-unread.js';
 
 type State = Record<string, any>;
 type Ev = Record<string, any> & { type: string };
@@ -154,6 +154,16 @@ export function applyEvent(state: State, e: Ev, viewerId: number): void {
         state.presences[e.email] = { ...e.presence, aggregated: { client: info!.client, status: info!.status, timestamp: info!.timestamp } };
       }
       return;
+    case 'update_message': {
+      const u = state.unread_msgs;
+      if (!u) return;
+      if ('new_stream_id' in e || 'subject' in e) refileUnread(u, e.message_ids as number[], { streamId: e.new_stream_id, topic: e.subject });
+      if ('rendered_content' in e) {
+        const flags = e.flags as string[];
+        setUnreadMention(u, e.message_id, flags.includes('mentioned') || flags.includes('wildcard_mentioned'));
+      }
+      return;
+    }
     case 'update_message_flags': {
       const ids = e.messages as number[];
       if (e.flag === 'read' && state.unread_msgs) {

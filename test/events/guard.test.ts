@@ -159,6 +159,24 @@ test('message flags: read, unread (message_details), star, historical star, mark
   await guard('star a message never received', viewer, flags([old], 'add', 'starred'));
 });
 
+test('message edits: content (mentions on and off), topic moves, resolving, moves between streams, losing access', async () => {
+  const base = await streamId('base');
+  const send = async (as: TestUser, params: Record<string, unknown>) => (await api(as, 'POST', '/messages', params)()).id as number;
+  const a = await send(other, { type: 'stream', to: 'base', topic: 'edits', content: 'plain' });
+  const b = await send(other, { type: 'stream', to: 'base', topic: 'edits', content: 'second' });
+  await guard('content edit adds a mention', viewer, api(other, 'PATCH', `/messages/${a}`, { content: 'now @**Vera Viewer**' }));
+  await guard('content edit removes it', viewer, api(other, 'PATCH', `/messages/${a}`, { content: 'plain again' }));
+  await guard('topic move, change_all', viewer, api(other, 'PATCH', `/messages/${b}`, { topic: 'edited', propagate_mode: 'change_all' }));
+  await guard('topic move, change_one', viewer, api(viewer, 'PATCH', `/messages/${a}`, { topic: 'split', propagate_mode: 'change_one' }));
+  await guard('resolve', viewer, api(viewer, 'PATCH', `/messages/${b}`, { topic: '✔ edited', propagate_mode: 'change_all' }));
+  await api(viewer, 'POST', '/users/me/subscriptions', { subscriptions: [{ name: 'annex' }], principals: [viewer.id, other.id] })();
+  await guard('move to another stream', viewer, api(viewer, 'PATCH', `/messages/${b}`, { stream_id: await streamId('annex'), propagate_mode: 'change_all' }));
+  await api(viewer, 'POST', '/users/me/subscriptions', { subscriptions: [{ name: 'closet' }], invite_only: true })();
+  const c = await send(viewer, { type: 'stream', to: 'base', topic: 'hidden soon', content: 'c' });
+  await guard('moved into a private stream the viewer is not in', other, api(viewer, 'PATCH', `/messages/${c}`, { stream_id: await streamId('closet', viewer), propagate_mode: 'change_all' }));
+  assert.ok(base > 0);
+});
+
 test('heartbeats have their schema', async () => {
   const reg = await t.api('POST', '/api/v1/register', { as: viewer, params: { event_types: ['message'] } });
   const r = await t.api('GET', '/api/v1/events', { as: viewer, params: { queue_id: reg.body.queue_id, last_event_id: -1 } });
