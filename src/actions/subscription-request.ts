@@ -9,20 +9,7 @@ import { hasPolicyPermission, webPublicStreamsEnabled } from '../access/realm-po
 import { checkStreamName, doCreateStream, type StreamSpec } from './stream-create.js';
 import { doAddSubscriptions } from './subscription-add.js';
 import { doRemoveSubscriptions } from './subscription-remove.js';
-
-/**
- * Seams for the messages domain, run inside the request's transaction: Zulip's
- * notification-bot messages (new streams announced when `announce` is set, "you were
- * subscribed" notes to users someone else subscribed).
- */
-export interface SubscribeOutcome {
-  realm: RealmRow;
-  acting: UserRow;
-  created: StreamRow[];
-  subscribed: Array<{ user: UserRow; stream: StreamRow }>;
-  announce: boolean;
-}
-export const afterSubscribeRequest: Array<(tx: Tx, outcome: SubscribeOutcome) => Promise<void>> = [];
+import { sendSubscriptionNotices } from './subscription-notices.js';
 
 export interface SubscribeRequest {
   streams: Array<{ name: string; description?: string }>;
@@ -96,7 +83,8 @@ export async function doSubscribeRequest(tx: Tx, realm: RealmRow, acting: UserRo
     targets = req.principals;
   }
   const { subscribed, alreadySubscribed } = await doAddSubscriptions(tx, [...authorized, ...created], targets);
-  for (const hook of afterSubscribeRequest) await hook(tx, { realm, acting, created, subscribed, announce: req.announce ?? false });
+  const outcome = { realm, acting, created, subscribed, announce: req.announce ?? false };
+  tx.later((ctx) => sendSubscriptionNotices(ctx, outcome));
   const result: SubscribeResult = { subscribed: {}, already_subscribed: {} };
   for (const p of subscribed) (result.subscribed[p.user.email] ??= []).push(p.stream.name);
   for (const p of alreadySubscribed) (result.already_subscribed[p.user.email] ??= []).push(p.stream.name);
