@@ -5,7 +5,8 @@ import { realmSettings, type RealmSettings } from '../lib/realm-settings.js';
 /** Zulip's organization policy values. */
 export const Policy = { MEMBERS: 1, ADMINS: 2, FULL_MEMBERS: 3, MODERATORS: 4, EVERYONE: 5, NOBODY: 6, OWNERS: 7 } as const;
 
-type PolicyName = 'create_public_stream_policy' | 'create_private_stream_policy' | 'create_web_public_stream_policy' | 'invite_to_stream_policy';
+type PolicyName = 'create_public_stream_policy' | 'create_private_stream_policy' | 'create_web_public_stream_policy' | 'invite_to_stream_policy'
+  | 'delete_own_message_policy';
 
 /** Zulip's UserProfile.has_permission, in the same order of checks. */
 export function hasPolicyPermission(user: Pick<UserRow, 'role' | 'date_joined'>, realm: RealmRow, name: PolicyName,

@@ -10,6 +10,9 @@ import { eventRoutes } from './handlers/events.js';
 import { streamRoutes } from './handlers/streams.js';
 import { subscriptionRoutes } from './handlers/subscriptions.js';
 import { typingRoutes } from './handlers/typing.js';
+import { reactionRoutes } from './handlers/reactions.js';
+import { messageDeleteRoutes } from './handlers/message-delete.js';
 
 /** Every API route, by resource. Each handler file owns its own table. */
-export const routes: Route[] = [...serverRoutes, ...userRoutes, ...presenceRoutes, ...renderRoutes, ...messageSendRoutes, ...alertWordRoutes, ...messageReadRoutes, ...eventRoutes, ...streamRoutes, ...subscriptionRoutes, ...typingRoutes];
+export const routes: Route[] = [...serverRoutes, ...userRoutes, ...presenceRoutes, ...renderRoutes, ...messageSendRoutes, ...alertWordRoutes, ...messageReadRoutes, ...eventRoutes, ...streamRoutes, ...subscriptionRoutes, ...typingRoutes,
+  ...reactionRoutes, ...messageDeleteRoutes];

@@ -96,6 +96,14 @@ export const messages = {
     return names;
   },
 
+  /** Deletes the message rows (their recipient rows and reactions first: see the repos of those); answers how many were there. */
+  deleteByIds: async (q: Q, ids: number[]): Promise<number> =>
+    ids.length === 0 ? 0 : Number((await q.deleteFrom('message').where('id', 'in', ids).executeTakeFirst()).numDeletedRows),
+
+  /** The oldest message left in a stream, or null: its first_message_id. */
+  firstIdInStream: async (q: Q, streamId: number): Promise<number | null> =>
+    (await q.selectFrom('message').select('id').where('stream_id', '=', streamId).orderBy('id').limit(1).executeTakeFirst())?.id ?? null,
+
   reactionsFor: (q: Q, ids: number[]) =>
     ids.length === 0 ? Promise.resolve([]) : q.selectFrom('reaction').selectAll().where('message_id', 'in', ids).orderBy('id').execute(),
 };

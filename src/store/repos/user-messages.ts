@@ -44,6 +44,14 @@ export const userMessages = {
     return added;
   },
 
+  /** Who holds a row for any of the messages, with their role (events about the messages go to holders). */
+  listHolders: async (q: Q, messageIds: number[]): Promise<Array<{ user_id: number; role: number }>> =>
+    messageIds.length === 0 ? [] : q.selectFrom('user_message').innerJoin('users', 'users.id', 'user_message.user_id')
+      .select(['user_message.user_id', 'users.role']).distinct().where('user_message.message_id', 'in', messageIds).execute(),
+
+  deleteByMessageIds: (q: Q, messageIds: number[]) =>
+    messageIds.length === 0 ? Promise.resolve([]) : q.deleteFrom('user_message').where('message_id', 'in', messageIds).execute(),
+
   /** Huddle member lists (`1,2,3`) by recipient id. */
   huddleHashes: async (q: Q, recipientIds: number[]): Promise<Map<number, string>> => {
     if (recipientIds.length === 0) return new Map();
