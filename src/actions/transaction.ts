@@ -19,3 +19,30 @@ export function transact<T>(ctx: AppContext, fn: (tx: Tx) => Promise<T>): Promis
     },
   }), (err) => ctx.log.error({ err }, 'after-commit hook failed'));
 }
+
+/**
+ * For an action whose whole write is ONE statement (reads may surround it): that statement
+ * commits as it returns, so it needs no BEGIN and COMMIT of its own, and its events leave
+ * after it as they would after a COMMIT (never if it throws). On SQLite this is one round
+ * trip to the writer thread instead of three, and the writer is held for that one only.
+ * A second write in `fn` would commit separately: use transact() for that.
+ */
+export async function writeAlone<T>(ctx: AppContext, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  const after: Array<() => void> = [];
+  const result = await fn({
+    db: ctx.store.db,
+    onCommit: (f) => after.push(f),
+    notify: (event, userIds, realmId) => {
+      const users = [...userIds];
+      if (users.length > 0) after.push(() => publish(ctx.bus, realmId, event, users));
+    },
+  });
+  for (const f of after) {
+    try {
+      f();
+    } catch (err) {
+      ctx.log.error({ err }, 'after-commit hook failed');
+    }
+  }
+  return result;
+}

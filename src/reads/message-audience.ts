@@ -13,7 +13,7 @@ import { Role } from '../lib/roles.js';
  * browsed a public stream get nothing, as in Zulip; reacting gives them a row.
  */
 export async function messageActionAudience(q: Q, message: MessageRow, stream: StreamRow | undefined): Promise<number[]> {
-  const holders = await userMessages.listHolders(q, [message.id]);
+  const holders = await userMessages.listHolders(q, message.id);
   if (message.stream_id === null || !stream) return holders.map((h) => h.user_id);
   const subscribers = await subscriptions.listSubscriberIds(q, stream.id);
   if (stream.history_public_to_subscribers !== 1) {

@@ -5,6 +5,8 @@ import { assertError, assertOk, assertUnauthenticated, sorted } from '../helpers
 import { createStreams } from '../helpers/streams.js';
 import { getMessages, sendMessage } from '../helpers/messages.js';
 import { EventLog } from '../helpers/events.js';
+import { transact } from '../../src/actions/transaction.js';
+import { doAddReaction } from '../../src/actions/reactions.js';
 
 // POST and DELETE /messages/{id}/reactions end to end: the reaction objects of GET
 // /messages, each of Zulip's errors, who hears the `reaction` event, and privacy.
@@ -175,4 +177,25 @@ test('an event queue receives the reaction event in Zulip\'s shape', async () =>
   assertOk(await react(carol, id, { emoji_name: 'tada' }));
   const polled = assertOk(await t.api('GET', '/api/v1/events', { as: bob, params: { queue_id: reg.queue_id, last_event_id: -1, dont_block: true } }));
   assert.deepEqual(polled.events.map(({ id: _id, ...e }: any) => e), [eventOf('add', carol, id, 'tada', '1f389')]);
+});
+
+test('races are answered at the write: identical concurrent adds store one, and a message deleted after the check gets none', async () => {
+  const id = await inGeneral(alice);
+  log.clear();
+  const answers = await Promise.all(Array.from({ length: 6 }, () => react(bob, id, { emoji_name: 'heart' })));
+  assert.equal(answers.filter((r) => r.status === 200).length, 1, JSON.stringify(answers.map((r) => r.body)));
+  for (const r of answers.filter((x) => x.status !== 200)) assertError(r, 'Reaction already exists.');
+  assert.equal(log.find('reaction', 'add').length, 1);
+  const removals = await Promise.all(Array.from({ length: 4 }, () => unreact(bob, id, { emoji_name: 'heart' })));
+  assert.equal(removals.filter((r) => r.status === 200).length, 1);
+  for (const r of removals.filter((x) => x.status !== 200)) assertError(r, "Reaction doesn't exist.");
+  assert.equal(log.find('reaction', 'remove').length, 1);
+
+  // The message goes between the check and the write: the write finds it gone.
+  const gone = await inGeneral(alice);
+  const message = (await t.app.ctx.store.db.selectFrom('message').selectAll().where('id', '=', gone).executeTakeFirstOrThrow());
+  assertOk(await t.api('DELETE', `/api/v1/messages/${gone}`, { as: alice }));
+  const write = transact(t.app.ctx, (tx) => doAddReaction(tx, bob.row, message, false, { emoji_name: 'smile', emoji_code: '1f642', reaction_type: 'unicode_emoji' }, new Set([bob.id])));
+  await assert.rejects(write, (err: any) => err.message === 'Invalid message(s)');
+  assert.deepEqual(await t.app.ctx.store.db.selectFrom('reaction').select('id').where('message_id', '=', gone).execute(), []);
 });

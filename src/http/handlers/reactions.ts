@@ -1,6 +1,5 @@
 import { pathInt, type Route } from '../route.js';
-import { transact } from '../../actions/transaction.js';
-import { doAddReaction, doRemoveReaction } from '../../actions/reactions.js';
+import { addReaction, removeReaction } from '../../actions/reactions.js';
 
 export const reactionRoutes: Route[] = [
   {
@@ -8,7 +7,7 @@ export const reactionRoutes: Route[] = [
     handler: async (r) => {
       const messageId = pathInt(r, 'message_id');
       const req = { emojiName: r.params.str('emoji_name'), emojiCode: r.params.optStr('emoji_code'), reactionType: r.params.optStr('reaction_type') };
-      await transact(r.ctx, (tx) => doAddReaction(tx, r.user, messageId, req));
+      await addReaction(r.ctx, r.user, messageId, req);
       return {};
     },
   },
@@ -17,7 +16,7 @@ export const reactionRoutes: Route[] = [
     handler: async (r) => {
       const messageId = pathInt(r, 'message_id');
       const req = { emojiName: r.params.optStr('emoji_name'), emojiCode: r.params.optStr('emoji_code'), reactionType: r.params.optStr('reaction_type') };
-      await transact(r.ctx, (tx) => doRemoveReaction(tx, r.user, messageId, req));
+      await removeReaction(r.ctx, r.user, messageId, req);
       return {};
     },
   },

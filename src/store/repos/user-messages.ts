@@ -1,9 +1,14 @@
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { prepared } from '../prepared.js';
+import type { DB } from '../schema.js';
 import type { Q } from '../rows.js';
 import { FLAG_BITS } from '../../lib/message-flags.js';
 
 // Flag tests are written as literals: on SQLite they must match the partial indexes'
 // conditions (migration 009), which are the only per-user way into user_message.
+
+const holders = prepared((db, messageId: number) => db.selectFrom('user_message').innerJoin('users', 'users.id', 'user_message.user_id')
+  .select(['user_message.user_id', 'users.role']).where('user_message.message_id', '=', messageId), [0]);
 
 /** Reads of a user's own recipient rows, joined to their messages. */
 export const userMessages = {
@@ -44,10 +49,8 @@ export const userMessages = {
     return added;
   },
 
-  /** Who holds a row for any of the messages, with their role (events about the messages go to holders). */
-  listHolders: async (q: Q, messageIds: number[]): Promise<Array<{ user_id: number; role: number }>> =>
-    messageIds.length === 0 ? [] : q.selectFrom('user_message').innerJoin('users', 'users.id', 'user_message.user_id')
-      .select(['user_message.user_id', 'users.role']).distinct().where('user_message.message_id', 'in', messageIds).execute(),
+  /** Who holds a row for the message, with their role (events about the message go to holders). */
+  listHolders: (q: Q, messageId: number): Promise<Array<{ user_id: number; role: number }>> => holders(q as Kysely<DB>, messageId),
 
   deleteByMessageIds: (q: Q, messageIds: number[]) =>
     messageIds.length === 0 ? Promise.resolve([]) : q.deleteFrom('user_message').where('message_id', 'in', messageIds).execute(),
