@@ -47,11 +47,12 @@ export async function addReaction(ctx: AppContext, user: UserRow, messageId: num
     reactionType ??= data.reactionType;
   }
   reactionType = normalizeReactionType(reactionType);
-  if (await reactions.findOne(q, message.id, user.id, emojiCode, reactionType)) throw reactionExists();
+  const same = await reactions.listByEmoji(q, message.id, emojiCode, reactionType);
+  if (same.some((r) => r.user_id === user.id)) throw reactionExists();
   // Someone's reaction with this emoji already: the new one is a vote for it and takes its
   // name unchecked (it may be a custom emoji deactivated since), so that one image never
   // shows under two names.
-  const existing = await reactions.findByEmoji(q, message.id, emojiCode, reactionType);
+  const existing = same[0];
   if (existing) emojiName = existing.emoji_name;
   else checkEmojiRequest(custom, emojiName, emojiCode, reactionType);
   const row = { emoji_name: emojiName, emoji_code: emojiCode, reaction_type: reactionType };

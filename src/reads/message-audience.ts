@@ -1,6 +1,6 @@
 import type { MessageRow, Q, StreamRow } from '../store/rows.js';
 import { userMessages } from '../store/repos/user-messages.js';
-import { subscriptions } from '../store/repos/subscriptions.js';
+import { subscriberIds } from './streams.js';
 import { Role } from '../lib/roles.js';
 
 /**
@@ -15,12 +15,13 @@ import { Role } from '../lib/roles.js';
 export async function messageActionAudience(q: Q, message: MessageRow, stream: StreamRow | undefined): Promise<number[]> {
   const holders = await userMessages.listHolders(q, message.id);
   if (message.stream_id === null || !stream) return holders.map((h) => h.user_id);
-  const subscribers = await subscriptions.listSubscriberIds(q, stream.id);
+  // Cached outside a transaction, as for a send to the stream.
+  const subscribers = await subscriberIds(q, stream.id);
   if (stream.history_public_to_subscribers !== 1) {
     const held = new Set(holders.map((h) => h.user_id));
     return subscribers.filter((id) => held.has(id));
   }
-  if (stream.invite_only === 1) return subscribers;
+  if (stream.invite_only === 1) return [...subscribers];
   const out = new Set(subscribers);
   for (const h of holders) if (h.role !== Role.GUEST) out.add(h.user_id);
   return [...out];

@@ -9,7 +9,7 @@ export type ReactionRow = Selectable<ReactionTable>;
 const one = prepared((db, messageId: number, userId: number, reactionType: string, emojiCode: string) => db.selectFrom('reaction').selectAll()
   .where('message_id', '=', messageId).where('user_id', '=', userId).where('reaction_type', '=', reactionType).where('emoji_code', '=', emojiCode), [0, 0, '', '']);
 const byEmoji = prepared((db, messageId: number, reactionType: string, emojiCode: string) => db.selectFrom('reaction').selectAll()
-  .where('message_id', '=', messageId).where('reaction_type', '=', reactionType).where('emoji_code', '=', emojiCode).orderBy('id').limit(sql.lit(1)), [0, '', '']);
+  .where('message_id', '=', messageId).where('reaction_type', '=', reactionType).where('emoji_code', '=', emojiCode).orderBy('id'), [0, '', '']);
 
 /**
  * Queries on the reaction table. A reaction is identified by (message, user, namespace,
@@ -21,9 +21,9 @@ export const reactions = {
   findOne: async (q: Q, messageId: number, userId: number, emojiCode: string, reactionType: string): Promise<ReactionRow | undefined> =>
     (await one(q as Kysely<DB>, messageId, userId, reactionType, emojiCode))[0],
 
-  /** Anyone's reaction to the message with this emoji (the earliest): a new one votes for it. */
-  findByEmoji: async (q: Q, messageId: number, emojiCode: string, reactionType: string): Promise<ReactionRow | undefined> =>
-    (await byEmoji(q as Kysely<DB>, messageId, reactionType, emojiCode))[0],
+  /** Everyone's reactions to the message with this emoji, earliest first. */
+  listByEmoji: (q: Q, messageId: number, emojiCode: string, reactionType: string): Promise<ReactionRow[]> =>
+    byEmoji(q as Kysely<DB>, messageId, reactionType, emojiCode),
 
   /**
    * Inserts the reaction unless the same user already has this emoji on the message, or the
