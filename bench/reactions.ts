@@ -60,7 +60,7 @@ if (process.argv[2] === 'child') {
       return { method: has[w] ? 'POST' : 'DELETE', path: `/api/v1/messages/${ids[w % ids.length]}/reactions`, auth: auth[w]!, body };
     };
     process.stderr.write(`  ${label} (${seconds}s)...\n`);
-    await runLoad('warm-up', { base, concurrency: USERS, durationMs: 1000, request });
+    await runLoad('warm-up', { base, concurrency: USERS, durationMs: 2000, request });
     const before = sampleCpu(child.pid!);
     const stats = await runLoad(label, { base, concurrency: USERS, durationMs: seconds * 1000, request });
     const used = cpuBetween(before, sampleCpu(child.pid!));
