@@ -93,3 +93,19 @@ export const nonexistentSubdomain = () => new ApiError('NONEXISTENT_SUBDOMAIN', 
 
 /** What every unexpected failure answers: nothing about its cause. */
 export const INTERNAL_ERROR_BODY = { result: 'error', msg: 'Internal server error', code: 'INTERNAL_SERVER_ERROR' } as const;
+
+// Reactions and emoji (Zulip's zerver/views/reactions.py and zerver/lib/emoji.py).
+export const reactionExists = () => badRequest('Reaction already exists.');
+export const reactionDoesNotExist = () => badRequest("Reaction doesn't exist.");
+export const emojiDoesNotExist = (name: string) => badRequest(`Emoji '${name}' does not exist`);
+export const invalidEmojiName = () => badRequest('Invalid emoji name.');
+export const invalidEmojiCode = () => badRequest('Invalid emoji code.');
+export const invalidEmojiType = () => badRequest('Invalid emoji type.');
+export const invalidCustomEmoji = () => badRequest('Invalid custom emoji.');
+export const invalidCustomEmojiName = () => badRequest('Invalid custom emoji name.');
+export const customEmojiDeactivated = () => badRequest('This custom emoji has been deactivated.');
+
+// Message deletion (Zulip's validate_can_delete_message).
+export const cannotDeleteMessage = () => badRequest("You don't have permission to delete this message");
+export const deleteTimeLimitPassed = () => badRequest('The time limit for deleting this message has passed');
+export const messageAlreadyDeleted = () => badRequest('Message already deleted');

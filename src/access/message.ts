@@ -1,9 +1,10 @@
-import type { MessageRow, Q, UserRow } from '../store/rows.js';
+import type { MessageRow, Q, StreamRow, UserRow } from '../store/rows.js';
 import { messages } from '../store/repos/messages.js';
 import { streams } from '../store/repos/streams.js';
 import { subscriptions } from '../store/repos/subscriptions.js';
 import { canReadHistory } from './stream.js';
 import { invalidMessage } from '../errors.js';
+import { Role } from '../lib/roles.js';
 
 /**
  * A message the user received, or a stream message whose history they may read
@@ -22,4 +23,20 @@ export async function accessMessage(q: Q, user: UserRow, id: number): Promise<{ 
     if (stream && canReadHistory(user, stream, sub ?? null)) return { message, flags: null };
   }
   throw invalidMessage();
+}
+
+/**
+ * accessMessage for a change to the message (reacting, deleting): Zulip's access with
+ * is_modifying_message, which refuses messages of archived streams, and its
+ * has_message_access, by which a recipient row alone does not open a stream the user cannot
+ * otherwise read (a private stream they have left). Answers the stream too.
+ */
+export async function accessMessageToModify(q: Q, user: UserRow, id: number): Promise<{ message: MessageRow; flags: number | null; stream: StreamRow | undefined }> {
+  const access = await accessMessage(q, user, id);
+  if (access.message.stream_id === null) return { ...access, stream: undefined };
+  const stream = await streams.findInRealm(q, user.realm_id, access.message.stream_id);
+  if (!stream) throw invalidMessage();
+  const openToUser = stream.invite_only === 0 && user.role !== Role.GUEST;
+  if (!openToUser && !(await subscriptions.findActive(q, user.id, stream.id))) throw invalidMessage();
+  return { ...access, stream };
 }

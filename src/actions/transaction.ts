@@ -26,6 +26,11 @@ export async function transact<T>(ctx: AppContext, fn: (tx: Tx) => Promise<T>): 
     },
     later: (f) => afterwards.push(f),
   }), (err) => ctx.log.error({ err }, 'after-commit hook failed'));
+  await runLater(ctx, afterwards);
+  return result;
+}
+
+async function runLater(ctx: AppContext, afterwards: Array<(ctx: AppContext) => Promise<void>>): Promise<void> {
   for (const f of afterwards) {
     try {
       await f(ctx);
@@ -33,5 +38,34 @@ export async function transact<T>(ctx: AppContext, fn: (tx: Tx) => Promise<T>): 
       ctx.log.error({ err }, 'work after commit failed');
     }
   }
+}
+
+/**
+ * For an action whose whole write is ONE statement (reads may surround it): that statement
+ * commits as it returns, so it needs no BEGIN and COMMIT of its own, and its events leave
+ * after it as they would after a COMMIT (never if it throws). On SQLite this is one round
+ * trip to the writer thread instead of three, and the writer is held for that one only.
+ * A second write in `fn` would commit separately: use transact() for that.
+ */
+export async function writeAlone<T>(ctx: AppContext, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  const after: Array<() => void> = [];
+  const afterwards: Array<(ctx: AppContext) => Promise<void>> = [];
+  const result = await fn({
+    db: ctx.store.db,
+    onCommit: (f) => after.push(f),
+    later: (f) => afterwards.push(f),
+    notify: (event, userIds, realmId) => {
+      const users = [...userIds];
+      if (users.length > 0) after.push(() => publish(ctx.bus, realmId, event, users));
+    },
+  });
+  for (const f of after) {
+    try {
+      f();
+    } catch (err) {
+      ctx.log.error({ err }, 'after-commit hook failed');
+    }
+  }
+  await runLater(ctx, afterwards);
   return result;
 }

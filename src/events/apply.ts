@@ -188,6 +188,9 @@ export function applyEvent(state: State, e: Ev, viewerId: number): void {
     case 'typing':
       // Typing is transient: no register state holds it, clients show and expire it themselves.
       return;
+    case 'reaction':
+      // Reactions live on messages, which no register state holds.
+      return;
     default:
   }
 }

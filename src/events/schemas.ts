@@ -41,6 +41,10 @@ const clientPresence = shape({ client: str, status: str, timestamp: int, pushabl
 const oneOf = (...values: string[]): Check => (v) => typeof v === 'string' && values.includes(v);
 const typingUser = shape({ user_id: int, email: str });
 const typingFields = { type: str, id: int, op: oneOf('start', 'stop'), sender: typingUser };
+const reactionFields = {
+  type: str, id: int, op: str, message_id: int, emoji_name: str, emoji_code: str,
+  reaction_type: oneOf('unicode_emoji', 'realm_emoji', 'service_extra_emoji'), user_id: int, user: shape({ user_id: int, email: str, full_name: str }),
+};
 
 export const EVENT_SCHEMAS: Record<string, Record<string, Check>> = {
   message: { type: str, id: int, message, flags: arrayOf(str), 'local_message_id?': str },
@@ -87,6 +91,8 @@ export const EVENT_SCHEMAS: Record<string, Record<string, Check>> = {
   // Keyed by message_type (see schemaKey): the two kinds differ in shape, start and stop do not.
   'typing:private': { ...typingFields, message_type: oneOf('private'), recipients: arrayOf(typingUser) },
   'typing:stream': { ...typingFields, message_type: oneOf('stream'), stream_id: int, topic: str },
+  'reaction:add': reactionFields,
+  'reaction:remove': reactionFields,
 };
 
 const flagsFields = { type: str, id: int, operation: str, flag: str, messages: arrayOf(int), all: bool };

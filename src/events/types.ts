@@ -68,7 +68,14 @@ export type ParleyEvent =
   | { type: 'delete_message'; message_type: 'stream' | 'private'; message_ids: number[]; stream_id?: number; topic?: string }
   | { type: 'update_message_flags'; op: 'add' | 'remove'; operation: 'add' | 'remove'; flag: string; messages: number[]; all: boolean; message_details?: Record<string, UnreadMessageDetails> }
   | { type: 'typing'; op: 'start' | 'stop'; message_type: 'private'; sender: { user_id: number; email: string }; recipients: Array<{ user_id: number; email: string }> }
-  | { type: 'typing'; op: 'start' | 'stop'; message_type: 'stream'; sender: { user_id: number; email: string }; stream_id: number; topic: string };
+  | { type: 'typing'; op: 'start' | 'stop'; message_type: 'stream'; sender: { user_id: number; email: string }; stream_id: number; topic: string }
+  | ReactionEvent;
+
+/** `user` repeats `user_id` for older clients (Zulip keeps it, deprecated). */
+export interface ReactionEvent {
+  type: 'reaction'; op: 'add' | 'remove'; message_id: number; emoji_name: string; emoji_code: string; reaction_type: string;
+  user_id: number; user: { user_id: number; email: string; full_name: string };
+}
 
 export type EventType = ParleyEvent['type'];
 
@@ -91,6 +98,7 @@ export const EVENT_KINDS = {
   delete_message: [],
   typing: ['private', 'stream'],
   update_message_flags: ['add', 'remove'],
+  reaction: ['add', 'remove'],
 } as const satisfies Record<EventType, readonly string[]>;
 
 export interface EventEnvelope {

@@ -12,7 +12,9 @@ import { subscriptionRoutes } from './handlers/subscriptions.js';
 import { typingRoutes } from './handlers/typing.js';
 import { messageEditRoutes } from './handlers/message-edit.js';
 import { messageFlagRoutes } from './handlers/message-flags.js';
+import { reactionRoutes } from './handlers/reactions.js';
+import { messageDeleteRoutes } from './handlers/message-delete.js';
 
 /** Every API route, by resource. Each handler file owns its own table. */
 export const routes: Route[] = [...serverRoutes, ...userRoutes, ...presenceRoutes, ...renderRoutes, ...messageSendRoutes, ...alertWordRoutes, ...messageReadRoutes,
-  ...eventRoutes, ...streamRoutes, ...subscriptionRoutes, ...typingRoutes, ...messageEditRoutes, ...messageFlagRoutes];
+  ...eventRoutes, ...streamRoutes, ...subscriptionRoutes, ...typingRoutes, ...messageEditRoutes, ...messageFlagRoutes, ...reactionRoutes, ...messageDeleteRoutes];

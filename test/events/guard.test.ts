@@ -177,6 +177,15 @@ test('message edits: content (mentions on and off), topic moves, resolving, move
   assert.ok(base > 0);
 });
 
+test('reactions: add and remove; deleting a message', async () => {
+  const send = async (content: string) => (await api(other, 'POST', '/messages', { type: 'stream', to: 'base', topic: 'react', content })()).id as number;
+  const id = await send('react here');
+  await send('a later one, so that the deletion leaves max_message_id');
+  await guard('add reaction', viewer, api(other, 'POST', `/messages/${id}/reactions`, { emoji_name: 'smile' }));
+  await guard('remove reaction', viewer, api(other, 'DELETE', `/messages/${id}/reactions`, { emoji_name: 'smile' }));
+  await guard('delete message', viewer, api(other, 'DELETE', `/messages/${id}`));
+});
+
 test('heartbeats have their schema', async () => {
   const reg = await t.api('POST', '/api/v1/register', { as: viewer, params: { event_types: ['message'] } });
   const r = await t.api('GET', '/api/v1/events', { as: viewer, params: { queue_id: reg.body.queue_id, last_event_id: -1 } });

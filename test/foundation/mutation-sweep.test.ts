@@ -17,6 +17,7 @@ let t: TestApp;
 let member: TestUser;
 let streamId: number;
 let messageId: number;
+let spareId: number;
 let doomedId: number;
 let queueId: string;
 
@@ -78,6 +79,16 @@ function baselines(): Call[] {
     { method: 'GET', path: '/events', params: { queue_id: queueId, last_event_id: -1, dont_block: true } },
     { method: 'DELETE', path: '/events', params: { queue_id: queueId } },
     { method: 'POST', path: '/typing', params: { type: 'stream', op: 'start', to: [streamId], topic: 'sweep' } },
+    { method: 'PATCH', path: `/messages/${messageId}`, params: { content: 'edited **hello**', topic: 'swept', propagate_mode: 'change_one', send_notification_to_old_thread: false, send_notification_to_new_thread: true } },
+    { method: 'PATCH', path: `/messages/${messageId}`, params: { stream_id: doomedId, propagate_mode: 'change_all' } },
+    { method: 'GET', path: `/messages/${messageId}/history`, params: {} },
+    { method: 'POST', path: '/messages/flags', params: { messages: [messageId], op: 'add', flag: 'starred' } },
+    { method: 'POST', path: '/mark_all_as_read', params: {} },
+    { method: 'POST', path: '/mark_stream_as_read', params: { stream_id: streamId } },
+    { method: 'POST', path: '/mark_topic_as_read', params: { stream_id: streamId, topic_name: 'sweep' } },
+    { method: 'POST', path: `/messages/${messageId}/reactions`, params: { emoji_name: 'smile', emoji_code: '1f642', reaction_type: 'unicode_emoji' } },
+    { method: 'DELETE', path: `/messages/${messageId}/reactions`, params: { emoji_name: 'smile', emoji_code: '1f642', reaction_type: 'unicode_emoji' } },
+    { method: 'DELETE', path: `/messages/${spareId}`, params: {} },
     { method: 'DELETE', path: `/streams/${doomedId}`, params: {} },
     { method: 'DELETE', path: `/users/${member.id}`, params: {} },
     { method: 'POST', path: `/users/${member.id}/reactivate`, params: {} },
@@ -95,6 +106,7 @@ before(async () => {
   doomedId = (await transact(t.app.ctx, (tx) => createStreamWithSubscribers(tx, t.realm, 'doomed', [t.owner.row]))).id;
   const sent = await t.api('POST', '/api/v1/messages', { params: { type: 'stream', to: 'general', topic: 'sweep', content: 'hello' } });
   messageId = sent.body.id;
+  spareId = (await t.api('POST', '/api/v1/messages', { params: { type: 'stream', to: 'general', topic: 'sweep', content: 'spare' } })).body.id;
   queueId = (await t.api('POST', '/api/v1/register', { params: { event_types: ['message'] } })).body.queue_id;
 });
 after(() => t.close());

@@ -29,6 +29,11 @@ const bounds = prepared((db, a: number, b: number, c: number, d: number) => db.s
   eb.selectFrom('user_message').select((e) => e.fn.max('message_id').as('v')).where('user_id', '=', d).where(sql<SqlBool>`${sql.raw(OWN_INDEXES.read)}`).as('last_read'),
 ]), [0, 0, 0, 0]);
 
+// Every access check makes these two (accessMessage); compiled once.
+const byId = prepared((db, id: number) => db.selectFrom('message').selectAll().where('id', '=', id), [0]);
+const flagsOfOne = prepared((db, userId: number, messageId: number) =>
+  db.selectFrom('user_message').select('flags').where('user_id', '=', userId).where('message_id', '=', messageId), [0, 0]);
+
 /** The id range of a user's messages (null when they have none), and their oldest unread one. */
 export interface UserMessageBounds { first: number | null; last: number | null; firstUnread: number | null }
 
@@ -60,11 +65,10 @@ export const messages = {
   listByIds: (q: Q, ids: number[]): Promise<MessageRow[]> =>
     ids.length === 0 ? Promise.resolve([]) : q.selectFrom('message').selectAll().where('id', 'in', ids).execute(),
 
-  findById: (q: Q, id: number): Promise<MessageRow | undefined> =>
-    q.selectFrom('message').selectAll().where('id', '=', id).executeTakeFirst(),
+  findById: async (q: Q, id: number): Promise<MessageRow | undefined> => (await byId(q as Kysely<DB>, id))[0],
 
-  flagsOf: (q: Q, userId: number, messageId: number): Promise<{ flags: number } | undefined> =>
-    q.selectFrom('user_message').select('flags').where('user_id', '=', userId).where('message_id', '=', messageId).executeTakeFirst(),
+  flagsOf: async (q: Q, userId: number, messageId: number): Promise<{ flags: number } | undefined> =>
+    (await flagsOfOne(q as Kysely<DB>, userId, messageId))[0],
 
   /** Private-message recipients: personal recipients are users; huddles list their members. */
   huddleMembers: async (q: Q, recipientIds: number[]): Promise<Map<number, number[]>> => {
@@ -95,6 +99,14 @@ export const messages = {
     }
     return names;
   },
+
+  /** Deletes the message rows (their recipient rows and reactions first: see the repos of those); answers how many were there. */
+  deleteByIds: async (q: Q, ids: number[]): Promise<number> =>
+    ids.length === 0 ? 0 : Number((await q.deleteFrom('message').where('id', 'in', ids).executeTakeFirst()).numDeletedRows),
+
+  /** The oldest message left in a stream, or null: its first_message_id. */
+  firstIdInStream: async (q: Q, streamId: number): Promise<number | null> =>
+    (await q.selectFrom('message').select('id').where('stream_id', '=', streamId).orderBy('id').limit(1).executeTakeFirst())?.id ?? null,
 
   reactionsFor: (q: Q, ids: number[]) =>
     ids.length === 0 ? Promise.resolve([]) : q.selectFrom('reaction').selectAll().where('message_id', 'in', ids).orderBy('id').execute(),

@@ -1,4 +1,6 @@
-import { sql, type SqlBool } from 'kysely';
+import { sql, type Kysely, type SqlBool } from 'kysely';
+import { prepared } from '../prepared.js';
+import type { DB } from '../schema.js';
 import type { Q } from '../rows.js';
 import { FLAG_BITS } from '../../lib/message-flags.js';
 import { OWN_INDEXES } from './messages.js';
@@ -8,6 +10,9 @@ const unread = () => sql<SqlBool>`${sql.raw(OWN_INDEXES.unread)}`;
 
 // Flag tests are written as literals: on SQLite they must match the partial indexes'
 // conditions (migration 009), which are the only per-user way into user_message.
+
+const holders = prepared((db, messageId: number) => db.selectFrom('user_message').innerJoin('users', 'users.id', 'user_message.user_id')
+  .select(['user_message.user_id', 'users.role']).where('user_message.message_id', '=', messageId), [0]);
 
 /** Reads of a user's own recipient rows, joined to their messages. */
 export const userMessages = {
@@ -108,6 +113,12 @@ export const userMessages = {
     }
     return out.sort((a, b) => a.id - b.id);
   },
+
+  /** Who holds a row for the message, with their role (events about the message go to holders). */
+  listHolders: (q: Q, messageId: number): Promise<Array<{ user_id: number; role: number }>> => holders(q as Kysely<DB>, messageId),
+
+  deleteByMessageIds: (q: Q, messageIds: number[]) =>
+    messageIds.length === 0 ? Promise.resolve([]) : q.deleteFrom('user_message').where('message_id', 'in', messageIds).execute(),
 
   /** Huddle member lists (`1,2,3`) by recipient id. */
   huddleHashes: async (q: Q, recipientIds: number[]): Promise<Map<number, string>> => {

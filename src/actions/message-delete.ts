@@ -1,0 +1,61 @@
+import type { Tx } from './transaction.js';
+import type { MessageRow, RealmRow, StreamRow, UserRow } from '../store/rows.js';
+import { accessMessageToModify } from '../access/message.js';
+import { hasPolicyPermission } from '../access/realm-policy.js';
+import { messages } from '../store/repos/messages.js';
+import { reactions } from '../store/repos/reactions.js';
+import { streams } from '../store/repos/streams.js';
+import { userMessages } from '../store/repos/user-messages.js';
+import { users } from '../store/repos/users.js';
+import { messageActionAudience } from '../reads/message-audience.js';
+import { streamAudienceIds } from '../reads/stream-audience.js';
+import { isAdminRole } from '../lib/roles.js';
+import { realmSettings } from '../lib/realm-settings.js';
+import { nowSeconds } from '../lib/time.js';
+import { cannotDeleteMessage, deleteTimeLimitPassed, messageAlreadyDeleted } from '../errors.js';
+
+/** DELETE /messages/{id}: Zulip's delete_message_backend, access then permission then removal. */
+export async function doDeleteMessage(tx: Tx, realm: RealmRow, user: UserRow, messageId: number): Promise<void> {
+  const { message, stream } = await accessMessageToModify(tx.db, user, messageId);
+  checkCanDeleteMessage(realm, user, message, (await users.findById(tx.db, message.sender_id))?.bot_owner_id ?? null);
+  // Read before the rows that name them go.
+  const audience = new Set(await messageActionAudience(tx.db, message, stream));
+  audience.add(user.id);
+  await reactions.deleteByMessageIds(tx.db, [message.id]);
+  await userMessages.deleteByMessageIds(tx.db, [message.id]);
+  // A concurrent deletion got there first: its event is the one that counts.
+  if ((await messages.deleteByIds(tx.db, [message.id])) === 0) throw messageAlreadyDeleted();
+  if (stream) {
+    tx.notify({ type: 'delete_message', message_type: 'stream', message_ids: [message.id], stream_id: stream.id, topic: message.topic }, audience, realm.id);
+    await updateFirstMessageId(tx, stream, message.id);
+  } else {
+    // Since feature level 77 a private message's deletion names neither sender nor recipient.
+    tx.notify({ type: 'delete_message', message_type: 'private', message_ids: [message.id] }, audience, realm.id);
+  }
+}
+
+/**
+ * Zulip's validate_can_delete_message: administrators delete anything at any time; others
+ * only their own messages or their bots', when delete_own_message_policy lets their role,
+ * and within message_content_delete_limit_seconds (null: no limit).
+ */
+export function checkCanDeleteMessage(realm: RealmRow, user: UserRow, message: MessageRow, senderBotOwnerId: number | null,
+  now = nowSeconds()): void {
+  if (isAdminRole(user.role)) return;
+  if (message.sender_id !== user.id && senderBotOwnerId !== user.id) throw cannotDeleteMessage();
+  if (!hasPolicyPermission(user, realm, 'delete_own_message_policy', now)) throw cannotDeleteMessage();
+  const limit = realmSettings(realm.settings).message_content_delete_limit_seconds;
+  if (limit !== null && now - message.date_sent > limit) throw deleteTimeLimitPassed();
+}
+
+/**
+ * Deleting a stream's first message moves its first_message_id to the oldest one left
+ * (null when none is), told to everyone who lists the stream, as the send that set it was.
+ */
+async function updateFirstMessageId(tx: Tx, stream: StreamRow, deletedId: number): Promise<void> {
+  if (stream.first_message_id !== deletedId) return;
+  const first = await messages.firstIdInStream(tx.db, stream.id);
+  await streams.update(tx.db, stream.id, { first_message_id: first });
+  tx.notify({ type: 'stream', op: 'update', property: 'first_message_id', value: first, stream_id: stream.id, name: stream.name },
+    await streamAudienceIds(tx.db, stream), stream.realm_id);
+}
