@@ -38,3 +38,38 @@ test('zulip-js sends stream and private messages and retrieves them with narrows
   assert.equal(one.result, 'success');
   assert.equal(one.raw_content, 'private hello');
 });
+
+test('zulip-js edits a message, reads its history, reacts and unreacts, stars, marks read and deletes', async () => {
+  const owner = await zulip({ realm: base, username: t.owner.email, apiKey: t.owner.apiKey });
+  const asBob = await zulip({ realm: base, username: bob.email, apiKey: bob.apiKey });
+  const { id } = await owner.messages.send({ type: 'stream', to: 'general', topic: 'zulip-js edits', content: 'before' });
+
+  const edited = await owner.messages.update({ message_id: id, content: 'after **edit**' });
+  assert.equal(edited.result, 'success', JSON.stringify(edited));
+  const renamed = await owner.messages.update({ message_id: id, topic: 'zulip-js renamed', propagate_mode: 'change_all' });
+  assert.equal(renamed.result, 'success', JSON.stringify(renamed));
+  const seen = await asBob.messages.getById({ message_id: id });
+  assert.equal(seen.message.content, '<p>after <strong>edit</strong></p>');
+  assert.equal(seen.message.subject, 'zulip-js renamed');
+  const history = await asBob.messages.getHistoryById({ message_id: id });
+  assert.deepEqual(history.message_history.map((h: any) => h.content), ['before', 'after **edit**', 'after **edit**']);
+
+  assert.equal((await asBob.reactions.add({ message_id: id, emoji_name: 'octopus' })).result, 'success');
+  let withReaction = await asBob.messages.getById({ message_id: id });
+  assert.deepEqual(withReaction.message.reactions.map((r: any) => [r.emoji_name, r.user_id]), [['octopus', bob.id]]);
+  assert.equal((await asBob.reactions.remove({ message_id: id, emoji_name: 'octopus' })).result, 'success');
+  withReaction = await asBob.messages.getById({ message_id: id });
+  assert.deepEqual(withReaction.message.reactions, []);
+
+  const starred = await asBob.messages.flags.add({ messages: [id], flag: 'starred' });
+  assert.equal(starred.result, 'success', JSON.stringify(starred));
+  const read = await asBob.messages.flags.add({ messages: [id], flag: 'read' });
+  assert.equal(read.result, 'success', JSON.stringify(read));
+  assert.deepEqual((await asBob.messages.getById({ message_id: id })).message.flags, ['read', 'starred']);
+
+  const deleted = await owner.messages.deleteById({ message_id: id });
+  assert.equal(deleted.result, 'success', JSON.stringify(deleted));
+  const gone = await asBob.messages.getById({ message_id: id });
+  assert.equal(gone.result, 'error');
+  assert.equal(gone.msg, 'Invalid message(s)');
+});
