@@ -1,5 +1,6 @@
 import type { MessageRow, Q, StreamRow } from '../store/rows.js';
 import { userMessages } from '../store/repos/user-messages.js';
+import { users } from '../store/repos/users.js';
 import { subscriberIds } from './streams.js';
 import { Role } from '../lib/roles.js';
 
@@ -13,16 +14,18 @@ import { Role } from '../lib/roles.js';
  * browsed a public stream get nothing, as in Zulip; reacting gives them a row.
  */
 export async function messageActionAudience(q: Q, message: MessageRow, stream: StreamRow | undefined): Promise<number[]> {
-  const holders = await userMessages.listHolders(q, message.id);
-  if (message.stream_id === null || !stream) return holders.map((h) => h.user_id);
+  const holders = await userMessages.listHolderIds(q, message.id);
+  if (message.stream_id === null || !stream) return holders;
   // Cached outside a transaction, as for a send to the stream.
   const subscribers = await subscriberIds(q, stream.id);
   if (stream.history_public_to_subscribers !== 1) {
-    const held = new Set(holders.map((h) => h.user_id));
+    const held = new Set(holders);
     return subscribers.filter((id) => held.has(id));
   }
   if (stream.invite_only === 1) return [...subscribers];
   const out = new Set(subscribers);
-  for (const h of holders) if (h.role !== Role.GUEST) out.add(h.user_id);
+  // Usually every holder is a subscriber; only the others' roles need looking up.
+  const others = holders.filter((id) => !out.has(id));
+  if (others.length > 0) for (const u of await users.listByIds(q, others)) if (u.role !== Role.GUEST) out.add(u.id);
   return [...out];
 }

@@ -11,8 +11,8 @@ const unread = () => sql<SqlBool>`${sql.raw(OWN_INDEXES.unread)}`;
 // Flag tests are written as literals: on SQLite they must match the partial indexes'
 // conditions (migration 009), which are the only per-user way into user_message.
 
-const holders = prepared((db, messageId: number) => db.selectFrom('user_message').innerJoin('users', 'users.id', 'user_message.user_id')
-  .select(['user_message.user_id', 'users.role']).where('user_message.message_id', '=', messageId), [0]);
+const holders = prepared((db, messageId: number) => db.selectFrom('user_message')
+  .select('user_message.user_id').where('user_message.message_id', '=', messageId), [0]);
 
 /** Reads of a user's own recipient rows, joined to their messages. */
 export const userMessages = {
@@ -114,8 +114,8 @@ export const userMessages = {
     return out.sort((a, b) => a.id - b.id);
   },
 
-  /** Who holds a row for the message, with their role (events about the message go to holders). */
-  listHolders: (q: Q, messageId: number): Promise<Array<{ user_id: number; role: number }>> => holders(q as Kysely<DB>, messageId),
+  /** Who holds a row for the message (events about the message go to holders). */
+  listHolderIds: async (q: Q, messageId: number): Promise<number[]> => (await holders(q as Kysely<DB>, messageId)).map((r) => r.user_id),
 
   deleteByMessageIds: (q: Q, messageIds: number[]) =>
     messageIds.length === 0 ? Promise.resolve([]) : q.deleteFrom('user_message').where('message_id', 'in', messageIds).execute(),
