@@ -119,6 +119,10 @@ test('moving a topic to another stream: breadcrumbs in both threads, history and
 test('partial moves: counts in the breadcrumbs; notifications can be turned off', async () => {
   const ids = [await post(alice, 'lounge', 'split'), await post(alice, 'lounge', 'split'), await post(alice, 'lounge', 'split')];
   assertOk(await edit(admin, ids[1]!, { stream_id: garden.id, topic: 'split off', propagate_mode: 'change_later' }));
+  // Topic and stream in one edit: one history entry with both.
+  const h = (await narrow(bob, [['id', ids[2]]]))[0]!.edit_history[0];
+  assert.deepEqual(Object.keys(h).sort(), ['prev_stream', 'prev_topic', 'stream', 'timestamp', 'topic', 'user_id']);
+  assert.deepEqual([h.prev_stream, h.stream, h.prev_topic, h.topic], [lounge.id, garden.id, 'split', 'split off']);
   const there = notices(await narrow(bob, [['stream', 'garden'], ['topic', 'split off']]));
   assert.match(there[0]!.content, /^<p>2 messages were moved here from /);
   const here = notices(await narrow(bob, [['stream', 'lounge'], ['topic', 'split']]));
@@ -154,6 +158,10 @@ test('permissions: topic policy, stream-move policy, guests, time limits, target
   assertError(await edit(bob, id, { stream_id: vault.id }), 'Invalid stream id');
   assertError(await edit(bob, id, { stream_id: 987_654 }), 'Invalid stream id');
   assertOk(await edit(bob, id, { stream_id: garden.id, send_notification_to_old_thread: false, send_notification_to_new_thread: false }));
+  // Someone who received a private-stream message but has left the stream may no longer move it.
+  const kept = await post(alice, 'vault', 'left behind');
+  assertOk(await t.api('DELETE', '/api/v1/users/me/subscriptions', { as: alice, params: { subscriptions: JSON.stringify(['vault']) } }));
+  assertError(await edit(alice, kept, { stream_id: garden.id }), "You don't have permission to move this message due to missing access to its stream");
   await setRealmSettings(t, { move_messages_between_streams_policy: 2 });
 
   // Topic editing by edit_topic_policy: everyone by default, guests included.
