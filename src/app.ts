@@ -3,6 +3,7 @@ import pino, { type Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig, type Config, type ConfigOverrides } from './config.js';
 import type { AppContext } from './context.js';
+import { createMailer } from './mail/mailer.js';
 import { openStore } from './store/db.js';
 import { InProcessBus, type EventBus } from './events/bus.js';
 import { buildHttp } from './http/app.js';
@@ -29,7 +30,8 @@ export async function openContext(overrides: ConfigOverrides = {}, deps: { log?:
     databaseUrl: config.databaseUrl, sqlitePath: path.join(config.dataDir, 'parley.db'),
     onError: (message) => log.warn({ message }, 'background WAL checkpoint failed'),
   });
-  return { config, store, bus: deps.bus ?? new InProcessBus(), log, drainHooks: [], shutdownHooks: [] };
+  const mail = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox') }, log);
+  return { config, store, bus: deps.bus ?? new InProcessBus(), log, mail, drainHooks: [], shutdownHooks: [] };
 }
 
 /** Builds the whole server without listening; tests, the CLI and main all use it. */

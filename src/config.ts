@@ -16,6 +16,10 @@ export interface Config {
   heartbeatMs: number;
   /** Idle queue lifetime in seconds (Zulip default 600). */
   queueTimeoutSecs: number;
+  /** SMTP URL for outgoing mail; without one, mail is written to <dataDir>/outbox. */
+  smtpUrl: string | undefined;
+  /** The From address of Parley's mail. */
+  mailFrom: string;
 }
 
 export type ConfigOverrides = Partial<Config>;
@@ -44,5 +48,7 @@ export function loadConfig(overrides: ConfigOverrides = {}): Config {
     logLevel: overrides.logLevel ?? process.env.PARLEY_LOG_LEVEL ?? 'info',
     heartbeatMs: overrides.heartbeatMs ?? envInt('PARLEY_HEARTBEAT_MS', 45_000 + Math.floor(Math.random() * 10_000)),
     queueTimeoutSecs: overrides.queueTimeoutSecs ?? envInt('PARLEY_QUEUE_TIMEOUT_SECS', 600),
+    smtpUrl: overrides.smtpUrl ?? (process.env.PARLEY_SMTP_URL || undefined),
+    mailFrom: overrides.mailFrom ?? process.env.PARLEY_MAIL_FROM ?? `Parley <noreply@${new URL(externalUrl).hostname}>`,
   };
 }

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Store } from './store/db.js';
 import type { EventBus } from './events/bus.js';
+import type { Mailer } from './mail/mailer.js';
 
 /** Everything a handler or action needs, built once by buildApp. */
 export interface AppContext {
@@ -9,6 +10,8 @@ export interface AppContext {
   store: Store;
   bus: EventBus;
   log: Logger;
+  /** Outgoing mail (confirmation links): SMTP, or the file outbox. */
+  mail: Mailer;
   /**
    * Run as soon as shutdown begins, while in-flight requests finish: release anything
    * that would hold a request open (parked long-polls answer at once).

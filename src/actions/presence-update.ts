@@ -2,6 +2,7 @@ import type { Tx } from './transaction.js';
 import type { RealmRow, UserRow } from '../store/rows.js';
 import { users } from '../store/repos/users.js';
 import { realmSettings } from '../lib/realm-settings.js';
+import { userSettings } from '../lib/user-settings.js';
 import { badRequest } from '../errors.js';
 import { clientPresence, OFFLINE_THRESHOLD_SECS, ACTIVE_WINDOW_SECS, type PresenceRow } from '../presenters/presence.js';
 
@@ -28,7 +29,8 @@ export async function doUpdatePresence(tx: Tx, realm: RealmRow, user: UserRow, s
   } else {
     await tx.db.insertInto('user_presence').values({ ...next, realm_id: realm.id }).execute();
   }
-  if (realmSettings(realm.settings).presence_disabled) return;
+  // Stored either way, so that turning presence back on shows the latest; told to nobody while hidden.
+  if (realmSettings(realm.settings).presence_disabled || !userSettings(user.settings).presence_enabled) return;
   const cameOnline = !prev || now - prev.last_connected_time > OFFLINE_THRESHOLD_SECS;
   const becameActive = status === 'active' && !!prev && now - prev.last_active_time > ACTIVE_WINDOW_SECS;
   if (!cameOnline && !becameActive) return;

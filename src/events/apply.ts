@@ -40,7 +40,9 @@ export function applyEvent(state: State, e: Ev, viewerId: number): void {
       if (e.op === 'update') {
         for (const list of [state.realm_users, state.realm_non_active_users]) {
           const u = list.find((x: any) => x.user_id === e.person.user_id);
-          if (u) Object.assign(u, e.person);
+          // A changed address arrives as `new_email`, as in Zulip.
+          const { new_email: newEmail, ...fields } = e.person;
+          if (u) Object.assign(u, fields, newEmail !== undefined ? { email: newEmail } : {});
         }
       }
       return;
@@ -153,6 +155,15 @@ export function applyEvent(state: State, e: Ev, viewerId: number): void {
         const [info] = Object.values(e.presence as Record<string, { client: string; status: string; timestamp: number }>);
         state.presences[e.email] = { ...e.presence, aggregated: { client: info!.client, status: info!.status, timestamp: info!.timestamp } };
       }
+      return;
+    case 'user_settings':
+      if (state.user_settings) state.user_settings[e.property] = e.value;
+      return;
+    case 'update_display_settings':
+      if (e.setting_name in state) state[e.setting_name] = e.setting;
+      return;
+    case 'update_global_notifications':
+      if (e.notification_name in state) state[e.notification_name] = e.setting;
       return;
     case 'update_message': {
       const u = state.unread_msgs;

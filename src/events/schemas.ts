@@ -72,6 +72,9 @@ export const EVENT_SCHEMAS: Record<string, Record<string, Check>> = {
   muted_topics: { type: str, id: int, muted_topics: arrayOf(arrayOf(any)) },
   alert_words: { type: str, id: int, alert_words: arrayOf(str) },
   presence: { type: str, id: int, user_id: int, email: str, server_timestamp: int, presence: (v) => obj(v) && Object.values(v as object).every(clientPresence) },
+  'user_settings:update': { type: str, op: str, id: int, property: str, value: any },
+  update_display_settings: { type: str, id: int, user: str, setting_name: str, setting: any, 'language_name?': str },
+  update_global_notifications: { type: str, id: int, user: str, notification_name: str, setting: any },
   update_message: {
     type: str, id: int, user_id: nullable(int), edit_timestamp: int, message_id: int, message_ids: arrayOf(int), rendering_only: bool,
     flags: arrayOf(str), 'stream_name?': str, 'stream_id?': int, 'orig_content?': str, 'orig_rendered_content?': str,

@@ -51,6 +51,9 @@ export type UnreadMessageDetails =
 
 export type ParleyEvent =
   | MessageEvent
+  | { type: 'user_settings'; op: 'update'; property: string; value: unknown }
+  | { type: 'update_display_settings'; user: string; setting_name: string; setting: unknown; language_name?: string }
+  | { type: 'update_global_notifications'; user: string; notification_name: string; setting: unknown }
   | UpdateMessageEvent
   | { type: 'realm_user'; op: 'add' | 'update' | 'remove'; person: Dict }
   | { type: 'realm_bot'; op: 'add' | 'update'; bot: Dict }
@@ -87,6 +90,9 @@ export type EventType = ParleyEvent['type'];
 export const EVENT_KINDS = {
   message: [],
   update_message: [],
+  user_settings: ['update'],
+  update_display_settings: [],
+  update_global_notifications: [],
   realm_user: ['add', 'update', 'remove'],
   realm_bot: ['add', 'update'],
   subscription: ['add', 'remove', 'update', 'peer_add', 'peer_remove'],

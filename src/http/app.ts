@@ -80,7 +80,7 @@ function sendJson(reply: FastifyReply, json: string): FastifyReply {
 function registerRoute(app: FastifyInstance, ctx: AppContext, route: Route): void {
   app.route({
     method: route.method,
-    url: API_PREFIX + route.path,
+    url: (route.prefix ?? API_PREFIX) + route.path,
     handler: async (req, reply) => {
       handlerStarted.add(req);
       const base: BaseRequest = {

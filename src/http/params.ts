@@ -37,6 +37,11 @@ export class Params {
     return new Params(out);
   }
 
+  /** Every parameter name the request carried. */
+  names(): string[] {
+    return Object.keys(this.raw);
+  }
+
   has(name: string): boolean {
     return Object.prototype.hasOwnProperty.call(this.raw, name);
   }

@@ -24,10 +24,13 @@ export class PreSerialized {
   constructor(readonly json: string) {}
 }
 
-/** auth 'user': basic auth required; 'none': public, the Host picks the realm. */
+/**
+ * auth 'user': basic auth required; 'none': public, the Host picks the realm. `prefix`
+ * replaces /api/v1 for the few pages outside the API (a confirmation link's target).
+ */
 export type Route =
-  | { method: Method; path: string; auth: 'user'; handler: (r: AuthedRequest) => Promise<Body | PreSerialized> }
-  | { method: Method; path: string; auth: 'none'; handler: (r: BaseRequest) => Promise<Body | PreSerialized> };
+  | { method: Method; path: string; prefix?: string; auth: 'user'; handler: (r: AuthedRequest) => Promise<Body | PreSerialized> }
+  | { method: Method; path: string; prefix?: string; auth: 'none'; handler: (r: BaseRequest) => Promise<Body | PreSerialized> };
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
 

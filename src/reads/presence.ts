@@ -1,6 +1,7 @@
 import type { Q, RealmRow, UserRow } from '../store/rows.js';
 import { presence } from '../store/repos/presence.js';
 import { realmSettings } from '../lib/realm-settings.js';
+import { userSettings } from '../lib/user-settings.js';
 import { presenceDict, type PresenceRow } from '../presenters/presence.js';
 
 const TWO_WEEKS = 14 * 24 * 3600;
@@ -13,8 +14,11 @@ export async function presencesForRealm(q: Q, realm: RealmRow, slim: boolean, no
   if (realmSettings(realm.settings).presence_disabled) return {};
   const rows = await presence.listActiveHumansSince(q, realm.id, now - TWO_WEEKS);
   const out: Record<string, unknown> = {};
-  for (const r of rows) out[slim ? String(r.user_id) : r.email] = presenceDict(r, now);
+  // Users who turned presence_enabled off are never shown (Zulip's presence filter).
+  for (const r of rows) if (userSettings(r.settings).presence_enabled) out[slim ? String(r.user_id) : r.email] = presenceDict(r, now);
   return out;
 }
 
-export const presenceOf = (q: Q, user: UserRow): Promise<PresenceRow | undefined> => presence.findByUser(q, user.id);
+/** A user's presence, unless they hide it. */
+export const presenceOf = async (q: Q, user: UserRow): Promise<PresenceRow | undefined> =>
+  (userSettings(user.settings).presence_enabled ? presence.findByUser(q, user.id) : undefined);

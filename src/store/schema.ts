@@ -165,6 +165,18 @@ export interface CacheEpochTable {
   value: number;
 }
 
+/** A requested email change; status 0 pending, 1 confirmed, 2 replaced by a later request. */
+export interface EmailChangeTable {
+  id: Generated<number>;
+  user_id: number;
+  realm_id: number;
+  old_email: string;
+  new_email: string;
+  token: string;
+  date_created: number;
+  status: number;
+}
+
 export interface DB {
   realm: RealmTable;
   users: UserTable;
@@ -180,4 +192,5 @@ export interface DB {
   alert_word: AlertWordTable;
   user_presence: UserPresenceTable;
   cache_epoch: CacheEpochTable;
+  email_change: EmailChangeTable;
 }

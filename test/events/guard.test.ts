@@ -31,9 +31,9 @@ before(async () => {
 });
 after(() => t.close());
 
-function normalize(state: Record<string, any>): Record<string, any> {
+function normalize(state: Record<string, any>, compared: readonly string[] = COMPARED): Record<string, any> {
   const out: Record<string, any> = {};
-  for (const key of COMPARED) {
+  for (const key of compared) {
     let v = structuredClone(state[key]);
     if (Array.isArray(v) && v.length && typeof v[0] === 'object' && !Array.isArray(v[0])) {
       v = v.map(({ stream_weekly_traffic: _w, ...rest }: any) => rest).sort((a: any, b: any) => (a.stream_id ?? a.user_id) - (b.stream_id ?? b.user_id));
@@ -43,8 +43,9 @@ function normalize(state: Record<string, any>): Record<string, any> {
   return out;
 }
 
-async function guard(label: string, as: TestUser, action: () => Promise<unknown>): Promise<Array<Record<string, any>>> {
-  const reg = await t.api('POST', '/api/v1/register', { as, params: REGISTER });
+async function guard(label: string, as: TestUser, action: () => Promise<unknown>,
+  register: Record<string, unknown> = REGISTER, compared: readonly string[] = COMPARED): Promise<Array<Record<string, any>>> {
+  const reg = await t.api('POST', '/api/v1/register', { as, params: register });
   assert.equal(reg.status, 200, JSON.stringify(reg.body));
   const state = reg.body;
   await action();
@@ -56,8 +57,8 @@ async function guard(label: string, as: TestUser, action: () => Promise<unknown>
     seen.add(schemaKey(e));
     applyEvent(state, e, as.id);
   }
-  const fresh = await t.api('POST', '/api/v1/register', { as, params: REGISTER });
-  assert.deepEqual(normalize(state), normalize(fresh.body), `${label}: state after events differs from a fresh register`);
+  const fresh = await t.api('POST', '/api/v1/register', { as, params: register });
+  assert.deepEqual(normalize(state, compared), normalize(fresh.body, compared), `${label}: state after events differs from a fresh register`);
   return events;
 }
 
@@ -184,6 +185,19 @@ test('reactions: add and remove; deleting a message', async () => {
   await guard('add reaction', viewer, api(other, 'POST', `/messages/${id}/reactions`, { emoji_name: 'smile' }));
   await guard('remove reaction', viewer, api(other, 'DELETE', `/messages/${id}/reactions`, { emoji_name: 'smile' }));
   await guard('delete message', viewer, api(other, 'DELETE', `/messages/${id}`));
+});
+
+test('personal settings: the settings object, the legacy events for older clients, time zone and name changes', async () => {
+  await guard('a display setting', viewer, api(viewer, 'PATCH', '/settings', { color_scheme: 2, emojiset: 'twitter' }), REGISTER, [...COMPARED, 'user_settings']);
+  await guard('a notification setting and the time zone', viewer, api(viewer, 'PATCH', '/settings', { enable_sounds: false, timezone: 'Europe/Berlin' }),
+    REGISTER, [...COMPARED, 'user_settings']);
+  await guard('full name', viewer, api(viewer, 'PATCH', '/settings', { full_name: 'Vera Renamed' }), REGISTER, [...COMPARED, 'user_settings']);
+  const legacy = { ...REGISTER, client_capabilities: { ...REGISTER.client_capabilities, user_settings_object: false } };
+  const legacyKeys = [...COMPARED, 'color_scheme', 'default_language', 'enable_sounds', 'notification_sound', 'presence_enabled'];
+  const events = await guard('legacy display events', viewer, api(viewer, 'PATCH', '/settings', { default_language: 'de', color_scheme: 3 }), legacy, legacyKeys);
+  assert.deepEqual(events.filter((e) => e.type === 'update_display_settings').map((e) => [e.setting_name, e.setting, e.language_name]),
+    [['color_scheme', 3, undefined], ['default_language', 'de', 'Deutsch']]);
+  await guard('legacy notification events', viewer, api(viewer, 'PATCH', '/settings/notifications', { notification_sound: 'ding', presence_enabled: false }), legacy, legacyKeys);
 });
 
 test('heartbeats have their schema', async () => {

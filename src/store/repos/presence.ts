@@ -9,7 +9,7 @@ export const presence = {
   /** Active humans of the realm connected since `since`, with their emails. */
   listActiveHumansSince: (q: Q, realmId: number, since: number) =>
     q.selectFrom('user_presence').innerJoin('users', 'users.id', 'user_presence.user_id')
-      .select(['user_presence.user_id', 'user_presence.client', 'user_presence.last_active_time', 'user_presence.last_connected_time', 'users.email'])
+      .select(['user_presence.user_id', 'user_presence.client', 'user_presence.last_active_time', 'user_presence.last_connected_time', 'users.email', 'users.settings'])
       .where('user_presence.realm_id', '=', realmId).where('user_presence.last_connected_time', '>=', since)
       .where('users.is_active', '=', 1).where('users.is_bot', '=', 0).execute(),
 };

@@ -1,0 +1,89 @@
+import crypto from 'node:crypto';
+import type { AppContext } from '../context.js';
+import { transact, type Tx } from './transaction.js';
+import type { Q, RealmRow, UserRow } from '../store/rows.js';
+import { users } from '../store/repos/users.js';
+import { realms } from '../store/repos/realms.js';
+import { emailChanges } from '../store/repos/email-changes.js';
+import { badRequest } from '../errors.js';
+import { realmSettings } from '../lib/realm-settings.js';
+import { isAdminRole } from '../lib/roles.js';
+import { nowSeconds } from '../lib/time.js';
+import { checkEmail } from './user-create.js';
+import { notifyRealmUser } from './user-notify.js';
+import { canSeeDeliveryEmail, gravatarUrl } from '../presenters/user.js';
+
+// Zulip's EMAIL_CHANGE_CONFIRMATION_DAYS.
+const CONFIRMATION_SECONDS = 24 * 60 * 60;
+
+/** Zulip's validate_email_change_request, before anything is stored. */
+export async function checkEmailChange(q: Q, realm: RealmRow, user: UserRow, newEmail: string): Promise<void> {
+  if (realmSettings(realm.settings).email_changes_disabled && !isAdminRole(user.role)) {
+    throw badRequest('Email address changes are disabled in this organization.');
+  }
+  try {
+    checkEmail(newEmail);
+  } catch {
+    throw badRequest('Invalid address.');
+  }
+  const taken = await users.findByEmail(q, realm.id, newEmail);
+  if (taken) throw badRequest(taken.is_active === 1 ? 'Already has an account.' : 'Account has been deactivated.');
+}
+
+/** Stores the request and mails its link to the new address once it has committed. */
+export async function doStartEmailChange(tx: Tx, realm: RealmRow, user: UserRow, newEmail: string): Promise<void> {
+  const token = crypto.randomBytes(24).toString('base64url');
+  await emailChanges.replacePending(tx.db, user.id);
+  await emailChanges.insert(tx.db, { user_id: user.id, realm_id: realm.id, old_email: user.delivery_email, new_email: newEmail, token, date_created: nowSeconds() });
+  tx.later(async (ctx) => {
+    const link = `${realmUrl(ctx, realm)}/accounts/confirm_new_email/${token}/`;
+    await ctx.mail.send({
+      to: newEmail,
+      subject: `Verify your new email address for ${realm.name}`,
+      text: `We received a request to change the email address for ${user.full_name}'s account on ${realm.name} `
+        + `from ${user.delivery_email} to ${newEmail}.\n\nTo confirm it, open this link within a day:\n\n${link}\n\n`
+        + 'If you did not ask for this, ignore this message.\n',
+    });
+  });
+}
+
+function realmUrl(ctx: AppContext, realm: RealmRow): string {
+  if (realm.string_id === '') return ctx.config.externalUrl;
+  const u = new URL(ctx.config.externalUrl);
+  u.hostname = `${realm.string_id}.${u.hostname}`;
+  return u.toString().replace(/\/$/, '');
+}
+
+export type EmailConfirmation = { ok: true; oldEmail: string; newEmail: string } | { ok: false };
+
+/**
+ * The link's target: changes the address if the request is still pending, fresh, and the
+ * address still free (Zulip's confirm_email_change), tells clients, and lets the old
+ * address know.
+ */
+export async function confirmEmailChange(ctx: AppContext, token: string): Promise<EmailConfirmation> {
+  return transact(ctx, async (tx) => {
+    const change = token.length > 200 ? undefined : await emailChanges.findByToken(tx.db, token);
+    if (!change || change.date_created + CONFIRMATION_SECONDS < nowSeconds()) return { ok: false };
+    const user = await users.findById(tx.db, change.user_id);
+    const realm = await realms.findById(tx.db, change.realm_id);
+    if (!user || !realm || user.is_active !== 1 || realm.deactivated === 1 || user.delivery_email !== change.old_email) return { ok: false };
+    if (!(await emailChanges.confirm(tx.db, change.id))) return { ok: false };
+    await checkEmailChange(tx.db, realm, user, change.new_email);
+    await users.update(tx.db, user.id, { email: change.new_email, email_lower: change.new_email.toLowerCase(), delivery_email: change.new_email });
+    await notifyRealmUser(tx, realm.id, 'update', { user_id: user.id, new_email: change.new_email });
+    // The private address goes only to those who may see it; a gravatar follows the address.
+    const viewers = await users.listByIds(tx.db, await users.listActiveIdsInRealm(tx.db, realm.id));
+    const allowed = viewers.filter((v) => v.id === user.id || canSeeDeliveryEmail(v, realm)).map((v) => v.id);
+    tx.notify({ type: 'realm_user', op: 'update', person: { user_id: user.id, delivery_email: change.new_email } }, allowed, realm.id);
+    if (user.avatar_source === 'G') {
+      await notifyRealmUser(tx, realm.id, 'update', { user_id: user.id, avatar_url: gravatarUrl(change.new_email, user.avatar_version), avatar_version: user.avatar_version });
+    }
+    tx.later(async (c) => c.mail.send({
+      to: change.old_email,
+      subject: `Email address changed for ${realm.name}`,
+      text: `The email address for your account on ${realm.name} has been changed from ${change.old_email} to ${change.new_email}.\n`,
+    }));
+    return { ok: true, oldEmail: change.old_email, newEmail: change.new_email };
+  });
+}

@@ -1,0 +1,82 @@
+import type { AppContext } from '../context.js';
+import { transact, type Tx } from './transaction.js';
+import type { RealmRow, UserRow } from '../store/rows.js';
+import { users } from '../store/repos/users.js';
+import { badRequest } from '../errors.js';
+import { userSettings } from '../lib/user-settings.js';
+import { DISPLAY_SETTINGS, NOTIFICATION_SETTINGS, settingValueError, type SettingName } from '../lib/settings-rules.js';
+import { LANGUAGE_NAMES } from '../lib/languages.js';
+import { realmSettings } from '../lib/realm-settings.js';
+import { isAdminRole } from '../lib/roles.js';
+import { hashPassword, verifyPassword } from '../lib/secrets.js';
+import { doChangeFullName } from './user-update.js';
+import { notifyRealmUser } from './user-notify.js';
+import { checkEmailChange, doStartEmailChange } from './email-change.js';
+
+export interface SettingsRequest {
+  fullName?: string | undefined;
+  email?: string | undefined;
+  oldPassword?: string | undefined;
+  newPassword?: string | undefined;
+  /** Decoded values of the personal settings passed. */
+  settings: Partial<Record<SettingName, unknown>>;
+}
+
+// Zulip's PASSWORD_MIN_LENGTH.
+const MIN_PASSWORD_LENGTH = 6;
+
+/** One setting's change, as Zulip's do_change_user_setting tells the user's clients (and, for a time zone, everyone). */
+async function doChangeSetting(tx: Tx, user: UserRow, name: SettingName, value: unknown): Promise<void> {
+  tx.notify({ type: 'user_settings', op: 'update', property: name, value }, [user.id], user.realm_id);
+  // Clients without the user_settings_object capability hear the legacy events instead
+  // (the personaliser chooses per queue).
+  if (DISPLAY_SETTINGS.has(name)) {
+    tx.notify({
+      type: 'update_display_settings', user: user.email, setting_name: name, setting: value,
+      ...(name === 'default_language' ? { language_name: LANGUAGE_NAMES.get(value as string) ?? '' } : {}),
+    }, [user.id], user.realm_id);
+  }
+  if (NOTIFICATION_SETTINGS.has(name)) {
+    tx.notify({ type: 'update_global_notifications', user: user.email, notification_name: name, setting: value }, [user.id], user.realm_id);
+  }
+  if (name === 'timezone') {
+    await users.update(tx.db, user.id, { timezone: value as string });
+    await notifyRealmUser(tx, user.realm_id, 'update', { user_id: user.id, timezone: value });
+  }
+}
+
+/**
+ * PATCH /settings (and its deprecated aliases): checks every value first, in Zulip's
+ * order, then changes what differs; a new email address only starts its confirmation.
+ */
+export async function updateSettings(ctx: AppContext, realm: RealmRow, user: UserRow, req: SettingsRequest): Promise<void> {
+  for (const [name, value] of Object.entries(req.settings) as Array<[SettingName, unknown]>) {
+    const error = settingValueError(name, value);
+    if (error) throw badRequest(error);
+  }
+  if (req.newPassword !== undefined) {
+    if (req.oldPassword === undefined || !(await verifyPassword(req.oldPassword, user.password_hash))) throw badRequest('Wrong password!');
+    if ([...req.newPassword].length < MIN_PASSWORD_LENGTH) throw badRequest('New password is too weak!');
+  }
+  const newEmail = req.email?.trim();
+  const emailChanges = newEmail !== undefined && newEmail !== user.delivery_email;
+  if (emailChanges) await checkEmailChange(ctx.store.db, realm, user, newEmail);
+  const passwordHash = req.newPassword !== undefined ? await hashPassword(req.newPassword) : undefined;
+
+  await transact(ctx, async (tx) => {
+    const current = await users.findById(tx.db, user.id) ?? user;
+    if (passwordHash !== undefined) await users.update(tx.db, user.id, { password_hash: passwordHash });
+    if (emailChanges) await doStartEmailChange(tx, realm, current, newEmail);
+    // As Zulip: a name change the organization forbids is ignored, not refused.
+    if (req.fullName !== undefined && req.fullName !== current.full_name && (!realmSettings(realm.settings).name_changes_disabled || isAdminRole(current.role))) {
+      await doChangeFullName(tx, current, req.fullName);
+    }
+    const stored = userSettings(current.settings);
+    const changed = (Object.entries(req.settings) as Array<[SettingName, unknown]>).filter(([name, value]) => stored[name] !== value);
+    if (changed.length === 0) return;
+    const own = JSON.parse(current.settings || '{}') as Record<string, unknown>;
+    for (const [name, value] of changed) own[name] = value;
+    await users.update(tx.db, user.id, { settings: JSON.stringify(own) });
+    for (const [name, value] of changed) await doChangeSetting(tx, current, name, value);
+  });
+}

@@ -1,0 +1,96 @@
+import { AVAILABLE_NOTIFICATION_SOUNDS, EMOJISET_CHOICES, USER_SETTING_DEFAULTS } from './user-settings.js';
+import { LANGUAGE_NAMES } from './languages.js';
+import { isTimezone } from './timezones.js';
+
+export type SettingName = keyof typeof USER_SETTING_DEFAULTS;
+
+/** How PATCH /settings reads and checks each personal setting (Zulip's REQ validators for json_change_settings). */
+export type SettingRule =
+  | { kind: 'bool' }
+  | { kind: 'int' }
+  | { kind: 'intIn'; values: readonly number[] }
+  | { kind: 'strIn'; values: readonly string[] }
+  | { kind: 'str' };
+
+const bool = { kind: 'bool' } as const;
+
+export const SETTING_RULES: Record<SettingName, SettingRule> = {
+  twenty_four_hour_time: bool,
+  dense_mode: bool,
+  starred_message_counts: bool,
+  fluid_layout_width: bool,
+  high_contrast_mode: bool,
+  color_scheme: { kind: 'intIn', values: [1, 2, 3] },
+  translate_emoticons: bool,
+  default_language: { kind: 'str' },
+  default_view: { kind: 'strIn', values: ['recent_topics', 'all_messages'] },
+  escape_navigates_to_default_view: bool,
+  left_side_userlist: bool,
+  emojiset: { kind: 'strIn', values: EMOJISET_CHOICES.map((e) => e.key) },
+  demote_inactive_streams: { kind: 'intIn', values: [1, 2, 3] },
+  timezone: { kind: 'str' },
+  enter_sends: bool,
+  enable_drafts_synchronization: bool,
+  enable_stream_desktop_notifications: bool,
+  enable_stream_email_notifications: bool,
+  enable_stream_push_notifications: bool,
+  enable_stream_audible_notifications: bool,
+  notification_sound: { kind: 'str' },
+  wildcard_mentions_notify: bool,
+  enable_desktop_notifications: bool,
+  pm_content_in_desktop_notifications: bool,
+  enable_sounds: bool,
+  enable_offline_email_notifications: bool,
+  message_content_in_email_notifications: bool,
+  enable_offline_push_notifications: bool,
+  enable_online_push_notifications: bool,
+  enable_digest_emails: bool,
+  enable_marketing_emails: bool,
+  enable_login_emails: bool,
+  realm_name_in_notifications: bool,
+  presence_enabled: bool,
+  desktop_icon_count_display: { kind: 'intIn', values: [1, 2, 3] },
+  email_notifications_batching_period_seconds: { kind: 'int' },
+  send_private_typing_notifications: bool,
+  send_stream_typing_notifications: bool,
+  send_read_receipts: bool,
+};
+
+/** Settings whose changes clients without user_settings_object hear as update_display_settings. */
+export const DISPLAY_SETTINGS: ReadonlySet<string> = new Set([
+  'twenty_four_hour_time', 'dense_mode', 'starred_message_counts', 'fluid_layout_width', 'high_contrast_mode', 'color_scheme',
+  'translate_emoticons', 'default_language', 'default_view', 'escape_navigates_to_default_view', 'left_side_userlist', 'emojiset',
+  'demote_inactive_streams', 'timezone', 'enter_sends',
+]);
+
+/** Settings whose changes clients without user_settings_object hear as update_global_notifications. */
+export const NOTIFICATION_SETTINGS: ReadonlySet<string> = new Set([
+  'enable_stream_desktop_notifications', 'enable_stream_email_notifications', 'enable_stream_push_notifications',
+  'enable_stream_audible_notifications', 'notification_sound', 'wildcard_mentions_notify', 'enable_desktop_notifications',
+  'pm_content_in_desktop_notifications', 'enable_sounds', 'enable_offline_email_notifications', 'message_content_in_email_notifications',
+  'enable_offline_push_notifications', 'enable_online_push_notifications', 'enable_digest_emails', 'enable_marketing_emails',
+  'enable_login_emails', 'realm_name_in_notifications', 'presence_enabled', 'desktop_icon_count_display',
+  'email_notifications_batching_period_seconds',
+]);
+
+// Zulip's limit on the email batching period: a week.
+const MAX_BATCHING_SECONDS = 7 * 24 * 60 * 60;
+
+/**
+ * The value-level checks Zulip makes after decoding (check_settings_values and the string
+ * validators), with its messages; null when the value is acceptable.
+ */
+export function settingValueError(name: SettingName, value: unknown): string | null {
+  const rule = SETTING_RULES[name];
+  if (rule.kind === 'intIn' && !rule.values.includes(value as number)) return `Invalid ${name}`;
+  if (rule.kind === 'strIn' && !rule.values.includes(value as string)) return `Invalid ${name}`;
+  if (name === 'default_language' && !LANGUAGE_NAMES.has(value as string)) return 'Invalid default_language';
+  if (name === 'timezone' && !isTimezone(value as string)) return 'Invalid timezone';
+  if (name === 'notification_sound' && value !== 'none' && !AVAILABLE_NOTIFICATION_SOUNDS.includes(value as string)) {
+    return `Invalid notification sound '${String(value)}'`;
+  }
+  if (name === 'email_notifications_batching_period_seconds' && ((value as number) <= 0 || (value as number) > MAX_BATCHING_SECONDS)) {
+    return `Invalid email batching period: ${String(value)} seconds`;
+  }
+  return null;
+}

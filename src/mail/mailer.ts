@@ -1,0 +1,54 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import nodemailer from 'nodemailer';
+import type { Logger } from 'pino';
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/** Where Parley's mail goes: SMTP when configured, otherwise files in an outbox directory. */
+export interface Mailer {
+  send(mail: Mail): Promise<void>;
+  /** The directory unsent mail is written to (file outbox only). */
+  readonly outbox: string | undefined;
+}
+
+export interface MailConfig {
+  /** An SMTP URL (smtp://user:pass@host:587, smtps://...); absent: the file outbox. */
+  smtpUrl: string | undefined;
+  from: string;
+  /** The file outbox's directory. */
+  outboxDir: string;
+}
+
+/**
+ * A mailer from configuration. Without SMTP, each message is written as an .eml file to
+ * the outbox directory and its recipient and subject are logged, so that a single-machine
+ * install with no mail server still hands confirmation links to its operator.
+ */
+export function createMailer(config: MailConfig, log: Logger): Mailer {
+  if (config.smtpUrl) {
+    const transport = nodemailer.createTransport(config.smtpUrl);
+    return {
+      outbox: undefined,
+      send: async (mail) => {
+        await transport.sendMail({ from: config.from, ...mail });
+      },
+    };
+  }
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  return {
+    outbox: config.outboxDir,
+    send: async (mail) => {
+      const info = await transport.sendMail({ from: config.from, ...mail });
+      await fs.mkdir(config.outboxDir, { recursive: true });
+      const file = path.join(config.outboxDir, `${Date.now()}-${crypto.randomBytes(4).toString('hex')}.eml`);
+      await fs.writeFile(file, info.message as Buffer);
+      log.info({ to: mail.to, subject: mail.subject, file }, 'mail written to the outbox (no SMTP configured)');
+    },
+  };
+}
