@@ -15,7 +15,9 @@ export function serverOptions(cmd: Command): Command {
     .option('--port <port>', 'port to listen on (PARLEY_PORT)', (v) => Number(v))
     .option('--org-name <name>', 'name of the default organization (PARLEY_ORG_NAME)')
     .option('--admin-email <email>', 'owner of the default organization (PARLEY_ADMIN_EMAIL)')
-    .option('--admin-password <password>', 'owner password on first start (PARLEY_ADMIN_PASSWORD)');
+    .option('--admin-password <password>', 'owner password on first start (PARLEY_ADMIN_PASSWORD)')
+    .option('--smtp-url <url>', 'SMTP server for outgoing mail; without one, mail goes to <data-dir>/outbox (PARLEY_SMTP_URL)')
+    .option('--mail-from <address>', 'From address of outgoing mail (PARLEY_MAIL_FROM)');
 }
 
 export function overridesFrom(opts: Record<string, unknown>): ConfigOverrides {
@@ -28,5 +30,7 @@ export function overridesFrom(opts: Record<string, unknown>): ConfigOverrides {
   if (opts.orgName) o.orgName = String(opts.orgName);
   if (opts.adminEmail) o.adminEmail = String(opts.adminEmail);
   if (opts.adminPassword) o.adminPassword = String(opts.adminPassword);
+  if (opts.smtpUrl) o.smtpUrl = String(opts.smtpUrl);
+  if (opts.mailFrom) o.mailFrom = String(opts.mailFrom);
   return o;
 }
