@@ -14,7 +14,9 @@ import { messageEditRoutes } from './handlers/message-edit.js';
 import { messageFlagRoutes } from './handlers/message-flags.js';
 import { reactionRoutes } from './handlers/reactions.js';
 import { messageDeleteRoutes } from './handlers/message-delete.js';
+import { draftRoutes } from './handlers/drafts.js';
 
 /** Every API route, by resource. Each handler file owns its own table. */
 export const routes: Route[] = [...serverRoutes, ...userRoutes, ...presenceRoutes, ...renderRoutes, ...messageSendRoutes, ...alertWordRoutes, ...messageReadRoutes,
-  ...eventRoutes, ...streamRoutes, ...subscriptionRoutes, ...typingRoutes, ...messageEditRoutes, ...messageFlagRoutes, ...reactionRoutes, ...messageDeleteRoutes];
+  ...eventRoutes, ...streamRoutes, ...subscriptionRoutes, ...typingRoutes, ...messageEditRoutes, ...messageFlagRoutes, ...reactionRoutes, ...messageDeleteRoutes,
+  ...draftRoutes];
