@@ -17,7 +17,8 @@ let viewer: TestUser;
 let other: TestUser;
 const seen = new Set<string>();
 const COMPARED = ['realm_users', 'realm_non_active_users', 'realm_bots', 'subscriptions', 'unsubscribed', 'never_subscribed', 'streams',
-  'realm_default_streams', 'muted_topics', 'alert_words', 'max_message_id', 'unread_msgs', 'starred_messages'];
+  'realm_default_streams', 'muted_topics', 'alert_words', 'max_message_id', 'unread_msgs', 'starred_messages',
+  'drafts'];
 const REGISTER = { include_subscribers: true, client_capabilities: { notification_settings_null: true, bulk_message_deletion: true, user_settings_object: true, stream_typing_notifications: true } };
 
 const published: Array<{ type: string; viaPublish: boolean }> = [];
@@ -184,6 +185,19 @@ test('reactions: add and remove; deleting a message', async () => {
   await guard('add reaction', viewer, api(other, 'POST', `/messages/${id}/reactions`, { emoji_name: 'smile' }));
   await guard('remove reaction', viewer, api(other, 'DELETE', `/messages/${id}/reactions`, { emoji_name: 'smile' }));
   await guard('delete message', viewer, api(other, 'DELETE', `/messages/${id}`));
+});
+
+test('drafts: add, update (reordering them), remove', async () => {
+  const base = await streamId('base');
+  const [added] = await guard('add drafts', viewer, api(viewer, 'POST', '/drafts', { drafts: [
+    { type: 'stream', to: [base], topic: 'draft', content: 'one', timestamp: 100 },
+    { type: 'private', to: [other.id], topic: '', content: 'two', timestamp: 300 },
+    { type: '', to: [], topic: '', content: 'three', timestamp: 100 },
+  ] }));
+  const [first, second] = added!.drafts.map((d: { id: number }) => d.id);
+  await guard('add a draft among them', viewer, api(viewer, 'POST', '/drafts', { drafts: [{ type: '', to: [], topic: '', content: 'four', timestamp: 200 }] }));
+  await guard('update a draft', viewer, api(viewer, 'PATCH', `/drafts/${first}`, { draft: { type: 'private', to: [other.id, t.owner.id], topic: '', content: 'edited', timestamp: 400 } }));
+  await guard('remove a draft', viewer, api(viewer, 'DELETE', `/drafts/${second}`));
 });
 
 test('heartbeats have their schema', async () => {
