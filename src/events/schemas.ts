@@ -100,11 +100,12 @@ const unreadDetails = (v: unknown) => obj(v) && Object.values(v as object).every
   shape({ type: oneOf('stream'), stream_id: int, topic: str, unmuted_stream_msg: bool, 'mentioned?': bool })(d)
   || shape({ type: oneOf('private'), user_ids: arrayOf(int), 'mentioned?': bool })(d));
 EVENT_SCHEMAS['update_message_flags:add'] = { ...flagsFields, op: oneOf('add') };
+EVENT_SCHEMAS['update_message_flags:remove'] = { ...flagsFields, op: oneOf('remove'), 'message_details?': unreadDetails };
+
 const draft = shape({ id: int, type: oneOf('', 'stream', 'private'), to: arrayOf(int), topic: str, content: str, timestamp: int });
 EVENT_SCHEMAS['drafts:add'] = { type: str, op: str, id: int, drafts: arrayOf(draft) };
 EVENT_SCHEMAS['drafts:update'] = { type: str, op: str, id: int, draft };
 EVENT_SCHEMAS['drafts:remove'] = { type: str, op: str, id: int, draft_id: int };
-EVENT_SCHEMAS['update_message_flags:remove'] = { ...flagsFields, op: oneOf('remove'), 'message_details?': unreadDetails };
 
 function shapeErrors(schema: Record<string, Check>, v: Record<string, unknown>, where: string): string[] {
   const errors: string[] = [];
