@@ -27,11 +27,14 @@ export class ApiError extends Error {
     msg: string,
     public readonly httpStatus = 400,
     public readonly extra: Record<string, unknown> = {},
+    /** false: rendered without `code`, as Zulip's bare json_error answers (the missing-draft error). */
+    public readonly coded = true,
   ) {
     super(msg);
   }
 
   toJSON(): Record<string, unknown> {
+    if (!this.coded) return { result: 'error', msg: this.message, ...this.extra };
     return { result: 'error', msg: this.message, code: this.code, ...this.extra };
   }
 }
@@ -109,3 +112,8 @@ export const customEmojiDeactivated = () => badRequest('This custom emoji has be
 export const cannotDeleteMessage = () => badRequest("You don't have permission to delete this message");
 export const deleteTimeLimitPassed = () => badRequest('The time limit for deleting this message has passed');
 export const messageAlreadyDeleted = () => badRequest('Message already deleted');
+
+// Drafts (Zulip's zerver/lib/drafts.py and views/drafts.py): a missing draft, or another
+// user's, was answered by a bare json_error: HTTP 404 and no `code`.
+export const draftDoesNotExist = () => new ApiError('BAD_REQUEST', 'Draft does not exist', 404, {}, false);
+export const draftsSyncDisabled = () => badRequest('User has disabled synchronizing drafts.');

@@ -12,6 +12,7 @@ import { hashPassword, verifyPassword } from '../lib/secrets.js';
 import { doChangeFullName } from './user-update.js';
 import { notifyRealmUser } from './user-notify.js';
 import { checkEmailChange, doStartEmailChange } from './email-change.js';
+import { doDeleteAllDrafts } from './drafts.js';
 
 export interface SettingsRequest {
   fullName?: string | undefined;
@@ -39,6 +40,9 @@ async function doChangeSetting(tx: Tx, user: UserRow, name: SettingName, value: 
   if (NOTIFICATION_SETTINGS.has(name)) {
     tx.notify({ type: 'update_global_notifications', user: user.email, notification_name: name, setting: value }, [user.id], user.realm_id);
   }
+  // Turning synchronisation off deletes what the server holds, without events: the
+  // clients' own copies stay (Zulip's behaviour).
+  if (name === 'enable_drafts_synchronization' && value === false) await doDeleteAllDrafts(tx, user.id);
   if (name === 'timezone') {
     await users.update(tx.db, user.id, { timezone: value as string });
     await notifyRealmUser(tx, user.realm_id, 'update', { user_id: user.id, timezone: value });

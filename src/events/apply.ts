@@ -158,6 +158,8 @@ export function applyEvent(state: State, e: Ev, viewerId: number): void {
       return;
     case 'user_settings':
       if (state.user_settings) state.user_settings[e.property] = e.value;
+      // The server drops its copies when synchronisation is turned off; so does a client.
+      if (e.property === 'enable_drafts_synchronization' && e.value === false && state.drafts) state.drafts = [];
       return;
     case 'update_display_settings':
       if (e.setting_name in state) state[e.setting_name] = e.setting;
@@ -202,6 +204,15 @@ export function applyEvent(state: State, e: Ev, viewerId: number): void {
     case 'reaction':
       // Reactions live on messages, which no register state holds.
       return;
+    case 'drafts': {
+      if (!state.drafts) return;
+      if (e.op === 'add') state.drafts.push(...e.drafts);
+      if (e.op === 'update') state.drafts = state.drafts.map((d: any) => (d.id === e.draft.id ? e.draft : d));
+      if (e.op === 'remove') state.drafts = state.drafts.filter((d: any) => d.id !== e.draft_id);
+      // Register's order: the most recently edited first, ties by id.
+      state.drafts.sort((a: any, b: any) => b.timestamp - a.timestamp || b.id - a.id);
+      return;
+    }
     default:
   }
 }

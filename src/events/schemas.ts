@@ -105,6 +105,11 @@ const unreadDetails = (v: unknown) => obj(v) && Object.values(v as object).every
 EVENT_SCHEMAS['update_message_flags:add'] = { ...flagsFields, op: oneOf('add') };
 EVENT_SCHEMAS['update_message_flags:remove'] = { ...flagsFields, op: oneOf('remove'), 'message_details?': unreadDetails };
 
+const draft = shape({ id: int, type: oneOf('', 'stream', 'private'), to: arrayOf(int), topic: str, content: str, timestamp: int });
+EVENT_SCHEMAS['drafts:add'] = { type: str, op: str, id: int, drafts: arrayOf(draft) };
+EVENT_SCHEMAS['drafts:update'] = { type: str, op: str, id: int, draft };
+EVENT_SCHEMAS['drafts:remove'] = { type: str, op: str, id: int, draft_id: int };
+
 function shapeErrors(schema: Record<string, Check>, v: Record<string, unknown>, where: string): string[] {
   const errors: string[] = [];
   const known = new Set<string>();

@@ -4,6 +4,8 @@
  * each kind listed in EVENT_KINDS went through it with its schema (schemas.ts). `restart`
  * and `heartbeat` are made by the queues themselves and never published.
  */
+import type { WireDraft } from '../presenters/draft.js';
+
 type Dict = Record<string, unknown>;
 
 export interface MessageEvent {
@@ -72,7 +74,14 @@ export type ParleyEvent =
   | { type: 'update_message_flags'; op: 'add' | 'remove'; operation: 'add' | 'remove'; flag: string; messages: number[]; all: boolean; message_details?: Record<string, UnreadMessageDetails> }
   | { type: 'typing'; op: 'start' | 'stop'; message_type: 'private'; sender: { user_id: number; email: string }; recipients: Array<{ user_id: number; email: string }> }
   | { type: 'typing'; op: 'start' | 'stop'; message_type: 'stream'; sender: { user_id: number; email: string }; stream_id: number; topic: string }
-  | ReactionEvent;
+  | ReactionEvent
+  | DraftsEvent;
+
+/** The owner's own drafts (Zulip's drafts events), to all of the owner's queues only. */
+export type DraftsEvent =
+  | { type: 'drafts'; op: 'add'; drafts: WireDraft[] }
+  | { type: 'drafts'; op: 'update'; draft: WireDraft }
+  | { type: 'drafts'; op: 'remove'; draft_id: number };
 
 /** `user` repeats `user_id` for older clients (Zulip keeps it, deprecated). */
 export interface ReactionEvent {
@@ -105,6 +114,7 @@ export const EVENT_KINDS = {
   typing: ['private', 'stream'],
   update_message_flags: ['add', 'remove'],
   reaction: ['add', 'remove'],
+  drafts: ['add', 'update', 'remove'],
 } as const satisfies Record<EventType, readonly string[]>;
 
 export interface EventEnvelope {

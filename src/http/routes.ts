@@ -15,8 +15,9 @@ import { messageFlagRoutes } from './handlers/message-flags.js';
 import { reactionRoutes } from './handlers/reactions.js';
 import { messageDeleteRoutes } from './handlers/message-delete.js';
 import { settingsRoutes } from './handlers/settings.js';
+import { draftRoutes } from './handlers/drafts.js';
 
 /** Every API route, by resource. Each handler file owns its own table. */
 export const routes: Route[] = [...serverRoutes, ...userRoutes, ...presenceRoutes, ...renderRoutes, ...messageSendRoutes, ...alertWordRoutes, ...messageReadRoutes,
   ...eventRoutes, ...streamRoutes, ...subscriptionRoutes, ...typingRoutes, ...messageEditRoutes, ...messageFlagRoutes, ...reactionRoutes, ...messageDeleteRoutes,
-  ...settingsRoutes];
+  ...settingsRoutes, ...draftRoutes];

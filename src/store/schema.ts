@@ -159,6 +159,17 @@ export interface UserPresenceTable {
   last_connected_time: number;
 }
 
+/** A synchronised draft (migration 015): `recipient` is its `to` as JSON, `last_edit_time` whole seconds. */
+export interface DraftTable {
+  id: Generated<number>;
+  user_id: number;
+  type: '' | 'stream' | 'private';
+  recipient: string;
+  topic: string;
+  content: string;
+  last_edit_time: number;
+}
+
 /** One row: moved by a trigger on every write to the tables in-process caches read (migration 012). */
 export interface CacheEpochTable {
   id: number;
@@ -193,4 +204,5 @@ export interface DB {
   user_presence: UserPresenceTable;
   cache_epoch: CacheEpochTable;
   email_change: EmailChangeTable;
+  draft: DraftTable;
 }

@@ -17,7 +17,8 @@ let viewer: TestUser;
 let other: TestUser;
 const seen = new Set<string>();
 const COMPARED = ['realm_users', 'realm_non_active_users', 'realm_bots', 'subscriptions', 'unsubscribed', 'never_subscribed', 'streams',
-  'realm_default_streams', 'muted_topics', 'alert_words', 'max_message_id', 'unread_msgs', 'starred_messages'];
+  'realm_default_streams', 'muted_topics', 'alert_words', 'max_message_id', 'unread_msgs', 'starred_messages',
+  'drafts'];
 const REGISTER = { include_subscribers: true, client_capabilities: { notification_settings_null: true, bulk_message_deletion: true, user_settings_object: true, stream_typing_notifications: true } };
 
 const published: Array<{ type: string; viaPublish: boolean }> = [];
@@ -198,6 +199,22 @@ test('personal settings: the settings object, the legacy events for older client
   assert.deepEqual(events.filter((e) => e.type === 'update_display_settings').map((e) => [e.setting_name, e.setting, e.language_name]),
     [['color_scheme', 3, undefined], ['default_language', 'de', 'Deutsch']]);
   await guard('legacy notification events', viewer, api(viewer, 'PATCH', '/settings/notifications', { notification_sound: 'ding', presence_enabled: false }), legacy, legacyKeys);
+});
+
+test('drafts: add, update (reordering them), remove', async () => {
+  const base = await streamId('base');
+  const [added] = await guard('add drafts', viewer, api(viewer, 'POST', '/drafts', { drafts: [
+    { type: 'stream', to: [base], topic: 'draft', content: 'one', timestamp: 100 },
+    { type: 'private', to: [other.id], topic: '', content: 'two', timestamp: 300 },
+    { type: '', to: [], topic: '', content: 'three', timestamp: 100 },
+  ] }));
+  const [first, second] = added!.drafts.map((d: { id: number }) => d.id);
+  await guard('add a draft among them', viewer, api(viewer, 'POST', '/drafts', { drafts: [{ type: '', to: [], topic: '', content: 'four', timestamp: 200 }] }));
+  await guard('update a draft', viewer, api(viewer, 'PATCH', `/drafts/${first}`, { draft: { type: 'private', to: [other.id, t.owner.id], topic: '', content: 'edited', timestamp: 400 } }));
+  await guard('remove a draft', viewer, api(viewer, 'DELETE', `/drafts/${second}`));
+  await guard('drafts synchronisation off drops the stored drafts', viewer, api(viewer, 'PATCH', '/settings', { enable_drafts_synchronization: false }),
+    REGISTER, [...COMPARED, 'user_settings']);
+  await api(viewer, 'PATCH', '/settings', { enable_drafts_synchronization: true })();
 });
 
 test('heartbeats have their schema', async () => {

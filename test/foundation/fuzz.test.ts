@@ -82,7 +82,8 @@ for (const route of routes.filter((r) => r.prefix === undefined)) {
         assert.ok(json.result === 'success' || json.result === 'error', res.body);
         if (json.result === 'error') {
           assert.equal(typeof json.msg, 'string');
-          assert.equal(typeof json.code, 'string');
+          // The one error the spec shows without a code: a missing (or another user's) draft.
+          if (!(json.msg === 'Draft does not exist' && res.statusCode === 404)) assert.equal(typeof json.code, 'string');
         }
       }), { numRuns: 40 });
   });

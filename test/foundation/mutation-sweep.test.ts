@@ -20,6 +20,7 @@ let messageId: number;
 let spareId: number;
 let doomedId: number;
 let queueId: string;
+let draftId: number;
 
 const AWKWARD = [
   '', ' ', '0', '-1', '1.5', '1e3', '9007199254740993', '99999999999999999999', 'NaN', 'true', 'false', 'null',
@@ -95,6 +96,10 @@ function baselines(): Call[] {
     { method: 'DELETE', path: `/streams/${doomedId}`, params: {} },
     { method: 'DELETE', path: `/users/${member.id}`, params: {} },
     { method: 'POST', path: `/users/${member.id}/reactivate`, params: {} },
+    { method: 'GET', path: '/drafts', params: {} },
+    { method: 'POST', path: '/drafts', params: { drafts: [{ type: 'stream', to: [streamId], topic: 'sweep', content: 'draft', timestamp: 1595479019 }] } },
+    { method: 'PATCH', path: `/drafts/${draftId}`, params: { draft: { type: 'private', to: [member.id], topic: '', content: 'edited draft' } } },
+    { method: 'DELETE', path: `/drafts/${draftId}`, params: {} },
     { method: 'POST', path: '/users/me/api_key/regenerate', params: {} },
     // Last: the owner is the only owner, so this is refused, but should it ever succeed nothing follows.
     { method: 'DELETE', path: '/users/me', params: {}, expectError: true },
@@ -111,6 +116,7 @@ before(async () => {
   messageId = sent.body.id;
   spareId = (await t.api('POST', '/api/v1/messages', { params: { type: 'stream', to: 'general', topic: 'sweep', content: 'spare' } })).body.id;
   queueId = (await t.api('POST', '/api/v1/register', { params: { event_types: ['message'] } })).body.queue_id;
+  draftId = (await t.api('POST', '/api/v1/drafts', { params: { drafts: [{ type: '', to: [], topic: '', content: 'swept' }] } })).body.ids[0];
 });
 after(() => t.close());
 

@@ -170,6 +170,18 @@ test('email: a change waits for the link mailed to the new address; the link wor
   await setRealmSettings(t, { email_changes_disabled: false });
 });
 
+test('settings take effect: turning drafts synchronisation off deletes the stored drafts, silently, and refuses new ones', async () => {
+  assertOk(await t.api('POST', '/api/v1/drafts', { as: bob, params: { drafts: JSON.stringify([{ type: '', to: [], topic: '', content: 'keep me?' }]) } }));
+  assert.equal((await register(bob)).drafts.length, 1);
+  log.clear();
+  assertOk(await patch(bob, { enable_drafts_synchronization: false }));
+  assert.equal(log.find('drafts').length, 0, 'no events delete them');
+  assertError(await t.api('POST', '/api/v1/drafts', { as: bob, params: { drafts: JSON.stringify([{ type: '', to: [], topic: '', content: 'x' }]) } }),
+    'User has disabled synchronizing drafts.');
+  assertOk(await patch(bob, { enable_drafts_synchronization: true }));
+  assert.deepEqual((await register(bob)).drafts, []);
+});
+
 test('settings take effect: typing notifications stop, presence is hidden', async () => {
   assertOk(await patch(bob, { send_private_typing_notifications: false }));
   assertError(await t.api('POST', '/api/v1/typing', { as: bob, params: { op: 'start', to: JSON.stringify([alice.id]) } }),

@@ -14,6 +14,7 @@ import { defaultStreams, streamsVisibleTo } from '../streams.js';
 import { gatherSubscriptions, mutedTopicsOf } from '../subscriptions.js';
 import { CUSTOM_PROFILE_FIELD_TYPES, ownUserState, realmState } from './realm.js';
 import { recentPrivateConversations, starredMessageIds, unreadMsgs } from './messages.js';
+import { registerDrafts } from '../drafts.js';
 
 /**
  * register's initial state, by fetch type: each part is a read of its own (realm.ts,
@@ -86,7 +87,8 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
   if (want('realm_playgrounds')) state.realm_playgrounds = [];
   if (want('realm_domains')) state.realm_domains = [];
   if (want('user_status')) state.user_status = {};
-  if (want('drafts')) state.drafts = [];
+  // Whatever the setting: turning it off deletes the stored drafts (Zulip's note).
+  if (want('drafts')) state.drafts = await registerDrafts(db, user.id);
   if (want('video_calls')) state.has_zoom_token = false;
   // As Zulip: the settings object whenever it is asked for; the legacy top-level copy only
   // for the legacy types, and only to clients without user_settings_object.

@@ -10,6 +10,7 @@ import * as m010 from './010-message-fts-external.js';
 import * as m011 from './011-alert-word-realm.js';
 import * as m012 from './012-cache-epoch.js';
 import * as m014 from './014-system-bots.js';
+import * as m015 from './015-drafts.js';
 import * as m018 from './018-email-changes.js';
 
 export interface Migration {
@@ -28,5 +29,6 @@ export const migrations: Migration[] = [
   { name: '011-alert-word-realm', up: m011.up },
   { name: '012-cache-epoch', up: m012.up },
   { name: '014-system-bots', up: m014.up },
+  { name: '015-drafts', up: m015.up },
   { name: '018-email-changes', up: m018.up },
 ];
