@@ -109,3 +109,12 @@ export const customEmojiDeactivated = () => badRequest('This custom emoji has be
 export const cannotDeleteMessage = () => badRequest("You don't have permission to delete this message");
 export const deleteTimeLimitPassed = () => badRequest('The time limit for deleting this message has passed');
 export const messageAlreadyDeleted = () => badRequest('Message already deleted');
+
+// User status (Zulip 5's update_user_status_backend) and muted users (zerver/views/muting.py).
+export const botRequestsRefused = () => badRequest('This endpoint does not accept bot requests.');
+export const statusNoNewValues = () => badRequest('Client did not pass any new values.');
+export const statusTextTooLong = (limit: number) => badRequest(`status_text is too long (limit: ${limit} characters)`);
+export const statusEmojiNameRequired = () => badRequest('Client must pass emoji_name if they pass either emoji_code or reaction_type.');
+export const cannotMuteSelf = () => badRequest('Cannot mute self');
+export const userAlreadyMuted = () => badRequest('User already muted');
+export const userNotMuted = () => badRequest('User is not muted');

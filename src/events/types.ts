@@ -69,7 +69,14 @@ export type ParleyEvent =
   | { type: 'update_message_flags'; op: 'add' | 'remove'; operation: 'add' | 'remove'; flag: string; messages: number[]; all: boolean; message_details?: Record<string, UnreadMessageDetails> }
   | { type: 'typing'; op: 'start' | 'stop'; message_type: 'private'; sender: { user_id: number; email: string }; recipients: Array<{ user_id: number; email: string }> }
   | { type: 'typing'; op: 'start' | 'stop'; message_type: 'stream'; sender: { user_id: number; email: string }; stream_id: number; topic: string }
-  | ReactionEvent;
+  | ReactionEvent
+  | UserStatusEvent
+  | { type: 'muted_users'; muted_users: Array<{ id: number; timestamp: number }> };
+
+/** What changed of a user's status, as Zulip 5's do_update_user_status sends it: the fields passed. */
+export interface UserStatusEvent {
+  type: 'user_status'; user_id: number; away?: boolean; status_text?: string; emoji_name?: string; emoji_code?: string; reaction_type?: string;
+}
 
 /** `user` repeats `user_id` for older clients (Zulip keeps it, deprecated). */
 export interface ReactionEvent {
@@ -99,6 +106,8 @@ export const EVENT_KINDS = {
   typing: ['private', 'stream'],
   update_message_flags: ['add', 'remove'],
   reaction: ['add', 'remove'],
+  user_status: [],
+  muted_users: [],
 } as const satisfies Record<EventType, readonly string[]>;
 
 export interface EventEnvelope {

@@ -14,7 +14,10 @@ import { messageEditRoutes } from './handlers/message-edit.js';
 import { messageFlagRoutes } from './handlers/message-flags.js';
 import { reactionRoutes } from './handlers/reactions.js';
 import { messageDeleteRoutes } from './handlers/message-delete.js';
+import { userStatusRoutes } from './handlers/user-status.js';
+import { mutedUserRoutes } from './handlers/muted-users.js';
 
 /** Every API route, by resource. Each handler file owns its own table. */
 export const routes: Route[] = [...serverRoutes, ...userRoutes, ...presenceRoutes, ...renderRoutes, ...messageSendRoutes, ...alertWordRoutes, ...messageReadRoutes,
-  ...eventRoutes, ...streamRoutes, ...subscriptionRoutes, ...typingRoutes, ...messageEditRoutes, ...messageFlagRoutes, ...reactionRoutes, ...messageDeleteRoutes];
+  ...eventRoutes, ...streamRoutes, ...subscriptionRoutes, ...typingRoutes, ...messageEditRoutes, ...messageFlagRoutes, ...reactionRoutes, ...messageDeleteRoutes,
+  ...userStatusRoutes, ...mutedUserRoutes];

@@ -10,6 +10,8 @@ import * as m010 from './010-message-fts-external.js';
 import * as m011 from './011-alert-word-realm.js';
 import * as m012 from './012-cache-epoch.js';
 import * as m014 from './014-system-bots.js';
+import * as m016 from './016-user-status.js';
+import * as m017 from './017-muted-users.js';
 
 export interface Migration {
   name: string;
@@ -27,4 +29,6 @@ export const migrations: Migration[] = [
   { name: '011-alert-word-realm', up: m011.up },
   { name: '012-cache-epoch', up: m012.up },
   { name: '014-system-bots', up: m014.up },
+  { name: '016-user-status', up: m016.up },
+  { name: '017-muted-users', up: m017.up },
 ];
