@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import zulip from 'zulip-js';
-import { testApp, people, createAcme, type TestApp, type TestUser } from '../helpers/app.js';
+import { testApp, createAcme, type TestApp, type TestUser } from '../helpers/app.js';
 import { assertError, assertOk, assertUnauthenticated } from '../helpers/assert.js';
 import { createStreams } from '../helpers/streams.js';
 import { getMessages, sendMessage } from '../helpers/messages.js';
@@ -20,7 +20,9 @@ let hamlet: TestUser, cordelia: TestUser, othello: TestUser, iago: TestUser, bot
 before(async () => {
   t = await testApp();
   log = new EventLog(t);
-  ({ hamlet, cordelia, othello, iago } = await t.createUsers(people('hamlet', 'cordelia', 'othello', 'iago')));
+  ({ hamlet, cordelia, othello, iago } = await t.createUsers({
+    hamlet: { name: 'King Hamlet' }, cordelia: { name: 'Cordelia Lear' }, othello: { name: 'Othello Moor' }, iago: { name: 'Iago Ensign' },
+  }));
   bot = await t.createBot(hamlet, { fullName: 'Mute Bot', shortName: 'mutebot' });
   await createStreams(t, { general: [hamlet, cordelia, othello] });
   ({ owner: acmeOwner } = await createAcme(t));
