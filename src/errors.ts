@@ -117,3 +117,11 @@ export const messageAlreadyDeleted = () => badRequest('Message already deleted')
 // user's, was answered by a bare json_error: HTTP 404 and no `code`.
 export const draftDoesNotExist = () => new ApiError('BAD_REQUEST', 'Draft does not exist', 404, {}, false);
 export const draftsSyncDisabled = () => badRequest('User has disabled synchronizing drafts.');
+// User status (Zulip 5's update_user_status_backend) and muted users (zerver/views/muting.py).
+export const botRequestsRefused = () => badRequest('This endpoint does not accept bot requests.');
+export const statusNoNewValues = () => badRequest('Client did not pass any new values.');
+export const statusTextTooLong = (limit: number) => badRequest(`status_text is too long (limit: ${limit} characters)`);
+export const statusEmojiNameRequired = () => badRequest('Client must pass emoji_name if they pass either emoji_code or reaction_type.');
+export const cannotMuteSelf = () => badRequest('Cannot mute self');
+export const userAlreadyMuted = () => badRequest('User already muted');
+export const userNotMuted = () => badRequest('User is not muted');

@@ -16,6 +16,7 @@ import { presentMessage, pmUser, type RecipientInfo } from '../presenters/messag
 import { matchesAlertWord } from './alert-words.js';
 import { activeSubscription, streamByName, streamInRealm, subscriberIds } from '../reads/streams.js';
 import { realmAlertWords } from '../reads/alert-words.js';
+import { realmMuters } from '../reads/muted-users.js';
 import { streamAudienceIds } from '../reads/stream-audience.js';
 import { publish } from '../events/publish.js';
 import { recipients as recipientRows } from '../store/repos/recipients.js';
@@ -198,11 +199,14 @@ export async function sendMessage(ctx: AppContext, realm: RealmRow, sender: User
   };
 
   const alertWords = await realmAlertWords(q, realm.id);
+  // Who muted the sender gets the message already read (Zulip's get_muting_users).
+  const mutedBy = (await realmMuters(q, realm.id)).get(sender.id);
   const senderRead = isHumanClient(input.client);
   const rows = recipients.map((userId) => {
     let flags = 0;
     if (userId === sender.id && senderRead) flags |= FLAG_BITS.read;
     if (input.unreadOnlyFor && !input.unreadOnlyFor.has(userId)) flags |= FLAG_BITS.read;
+    if (mutedBy?.has(userId)) flags |= FLAG_BITS.read;
     if (rendered.mentionedUserIds.has(userId)) flags |= FLAG_BITS.mentioned;
     if (rendered.wildcardMentioned) flags |= FLAG_BITS.wildcard_mentioned;
     if (userId !== sender.id && matchesAlertWord(content, alertWords.get(userId))) flags |= FLAG_BITS.has_alert_word;

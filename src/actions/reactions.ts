@@ -30,7 +30,7 @@ export interface ReactionRequest {
 type ReactionFields = Pick<ReactionRow, 'emoji_name' | 'emoji_code' | 'reaction_type'>;
 
 /** The organization's custom emoji. None exist yet; the custom-emoji table will load them here. */
-async function customEmojiOf(_q: Q, _realmId: number): Promise<CustomEmojiSet> {
+export async function customEmojiOf(_q: Q, _realmId: number): Promise<CustomEmojiSet> {
   return NO_CUSTOM_EMOJI;
 }
 

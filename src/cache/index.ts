@@ -34,6 +34,8 @@ export interface Caches {
   /** Shared: callers must not change the arrays. */
   subscriberIds: VersionedCache<number, readonly number[]>;
   alertWords: VersionedCache<number, ReadonlyMap<number, string[]>>;
+  /** A realm's mutes as sends read them: muted user id -> who muted them. */
+  realmMuters: VersionedCache<number, ReadonlyMap<number, ReadonlySet<number>>>;
   renderUsers: VersionedCache<number, RealmRenderUsers>;
   realmUserLists: VersionedCache<string, RealmUserLists>;
   /** GET /users/me, serialised: the cheapest authenticated call clients make at startup. */
@@ -53,6 +55,7 @@ function createCaches(): Caches {
     activeSubscriptions: new VersionedCache(['streams', 'subscriptions', 'users'], 20_000),
     subscriberIds: new VersionedCache(['streams', 'subscriptions', 'users'], 20_000),
     alertWords: new VersionedCache(['alert_words', 'users'], 1_000),
+    realmMuters: new VersionedCache(['muted_users'], 1_000),
     renderUsers: new VersionedCache(['users'], 1_000),
     realmUserLists: new VersionedCache(['users', 'realms'], 1_000),
     meAnswers: new VersionedCache(['users', 'realms', 'messages'], 100_000),

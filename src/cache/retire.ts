@@ -12,7 +12,7 @@ export const EPOCH_POLL_MS = 1000;
 const SCOPES_OF_EVENT: Partial<Record<ParleyEvent['type'], CacheScope>> = {
   realm_user: 'users', realm_bot: 'users', stream: 'streams', subscription: 'subscriptions',
   alert_words: 'alert_words', message: 'messages', delete_message: 'messages', update_message: 'messages',
-  reaction: 'messages',
+  reaction: 'messages', muted_users: 'muted_users',
 };
 
 function messageIdsOf(e: ParleyEvent): number[] {

@@ -36,6 +36,8 @@ export function applyEvent(state: State, e: Ev, viewerId: number): void {
       if (e.op === 'remove') {
         const i = state.realm_users.findIndex((u: any) => u.user_id === e.person.user_id);
         if (i >= 0) state.realm_non_active_users.push({ ...state.realm_users.splice(i, 1)[0], is_active: false });
+        // Register lists only active users' statuses.
+        if (state.user_status) delete state.user_status[e.person.user_id];
       }
       if (e.op === 'update') {
         for (const list of [state.realm_users, state.realm_non_active_users]) {
@@ -213,6 +215,25 @@ export function applyEvent(state: State, e: Ev, viewerId: number): void {
       state.drafts.sort((a: any, b: any) => b.timestamp - a.timestamp || b.id - a.id);
       return;
     }
+    case 'user_status':
+      if (state.user_status) applyUserStatus(state.user_status, e);
+      return;
+    case 'muted_users':
+      if ('muted_users' in state) state.muted_users = e.muted_users;
+      return;
     default:
   }
+}
+
+/** A user_status event merged into register's `user_status`: cleared fields leave, an empty status leaves entirely. */
+function applyUserStatus(all: Record<string, Record<string, unknown>>, e: Ev): void {
+  const key = String(e.user_id);
+  const s = { ...all[key] };
+  if ('away' in e) (e.away ? (s.away = true) : delete s.away);
+  if ('status_text' in e) (e.status_text ? (s.status_text = e.status_text) : delete s.status_text);
+  if ('emoji_name' in e) {
+    for (const f of ['emoji_name', 'emoji_code', 'reaction_type']) (e.emoji_name ? (s[f] = e[f]) : delete s[f]);
+  }
+  if (Object.keys(s).length > 0) all[key] = s;
+  else delete all[key];
 }

@@ -96,6 +96,11 @@ export const EVENT_SCHEMAS: Record<string, Record<string, Check>> = {
   'typing:stream': { ...typingFields, message_type: oneOf('stream'), stream_id: int, topic: str },
   'reaction:add': reactionFields,
   'reaction:remove': reactionFields,
+  user_status: {
+    type: str, id: int, user_id: int, 'away?': bool, 'status_text?': str, 'emoji_name?': str, 'emoji_code?': str,
+    'reaction_type?': oneOf('unicode_emoji', 'realm_emoji', 'service_extra_emoji'),
+  },
+  muted_users: { type: str, id: int, muted_users: arrayOf(shape({ id: int, timestamp: int })) },
 };
 
 const flagsFields = { type: str, id: int, operation: str, flag: str, messages: arrayOf(int), all: bool };

@@ -75,13 +75,20 @@ export type ParleyEvent =
   | { type: 'typing'; op: 'start' | 'stop'; message_type: 'private'; sender: { user_id: number; email: string }; recipients: Array<{ user_id: number; email: string }> }
   | { type: 'typing'; op: 'start' | 'stop'; message_type: 'stream'; sender: { user_id: number; email: string }; stream_id: number; topic: string }
   | ReactionEvent
-  | DraftsEvent;
+  | DraftsEvent
+  | UserStatusEvent
+  | { type: 'muted_users'; muted_users: Array<{ id: number; timestamp: number }> };
 
 /** The owner's own drafts (Zulip's drafts events), to all of the owner's queues only. */
 export type DraftsEvent =
   | { type: 'drafts'; op: 'add'; drafts: WireDraft[] }
   | { type: 'drafts'; op: 'update'; draft: WireDraft }
   | { type: 'drafts'; op: 'remove'; draft_id: number };
+
+/** What changed of a user's status, as Zulip 5's do_update_user_status sends it: the fields passed. */
+export interface UserStatusEvent {
+  type: 'user_status'; user_id: number; away?: boolean; status_text?: string; emoji_name?: string; emoji_code?: string; reaction_type?: string;
+}
 
 /** `user` repeats `user_id` for older clients (Zulip keeps it, deprecated). */
 export interface ReactionEvent {
@@ -115,6 +122,8 @@ export const EVENT_KINDS = {
   update_message_flags: ['add', 'remove'],
   reaction: ['add', 'remove'],
   drafts: ['add', 'update', 'remove'],
+  user_status: [],
+  muted_users: [],
 } as const satisfies Record<EventType, readonly string[]>;
 
 export interface EventEnvelope {

@@ -16,8 +16,10 @@ import { reactionRoutes } from './handlers/reactions.js';
 import { messageDeleteRoutes } from './handlers/message-delete.js';
 import { settingsRoutes } from './handlers/settings.js';
 import { draftRoutes } from './handlers/drafts.js';
+import { userStatusRoutes } from './handlers/user-status.js';
+import { mutedUserRoutes } from './handlers/muted-users.js';
 
 /** Every API route, by resource. Each handler file owns its own table. */
 export const routes: Route[] = [...serverRoutes, ...userRoutes, ...presenceRoutes, ...renderRoutes, ...messageSendRoutes, ...alertWordRoutes, ...messageReadRoutes,
   ...eventRoutes, ...streamRoutes, ...subscriptionRoutes, ...typingRoutes, ...messageEditRoutes, ...messageFlagRoutes, ...reactionRoutes, ...messageDeleteRoutes,
-  ...settingsRoutes, ...draftRoutes];
+  ...settingsRoutes, ...draftRoutes, ...userStatusRoutes, ...mutedUserRoutes];

@@ -6,10 +6,10 @@
  * told as soon as it has run. Writes by other processes arrive through the store's epoch
  * (epoch.ts) instead.
  */
-export type RowKind = 'users' | 'realms' | 'streams' | 'subscriptions' | 'alert_words';
+export type RowKind = 'users' | 'realms' | 'streams' | 'subscriptions' | 'alert_words' | 'muted_users';
 
-/** Every kind the cache epoch's triggers watch (migration 012). */
-export const EPOCH_ROW_KINDS: readonly RowKind[] = ['users', 'realms', 'streams', 'subscriptions', 'alert_words'];
+/** Every kind the cache epoch's triggers watch (migrations 012 and 017). */
+export const EPOCH_ROW_KINDS: readonly RowKind[] = ['users', 'realms', 'streams', 'subscriptions', 'alert_words', 'muted_users'];
 
 type Listener = (kinds: ReadonlySet<RowKind>) => void;
 const listeners = new Set<Listener>();

@@ -1,11 +1,12 @@
 import type { Selectable, Kysely, Transaction } from 'kysely';
-import type { DB, RealmTable, UserTable, StreamTable, SubscriptionTable, MessageTable } from './schema.js';
+import type { DB, RealmTable, UserTable, StreamTable, SubscriptionTable, MessageTable, UserStatusTable } from './schema.js';
 
 export type RealmRow = Selectable<RealmTable>;
 export type UserRow = Selectable<UserTable>;
 export type StreamRow = Selectable<StreamTable>;
 export type SubscriptionRow = Selectable<SubscriptionTable>;
 export type MessageRow = Selectable<MessageTable>;
+export type UserStatusRow = Selectable<UserStatusTable>;
 
 /** Repos take either the root handle or a transaction. */
 export type Q = Kysely<DB> | Transaction<DB>;

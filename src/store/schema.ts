@@ -188,6 +188,27 @@ export interface EmailChangeTable {
   status: number;
 }
 
+/** A user's status (migration 016); `away` 0/1 as Zulip 5 keeps it. */
+export interface UserStatusTable {
+  user_id: number;
+  realm_id: number;
+  status_text: Generated<string>;
+  away: Generated<number>;
+  emoji_name: Generated<string>;
+  emoji_code: Generated<string>;
+  reaction_type: Generated<string>;
+  timestamp: number;
+}
+
+/** One user muting another (migration 017). */
+export interface MutedUserTable {
+  id: Generated<number>;
+  user_id: number;
+  muted_user_id: number;
+  realm_id: number;
+  date_muted: number;
+}
+
 export interface DB {
   realm: RealmTable;
   users: UserTable;
@@ -205,4 +226,6 @@ export interface DB {
   cache_epoch: CacheEpochTable;
   email_change: EmailChangeTable;
   draft: DraftTable;
+  user_status: UserStatusTable;
+  muted_user: MutedUserTable;
 }

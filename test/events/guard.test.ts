@@ -18,7 +18,7 @@ let other: TestUser;
 const seen = new Set<string>();
 const COMPARED = ['realm_users', 'realm_non_active_users', 'realm_bots', 'subscriptions', 'unsubscribed', 'never_subscribed', 'streams',
   'realm_default_streams', 'muted_topics', 'alert_words', 'max_message_id', 'unread_msgs', 'starred_messages',
-  'drafts'];
+  'drafts', 'user_status', 'muted_users'];
 const REGISTER = { include_subscribers: true, client_capabilities: { notification_settings_null: true, bulk_message_deletion: true, user_settings_object: true, stream_typing_notifications: true } };
 
 const published: Array<{ type: string; viaPublish: boolean }> = [];
@@ -215,6 +215,27 @@ test('drafts: add, update (reordering them), remove', async () => {
   await guard('drafts synchronisation off drops the stored drafts', viewer, api(viewer, 'PATCH', '/settings', { enable_drafts_synchronization: false }),
     REGISTER, [...COMPARED, 'user_settings']);
   await api(viewer, 'PATCH', '/settings', { enable_drafts_synchronization: true })();
+});
+
+test('user status: text, emoji, away on and off, clearing; muted users: mute (unreads read), a muted sender\'s message, unmute', async () => {
+  const status = (params: Record<string, unknown>) => api(other, 'POST', '/users/me/status', params);
+  const [text] = await guard('set status text', viewer, status({ status_text: '  in a meeting ' }));
+  assert.deepEqual({ ...text, id: 0 }, { type: 'user_status', id: 0, user_id: other.id, status_text: 'in a meeting' });
+  await guard('set status emoji', viewer, status({ emoji_name: 'car' }));
+  await guard('away on', viewer, status({ away: true }));
+  await guard('away off', viewer, status({ away: false }));
+  await guard('clear status text', viewer, status({ status_text: '' }));
+  await guard('clear status emoji', viewer, status({ emoji_name: '' }));
+  await guard('set everything at once', viewer, status({ status_text: 'lunch', away: true, emoji_name: 'zulip' }));
+  const leaving = await t.createUser({ name: 'Lea Leaving' });
+  await api(leaving, 'POST', '/users/me/status', { status_text: 'last day' })();
+  await guard('deactivating a user drops their status', viewer, api(t.owner, 'DELETE', `/users/${leaving.id}`));
+
+  await api(other, 'POST', '/messages', { type: 'private', to: [viewer.id], content: 'unread before the mute' })();
+  const muted = await guard('mute a user with unread messages', viewer, api(viewer, 'POST', `/users/me/muted_users/${other.id}`));
+  assert.deepEqual(muted.map((e) => e.type), ['update_message_flags', 'muted_users']);
+  await guard('a muted sender\'s message arrives read', viewer, api(other, 'POST', '/messages', { type: 'stream', to: 'base', topic: 'muted', content: 'hush' }));
+  await guard('unmute', viewer, api(viewer, 'DELETE', `/users/me/muted_users/${other.id}`));
 });
 
 test('heartbeats have their schema', async () => {

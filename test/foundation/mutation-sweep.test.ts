@@ -75,6 +75,9 @@ function baselines(): Call[] {
     { method: 'GET', path: '/users/me/alert_words', params: {} },
     { method: 'POST', path: '/users/me/alert_words', params: { alert_words: ['sweep'] } },
     { method: 'DELETE', path: '/users/me/alert_words', params: { alert_words: ['sweep'] } },
+    { method: 'POST', path: '/users/me/status', params: { status_text: 'sweeping', away: true, emoji_name: 'car', emoji_code: '1f697', reaction_type: 'unicode_emoji' } },
+    { method: 'POST', path: `/users/me/muted_users/${member.id}`, params: {} },
+    { method: 'DELETE', path: `/users/me/muted_users/${member.id}`, params: {} },
     { method: 'POST', path: '/register', params: { event_types: ['message'], narrow: [['stream', 'general']], all_public_streams: false, client_capabilities: { notification_settings_null: true }, queue_lifespan_secs: 60, fetch_event_types: ['realm_user', 'subscription'] } },
     // A queue of the owner's own, registered in before().
     { method: 'GET', path: '/events', params: { queue_id: queueId, last_event_id: -1, dont_block: true } },

@@ -1,7 +1,7 @@
 import type { Route } from '../route.js';
 import { transact } from '../../actions/transaction.js';
 import { accessUserByEmail, accessUserById } from '../../access/user.js';
-import { badRequest, noSuchUser } from '../../errors.js';
+import { badRequest, botRequestsRefused, noSuchUser } from '../../errors.js';
 import { clientName } from '../../lib/client-name.js';
 import { checkPresenceStatus, doUpdatePresence } from '../../actions/presence-update.js';
 import { presenceDict, OFFLINE_THRESHOLD_SECS } from '../../presenters/presence.js';
@@ -11,7 +11,7 @@ export const presenceRoutes: Route[] = [
   {
     method: 'POST', path: '/users/me/presence', auth: 'user',
     handler: async (r) => {
-      if (r.user.is_bot === 1) throw badRequest('This endpoint does not accept bot requests.');
+      if (r.user.is_bot === 1) throw botRequestsRefused();
       const status = checkPresenceStatus(r.params.str('status'));
       const pingOnly = r.params.bool('ping_only', false);
       r.params.bool('new_user_input', false);

@@ -1,5 +1,5 @@
 import type { AuthedRequest, Route } from '../route.js';
-import { badRequest } from '../../errors.js';
+import { botRequestsRefused } from '../../errors.js';
 import { SETTING_RULES, type SettingName } from '../../lib/settings-rules.js';
 import { updateSettings } from '../../actions/settings-update.js';
 import { confirmEmailChange } from '../../actions/email-change.js';
@@ -21,7 +21,7 @@ function settingsOf(r: AuthedRequest): Partial<Record<SettingName, unknown>> {
 }
 
 async function changeSettings(r: AuthedRequest): Promise<Record<string, unknown>> {
-  if (r.user.is_bot === 1) throw badRequest('This endpoint does not accept bot requests.');
+  if (r.user.is_bot === 1) throw botRequestsRefused();
   const settings = settingsOf(r);
   await updateSettings(r.ctx, r.realm, r.user, {
     fullName: r.params.optStr('full_name'), email: r.params.optStr('email'),

@@ -15,6 +15,8 @@ import { gatherSubscriptions, mutedTopicsOf } from '../subscriptions.js';
 import { CUSTOM_PROFILE_FIELD_TYPES, ownUserState, realmState } from './realm.js';
 import { recentPrivateConversations, starredMessageIds, unreadMsgs } from './messages.js';
 import { registerDrafts } from '../drafts.js';
+import { userStatusDict } from '../user-status.js';
+import { mutedUsersOf } from '../muted-users.js';
 
 /**
  * register's initial state, by fetch type: each part is a read of its own (realm.ts,
@@ -72,7 +74,7 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
   }
   if (want('alert_words')) state.alert_words = await alertWordsOf(db, user.id);
   if (want('muted_topics')) state.muted_topics = await mutedTopicsOf(db, user.id);
-  if (want('muted_users')) state.muted_users = [];
+  if (want('muted_users')) state.muted_users = await mutedUsersOf(db, user.id);
   if (want('default_streams')) state.realm_default_streams = (await defaultStreams(db, realm.id)).map(presentStream);
   if (want('default_stream_groups')) state.realm_default_stream_groups = [];
   if (want('realm_user_groups')) state.realm_user_groups = [];
@@ -86,7 +88,7 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
   if (want('realm_filters')) state.realm_filters = [];
   if (want('realm_playgrounds')) state.realm_playgrounds = [];
   if (want('realm_domains')) state.realm_domains = [];
-  if (want('user_status')) state.user_status = {};
+  if (want('user_status')) state.user_status = await userStatusDict(db, realm.id);
   // Whatever the setting: turning it off deletes the stored drafts (Zulip's note).
   if (want('drafts')) state.drafts = await registerDrafts(db, user.id);
   if (want('video_calls')) state.has_zoom_token = false;

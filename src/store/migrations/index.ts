@@ -11,6 +11,8 @@ import * as m011 from './011-alert-word-realm.js';
 import * as m012 from './012-cache-epoch.js';
 import * as m014 from './014-system-bots.js';
 import * as m015 from './015-drafts.js';
+import * as m016 from './016-user-status.js';
+import * as m017 from './017-muted-users.js';
 import * as m018 from './018-email-changes.js';
 
 export interface Migration {
@@ -30,5 +32,7 @@ export const migrations: Migration[] = [
   { name: '012-cache-epoch', up: m012.up },
   { name: '014-system-bots', up: m014.up },
   { name: '015-drafts', up: m015.up },
+  { name: '016-user-status', up: m016.up },
+  { name: '017-muted-users', up: m017.up },
   { name: '018-email-changes', up: m018.up },
 ];

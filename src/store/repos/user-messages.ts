@@ -96,6 +96,16 @@ export const userMessages = {
     return rows.map((r) => r.message_id).sort((a, b) => a - b);
   },
 
+  /** Marks the user's unread messages from `senderId` read (muting a user); their ids, ascending. */
+  markSenderRead: async (q: Q, userId: number, senderId: number): Promise<number[]> => {
+    const rows = await q.updateTable('user_message').set((eb) => ({ flags: eb('flags', '|', sql.lit(FLAG_BITS.read)) }))
+      .where('user_id', '=', userId).where(unread)
+      .where((eb) => eb.exists(eb.selectFrom('message').select('message.id').whereRef('message.id', '=', 'user_message.message_id')
+        .where('message.sender_id', '=', senderId)))
+      .returning('user_message.message_id').execute();
+    return rows.map((r) => r.message_id).sort((a, b) => a - b);
+  },
+
   /** Whether the user received any message of the topic (Zulip's user_message_exists_for_topic). */
   existsInTopic: async (q: Q, userId: number, streamId: number, topicLower: string): Promise<boolean> =>
     (await q.selectFrom('message').innerJoin('user_message', 'user_message.message_id', 'message.id').select('message.id')

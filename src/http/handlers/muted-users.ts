@@ -1,0 +1,29 @@
+import { pathInt, type Route } from '../route.js';
+import { transact } from '../../actions/transaction.js';
+import { doMuteUser, doUnmuteUser } from '../../actions/muted-users.js';
+import { accessUserById } from '../../access/user.js';
+import { cannotMuteSelf } from '../../errors.js';
+
+// As Zulip before feature level 188: bots cannot be muted ("No such user"); deactivated users can.
+const MUTABLE = { allowBots: false, allowDeactivated: true } as const;
+
+export const mutedUserRoutes: Route[] = [
+  {
+    method: 'POST', path: '/users/me/muted_users/:muted_user_id', auth: 'user',
+    handler: async (r) => {
+      const id = pathInt(r, 'muted_user_id');
+      if (id === r.user.id) throw cannotMuteSelf();
+      const muted = await accessUserById(r.ctx.store.db, r.user, id, MUTABLE);
+      await transact(r.ctx, (tx) => doMuteUser(tx, r.user, muted));
+      return {};
+    },
+  },
+  {
+    method: 'DELETE', path: '/users/me/muted_users/:muted_user_id', auth: 'user',
+    handler: async (r) => {
+      const muted = await accessUserById(r.ctx.store.db, r.user, pathInt(r, 'muted_user_id'), MUTABLE);
+      await transact(r.ctx, (tx) => doUnmuteUser(tx, r.user, muted));
+      return {};
+    },
+  },
+];
