@@ -73,3 +73,14 @@ test('zulip-js edits a message, reads its history, reacts and unreacts, stars, m
   assert.equal(gone.result, 'error');
   assert.equal(gone.msg, 'Invalid message(s)');
 });
+
+test('zulip-js changes personal settings as it sends them (PATCH parameters in the query string)', async () => {
+  const asBob = await zulip({ realm: base, username: bob.email, apiKey: bob.apiKey });
+  const r = await asBob.callEndpoint('/settings', 'PATCH', { twenty_four_hour_time: true, color_scheme: 2, emojiset: 'text', timezone: 'Asia/Tokyo' });
+  assert.equal(r.result, 'success', JSON.stringify(r));
+  const reg = await asBob.queues.register({ fetch_event_types: ['user_settings'] });
+  assert.deepEqual([reg.user_settings.twenty_four_hour_time, reg.user_settings.color_scheme, reg.user_settings.emojiset, reg.user_settings.timezone],
+    [true, 2, 'text', 'Asia/Tokyo']);
+  const bad = await asBob.callEndpoint('/settings', 'PATCH', { color_scheme: 9 });
+  assert.equal(bad.msg, 'Invalid color_scheme');
+});
