@@ -4,10 +4,8 @@
  *  - how soon a parked poll hears of an edit, beside how soon it hears of a send;
  *  - moving a topic of 10,000 messages with change_all: renaming it, then to another stream.
  */
-import { spawn } from 'node:child_process';
-import readline from 'node:readline';
 import { runLoad, printStats } from './lib/http-load.js';
-import { profileArgs } from './lib/profile.js';
+import { reportToParent, startChild } from './lib/child.js';
 
 const EDITORS = 16;
 const TOPIC_SIZE = Number(process.env.BENCH_TOPIC_SIZE ?? 10_000);
@@ -33,20 +31,15 @@ if (process.argv[2] === 'child') {
   }
   process.stderr.write('\n');
   const base = await app.http.listen({ host: '127.0.0.1', port: 0 });
-  process.stdout.write(`${JSON.stringify({
+  reportToParent(bench, {
     base, targets, bigFirst: Math.min(...big), elsewhere: elsewhere.id, owner: { email: bench.owner.email, key: bench.owner.api_key },
     users: users.slice(0, EDITORS + 1).map((u) => ({ email: u.email, key: u.api_key })),
-  })}\n`);
-  process.on('SIGTERM', async () => {
-    await bench.close();
-    process.exit(0);
   });
 } else {
   const seconds = Number(process.argv[2] ?? 8);
-  const child = spawn(process.execPath, [...profileArgs(), '--import', 'tsx', import.meta.filename, 'child'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const info = JSON.parse(await new Promise<string>((r) => readline.createInterface({ input: child.stdout! }).once('line', r))) as {
+  const { child, setup: info } = await startChild<{
     base: string; targets: number[]; bigFirst: number; elsewhere: number; owner: { email: string; key: string }; users: Array<{ email: string; key: string }>;
-  };
+  }>(import.meta.filename);
   const authOf = (u: { email: string; key: string }) => 'Basic ' + Buffer.from(`${u.email}:${u.key}`).toString('base64');
   const auth = info.users.map(authOf);
   const call = async (method: string, path: string, who: string, params: Record<string, string> = {}) => {

@@ -5,10 +5,8 @@
  * adding and removing its own reaction, so that every request succeeds (one never meets
  * "Reaction already exists."). The server runs in its own process.
  */
-import { spawn } from 'node:child_process';
-import readline from 'node:readline';
 import { runLoad, printStats, type LoadStats } from './lib/http-load.js';
-import { profileArgs } from './lib/profile.js';
+import { reportToParent, startChild } from './lib/child.js';
 import { cpuBetween, sampleCpu } from './lib/proc-cpu.js';
 
 const USERS = Number(process.env.BENCH_SENDERS ?? 32);
@@ -35,15 +33,10 @@ if (process.argv[2] === 'child') {
   }
   const base = await bench.app.http.listen({ host: '127.0.0.1', port: 0 });
   const setup: Setup = { base, users: users.slice(0, USERS).map((u) => ({ email: u.email, key: u.api_key })), messages };
-  process.stdout.write(`${JSON.stringify(setup)}\n`);
-  process.on('SIGTERM', async () => {
-    await bench.close();
-    process.exit(0);
-  });
+  reportToParent(bench, setup);
 } else {
   const seconds = Number(process.argv[2] ?? 8);
-  const child = spawn(process.execPath, [...profileArgs(), '--import', 'tsx', import.meta.filename, 'child'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const { base, users, messages } = JSON.parse(await new Promise<string>((r) => readline.createInterface({ input: child.stdout! }).once('line', r))) as Setup;
+  const { child, setup: { base, users, messages } } = await startChild<Setup>(import.meta.filename);
   const auth = users.map((s) => 'Basic ' + Buffer.from(`${s.email}:${s.key}`).toString('base64'));
   const rows: LoadStats[] = [];
   // Emoji per worker vary, so that some reactions are votes for another user's and some are new.

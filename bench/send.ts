@@ -4,10 +4,8 @@
  * concurrent senders (`case`: only the cases whose label contains it, e.g. `100 sub`).
  * The server runs in its own process.
  */
-import { spawn } from 'node:child_process';
-import readline from 'node:readline';
 import { runLoad, printStats, type LoadStats } from './lib/http-load.js';
-import { profileArgs } from './lib/profile.js';
+import { reportToParent, startChild } from './lib/child.js';
 import { cpuBetween, sampleCpu } from './lib/proc-cpu.js';
 
 const SENDERS = Number(process.env.BENCH_SENDERS ?? 32);
@@ -32,16 +30,10 @@ if (process.argv[2] === 'child') {
   for (const n of [10, 100, 1000]) await bench.addStream(`subs${n}`, users.slice(0, n));
   const { app } = bench;
   const base = await app.http.listen({ host: '127.0.0.1', port: 0 });
-  process.stdout.write(`${JSON.stringify({ base, senders: users.slice(0, SENDERS).map((u) => ({ id: u.id, email: u.email, key: u.api_key })) })}\n`);
-  process.on('SIGTERM', async () => {
-    await bench.close();
-    process.exit(0);
-  });
+  reportToParent(bench, { base, senders: users.slice(0, SENDERS).map((u) => ({ id: u.id, email: u.email, key: u.api_key })) });
 } else {
   const seconds = Number(process.argv[2] ?? 8);
-  const child = spawn(process.execPath, [...profileArgs(), '--import', 'tsx', import.meta.filename, 'child'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const { base, senders } = JSON.parse(await new Promise<string>((r) => readline.createInterface({ input: child.stdout! }).once('line', r))) as
-    { base: string; senders: Array<{ id: number; email: string; key: string }> };
+  const { child, setup: { base, senders } } = await startChild<{ base: string; senders: Array<{ id: number; email: string; key: string }> }>(import.meta.filename);
   const auth = senders.map((s) => 'Basic ' + Buffer.from(`${s.email}:${s.key}`).toString('base64'));
   const body = (p: Record<string, string>) => new URLSearchParams(p).toString();
   const rows: LoadStats[] = [];
