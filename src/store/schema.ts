@@ -209,6 +209,21 @@ export interface MutedUserTable {
   date_muted: number;
 }
 
+/** A user group of an organization (migration 020). */
+export interface UserGroupTable {
+  id: Generated<number>;
+  realm_id: number;
+  name: string;
+  description: Generated<string>;
+  is_system_group: Generated<number>;
+}
+
+/** A user's direct membership of a group (migration 020). */
+export interface UserGroupMemberTable {
+  group_id: number;
+  user_id: number;
+}
+
 export interface DB {
   realm: RealmTable;
   users: UserTable;
@@ -228,4 +243,6 @@ export interface DB {
   draft: DraftTable;
   user_status: UserStatusTable;
   muted_user: MutedUserTable;
+  user_group: UserGroupTable;
+  user_group_member: UserGroupMemberTable;
 }

@@ -238,6 +238,16 @@ test('user status: text, emoji, away on and off, clearing; muted users: mute (un
   await guard('unmute', viewer, api(viewer, 'DELETE', `/users/me/muted_users/${other.id}`));
 });
 
+test('user groups: create, rename and describe, members in and out, delete', async () => {
+  const keys = [...COMPARED, 'realm_user_groups'];
+  const g = (label: string, action: () => Promise<unknown>) => guard(label, viewer, action, REGISTER, keys);
+  await g('create a group', api(other, 'POST', '/user_groups/create', { name: 'guarded', description: 'd', members: [other.id] }));
+  const id = (await t.api('GET', '/api/v1/user_groups', { as: viewer })).body.user_groups.find((x: any) => x.name === 'guarded').id;
+  await g('rename and describe', api(other, 'PATCH', `/user_groups/${id}`, { name: 'guarded2', description: 'd2' }));
+  await g('add and remove members', api(other, 'POST', `/user_groups/${id}/members`, { add: [viewer.id, t.owner.id], delete: [other.id] }));
+  await g('delete the group', api(other, 'DELETE', `/user_groups/${id}`));
+});
+
 test('heartbeats have their schema', async () => {
   const reg = await t.api('POST', '/api/v1/register', { as: viewer, params: { event_types: ['message'] } });
   const r = await t.api('GET', '/api/v1/events', { as: viewer, params: { queue_id: reg.body.queue_id, last_event_id: -1 } });
