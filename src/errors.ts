@@ -136,3 +136,11 @@ export const noNewData = () => badRequest('No new data supplied');
 export const groupNothingToDo = () => badRequest('Nothing to do. Specify at least one of "add" or "delete".');
 export const alreadyGroupMember = (id: number) => badRequest(`User ${id} is already a member of this group`);
 export const notGroupMember = (id: number) => badRequest(`There is no member '${id}' in this user group`);
+
+// Custom profile fields (Zulip 5's zerver/views/custom_profile_fields.py and validators).
+export const fieldNotFound = (id: number) => badRequest(`Field id ${id} not found.`);
+export const fieldLabelExists = () => badRequest('A field with that label already exists.');
+export const fieldLabelBlank = () => badRequest('Label cannot be blank.');
+export const invalidFieldType = () => badRequest('Invalid field type.');
+export const invalidOrderMapping = () => badRequest('Invalid order mapping.');
+export const defaultFieldNotUpdatable = () => badRequest('Default custom field cannot be updated.');

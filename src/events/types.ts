@@ -6,6 +6,7 @@
  */
 import type { WireDraft } from '../presenters/draft.js';
 import type { WireUserGroup } from '../presenters/user-group.js';
+import type { WireProfileField } from '../presenters/profile-field.js';
 
 type Dict = Record<string, unknown>;
 
@@ -79,7 +80,8 @@ export type ParleyEvent =
   | DraftsEvent
   | UserStatusEvent
   | { type: 'muted_users'; muted_users: Array<{ id: number; timestamp: number }> }
-  | UserGroupEvent;
+  | UserGroupEvent
+  | { type: 'custom_profile_fields'; fields: WireProfileField[] };
 
 /** A user group changed (Zulip 5's user_group events), to every active user of the organization. */
 export type UserGroupEvent =
@@ -133,6 +135,7 @@ export const EVENT_KINDS = {
   drafts: ['add', 'update', 'remove'],
   user_status: [],
   user_group: ['add', 'update', 'add_members', 'remove_members', 'remove'],
+  custom_profile_fields: [],
   muted_users: [],
 } as const satisfies Record<EventType, readonly string[]>;
 

@@ -224,6 +224,25 @@ export interface UserGroupMemberTable {
   user_id: number;
 }
 
+/** A custom profile field of an organization (migration 021); field_data is JSON text. */
+export interface CustomProfileFieldTable {
+  id: Generated<number>;
+  realm_id: number;
+  name: string;
+  hint: Generated<string>;
+  field_type: number;
+  field_data: Generated<string>;
+  order: Generated<number>;
+}
+
+/** A user's value of a field (migration 021); rendered_value only for the types Zulip renders. */
+export interface CustomProfileFieldValueTable {
+  user_id: number;
+  field_id: number;
+  value: string;
+  rendered_value: string | null;
+}
+
 export interface DB {
   realm: RealmTable;
   users: UserTable;
@@ -245,4 +264,6 @@ export interface DB {
   muted_user: MutedUserTable;
   user_group: UserGroupTable;
   user_group_member: UserGroupMemberTable;
+  custom_profile_field: CustomProfileFieldTable;
+  custom_profile_field_value: CustomProfileFieldValueTable;
 }

@@ -18,6 +18,7 @@ import { registerDrafts } from '../drafts.js';
 import { userStatusDict } from '../user-status.js';
 import { mutedUsersOf } from '../muted-users.js';
 import { realmUserGroups } from '../user-groups.js';
+import { realmProfileFields } from '../profile-fields.js';
 
 /**
  * register's initial state, by fetch type: each part is a read of its own (realm.ts,
@@ -80,7 +81,7 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
   if (want('default_stream_groups')) state.realm_default_stream_groups = [];
   if (want('realm_user_groups')) state.realm_user_groups = await realmUserGroups(db, realm.id);
   if (want('custom_profile_fields')) {
-    state.custom_profile_fields = [];
+    state.custom_profile_fields = await realmProfileFields(db, realm.id);
     state.custom_profile_field_types = CUSTOM_PROFILE_FIELD_TYPES;
   }
   if (want('realm_user_settings_defaults')) state.realm_user_settings_defaults = realmUserSettingsDefaults();
