@@ -67,6 +67,9 @@ test('create: the seven types; the new field last, the whole list to everyone', 
   const reg = assertOk(await call('POST', '/register', bob, { fetch_event_types: ['custom_profile_fields'] }));
   assert.deepEqual(reg.custom_profile_fields, list);
   assert.equal(reg.custom_profile_field_types.SELECT.id, 3);
+  const realm = assertOk(await call('POST', '/register', bob, { fetch_event_types: ['realm'] }));
+  assert.deepEqual(realm.realm_default_external_accounts.github,
+    { text: 'GitHub', url_pattern: 'https://github.com/%(username)s', name: 'GitHub', hint: 'Enter your GitHub username' });
   assert.deepEqual(await fields(acmeOwner), []);
 });
 
