@@ -125,3 +125,22 @@ export const statusEmojiNameRequired = () => badRequest('Client must pass emoji_
 export const cannotMuteSelf = () => badRequest('Cannot mute self');
 export const userAlreadyMuted = () => badRequest('User already muted');
 export const userNotMuted = () => badRequest('User is not muted');
+
+// User groups (Zulip 5's zerver/views/user_groups.py and lib/user_groups.py).
+export const notForGuests = () => badRequest('Not allowed for guest users');
+export const invalidUserIdColon = (id: number) => badRequest(`Invalid user ID: ${id}`);
+export const invalidUserGroup = () => badRequest('Invalid user group');
+export const userGroupExists = (name: string) => badRequest(`User group '${name}' already exists.`);
+export const userGroupNameTooLong = (limit: number) => badRequest(`User group name cannot exceed ${limit} characters.`);
+export const noNewData = () => badRequest('No new data supplied');
+export const groupNothingToDo = () => badRequest('Nothing to do. Specify at least one of "add" or "delete".');
+export const alreadyGroupMember = (id: number) => badRequest(`User ${id} is already a member of this group`);
+export const notGroupMember = (id: number) => badRequest(`There is no member '${id}' in this user group`);
+
+// Custom profile fields (Zulip 5's zerver/views/custom_profile_fields.py and validators).
+export const fieldNotFound = (id: number) => badRequest(`Field id ${id} not found.`);
+export const fieldLabelExists = () => badRequest('A field with that label already exists.');
+export const fieldLabelBlank = () => badRequest('Label cannot be blank.');
+export const invalidFieldType = () => badRequest('Invalid field type.');
+export const invalidOrderMapping = () => badRequest('Invalid order mapping.');
+export const defaultFieldNotUpdatable = () => badRequest('Default custom field cannot be updated.');

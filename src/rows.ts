@@ -2,4 +2,4 @@
  * The row shapes every layer passes around (handlers, presenters, actions): types only,
  * so that the layers above the store name them without reaching into it.
  */
-export type { RealmRow, UserRow, StreamRow, SubscriptionRow, MessageRow, UserStatusRow } from './store/rows.js';
+export type { RealmRow, UserRow, StreamRow, SubscriptionRow, MessageRow, UserStatusRow, UserGroupRow, ProfileFieldRow } from './store/rows.js';

@@ -43,8 +43,9 @@ export function applyEvent(state: State, e: Ev, viewerId: number): void {
         for (const list of [state.realm_users, state.realm_non_active_users]) {
           const u = list.find((x: any) => x.user_id === e.person.user_id);
           // A changed address arrives as `new_email`, as in Zulip.
-          const { new_email: newEmail, ...fields } = e.person;
+          const { new_email: newEmail, custom_profile_field: field, ...fields } = e.person;
           if (u) Object.assign(u, fields, newEmail !== undefined ? { email: newEmail } : {});
+          if (u?.profile_data && field) applyProfileValue(u.profile_data, field);
         }
       }
       return;
@@ -221,6 +222,16 @@ export function applyEvent(state: State, e: Ev, viewerId: number): void {
     case 'muted_users':
       if ('muted_users' in state) state.muted_users = e.muted_users;
       return;
+    case 'user_group':
+      if (state.realm_user_groups) applyUserGroup(state.realm_user_groups, e);
+      return;
+    case 'custom_profile_fields':
+      if ('custom_profile_fields' in state) state.custom_profile_fields = e.fields;
+      // A deleted field takes its values along; no realm_user event says so (as in Zulip).
+      for (const u of [...(state.realm_users ?? []), ...(state.realm_non_active_users ?? [])]) {
+        for (const id of Object.keys(u.profile_data ?? {})) if (!e.fields.some((f: any) => String(f.id) === id)) delete u.profile_data[id];
+      }
+      return;
     default:
   }
 }
@@ -236,4 +247,26 @@ function applyUserStatus(all: Record<string, Record<string, unknown>>, e: Ev): v
   }
   if (Object.keys(s).length > 0) all[key] = s;
   else delete all[key];
+}
+
+/** A user_group event applied to register's `realm_user_groups` (kept by id, members ascending). */
+function applyUserGroup(groups: Array<Record<string, any>>, e: Ev): void {
+  if (e.op === 'add') {
+    groups.push(e.group);
+    groups.sort((a, b) => a.id - b.id);
+    return;
+  }
+  const i = groups.findIndex((g) => g.id === e.group_id);
+  if (i < 0) return;
+  const g = groups[i]!;
+  if (e.op === 'remove') groups.splice(i, 1);
+  if (e.op === 'update') Object.assign(g, e.data);
+  if (e.op === 'add_members') g.members = [...g.members, ...e.user_ids].sort((a: number, b: number) => a - b);
+  if (e.op === 'remove_members') g.members = g.members.filter((id: number) => !e.user_ids.includes(id));
+}
+
+/** A realm_user update's `custom_profile_field`: a null value clears it; rendered_value only for text fields. */
+function applyProfileValue(data: Record<string, any>, f: { id: number; value: unknown; rendered_value?: string }): void {
+  if (f.value === null) delete data[String(f.id)];
+  else data[String(f.id)] = f.rendered_value === undefined ? { value: f.value } : { value: f.value, rendered_value: f.rendered_value };
 }

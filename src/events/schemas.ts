@@ -115,6 +115,16 @@ EVENT_SCHEMAS['drafts:add'] = { type: str, op: str, id: int, drafts: arrayOf(dra
 EVENT_SCHEMAS['drafts:update'] = { type: str, op: str, id: int, draft };
 EVENT_SCHEMAS['drafts:remove'] = { type: str, op: str, id: int, draft_id: int };
 
+const userGroup = shape({ id: int, name: str, description: str, members: arrayOf(int), direct_subgroup_ids: arrayOf(int), is_system_group: bool });
+const groupMembers = { type: str, op: str, id: int, group_id: int, user_ids: arrayOf(int) };
+EVENT_SCHEMAS['user_group:add'] = { type: str, op: str, id: int, group: userGroup };
+EVENT_SCHEMAS['user_group:update'] = { type: str, op: str, id: int, group_id: int, data: shape({ 'name?': str, 'description?': str }) };
+EVENT_SCHEMAS['user_group:add_members'] = groupMembers;
+EVENT_SCHEMAS['user_group:remove_members'] = groupMembers;
+EVENT_SCHEMAS['user_group:remove'] = { type: str, op: str, id: int, group_id: int };
+const profileField = shape({ id: int, name: str, type: int, hint: str, field_data: str, order: int });
+EVENT_SCHEMAS.custom_profile_fields = { type: str, id: int, fields: arrayOf(profileField) };
+
 function shapeErrors(schema: Record<string, Check>, v: Record<string, unknown>, where: string): string[] {
   const errors: string[] = [];
   const known = new Set<string>();

@@ -5,6 +5,8 @@
  * and `heartbeat` are made by the queues themselves and never published.
  */
 import type { WireDraft } from '../presenters/draft.js';
+import type { WireUserGroup } from '../presenters/user-group.js';
+import type { WireProfileField } from '../presenters/profile-field.js';
 
 type Dict = Record<string, unknown>;
 
@@ -77,7 +79,16 @@ export type ParleyEvent =
   | ReactionEvent
   | DraftsEvent
   | UserStatusEvent
-  | { type: 'muted_users'; muted_users: Array<{ id: number; timestamp: number }> };
+  | { type: 'muted_users'; muted_users: Array<{ id: number; timestamp: number }> }
+  | UserGroupEvent
+  | { type: 'custom_profile_fields'; fields: WireProfileField[] };
+
+/** A user group changed (Zulip 5's user_group events), to every active user of the organization. */
+export type UserGroupEvent =
+  | { type: 'user_group'; op: 'add'; group: WireUserGroup }
+  | { type: 'user_group'; op: 'update'; group_id: number; data: { name?: string; description?: string } }
+  | { type: 'user_group'; op: 'add_members' | 'remove_members'; group_id: number; user_ids: number[] }
+  | { type: 'user_group'; op: 'remove'; group_id: number };
 
 /** The owner's own drafts (Zulip's drafts events), to all of the owner's queues only. */
 export type DraftsEvent =
@@ -123,6 +134,8 @@ export const EVENT_KINDS = {
   reaction: ['add', 'remove'],
   drafts: ['add', 'update', 'remove'],
   user_status: [],
+  user_group: ['add', 'update', 'add_members', 'remove_members', 'remove'],
+  custom_profile_fields: [],
   muted_users: [],
 } as const satisfies Record<EventType, readonly string[]>;
 

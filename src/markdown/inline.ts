@@ -42,7 +42,11 @@ function mention(state: StateInline, silent: boolean): boolean {
     const group = name && !name.includes('\n') ? env.rctx.groupByName(name) : undefined;
     if (!group) return false;
     if (!silent) {
-      if (!isSilent) env.result.mentionedGroupIds.add(group.id);
+      if (!isSilent) {
+        env.result.mentionedGroupIds.add(group.id);
+        // As Zulip's render_incoming_message: a group mention is a mention of each member.
+        for (const id of group.members ?? []) env.result.mentionedUserIds.add(id);
+      }
       pushHtml(state, `<span class="user-group-mention${isSilent ? ' silent' : ''}" data-user-group-id="${group.id}">${isSilent ? '' : '@'}${escapeHtml(group.name)}</span>`);
     }
     state.pos = end + 1;

@@ -2,7 +2,8 @@
 export interface RenderContext {
   userByName(fullName: string): RenderUser[];
   userById(id: number): RenderUser | undefined;
-  groupByName(name: string): { id: number; name: string } | undefined;
+  /** With its members: a group mention mentions each of them. */
+  groupByName(name: string): { id: number; name: string; members?: readonly number[] } | undefined;
   /** Only streams the author may see: a link must not reveal a private stream's id. */
   streamByName(name: string): { id: number; name: string } | undefined;
   linkifiers: Linkifier[];

@@ -4,6 +4,7 @@ import { users } from '../store/repos/users.js';
 import { streams } from '../store/repos/streams.js';
 import { cachedRead, type RealmRenderUsers, type RenderUser } from '../cache/index.js';
 import { canSeeStream } from '../access/stream.js';
+import { mentionableGroups } from './user-groups.js';
 
 // Mentions need every active user of the realm by name; reloaded only when a user changed.
 const realmUsers = (q: Q, realmId: number): Promise<RealmRenderUsers> => cachedRead(q, (c) => c.renderUsers, realmId, async () => {
@@ -19,11 +20,14 @@ const realmUsers = (q: Q, realmId: number): Promise<RealmRenderUsers> => cachedR
 
 /**
  * What `author` may reference in `content`: realm users, and the streams they can see.
- * Streams are only looked up when the content has a stream link, which most messages do not.
+ * Streams and groups are only looked up when the content has a stream link or a group
+ * mention, which most messages do not.
  */
 export async function renderContextFor(q: Q, realm: RealmRow, author: UserRow, content: string): Promise<RenderContext> {
   const people = await realmUsers(q, realm.id);
   const linkable = !content.includes('#**') ? [] : await streams.listActiveWithSubscription(q, realm.id, author.id);
+  // Groups likewise only when a group mention (`@*` or `@_*`) may be there.
+  const groups = content.includes('@*') || content.includes('@_*') ? await mentionableGroups(q, realm.id) : undefined;
   const byName = new Map<string, { id: number; name: string }>();
   for (const s of linkable) {
     const sub = s.sub_active === 1 ? ({ active: 1 } as never) : null;
@@ -32,7 +36,7 @@ export async function renderContextFor(q: Q, realm: RealmRow, author: UserRow, c
   return {
     userByName: (name) => people.byName.get(name.toLowerCase()) ?? [],
     userById: (id) => people.byId.get(id),
-    groupByName: () => undefined,
+    groupByName: (name) => groups?.get(name.toLowerCase()),
     streamByName: (name) => byName.get(name.toLowerCase()),
     linkifiers: [],
   };

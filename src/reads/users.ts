@@ -4,10 +4,20 @@ import { dialectOf } from '../store/db.js';
 import { cachedRead, type RealmUserLists } from '../cache/index.js';
 import { presentUser, avatarUrl, type UserPresentOpts } from '../presenters/user.js';
 import { shareSerialization } from '../presenters/shared-json.js';
+import { profileDataOfRealm, profileDataOfUser } from './profile-fields.js';
 
-/** GET /users: every user of the realm, deactivated ones and bots included. */
+/**
+ * GET /users: every user of the realm, deactivated ones and bots included; with their
+ * custom profile values when `opts.profileData` is given (include_custom_profile_fields).
+ */
 export async function listUsers(q: Q, realmId: number, opts: UserPresentOpts): Promise<Array<Record<string, unknown>>> {
-  return (await users.listByRealm(q, realmId)).map((u) => presentUser(u, opts));
+  const data = opts.profileData === undefined ? undefined : await profileDataOfRealm(q, realmId);
+  return (await users.listByRealm(q, realmId)).map((u) => presentUser(u, data ? { ...opts, profileData: data.get(u.id) ?? {} } : opts));
+}
+
+/** GET /users/{id}: one user, with profile values as for GET /users. */
+export async function userAnswer(q: Q, u: UserRow, opts: UserPresentOpts): Promise<Record<string, unknown>> {
+  return presentUser(u, opts.profileData === undefined ? opts : { ...opts, profileData: await profileDataOfUser(q, u.id) });
 }
 
 /**
@@ -26,7 +36,7 @@ export const ownUserAnswer = (db: Q, me: UserRow): Promise<string> => cachedRead
   const row = (await users.findById(db, me.id)) ?? me;
   return JSON.stringify({
     result: 'success', msg: '',
-    ...presentUser(row, { clientGravatar: false, showDeliveryEmail: true, profileData: {} }),
+    ...presentUser(row, { clientGravatar: false, showDeliveryEmail: true, profileData: await profileDataOfUser(db, row.id) }),
     avatar_url: avatarUrl(row, false),
     max_message_id: await maxMessageIdOf(db, me.id),
   });
@@ -39,10 +49,11 @@ export const ownUserAnswer = (db: Q, me: UserRow): Promise<string> => cachedRead
 export const realmUserLists = (q: Q, realm: RealmRow, clientGravatar: boolean, showDeliveryEmail: boolean): Promise<RealmUserLists> =>
   cachedRead(q, (c) => c.realmUserLists, `${realm.id}:${clientGravatar}:${showDeliveryEmail}`, async () => {
     const all = await users.listByRealm(q, realm.id);
-    const opts = { clientGravatar, showDeliveryEmail, profileData: {} };
+    const data = await profileDataOfRealm(q, realm.id);
+    const present = (u: UserRow) => presentUser(u, { clientGravatar, showDeliveryEmail, profileData: data.get(u.id) ?? {} });
     return {
-      active: shareSerialization(all.filter((u) => u.is_active === 1).map((u) => presentUser(u, opts))),
-      inactive: shareSerialization(all.filter((u) => u.is_active !== 1).map((u) => presentUser(u, opts))),
+      active: shareSerialization(all.filter((u) => u.is_active === 1).map(present)),
+      inactive: shareSerialization(all.filter((u) => u.is_active !== 1).map(present)),
     };
   });
 

@@ -209,6 +209,40 @@ export interface MutedUserTable {
   date_muted: number;
 }
 
+/** A user group of an organization (migration 020). */
+export interface UserGroupTable {
+  id: Generated<number>;
+  realm_id: number;
+  name: string;
+  description: Generated<string>;
+  is_system_group: Generated<number>;
+}
+
+/** A user's direct membership of a group (migration 020). */
+export interface UserGroupMemberTable {
+  group_id: number;
+  user_id: number;
+}
+
+/** A custom profile field of an organization (migration 021); field_data is JSON text. */
+export interface CustomProfileFieldTable {
+  id: Generated<number>;
+  realm_id: number;
+  name: string;
+  hint: Generated<string>;
+  field_type: number;
+  field_data: Generated<string>;
+  order: Generated<number>;
+}
+
+/** A user's value of a field (migration 021); rendered_value only for the types Zulip renders. */
+export interface CustomProfileFieldValueTable {
+  user_id: number;
+  field_id: number;
+  value: string;
+  rendered_value: string | null;
+}
+
 export interface DB {
   realm: RealmTable;
   users: UserTable;
@@ -228,4 +262,8 @@ export interface DB {
   draft: DraftTable;
   user_status: UserStatusTable;
   muted_user: MutedUserTable;
+  user_group: UserGroupTable;
+  user_group_member: UserGroupMemberTable;
+  custom_profile_field: CustomProfileFieldTable;
+  custom_profile_field_value: CustomProfileFieldValueTable;
 }

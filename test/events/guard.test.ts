@@ -238,6 +238,29 @@ test('user status: text, emoji, away on and off, clearing; muted users: mute (un
   await guard('unmute', viewer, api(viewer, 'DELETE', `/users/me/muted_users/${other.id}`));
 });
 
+test('user groups: create, rename and describe, members in and out, delete', async () => {
+  const keys = [...COMPARED, 'realm_user_groups'];
+  const g = (label: string, action: () => Promise<unknown>) => guard(label, viewer, action, REGISTER, keys);
+  await g('create a group', api(other, 'POST', '/user_groups/create', { name: 'guarded', description: 'd', members: [other.id] }));
+  const id = (await t.api('GET', '/api/v1/user_groups', { as: viewer })).body.user_groups.find((x: any) => x.name === 'guarded').id;
+  await g('rename and describe', api(other, 'PATCH', `/user_groups/${id}`, { name: 'guarded2', description: 'd2' }));
+  await g('add and remove members', api(other, 'POST', `/user_groups/${id}/members`, { add: [viewer.id, t.owner.id], delete: [other.id] }));
+  await g('delete the group', api(other, 'DELETE', `/user_groups/${id}`));
+});
+
+test('custom profile fields: create, edit, reorder, values set and cleared, delete', async () => {
+  const keys = [...COMPARED, 'custom_profile_fields'];
+  const g = (label: string, as: TestUser, action: () => Promise<unknown>) => guard(label, viewer, action, REGISTER, keys).then(() => as);
+  await g('create a field', viewer, api(viewer, 'POST', '/realm/profile_fields', { name: 'Phone', field_type: 1 }));
+  await g('create a list field', viewer, api(viewer, 'POST', '/realm/profile_fields', { name: 'Editor', field_type: 3, field_data: { vim: { text: 'Vim', order: '1' } } }));
+  const [phone, editor] = (await t.api('GET', '/api/v1/realm/profile_fields', { as: viewer })).body.custom_fields.map((f: any) => f.id);
+  await g('edit a field', viewer, api(viewer, 'PATCH', `/realm/profile_fields/${phone}`, { name: 'Phone number', hint: 'digits' }));
+  await g('reorder', viewer, api(viewer, 'PATCH', '/realm/profile_fields', { order: [editor, phone] }));
+  await g('set values', other, api(other, 'PATCH', '/users/me/profile_data', { data: [{ id: phone, value: '**5**' }, { id: editor, value: 'vim' }] }));
+  await g('clear a value', other, api(other, 'DELETE', '/users/me/profile_data', { data: [editor] }));
+  await g('delete a field with values', viewer, api(viewer, 'DELETE', `/realm/profile_fields/${phone}`));
+});
+
 test('heartbeats have their schema', async () => {
   const reg = await t.api('POST', '/api/v1/register', { as: viewer, params: { event_types: ['message'] } });
   const r = await t.api('GET', '/api/v1/events', { as: viewer, params: { queue_id: reg.body.queue_id, last_event_id: -1 } });

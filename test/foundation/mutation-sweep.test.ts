@@ -21,6 +21,8 @@ let spareId: number;
 let doomedId: number;
 let queueId: string;
 let draftId: number;
+let groupId: number;
+let fieldId: number;
 
 const AWKWARD = [
   '', ' ', '0', '-1', '1.5', '1e3', '9007199254740993', '99999999999999999999', 'NaN', 'true', 'false', 'null',
@@ -78,6 +80,21 @@ function baselines(): Call[] {
     { method: 'POST', path: '/users/me/status', params: { status_text: 'sweeping', away: true, emoji_name: 'car', emoji_code: '1f697', reaction_type: 'unicode_emoji' } },
     { method: 'POST', path: `/users/me/muted_users/${member.id}`, params: {} },
     { method: 'DELETE', path: `/users/me/muted_users/${member.id}`, params: {} },
+    { method: 'GET', path: '/user_groups', params: {} },
+    { method: 'POST', path: '/user_groups/create', params: { name: 'sweep-group', description: 'swept', members: [member.id] } },
+    { method: 'PATCH', path: `/user_groups/${groupId}`, params: { name: 'sweep-renamed', description: 'renamed' } },
+    { method: 'POST', path: `/user_groups/${groupId}/members`, params: { add: [t.owner.id], delete: [member.id] } },
+    { method: 'GET', path: `/user_groups/${groupId}/members`, params: {} },
+    { method: 'DELETE', path: `/user_groups/${groupId}`, params: {} },
+    { method: 'GET', path: '/realm/profile_fields', params: {} },
+    // Before any other field exists: the order must list them all.
+    { method: 'PATCH', path: '/realm/profile_fields', params: { order: [fieldId] } },
+    { method: 'POST', path: '/realm/profile_fields', params: { name: 'Sweep field', hint: 'h', field_type: 3, field_data: { a: { text: 'A', order: '1' } } } },
+    { method: 'PATCH', path: `/realm/profile_fields/${fieldId}`, params: { name: 'Swept field', hint: 'hh' } },
+    { method: 'PATCH', path: '/users/me/profile_data', params: { data: [{ id: fieldId, value: 'swept' }] } },
+    { method: 'PATCH', path: `/users/${member.id}`, params: { profile_data: [{ id: fieldId, value: 'by admin' }] } },
+    { method: 'DELETE', path: '/users/me/profile_data', params: { data: [fieldId] } },
+    { method: 'DELETE', path: `/realm/profile_fields/${fieldId}`, params: {} },
     { method: 'POST', path: '/register', params: { event_types: ['message'], narrow: [['stream', 'general']], all_public_streams: false, client_capabilities: { notification_settings_null: true }, queue_lifespan_secs: 60, fetch_event_types: ['realm_user', 'subscription'] } },
     // A queue of the owner's own, registered in before().
     { method: 'GET', path: '/events', params: { queue_id: queueId, last_event_id: -1, dont_block: true } },
@@ -120,6 +137,9 @@ before(async () => {
   spareId = (await t.api('POST', '/api/v1/messages', { params: { type: 'stream', to: 'general', topic: 'sweep', content: 'spare' } })).body.id;
   queueId = (await t.api('POST', '/api/v1/register', { params: { event_types: ['message'] } })).body.queue_id;
   draftId = (await t.api('POST', '/api/v1/drafts', { params: { drafts: [{ type: '', to: [], topic: '', content: 'swept' }] } })).body.ids[0];
+  await t.api('POST', '/api/v1/user_groups/create', { params: { name: 'sweep-base', description: '', members: [member.id] } });
+  groupId = (await t.api('GET', '/api/v1/user_groups')).body.user_groups[0].id;
+  fieldId = (await t.api('POST', '/api/v1/realm/profile_fields', { params: { name: 'Sweep base', field_type: 1 } })).body.id;
 });
 after(() => t.close());
 

@@ -2,13 +2,15 @@ import type { AuthedRequest, Route } from '../route.js';
 import { pathInt, PreSerialized } from '../route.js';
 import { transact } from '../../actions/transaction.js';
 import { accessUserByEmail, accessUserById, requireAdmin, requireNotGuest } from '../../access/user.js';
-import { presentUser, canSeeDeliveryEmail } from '../../presenters/user.js';
+import { canSeeDeliveryEmail } from '../../presenters/user.js';
 import { presentCreatedBot } from '../../presenters/bot.js';
 import { doCreateUser } from '../../actions/user-create.js';
 import { doChangeFullName, doChangeRole, doRegenerateApiKey } from '../../actions/user-update.js';
 import { doDeactivateUser, doReactivateUser } from '../../actions/user-deactivate.js';
 import { doCreateBot } from '../../actions/bot-create.js';
-import { listUsers, ownUserAnswer } from '../../reads/users.js';
+import { listUsers, ownUserAnswer, userAnswer } from '../../reads/users.js';
+import { doRemoveProfileData, doUpdateProfileData } from '../../actions/profile-fields.js';
+import { checkProfileDataItems } from '../../lib/profile-field-rules.js';
 import { badRequest } from '../../errors.js';
 import { isAdminRole } from '../../lib/roles.js';
 import type { UserRow } from '../../rows.js';
@@ -20,6 +22,8 @@ function presentOpts(r: AuthedRequest) {
     profileData: r.params.bool('include_custom_profile_fields', false) ? {} : undefined,
   };
 }
+
+const isEmptyValue = (v: unknown) => v === null || v === '' || (Array.isArray(v) && v.length === 0);
 
 async function targetOf(r: AuthedRequest): Promise<UserRow> {
   const key = r.path.user_id ?? '';
@@ -49,7 +53,7 @@ export const userRoutes: Route[] = [
   },
   {
     method: 'GET', path: '/users/:user_id', auth: 'user',
-    handler: async (r) => ({ user: presentUser(await targetOf(r), presentOpts(r)) }),
+    handler: async (r) => ({ user: await userAnswer(r.ctx.store.db, await targetOf(r), presentOpts(r)) }),
   },
   {
     method: 'POST', path: '/users', auth: 'user',
@@ -69,10 +73,17 @@ export const userRoutes: Route[] = [
       const id = pathInt(r, 'user_id');
       const fullName = r.params.optStr('full_name');
       const role = r.params.optInt('role');
+      const raw = r.params.optJson('profile_data');
+      const profile = raw === undefined ? undefined : checkProfileDataItems('profile_data', raw, true);
       await transact(r.ctx, async (tx) => {
         const target = await accessUserById(tx.db, r.user, id, { allowDeactivated: true, allowBots: true, forAdmin: true });
         if (fullName !== undefined) await doChangeFullName(tx, target, fullName);
         if (role !== undefined) await doChangeRole(tx, r.user, target, role);
+        if (profile !== undefined) {
+          // As Zulip's update_user_backend: an empty or null value clears the field.
+          await doRemoveProfileData(tx, target, profile.filter((p) => isEmptyValue(p.value)).map((p) => p.id));
+          await doUpdateProfileData(tx, target, profile.filter((p) => !isEmptyValue(p.value)));
+        }
       });
       return {};
     },

@@ -17,6 +17,8 @@ import { recentPrivateConversations, starredMessageIds, unreadMsgs } from './mes
 import { registerDrafts } from '../drafts.js';
 import { userStatusDict } from '../user-status.js';
 import { mutedUsersOf } from '../muted-users.js';
+import { realmUserGroups } from '../user-groups.js';
+import { realmProfileFields } from '../profile-fields.js';
 
 /**
  * register's initial state, by fetch type: each part is a read of its own (realm.ts,
@@ -77,9 +79,9 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
   if (want('muted_users')) state.muted_users = await mutedUsersOf(db, user.id);
   if (want('default_streams')) state.realm_default_streams = (await defaultStreams(db, realm.id)).map(presentStream);
   if (want('default_stream_groups')) state.realm_default_stream_groups = [];
-  if (want('realm_user_groups')) state.realm_user_groups = [];
+  if (want('realm_user_groups')) state.realm_user_groups = await realmUserGroups(db, realm.id);
   if (want('custom_profile_fields')) {
-    state.custom_profile_fields = [];
+    state.custom_profile_fields = await realmProfileFields(db, realm.id);
     state.custom_profile_field_types = CUSTOM_PROFILE_FIELD_TYPES;
   }
   if (want('realm_user_settings_defaults')) state.realm_user_settings_defaults = realmUserSettingsDefaults();

@@ -4,6 +4,7 @@ import { realmSettings, REALM_SETTING_DEFAULTS } from '../../lib/realm-settings.
 import { realmUri } from '../../lib/realm-host.js';
 import { Role, isAdminRole } from '../../lib/roles.js';
 import { SERVER_GENERATION } from '../../lib/version.js';
+import { DEFAULT_EXTERNAL_ACCOUNTS } from '../../lib/profile-field-rules.js';
 import { avatarUrl } from '../../presenters/user.js';
 import { realmIconUrl } from '../../presenters/realm.js';
 import { OFFLINE_THRESHOLD_SECS } from '../../presenters/presence.js';
@@ -25,7 +26,7 @@ export function realmState(config: Config, realm: RealmRow, user: UserRow): Reco
     realm_available_video_chat_providers: { disabled: { name: 'None', id: 0 }, jitsi_meet: { name: 'Jitsi Meet', id: 1 } },
     realm_is_zephyr_mirror_realm: false,
     realm_push_notifications_enabled: false,
-    realm_default_external_accounts: {},
+    realm_default_external_accounts: DEFAULT_EXTERNAL_ACCOUNTS,
     realm_email_auth_enabled: true,
     realm_password_auth_enabled: true,
     realm_user_group_edit_policy: s.user_group_edit_policy,

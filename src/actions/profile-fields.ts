@@ -1,0 +1,124 @@
+import type { Tx } from './transaction.js';
+import type { ProfileFieldRow, RealmRow, UserRow } from '../store/rows.js';
+import { profileFields } from '../store/repos/profile-fields.js';
+import { users } from '../store/repos/users.js';
+import { realmProfileFields } from '../reads/profile-fields.js';
+import { renderStreamDescription } from '../lib/stream-description.js';
+import { fitsIdColumn } from '../lib/ids.js';
+import {
+  DEFAULT_EXTERNAL_ACCOUNTS, FieldType, checkProfileField, checkProfileValue, checkUserIdsValue, isDefaultExternalField, isRenderable,
+  storedFieldData, type FieldData,
+} from '../lib/profile-field-rules.js';
+import { badRequest, defaultFieldNotUpdatable, fieldLabelExists, fieldNotFound, invalidOrderMapping, invalidUserIdColon } from '../errors.js';
+
+/**
+ * Custom profile fields, as Zulip 5's actions: any change of the fields sends the whole
+ * list (`custom_profile_fields`) to every active user; a user's value change is a
+ * `realm_user` update carrying `custom_profile_field`.
+ */
+async function notifyFields(tx: Tx, realmId: number): Promise<void> {
+  tx.notify({ type: 'custom_profile_fields', fields: await realmProfileFields(tx.db, realmId) }, await users.listActiveIdsInRealm(tx.db, realmId), realmId);
+}
+
+export async function accessProfileField(tx: Tx, realmId: number, id: number): Promise<ProfileFieldRow> {
+  const field = fitsIdColumn(id) ? await profileFields.findInRealm(tx.db, realmId, id) : undefined;
+  if (!field) throw fieldNotFound(id);
+  return field;
+}
+
+async function checkLabelFree(tx: Tx, realmId: number, name: string, exceptId?: number): Promise<void> {
+  const same = await profileFields.findByName(tx.db, realmId, name);
+  if (same && same.id !== exceptId) throw fieldLabelExists();
+}
+
+export interface NewProfileField { name: string; hint: string; type: number; data: FieldData }
+
+/** POST /realm/profile_fields. A default external account takes its label and hint from Zulip's defaults. */
+export async function doCreateProfileField(tx: Tx, realm: RealmRow, req: NewProfileField): Promise<number> {
+  checkProfileField(req.name, req.hint, req.type, req.data);
+  const preset = isDefaultExternalField(req.type, req.data) ? DEFAULT_EXTERNAL_ACCOUNTS[req.data.subtype as string]! : undefined;
+  const name = preset?.name ?? req.name;
+  await checkLabelFree(tx, realm.id, name);
+  const field = await profileFields.insert(tx.db, {
+    realm_id: realm.id, name, hint: preset?.hint ?? req.hint, field_type: req.type,
+    field_data: preset ? JSON.stringify({ subtype: req.data.subtype }) : storedFieldData(req.type, req.data),
+  });
+  // As Zulip: a new field comes last, its order being its id.
+  await profileFields.update(tx.db, field.id, { order: field.id });
+  await notifyFields(tx, realm.id);
+  return field.id;
+}
+
+/** PATCH /realm/profile_fields/{id}: label, hint and (types 3 and 7) field_data, checked as for a new field. */
+export async function doUpdateProfileField(tx: Tx, realm: RealmRow, field: ProfileFieldRow, req: Omit<NewProfileField, 'type'>): Promise<void> {
+  if (field.field_type === FieldType.EXTERNAL_ACCOUNT && isDefaultExternalField(field.field_type, JSON.parse(field.field_data || '{}'))) {
+    throw defaultFieldNotUpdatable();
+  }
+  checkProfileField(req.name, req.hint, field.field_type, req.data);
+  await checkLabelFree(tx, realm.id, req.name, field.id);
+  await profileFields.update(tx.db, field.id, {
+    name: req.name, hint: req.hint, ...(storedFieldData(field.field_type, req.data) ? { field_data: storedFieldData(field.field_type, req.data) } : {}),
+  });
+  await notifyFields(tx, realm.id);
+}
+
+export async function doDeleteProfileField(tx: Tx, realm: RealmRow, field: ProfileFieldRow): Promise<void> {
+  await profileFields.delete(tx.db, field.id);
+  await notifyFields(tx, realm.id);
+}
+
+/** PATCH /realm/profile_fields: every field of the organization must be listed; each takes its position. */
+export async function doReorderProfileFields(tx: Tx, realm: RealmRow, order: number[]): Promise<void> {
+  const position = new Map<number, number>();
+  order.forEach((id, i) => position.set(id, i));
+  const fields = await profileFields.listByRealm(tx.db, realm.id);
+  if (fields.some((f) => !position.has(f.id))) throw invalidOrderMapping();
+  for (const f of fields) await profileFields.update(tx.db, f.id, { order: position.get(f.id)! });
+  await notifyFields(tx, realm.id);
+}
+
+/** Zulip's check_valid_user_ids for the person picker: users of the organization, active, not bots. */
+async function checkPickedUsers(tx: Tx, realmId: number, value: unknown): Promise<string> {
+  const ids = checkUserIdsValue(value);
+  for (const id of ids) {
+    const u = fitsIdColumn(id) ? await users.findInRealm(tx.db, realmId, id) : undefined;
+    if (!u || u.is_system_bot === 1) throw invalidUserIdColon(id);
+    if (u.is_active !== 1) throw badRequest(`User with ID ${id} is deactivated`);
+    if (u.is_bot === 1) throw badRequest(`User with ID ${id} is a bot`);
+  }
+  return JSON.stringify(ids);
+}
+
+/**
+ * PATCH /users/me/profile_data and an administrator's profile_data: every item is checked
+ * before any is stored; unchanged values send nothing.
+ */
+export async function doUpdateProfileData(tx: Tx, user: UserRow, items: Array<{ id: number; value: unknown }>): Promise<void> {
+  const checked: Array<{ field: ProfileFieldRow; value: string }> = [];
+  for (const item of items) {
+    const field = await accessProfileField(tx, user.realm_id, item.id);
+    const value = field.field_type === FieldType.USER ? await checkPickedUsers(tx, user.realm_id, item.value) : checkProfileValue(field, item.value);
+    checked.push({ field, value });
+  }
+  const current = new Map((await profileFields.listValuesOfUser(tx.db, user.id)).map((v) => [v.field_id, v.value]));
+  for (const { field, value } of checked) {
+    if (current.get(field.id) === value) continue;
+    current.set(field.id, value);
+    const rendered = isRenderable(field.field_type) ? renderStreamDescription(value) : null;
+    await profileFields.upsertValue(tx.db, { user_id: user.id, field_id: field.id, value, rendered_value: rendered });
+    await notifyValue(tx, user, { id: field.id, value, ...(rendered ? { rendered_value: rendered } : {}) });
+  }
+}
+
+/** DELETE /users/me/profile_data (and empty values of an administrator's edit): unknown ids refuse, absent values are fine. */
+export async function doRemoveProfileData(tx: Tx, user: UserRow, ids: number[]): Promise<void> {
+  for (const id of ids) {
+    const field = await accessProfileField(tx, user.realm_id, id);
+    if (await profileFields.deleteValue(tx.db, user.id, field.id)) await notifyValue(tx, user, { id: field.id, value: null });
+  }
+}
+
+async function notifyValue(tx: Tx, user: UserRow, field: { id: number; value: string | null; rendered_value?: string }): Promise<void> {
+  tx.notify({ type: 'realm_user', op: 'update', person: { user_id: user.id, custom_profile_field: field } },
+    await users.listActiveIdsInRealm(tx.db, user.realm_id), user.realm_id);
+}

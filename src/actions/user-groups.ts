@@ -1,0 +1,73 @@
+import type { Tx } from './transaction.js';
+import type { RealmRow, UserGroupRow } from '../store/rows.js';
+import { userGroups } from '../store/repos/user-groups.js';
+import { users } from '../store/repos/users.js';
+import { presentUserGroup } from '../presenters/user-group.js';
+import { usersOfIds } from '../access/user-group.js';
+import { alreadyGroupMember, notGroupMember, userGroupExists, userGroupNameTooLong } from '../errors.js';
+
+/**
+ * User groups, as Zulip 5's actions: each change is one `user_group` event heard by every
+ * active user of the organization (groups are public within it).
+ */
+const MAX_NAME_LENGTH = 100;
+
+async function notifyGroup(tx: Tx, realmId: number, event: Parameters<Tx['notify']>[0]): Promise<void> {
+  tx.notify(event, await users.listActiveIdsInRealm(tx.db, realmId), realmId);
+}
+
+async function checkNameFree(tx: Tx, realmId: number, name: string): Promise<void> {
+  if (name.length > MAX_NAME_LENGTH) throw userGroupNameTooLong(MAX_NAME_LENGTH);
+  if (await userGroups.findByName(tx.db, realmId, name)) throw userGroupExists(name);
+}
+
+export interface NewUserGroup { name: string; description: string; memberIds: number[] }
+
+/** POST /user_groups/create: the members are checked first, then the name (Zulip's order). */
+export async function doCreateUserGroup(tx: Tx, realm: RealmRow, req: NewUserGroup): Promise<UserGroupRow> {
+  const members = await usersOfIds(tx.db, realm.id, req.memberIds);
+  await checkNameFree(tx, realm.id, req.name);
+  const group = await userGroups.insert(tx.db, { realm_id: realm.id, name: req.name, description: req.description });
+  const ids = members.map((u) => u.id);
+  await userGroups.insertMembers(tx.db, group.id, ids);
+  await notifyGroup(tx, realm.id, { type: 'user_group', op: 'add', group: presentUserGroup(group, ids) });
+  return group;
+}
+
+/** PATCH /user_groups/{id}: one `update` event per field that changed, as Zulip sends them. */
+export async function doUpdateUserGroup(tx: Tx, group: UserGroupRow, change: { name?: string; description?: string }): Promise<void> {
+  if (change.name !== undefined && change.name !== group.name) {
+    await checkNameFree(tx, group.realm_id, change.name);
+    await userGroups.update(tx.db, group.id, { name: change.name });
+    await notifyGroup(tx, group.realm_id, { type: 'user_group', op: 'update', group_id: group.id, data: { name: change.name } });
+  }
+  if (change.description !== undefined && change.description !== group.description) {
+    await userGroups.update(tx.db, group.id, { description: change.description });
+    await notifyGroup(tx, group.realm_id, { type: 'user_group', op: 'update', group_id: group.id, data: { description: change.description } });
+  }
+}
+
+export async function doDeleteUserGroup(tx: Tx, group: UserGroupRow): Promise<void> {
+  await userGroups.delete(tx.db, group.id);
+  await notifyGroup(tx, group.realm_id, { type: 'user_group', op: 'remove', group_id: group.id });
+}
+
+/** Adding people already in the group, or removing people not in it, refuses the whole request. */
+export async function doAddUserGroupMembers(tx: Tx, group: UserGroupRow, ids: number[]): Promise<void> {
+  const added = (await usersOfIds(tx.db, group.realm_id, ids)).map((u) => u.id);
+  const current = new Set(await userGroups.listMemberIds(tx.db, group.id));
+  const already = added.find((id) => current.has(id));
+  if (already !== undefined) throw alreadyGroupMember(already);
+  await userGroups.insertMembers(tx.db, group.id, added);
+  await notifyGroup(tx, group.realm_id, { type: 'user_group', op: 'add_members', group_id: group.id, user_ids: added });
+}
+
+export async function doRemoveUserGroupMembers(tx: Tx, group: UserGroupRow, ids: number[]): Promise<void> {
+  const removed = (await usersOfIds(tx.db, group.realm_id, ids)).map((u) => u.id);
+  const current = new Set(await userGroups.listMemberIds(tx.db, group.id));
+  const stranger = ids.find((id) => !current.has(id));
+  if (stranger !== undefined) throw notGroupMember(stranger);
+  await userGroups.deleteMembers(tx.db, group.id, removed);
+  await notifyGroup(tx, group.realm_id, { type: 'user_group', op: 'remove_members', group_id: group.id, user_ids: removed });
+}
+

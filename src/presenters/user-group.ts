@@ -1,0 +1,17 @@
+import type { UserGroupRow } from '../rows.js';
+
+/**
+ * A user group as Zulip 5 serialises it (user_groups_in_realm_serialized): members
+ * ascending. `direct_subgroup_ids` arrived with subgroups (feature level 127/131); Parley
+ * has none, and sends the empty list because newer clients (the Flutter app) require it.
+ */
+export interface WireUserGroup {
+  id: number; name: string; description: string; members: number[]; direct_subgroup_ids: number[]; is_system_group: boolean;
+}
+
+export function presentUserGroup(g: UserGroupRow, memberIds: readonly number[]): WireUserGroup {
+  return {
+    id: g.id, name: g.name, description: g.description, members: [...memberIds].sort((a, b) => a - b),
+    direct_subgroup_ids: [], is_system_group: g.is_system_group === 1,
+  };
+}

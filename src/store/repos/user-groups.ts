@@ -1,0 +1,43 @@
+import type { Q, UserGroupRow } from '../rows.js';
+
+export const userGroups = {
+  findInRealm: (q: Q, realmId: number, id: number): Promise<UserGroupRow | undefined> =>
+    q.selectFrom('user_group').selectAll().where('realm_id', '=', realmId).where('id', '=', id).executeTakeFirst(),
+
+  findByName: (q: Q, realmId: number, name: string): Promise<UserGroupRow | undefined> =>
+    q.selectFrom('user_group').selectAll().where('realm_id', '=', realmId).where('name', '=', name).executeTakeFirst(),
+
+  listByRealm: (q: Q, realmId: number): Promise<UserGroupRow[]> =>
+    q.selectFrom('user_group').selectAll().where('realm_id', '=', realmId).orderBy('id').execute(),
+
+  /** Every direct membership of the realm's groups. */
+  listMembershipsOfRealm: (q: Q, realmId: number): Promise<Array<{ group_id: number; user_id: number }>> =>
+    q.selectFrom('user_group_member').innerJoin('user_group', 'user_group.id', 'user_group_member.group_id')
+      .select(['user_group_member.group_id', 'user_group_member.user_id']).where('user_group.realm_id', '=', realmId).execute(),
+
+  /** The group's direct members, ascending. */
+  listMemberIds: async (q: Q, groupId: number): Promise<number[]> =>
+    (await q.selectFrom('user_group_member').select('user_id').where('group_id', '=', groupId).orderBy('user_id').execute()).map((r) => r.user_id),
+
+  insert: async (q: Q, row: { realm_id: number; name: string; description: string }): Promise<UserGroupRow> =>
+    q.insertInto('user_group').values(row).returningAll().executeTakeFirstOrThrow(),
+
+  update: async (q: Q, id: number, change: Partial<Pick<UserGroupRow, 'name' | 'description'>>): Promise<void> => {
+    await q.updateTable('user_group').set(change).where('id', '=', id).execute();
+  },
+
+  delete: async (q: Q, id: number): Promise<void> => {
+    await q.deleteFrom('user_group_member').where('group_id', '=', id).execute();
+    await q.deleteFrom('user_group').where('id', '=', id).execute();
+  },
+
+  insertMembers: async (q: Q, groupId: number, userIds: number[]): Promise<void> => {
+    if (userIds.length === 0) return;
+    await q.insertInto('user_group_member').values(userIds.map((user_id) => ({ group_id: groupId, user_id }))).execute();
+  },
+
+  deleteMembers: async (q: Q, groupId: number, userIds: number[]): Promise<void> => {
+    if (userIds.length === 0) return;
+    await q.deleteFrom('user_group_member').where('group_id', '=', groupId).where('user_id', 'in', userIds).execute();
+  },
+};
