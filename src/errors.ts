@@ -125,3 +125,7 @@ export const statusEmojiNameRequired = () => badRequest('Client must pass emoji_
 export const cannotMuteSelf = () => badRequest('Cannot mute self');
 export const userAlreadyMuted = () => badRequest('User already muted');
 export const userNotMuted = () => badRequest('User is not muted');
+
+// Organization policies enforced when sending (Zulip's check_message).
+export const privateMessagesDisabled = () => badRequest('Private messages are disabled in this organization.');
+export const wildcardMentionNotAllowed = () => badRequest('You do not have permission to use wildcard mentions in this stream.');

@@ -221,6 +221,14 @@ export function applyEvent(state: State, e: Ev, viewerId: number): void {
     case 'muted_users':
       if ('muted_users' in state) state.muted_users = e.muted_users;
       return;
+    case 'realm':
+      // Register names each organization setting `realm_<name>`.
+      if (e.op === 'update' && `realm_${e.property}` in state) state[`realm_${e.property}`] = e.value;
+      if (e.op === 'update_dict') for (const [k, v] of Object.entries(e.data as object)) if (`realm_${k}` in state) state[`realm_${k}`] = v;
+      return;
+    case 'realm_user_settings_defaults':
+      if (state.realm_user_settings_defaults) state.realm_user_settings_defaults[e.property] = e.value;
+      return;
     default:
   }
 }

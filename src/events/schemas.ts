@@ -115,6 +115,10 @@ EVENT_SCHEMAS['drafts:add'] = { type: str, op: str, id: int, drafts: arrayOf(dra
 EVENT_SCHEMAS['drafts:update'] = { type: str, op: str, id: int, draft };
 EVENT_SCHEMAS['drafts:remove'] = { type: str, op: str, id: int, draft_id: int };
 
+EVENT_SCHEMAS['realm:update'] = { type: str, op: str, id: int, property: str, value: any };
+EVENT_SCHEMAS['realm:update_dict'] = { type: str, op: str, id: int, property: oneOf('default'), data: obj };
+EVENT_SCHEMAS['realm_user_settings_defaults:update'] = { type: str, op: str, id: int, property: str, value: any };
+
 function shapeErrors(schema: Record<string, Check>, v: Record<string, unknown>, where: string): string[] {
   const errors: string[] = [];
   const known = new Set<string>();

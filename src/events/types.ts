@@ -77,7 +77,14 @@ export type ParleyEvent =
   | ReactionEvent
   | DraftsEvent
   | UserStatusEvent
-  | { type: 'muted_users'; muted_users: Array<{ id: number; timestamp: number }> };
+  | { type: 'muted_users'; muted_users: Array<{ id: number; timestamp: number }> }
+  | RealmEvent;
+
+/** Organization settings changed (Zulip's do_set_realm_property and its grouped siblings), to every active user. */
+export type RealmEvent =
+  | { type: 'realm'; op: 'update'; property: string; value: unknown }
+  | { type: 'realm'; op: 'update_dict'; property: 'default'; data: Dict }
+  | { type: 'realm_user_settings_defaults'; op: 'update'; property: string; value: unknown };
 
 /** The owner's own drafts (Zulip's drafts events), to all of the owner's queues only. */
 export type DraftsEvent =
@@ -124,6 +131,8 @@ export const EVENT_KINDS = {
   drafts: ['add', 'update', 'remove'],
   user_status: [],
   muted_users: [],
+  realm: ['update', 'update_dict'],
+  realm_user_settings_defaults: ['update'],
 } as const satisfies Record<EventType, readonly string[]>;
 
 export interface EventEnvelope {

@@ -82,7 +82,7 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
     state.custom_profile_fields = [];
     state.custom_profile_field_types = CUSTOM_PROFILE_FIELD_TYPES;
   }
-  if (want('realm_user_settings_defaults')) state.realm_user_settings_defaults = realmUserSettingsDefaults();
+  if (want('realm_user_settings_defaults')) state.realm_user_settings_defaults = realmUserSettingsDefaults(realm.settings);
   if (want('realm_emoji')) state.realm_emoji = {};
   if (want('realm_linkifiers')) state.realm_linkifiers = [];
   if (want('realm_filters')) state.realm_filters = [];
