@@ -10,6 +10,7 @@ import { notifyRealmUser, personForEvent } from './user-notify.js';
 import { subscribeToDefaultStreams } from './default-streams.js';
 import { MAX_NAME_LENGTH } from '../lib/limits.js';
 import { storedRealmUserDefaults } from '../lib/user-settings.js';
+import { doAddNewUserHistory, queueWelcomeMessage } from './welcome.js';
 
 const EMAIL_RE = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+$/;
 
@@ -70,6 +71,8 @@ export async function doCreateUser(tx: Tx, realm: RealmRow, input: CreateUserInp
   await tx.db.insertInto('recipient').values({ type: 1, type_id: id }).execute();
   const user = (await users.findById(tx.db, id))!;
   await subscribeToDefaultStreams(tx, realm, user);
+  await doAddNewUserHistory(tx, current, user);
   await notifyRealmUser(tx, realm.id, 'add', personForEvent(user), user.delivery_email);
+  queueWelcomeMessage(tx, current, user);
   return user;
 }
