@@ -156,8 +156,12 @@ test('policies set through PATCH /realm take effect', async () => {
   assertError(await t.api('DELETE', `/api/v1/messages/${id}`, { as: u.member }), "You don't have permission to delete this message");
   assertOk(await patch({ delete_own_message_policy: 1 }));
 
-  // Stream creation: administrators only.
-  assertOk(await patch({ create_public_stream_policy: 2 }));
+  // Stream creation: administrators only (and register says so).
+  assertOk(await patch({ create_public_stream_policy: 2, invite_to_stream_policy: 2 }));
+  const reg = await register(u.member);
+  assert.deepEqual([reg.can_create_public_streams, reg.can_create_private_streams, reg.can_create_streams, reg.can_subscribe_other_users], [false, true, true, false]);
+  assert.equal((await register(u.admin)).can_create_public_streams, true);
+  assertOk(await patch({ invite_to_stream_policy: 1 }));
   assertError(await t.api('POST', '/api/v1/users/me/subscriptions', { as: u.member, params: { subscriptions: [{ name: 'new place' }] } }), 'Insufficient permission');
   assertOk(await patch({ create_public_stream_policy: 1 }));
 

@@ -50,7 +50,7 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
     state.cross_realm_bots = (await systemBotsOf(db, realm.id)).map((b) => ({
       ...presentUser(b, { clientGravatar: opts.clientGravatar, showDeliveryEmail: false }), is_system_bot: true,
     }));
-    Object.assign(state, ownUserState(user));
+    Object.assign(state, ownUserState(user, realm));
   }
   if (want('realm_bot')) {
     state.realm_bots = (await botsVisibleTo(db, user, isAdminRole(user.role))).map(presentBot);
