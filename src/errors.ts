@@ -144,3 +144,6 @@ export const fieldLabelBlank = () => badRequest('Label cannot be blank.');
 export const invalidFieldType = () => badRequest('Invalid field type.');
 export const invalidOrderMapping = () => badRequest('Invalid order mapping.');
 export const defaultFieldNotUpdatable = () => badRequest('Default custom field cannot be updated.');
+// Organization policies enforced when sending (Zulip's check_message).
+export const privateMessagesDisabled = () => badRequest('Private messages are disabled in this organization.');
+export const wildcardMentionNotAllowed = () => badRequest('You do not have permission to use wildcard mentions in this stream.');

@@ -30,3 +30,31 @@ export function hasPolicyPermission(user: Pick<UserRow, 'role' | 'date_joined'>,
 export function webPublicStreamsEnabled(realm: RealmRow): boolean {
   return realmSettings(realm.settings).enable_spectator_access === true;
 }
+
+/** Zulip's Realm.WILDCARD_MENTION_THRESHOLD: streams this small allow wildcards to anyone. */
+export const WILDCARD_MENTION_THRESHOLD = 15;
+
+/** Zulip's wildcard_mention_allowed; `subscriberCount` is the stream's, which the send path already holds. */
+export function wildcardMentionAllowed(sender: Pick<UserRow, 'role' | 'date_joined'>, realm: RealmRow, subscriberCount: number,
+  now = Math.floor(Date.now() / 1000)): boolean {
+  if (subscriberCount <= WILDCARD_MENTION_THRESHOLD) return true;
+  const settings = realmSettings(realm.settings);
+  const isAdmin = sender.role <= Role.ADMINISTRATOR;
+  switch (settings.wildcard_mention_policy) {
+    case 6: return false; // nobody
+    case 1: return true; // everyone
+    case 5: return isAdmin; // administrators
+    case 7: return sender.role <= Role.MODERATOR; // administrators and moderators
+    case 4: return isAdmin; // stream administrators: Zulip 5 has none beyond organization administrators
+    case 3: // full members
+      return isAdmin || (sender.role !== Role.GUEST && (now - sender.date_joined) / 86400 >= settings.waiting_period_threshold);
+    case 2: return sender.role !== Role.GUEST; // members
+    default: return false;
+  }
+}
+
+/** Zulip's check_private_message_policy: when disabled, private messages only go to or come from a bot. */
+export function privateMessagesAllowed(realm: RealmRow, sender: Pick<UserRow, 'is_bot'>, recipients: ReadonlyArray<Pick<UserRow, 'is_bot'>>): boolean {
+  if (realmSettings(realm.settings).private_message_policy !== 2) return true;
+  return sender.is_bot === 1 || (recipients.length === 1 && recipients[0]!.is_bot === 1);
+}

@@ -2,7 +2,8 @@ import type { AppContext } from '../context.js';
 import { transact } from './transaction.js';
 import { storeMessage } from '../store/group-commit.js';
 import type { Q, RealmRow, StreamRow, UserRow } from '../store/rows.js';
-import { badRequest, streamDoesNotExist, streamIdDoesNotExist } from '../errors.js';
+import { badRequest, privateMessagesDisabled, streamDoesNotExist, streamIdDoesNotExist, wildcardMentionNotAllowed } from '../errors.js';
+import { privateMessagesAllowed, wildcardMentionAllowed } from '../access/realm-policy.js';
 import { subscriptions } from '../store/repos/subscriptions.js';
 import { users } from '../store/repos/users.js';
 import { canSeeStream, streamPostPolicyError } from '../access/stream.js';
@@ -180,6 +181,7 @@ export async function sendMessage(ctx: AppContext, realm: RealmRow, sender: User
     recipientInfo = { type: 2, streamId: stream.id, streamName: stream.name };
   } else {
     const others = await privateRecipients(q, sender, input.to);
+    if (!privateMessagesAllowed(realm, sender, others)) throw privateMessagesDisabled();
     const r = await privateRecipientId(ctx, sender, others);
     recipientId = r.recipientId;
     userIds = r.memberIds;
@@ -190,6 +192,7 @@ export async function sendMessage(ctx: AppContext, realm: RealmRow, sender: User
   const recipients = [...new Set([...userIds, sender.id])];
 
   const rendered = renderMarkdown(content, await renderContextFor(q, realm, sender, content));
+  if (stream && rendered.wildcardMentioned && !input.internal && !wildcardMentionAllowed(sender, realm, userIds.length)) throw wildcardMentionNotAllowed();
   const values = {
     realm_id: realm.id, sender_id: sender.id, recipient_id: recipientId, stream_id: stream?.id ?? null,
     topic, topic_lower: topic.toLowerCase(), content, rendered_content: rendered.html, rendered_content_version: 1,

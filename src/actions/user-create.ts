@@ -1,6 +1,7 @@
 import type { Tx } from './transaction.js';
 import type { RealmRow, UserRow } from '../store/rows.js';
 import { users } from '../store/repos/users.js';
+import { realms } from '../store/repos/realms.js';
 import { badRequest } from '../errors.js';
 import { generateApiKey, hashPassword } from '../lib/secrets.js';
 import { nowSeconds } from '../lib/time.js';
@@ -8,6 +9,8 @@ import { Role } from '../lib/roles.js';
 import { notifyRealmUser, personForEvent } from './user-notify.js';
 import { subscribeToDefaultStreams } from './default-streams.js';
 import { MAX_NAME_LENGTH } from '../lib/limits.js';
+import { storedRealmUserDefaults } from '../lib/user-settings.js';
+import { doAddNewUserHistory, queueWelcomeMessage } from './welcome.js';
 
 const EMAIL_RE = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+$/;
 
@@ -41,6 +44,8 @@ export async function doCreateUser(tx: Tx, realm: RealmRow, input: CreateUserInp
   const email = checkEmail(input.email);
   const fullName = checkFullName(input.fullName);
   if (await users.findByEmail(tx.db, realm.id, email)) throw badRequest(`Email '${email}' already in use`);
+  // Callers may hold a realm row from before a settings change; new users follow the current one.
+  const current = (await realms.findById(tx.db, realm.id)) ?? realm;
   const id = await users.insert(tx.db, {
     realm_id: realm.id,
     email,
@@ -59,12 +64,15 @@ export async function doCreateUser(tx: Tx, realm: RealmRow, input: CreateUserInp
     date_joined: nowSeconds(),
     avatar_source: 'G',
     avatar_version: 1,
-    settings: '{}',
+    // As Zulip's copy_default_settings: the organization's defaults become the user's own.
+    settings: JSON.stringify(storedRealmUserDefaults(current.settings)),
   });
   // A personal recipient makes the user addressable by private messages.
   await tx.db.insertInto('recipient').values({ type: 1, type_id: id }).execute();
   const user = (await users.findById(tx.db, id))!;
   await subscribeToDefaultStreams(tx, realm, user);
+  await doAddNewUserHistory(tx, current, user);
   await notifyRealmUser(tx, realm.id, 'add', personForEvent(user), user.delivery_email);
+  queueWelcomeMessage(tx, current, user);
   return user;
 }

@@ -232,6 +232,14 @@ export function applyEvent(state: State, e: Ev, viewerId: number): void {
         for (const id of Object.keys(u.profile_data ?? {})) if (!e.fields.some((f: any) => String(f.id) === id)) delete u.profile_data[id];
       }
       return;
+    case 'realm':
+      // Register names each organization setting `realm_<name>`.
+      if (e.op === 'update' && `realm_${e.property}` in state) state[`realm_${e.property}`] = e.value;
+      if (e.op === 'update_dict') for (const [k, v] of Object.entries(e.data as object)) if (`realm_${k}` in state) state[`realm_${k}`] = v;
+      return;
+    case 'realm_user_settings_defaults':
+      if (state.realm_user_settings_defaults) state.realm_user_settings_defaults[e.property] = e.value;
+      return;
     default:
   }
 }

@@ -81,7 +81,8 @@ export type ParleyEvent =
   | UserStatusEvent
   | { type: 'muted_users'; muted_users: Array<{ id: number; timestamp: number }> }
   | UserGroupEvent
-  | { type: 'custom_profile_fields'; fields: WireProfileField[] };
+  | { type: 'custom_profile_fields'; fields: WireProfileField[] }
+  | RealmEvent;
 
 /** A user group changed (Zulip 5's user_group events), to every active user of the organization. */
 export type UserGroupEvent =
@@ -89,6 +90,12 @@ export type UserGroupEvent =
   | { type: 'user_group'; op: 'update'; group_id: number; data: { name?: string; description?: string } }
   | { type: 'user_group'; op: 'add_members' | 'remove_members'; group_id: number; user_ids: number[] }
   | { type: 'user_group'; op: 'remove'; group_id: number };
+
+/** Organization settings changed (Zulip's do_set_realm_property and its grouped siblings), to every active user. */
+export type RealmEvent =
+  | { type: 'realm'; op: 'update'; property: string; value: unknown }
+  | { type: 'realm'; op: 'update_dict'; property: 'default'; data: Dict }
+  | { type: 'realm_user_settings_defaults'; op: 'update'; property: string; value: unknown };
 
 /** The owner's own drafts (Zulip's drafts events), to all of the owner's queues only. */
 export type DraftsEvent =
@@ -137,6 +144,8 @@ export const EVENT_KINDS = {
   user_group: ['add', 'update', 'add_members', 'remove_members', 'remove'],
   custom_profile_fields: [],
   muted_users: [],
+  realm: ['update', 'update_dict'],
+  realm_user_settings_defaults: ['update'],
 } as const satisfies Record<EventType, readonly string[]>;
 
 export interface EventEnvelope {

@@ -20,8 +20,9 @@ import { userStatusRoutes } from './handlers/user-status.js';
 import { mutedUserRoutes } from './handlers/muted-users.js';
 import { userGroupRoutes } from './handlers/user-groups.js';
 import { profileFieldRoutes } from './handlers/profile-fields.js';
+import { realmRoutes } from './handlers/realm.js';
 
 /** Every API route, by resource. Each handler file owns its own table. */
 export const routes: Route[] = [...serverRoutes, ...userRoutes, ...presenceRoutes, ...renderRoutes, ...messageSendRoutes, ...alertWordRoutes, ...messageReadRoutes,
   ...eventRoutes, ...streamRoutes, ...subscriptionRoutes, ...typingRoutes, ...messageEditRoutes, ...messageFlagRoutes, ...reactionRoutes, ...messageDeleteRoutes,
-  ...settingsRoutes, ...draftRoutes, ...userStatusRoutes, ...mutedUserRoutes, ...userGroupRoutes, ...profileFieldRoutes];
+  ...settingsRoutes, ...draftRoutes, ...userStatusRoutes, ...mutedUserRoutes, ...userGroupRoutes, ...profileFieldRoutes, ...realmRoutes];

@@ -62,9 +62,20 @@ export const AVAILABLE_NOTIFICATION_SOUNDS = ['chime', 'ding', 'zulip'];
 
 /**
  * The organization's defaults for new users' settings (Zulip's RealmUserDefault, feature
- * level 95). Parley has no endpoint to change them yet, so they are the built-in defaults.
+ * level 95): the built-in defaults with what PATCH /realm/user_settings_defaults changed,
+ * kept in the realm's settings JSON under `user_settings_defaults`.
  */
-export function realmUserSettingsDefaults(): Record<string, unknown> {
+export function realmUserSettingsDefaults(realmSettingsJson = '{}'): Record<string, unknown> {
   const { timezone: _perUser, ...defaults } = USER_SETTING_DEFAULTS;
-  return { ...defaults, emojiset_choices: EMOJISET_CHOICES, available_notification_sounds: AVAILABLE_NOTIFICATION_SOUNDS };
+  return { ...defaults, ...storedRealmUserDefaults(realmSettingsJson), emojiset_choices: EMOJISET_CHOICES, available_notification_sounds: AVAILABLE_NOTIFICATION_SOUNDS };
+}
+
+/** Only what the organization changed: a new user's own settings start as these. */
+export function storedRealmUserDefaults(realmSettingsJson: string): Record<string, unknown> {
+  try {
+    const stored = (JSON.parse(realmSettingsJson) as { user_settings_defaults?: Record<string, unknown> }).user_settings_defaults;
+    return stored && typeof stored === 'object' ? stored : {};
+  } catch {
+    return {};
+  }
 }

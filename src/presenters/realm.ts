@@ -35,7 +35,14 @@ export function presentServerSettings(config: Config, realm: RealmRow): Record<s
     realm_uri: realmUri(config, realm),
     realm_name: realm.name,
     realm_icon: realmIconUrl(realm),
-    realm_description: realm.description ? `<p>${escapeHtml(realm.description)}</p>` : '',
+    realm_description: renderedDescription(realm),
     realm_web_public_access_enabled: settings.enable_spectator_access,
   };
+}
+
+/** The description as PATCH /realm rendered it (markdown), or a plain paragraph for one set otherwise. */
+function renderedDescription(realm: RealmRow): string {
+  const stored = (realmSettings(realm.settings) as { rendered_description?: unknown }).rendered_description;
+  if (typeof stored === 'string') return stored;
+  return realm.description ? `<p>${escapeHtml(realm.description)}</p>` : '';
 }

@@ -113,6 +113,8 @@ function baselines(): Call[] {
     { method: 'PATCH', path: '/settings', params: { enter_sends: true, color_scheme: 2, timezone: 'UTC', default_language: 'fr', notification_sound: 'ding', email_notifications_batching_period_seconds: 600, full_name: 'Swept Owner' } },
     { method: 'PATCH', path: '/settings/display', params: { twenty_four_hour_time: true, emojiset: 'twitter', demote_inactive_streams: 2 } },
     { method: 'PATCH', path: '/settings/notifications', params: { enable_sounds: false, desktop_icon_count_display: 2 } },
+    { method: 'PATCH', path: '/realm', params: { name: 'Swept Org', description: 'A **swept** org', edit_topic_policy: 5, allow_message_editing: true, message_content_edit_limit_seconds: 600, message_retention_days: 'unlimited', message_content_delete_limit_seconds: 'unlimited', notifications_stream_id: streamId, default_language: 'en', wildcard_mention_policy: 5 } },
+    { method: 'PATCH', path: '/realm/user_settings_defaults', params: { enter_sends: true, color_scheme: 2, emojiset: 'twitter', notification_sound: 'ding' } },
     { method: 'DELETE', path: `/streams/${doomedId}`, params: {} },
     { method: 'DELETE', path: `/users/${member.id}`, params: {} },
     { method: 'POST', path: `/users/${member.id}/reactivate`, params: {} },

@@ -119,7 +119,13 @@ async function createPgDatabase(): Promise<string> {
   return u.toString();
 }
 
-export async function testApp(overrides: ConfigOverrides = {}): Promise<TestApp> {
+/**
+ * A server on a fresh database with its default organization. `welcome: true` gives that
+ * organization what a real server's has (#general, the Welcome Bot's messages to every new
+ * user); by default tests get an empty one, so that their counts of streams and messages
+ * start from nothing.
+ */
+export async function testApp(overrides: ConfigOverrides = {}, opts: { welcome?: boolean } = {}): Promise<TestApp> {
   resetLoginLimits();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-test-'));
   const databaseUrl = ENGINE === 'postgres' ? await createPgDatabase() : undefined;
@@ -127,7 +133,7 @@ export async function testApp(overrides: ConfigOverrides = {}): Promise<TestApp>
     dataDir, databaseUrl, logLevel: 'silent', externalUrl: `http://${HOST}`,
     adminEmail: OWNER_EMAIL, adminPassword: OWNER_PASSWORD, orgName: 'Parley Test', ...overrides,
   });
-  await ensureDefaultRealm(app.ctx);
+  await ensureDefaultRealm(app.ctx, { welcome: opts.welcome ?? false });
   const realm = (await realms.findByStringId(app.ctx.store.db, ''))!;
   const ownerRow = (await app.ctx.store.db.selectFrom('users').selectAll().where('email', '=', OWNER_EMAIL).executeTakeFirstOrThrow());
   const owner = asTestUser(ownerRow);
@@ -192,9 +198,9 @@ export const ACME_HOST = `acme.${HOST}`;
 export const ACME_OWNER_EMAIL = 'boss@acme.test';
 export const ACME_OWNER_PASSWORD = 'pw-123456';
 
-export async function createAcme(t: TestApp): Promise<{ realm: RealmRow; owner: TestUser }> {
+export async function createAcme(t: TestApp, opts: { welcome?: boolean } = {}): Promise<{ realm: RealmRow; owner: TestUser }> {
   const { realm, owner } = await transact(t.app.ctx, (tx) =>
-    doCreateRealm(tx, { stringId: 'acme', name: 'Acme', ownerEmail: ACME_OWNER_EMAIL, ownerPassword: ACME_OWNER_PASSWORD }));
+    doCreateRealm(tx, { stringId: 'acme', name: 'Acme', ownerEmail: ACME_OWNER_EMAIL, ownerPassword: ACME_OWNER_PASSWORD, welcome: opts.welcome ?? false }));
   return { realm, owner: asTestUser(owner) };
 }
 

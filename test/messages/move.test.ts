@@ -189,7 +189,7 @@ test("muted topics follow a whole-topic move; Notification Bot is a system bot, 
   assert.deepEqual(ev.userIds, [bob.id]);
   const reg = assertOk(await t.api('POST', '/api/v1/register', { as: bob, params: { fetch_event_types: JSON.stringify(['muted_topics', 'realm_user']) } }));
   assert.deepEqual(reg.muted_topics.map((m: unknown[]) => [m[0], m[1]]), [['lounge', 'still noisy']]);
-  assert.deepEqual(reg.cross_realm_bots.map((b: any) => [b.email, b.full_name, b.is_system_bot, b.is_bot]), [['notification-bot@zulip.com', 'Notification Bot', true, true]]);
+  assert.deepEqual(reg.cross_realm_bots.map((b: any) => [b.email, b.full_name, b.is_system_bot, b.is_bot]), [['notification-bot@zulip.com', 'Notification Bot', true, true], ['welcome-bot@zulip.com', 'Welcome Bot', true, true]]);
   assert.equal(reg.realm_users.some((u: any) => u.email === 'notification-bot@zulip.com'), false);
   const users = assertOk(await t.api('GET', '/api/v1/users', { as: bob })).members;
   assert.equal(users.some((u: any) => u.email === 'notification-bot@zulip.com'), false);

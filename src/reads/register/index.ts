@@ -52,7 +52,7 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
     state.cross_realm_bots = (await systemBotsOf(db, realm.id)).map((b) => ({
       ...presentUser(b, { clientGravatar: opts.clientGravatar, showDeliveryEmail: false }), is_system_bot: true,
     }));
-    Object.assign(state, ownUserState(user));
+    Object.assign(state, ownUserState(user, realm));
   }
   if (want('realm_bot')) {
     state.realm_bots = (await botsVisibleTo(db, user, isAdminRole(user.role))).map(presentBot);
@@ -84,7 +84,7 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
     state.custom_profile_fields = await realmProfileFields(db, realm.id);
     state.custom_profile_field_types = CUSTOM_PROFILE_FIELD_TYPES;
   }
-  if (want('realm_user_settings_defaults')) state.realm_user_settings_defaults = realmUserSettingsDefaults();
+  if (want('realm_user_settings_defaults')) state.realm_user_settings_defaults = realmUserSettingsDefaults(realm.settings);
   if (want('realm_emoji')) state.realm_emoji = {};
   if (want('realm_linkifiers')) state.realm_linkifiers = [];
   if (want('realm_filters')) state.realm_filters = [];

@@ -10,6 +10,7 @@ import { realmIconUrl } from '../../presenters/realm.js';
 import { OFFLINE_THRESHOLD_SECS } from '../../presenters/presence.js';
 import { MAX_MESSAGE_BYTES, MAX_STREAM_DESCRIPTION_LENGTH, MAX_STREAM_NAME_LENGTH, MAX_TOPIC_LENGTH } from '../../lib/limits.js';
 import { LONGPOLL_TIMEOUT_SECS } from '../../events/manager.js';
+import { hasPolicyPermission, webPublicStreamsEnabled } from '../../access/realm-policy.js';
 
 /** register's `realm` state: the organization's settings and the server's limits. */
 export function realmState(config: Config, realm: RealmRow, user: UserRow): Record<string, unknown> {
@@ -70,7 +71,7 @@ export function realmState(config: Config, realm: RealmRow, user: UserRow): Reco
     realm_bot_domain: new URL(realmUri(config, realm)).hostname,
     jitsi_server_url: 'https://meet.jit.si',
     giphy_rating_options: GIPHY_RATING_OPTIONS,
-    ...ownUserState(user),
+    ...ownUserState(user, realm),
     avatar_version: user.avatar_version,
   });
   return out;
@@ -96,15 +97,23 @@ export const CUSTOM_PROFILE_FIELD_TYPES = {
 };
 
 /** Who the registering user is: sent with both `realm` and `realm_user`, as Zulip does. */
-export function ownUserState(user: UserRow): Record<string, unknown> {
+export function ownUserState(user: UserRow, realm: RealmRow): Record<string, unknown> {
+  // What the organization's policies let this user do, as Zulip's has_permission answers.
+  const may = (policy: Parameters<typeof hasPolicyPermission>[2]) => hasPolicyPermission(user, realm, policy);
+  const canCreatePublic = may('create_public_stream_policy');
+  const canCreatePrivate = may('create_private_stream_policy');
+  const canCreateWebPublic = webPublicStreamsEnabled(realm) && may('create_web_public_stream_policy');
   return {
     is_admin: isAdminRole(user.role),
     is_owner: user.role === Role.OWNER,
     is_moderator: user.role === Role.MODERATOR,
     is_guest: user.role === Role.GUEST,
     is_billing_admin: user.is_billing_admin === 1,
-    can_create_streams: user.role !== Role.GUEST,
-    can_subscribe_other_users: user.role !== Role.GUEST,
+    can_create_streams: canCreatePublic || canCreatePrivate || canCreateWebPublic,
+    can_create_public_streams: canCreatePublic,
+    can_create_private_streams: canCreatePrivate,
+    can_create_web_public_streams: canCreateWebPublic,
+    can_subscribe_other_users: may('invite_to_stream_policy'),
     can_invite_others_to_realm: user.role <= Role.MEMBER,
     user_id: user.id,
     email: user.email,

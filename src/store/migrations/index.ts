@@ -14,6 +14,7 @@ import * as m015 from './015-drafts.js';
 import * as m016 from './016-user-status.js';
 import * as m017 from './017-muted-users.js';
 import * as m018 from './018-email-changes.js';
+import * as m019 from './019-welcome-bot.js';
 import * as m020 from './020-user-groups.js';
 import * as m021 from './021-custom-profile-fields.js';
 
@@ -37,6 +38,7 @@ export const migrations: Migration[] = [
   { name: '016-user-status', up: m016.up },
   { name: '017-muted-users', up: m017.up },
   { name: '018-email-changes', up: m018.up },
+  { name: '019-welcome-bot', up: m019.up },
   { name: '020-user-groups', up: m020.up },
   { name: '021-custom-profile-fields', up: m021.up },
 ];

@@ -104,6 +104,11 @@ export const messages = {
   deleteByIds: async (q: Q, ids: number[]): Promise<number> =>
     ids.length === 0 ? 0 : Number((await q.deleteFrom('message').where('id', 'in', ids).executeTakeFirst()).numDeletedRows),
 
+  /** The newest ids (newest first, at most `limit`) of the streams' messages sent after `since`: a new user's history. */
+  listRecentIdsInStreams: async (q: Q, streamIds: number[], since: number, limit: number): Promise<number[]> =>
+    streamIds.length === 0 ? [] : (await q.selectFrom('message').select('id').where('stream_id', 'in', streamIds)
+      .where('date_sent', '>', since).orderBy('id', 'desc').limit(limit).execute()).map((r) => r.id),
+
   /** The oldest message left in a stream, or null: its first_message_id. */
   firstIdInStream: async (q: Q, streamId: number): Promise<number | null> =>
     (await q.selectFrom('message').select('id').where('stream_id', '=', streamId).orderBy('id').limit(1).executeTakeFirst())?.id ?? null,

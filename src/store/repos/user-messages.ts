@@ -53,6 +53,21 @@ export const userMessages = {
     return added;
   },
 
+  /** Recipient rows for messages the user does not hold yet (a new user's history); answers how many were added. */
+  insertMissing: async (q: Q, userId: number, rows: Array<{ message_id: number; flags: number }>): Promise<number> => {
+    let added = 0;
+    for (let i = 0; i < rows.length; i += CHUNK) {
+      const chunk = rows.slice(i, i + CHUNK);
+      const have = new Set((await q.selectFrom('user_message').select('message_id').where('user_id', '=', userId)
+        .where('message_id', 'in', chunk.map((r) => r.message_id)).execute()).map((r) => r.message_id));
+      const missing = chunk.filter((r) => !have.has(r.message_id));
+      if (missing.length === 0) continue;
+      await q.insertInto('user_message').values(missing.map((r) => ({ user_id: userId, message_id: r.message_id, flags: r.flags }))).execute();
+      added += missing.length;
+    }
+    return added;
+  },
+
   /** The user's rows among `messageIds`: flags by message id (ids without a row are absent). */
   flagsByMessageIds: async (q: Q, userId: number, messageIds: number[]): Promise<Map<number, number>> => {
     const out = new Map<number, number>();
