@@ -209,6 +209,14 @@ export interface MutedUserTable {
   date_muted: number;
 }
 
+/** An organization's linkifier (migration 024; Zulip's RealmFilter). */
+export interface RealmFilterTable {
+  id: Generated<number>;
+  realm_id: number;
+  pattern: string;
+  url_format_string: string;
+}
+
 export interface DB {
   realm: RealmTable;
   users: UserTable;
@@ -228,4 +236,5 @@ export interface DB {
   draft: DraftTable;
   user_status: UserStatusTable;
   muted_user: MutedUserTable;
+  realm_filter: RealmFilterTable;
 }

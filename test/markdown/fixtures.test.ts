@@ -15,7 +15,7 @@ const rctx: RenderContext = {
   userById: (id) => users.find((u) => u.id === id),
   groupByName: (n) => (n === 'support' ? { id: 3, name: 'support' } : undefined),
   streamByName: (n) => (n.toLowerCase() === 'verona' ? { id: 9, name: 'Verona' } : n === 'Dev help' ? { id: 12, name: 'Dev help' } : undefined),
-  linkifiers: [{ id: 1, pattern: '#(?P<id>[0-9]{2,8})', url_template: 'https://trac.example.com/ticket/{id}' }],
+  linkifiers: [{ id: 1, pattern: '#(?P<id>[0-9]{2,8})', url_format: 'https://trac.example.com/ticket/%(id)s' }],
 };
 const emoji = (name: string, code: string) => `<span aria-label="${name.replace(/_/g, ' ')}" class="emoji emoji-${code}" role="img" title="${name.replace(/_/g, ' ')}">:${name}:</span>`;
 const link = (href: string, text = href) => `<a href="${href}" target="_blank" rel="noopener noreferrer" title="${href}">${text}</a>`;
