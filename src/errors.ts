@@ -125,3 +125,8 @@ export const statusEmojiNameRequired = () => badRequest('Client must pass emoji_
 export const cannotMuteSelf = () => badRequest('Cannot mute self');
 export const userAlreadyMuted = () => badRequest('User already muted');
 export const userNotMuted = () => badRequest('User is not muted');
+
+// Linkifiers (Zulip 5's zerver/views/realm_linkifiers.py): a refused one answers the first
+// validation message with every message by field in `errors`, as Django's ValidationError.
+export const linkifierNotFound = () => badRequest('Linkifier not found.');
+export const linkifierInvalid = (msg: string, errors: Record<string, string[]>) => badRequest(msg, { errors });

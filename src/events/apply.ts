@@ -221,6 +221,12 @@ export function applyEvent(state: State, e: Ev, viewerId: number): void {
     case 'muted_users':
       if ('muted_users' in state) state.muted_users = e.muted_users;
       return;
+    case 'realm_linkifiers':
+      if ('realm_linkifiers' in state) state.realm_linkifiers = e.realm_linkifiers;
+      return;
+    case 'realm_filters':
+      if ('realm_filters' in state) state.realm_filters = e.realm_filters;
+      return;
     default:
   }
 }

@@ -77,7 +77,9 @@ export type ParleyEvent =
   | ReactionEvent
   | DraftsEvent
   | UserStatusEvent
-  | { type: 'muted_users'; muted_users: Array<{ id: number; timestamp: number }> };
+  | { type: 'muted_users'; muted_users: Array<{ id: number; timestamp: number }> }
+  | { type: 'realm_linkifiers'; realm_linkifiers: Array<{ pattern: string; url_format: string; id: number }> }
+  | { type: 'realm_filters'; realm_filters: Array<[string, string, number]> };
 
 /** The owner's own drafts (Zulip's drafts events), to all of the owner's queues only. */
 export type DraftsEvent =
@@ -124,6 +126,8 @@ export const EVENT_KINDS = {
   drafts: ['add', 'update', 'remove'],
   user_status: [],
   muted_users: [],
+  realm_linkifiers: [],
+  realm_filters: [],
 } as const satisfies Record<EventType, readonly string[]>;
 
 export interface EventEnvelope {

@@ -4,6 +4,8 @@ import { users } from '../store/repos/users.js';
 import { streams } from '../store/repos/streams.js';
 import { cachedRead, type RealmRenderUsers, type RenderUser } from '../cache/index.js';
 import { canSeeStream } from '../access/stream.js';
+import { realmSettings } from '../lib/realm-settings.js';
+import { realmLinkifiers } from './linkifiers.js';
 
 // Mentions need every active user of the realm by name; reloaded only when a user changed.
 const realmUsers = (q: Q, realmId: number): Promise<RealmRenderUsers> => cachedRead(q, (c) => c.renderUsers, realmId, async () => {
@@ -23,6 +25,7 @@ const realmUsers = (q: Q, realmId: number): Promise<RealmRenderUsers> => cachedR
  */
 export async function renderContextFor(q: Q, realm: RealmRow, author: UserRow, content: string): Promise<RenderContext> {
   const people = await realmUsers(q, realm.id);
+  const linkifiers = await realmLinkifiers(q, realm.id);
   const linkable = !content.includes('#**') ? [] : await streams.listActiveWithSubscription(q, realm.id, author.id);
   const byName = new Map<string, { id: number; name: string }>();
   for (const s of linkable) {
@@ -34,6 +37,7 @@ export async function renderContextFor(q: Q, realm: RealmRow, author: UserRow, c
     userById: (id) => people.byId.get(id),
     groupByName: () => undefined,
     streamByName: (name) => byName.get(name.toLowerCase()),
-    linkifiers: [],
+    linkifiers,
+    defaultCodeBlockLanguage: realmSettings(realm.settings).default_code_block_language,
   };
 }
