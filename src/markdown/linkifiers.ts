@@ -160,6 +160,7 @@ export type LinkifiedPiece = string | { text: string; href: string };
  */
 export function linkifyText(text: string, compiled: CompiledLinkifiers): LinkifiedPiece[] {
   let pieces: LinkifiedPiece[] = [text];
+  if (text === '') return pieces;
   for (const l of compiled.list) {
     if (!mayMatch(l, text)) continue;
     const next: LinkifiedPiece[] = [];
