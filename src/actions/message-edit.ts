@@ -15,6 +15,7 @@ import { Role, isModeratorOrAbove } from '../lib/roles.js';
 import { nowSeconds } from '../lib/time.js';
 import { renderMarkdown } from '../markdown/index.js';
 import { renderContextFor } from '../reads/render-context.js';
+import { topicLinker } from '../reads/linkifiers.js';
 import { realmAlertWords } from '../reads/alert-words.js';
 import { matchesAlertWord } from './alert-words.js';
 import { checkContent, checkTopicCharacters, truncateTopic } from './message-send.js';
@@ -192,7 +193,7 @@ async function planUpdate(q: Q, realm: RealmRow, user: UserRow, c: Checked, req:
   }
   if (c.topic !== undefined) {
     Object.assign(patch, { topic: c.topic, topic_lower: c.topic.toLowerCase() });
-    Object.assign(event, { orig_subject: origTopic, subject: c.topic, topic_links: [] });
+    Object.assign(event, { orig_subject: origTopic, subject: c.topic, topic_links: (await topicLinker(q, realm.id))(c.topic) });
     Object.assign(entry, { prev_topic: origTopic, topic: c.topic });
   }
   if (newStream) Object.assign(patch, { stream_id: newStream.id, recipient_id: newStream.recipient_id! });

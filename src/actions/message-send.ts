@@ -13,6 +13,7 @@ import { isHumanClient } from '../lib/client-name.js';
 import { nowSeconds } from '../lib/time.js';
 import { renderMarkdown } from '../markdown/index.js';
 import { renderContextFor } from '../reads/render-context.js';
+import { topicLinker } from '../reads/linkifiers.js';
 import { presentMessage, pmUser, type RecipientInfo } from '../presenters/message.js';
 import { matchesAlertWord } from './alert-words.js';
 import { activeSubscription, streamByName, streamInRealm, subscriberIds } from '../reads/streams.js';
@@ -225,7 +226,8 @@ export async function sendMessage(ctx: AppContext, realm: RealmRow, sender: User
   if (first && firstOf) {
     publish(ctx.bus, realm.id, { type: 'stream', op: 'update', property: 'first_message_id', value: id, stream_id: firstOf.id, name: firstOf.name }, firstAudience);
   }
-  const wire = presentMessage({ id, ...values }, sender, recipientInfo, { applyMarkdown: true, clientGravatar: false, realm }, { reactions: [] });
+  const topicLinks = stream ? (await topicLinker(q, realm.id))(topic) : [];
+  const wire = presentMessage({ id, ...values }, sender, recipientInfo, { applyMarkdown: true, clientGravatar: false, realm }, { reactions: [], topicLinks });
   const flagsByUser: Record<number, string[]> = {};
   for (const r of rows) flagsByUser[r.user_id] = flagsFromMask(r.flags);
   // Published once the group commit that stored it has committed (storeMessage resolves then).

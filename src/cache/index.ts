@@ -8,6 +8,8 @@ export interface Login { user: UserRow; realm: RealmRow }
 export interface RenderUser { id: number; full_name: string; email: string }
 export interface RealmRenderUsers { byName: Map<string, RenderUser[]>; byId: Map<number, RenderUser> }
 
+export interface CachedLinkifier { id: number; pattern: string; url_format: string }
+
 /** Register's user lists, presented once per change (shared: nothing may modify them). */
 export interface RealmUserLists { active: Array<Record<string, unknown>>; inactive: Array<Record<string, unknown>> }
 
@@ -37,6 +39,8 @@ export interface Caches {
   /** A realm's mutes as sends read them: muted user id -> who muted them. */
   realmMuters: VersionedCache<number, ReadonlyMap<number, ReadonlySet<number>>>;
   renderUsers: VersionedCache<number, RealmRenderUsers>;
+  /** A realm's linkifiers, which every render and every topic_links reads; shared, never modified. */
+  linkifiers: VersionedCache<number, readonly CachedLinkifier[]>;
   realmUserLists: VersionedCache<string, RealmUserLists>;
   /** GET /users/me, serialised: the cheapest authenticated call clients make at startup. */
   meAnswers: VersionedCache<number, string>;
@@ -57,6 +61,7 @@ function createCaches(): Caches {
     alertWords: new VersionedCache(['alert_words', 'users'], 1_000),
     realmMuters: new VersionedCache(['muted_users'], 1_000),
     renderUsers: new VersionedCache(['users'], 1_000),
+    linkifiers: new VersionedCache(['realms'], 1_000),
     realmUserLists: new VersionedCache(['users', 'realms'], 1_000),
     meAnswers: new VersionedCache(['users', 'realms', 'messages'], 100_000),
     maxMessageIds: new VersionedCache(['messages'], 100_000),

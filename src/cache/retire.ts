@@ -13,6 +13,8 @@ const SCOPES_OF_EVENT: Partial<Record<ParleyEvent['type'], CacheScope>> = {
   realm_user: 'users', realm_bot: 'users', stream: 'streams', subscription: 'subscriptions',
   alert_words: 'alert_words', message: 'messages', delete_message: 'messages', update_message: 'messages',
   reaction: 'messages', muted_users: 'muted_users',
+  // Linkifiers are the realm's: their cache, and every cached message's topic_links.
+  realm_linkifiers: 'realms',
 };
 
 function messageIdsOf(e: ParleyEvent): number[] {

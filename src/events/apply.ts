@@ -240,6 +240,12 @@ export function applyEvent(state: State, e: Ev, viewerId: number): void {
     case 'realm_user_settings_defaults':
       if (state.realm_user_settings_defaults) state.realm_user_settings_defaults[e.property] = e.value;
       return;
+    case 'realm_linkifiers':
+      if ('realm_linkifiers' in state) state.realm_linkifiers = e.realm_linkifiers;
+      return;
+    case 'realm_filters':
+      if ('realm_filters' in state) state.realm_filters = e.realm_filters;
+      return;
     default:
   }
 }

@@ -82,7 +82,9 @@ export type ParleyEvent =
   | { type: 'muted_users'; muted_users: Array<{ id: number; timestamp: number }> }
   | UserGroupEvent
   | { type: 'custom_profile_fields'; fields: WireProfileField[] }
-  | RealmEvent;
+  | RealmEvent
+  | { type: 'realm_linkifiers'; realm_linkifiers: Array<{ pattern: string; url_format: string; id: number }> }
+  | { type: 'realm_filters'; realm_filters: Array<[string, string, number]> };
 
 /** A user group changed (Zulip 5's user_group events), to every active user of the organization. */
 export type UserGroupEvent =
@@ -146,6 +148,8 @@ export const EVENT_KINDS = {
   muted_users: [],
   realm: ['update', 'update_dict'],
   realm_user_settings_defaults: ['update'],
+  realm_linkifiers: [],
+  realm_filters: [],
 } as const satisfies Record<EventType, readonly string[]>;
 
 export interface EventEnvelope {

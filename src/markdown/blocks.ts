@@ -2,23 +2,18 @@ import type { MarkdownIt } from 'markdown-it';
 import type { RenderEnv } from './types.js';
 import { escapeHtml } from './html.js';
 import { fenceInfo } from './syntax.js';
+import { highlightCode, pygmentsName } from './highlight.js';
 
-// Pygments' display names for the languages people use most; others keep the name given.
-const LANGUAGES: Record<string, string> = {
-  python: 'Python', py: 'Python', python3: 'Python', py3: 'Python', py2: 'Python 2.x', javascript: 'JavaScript', js: 'JavaScript',
-  typescript: 'TypeScript', ts: 'TypeScript', java: 'Java', c: 'C', cpp: 'C++', 'c++': 'C++', csharp: 'C#', cs: 'C#',
-  go: 'Go', golang: 'Go', rust: 'Rust', rs: 'Rust', ruby: 'Ruby', rb: 'Ruby', bash: 'Bash', sh: 'Bash', shell: 'Bash',
-  console: 'Bash Session', json: 'JSON', html: 'HTML', css: 'CSS', sql: 'SQL', yaml: 'YAML', yml: 'YAML', xml: 'XML',
-  markdown: 'Markdown', md: 'Markdown', php: 'PHP', kotlin: 'Kotlin', swift: 'Swift', scala: 'Scala', haskell: 'Haskell',
-  text: 'Text only', diff: 'Diff', dockerfile: 'Docker', toml: 'TOML', ini: 'INI', perl: 'Perl', lua: 'Lua', r: 'R',
-};
-
+/**
+ * Zulip's code block: Pygments' HTML, with data-code-language (Pygments' name for the
+ * language, or the name typed when Pygments has none) whenever a language was given.
+ */
 function codeBlock(code: string, lang: string): string {
-  // Own keys only: a fence named `constructor` is not a language we know.
-  const known = Object.hasOwn(LANGUAGES, lang.toLowerCase()) ? LANGUAGES[lang.toLowerCase()] : undefined;
-  const attr = lang ? ` data-code-language="${escapeHtml(known ?? lang)}"` : '';
-  const body = code.replace(/[ \t]+$/gm, '');
-  return `<div class="codehilite"${attr}><pre><span></span><code>${escapeHtml(body.endsWith('\n') ? body : `${body}\n`)}</code></pre></div>\n`;
+  const attr = lang ? ` data-code-language="${escapeHtml(pygmentsName(lang))}"` : '';
+  let body = code.replace(/[ \t]+$/gm, '');
+  if (!body.endsWith('\n')) body += '\n';
+  const html = (lang ? highlightCode(body, lang) : undefined) ?? escapeHtml(body);
+  return `<div class="codehilite"${attr}><pre><span></span><code>${html}</code></pre></div>\n`;
 }
 
 /** Code blocks, ```quote and ```spoiler fences in Zulip's HTML. */
@@ -26,7 +21,11 @@ export function blockRenderers(md: MarkdownIt, renderNested: (src: string, env: 
   md.renderer.rules.fence = (tokens, idx, _options, rawEnv) => {
     const env = rawEnv as unknown as RenderEnv;
     const token = tokens[idx]!;
-    const { lang, header } = fenceInfo(token.info);
+    const info = fenceInfo(token.info);
+    const { header } = info;
+    // The organization's default language stands for a fence that names none (Zulip's
+    // default_code_block_language), before quote and spoiler are told apart.
+    const lang = info.lang || (env.rctx.defaultCodeBlockLanguage ?? '');
     const quote = lang === 'quote' || lang === 'quoted';
     const nested = (src: string) => {
       // Deeply nested quotes would recurse without bound; past the limit they stay code.

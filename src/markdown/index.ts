@@ -50,6 +50,17 @@ inlineRules(md);
 blockRenderers(md, (src, env) => md.render(src, env as unknown as Record<string, unknown>));
 textRules(md);
 
+/**
+ * Raw URLs in plain text (a topic's), as Zulip's topic_links finds them: a link typed without
+ * a scheme gets https://.
+ */
+export function webLinks(text: string): Array<{ index: number; text: string; url: string }> {
+  if (!md.linkify.test(text)) return [];
+  return (md.linkify.match(text) ?? [])
+    .filter((m) => m.schema !== 'mailto:' && !(m.schema === '' && m.raw.includes('@')))
+    .map((m) => ({ index: m.index, text: m.raw, url: m.schema === '' ? `https://${m.raw}` : m.raw }));
+}
+
 const IMAGE_RE = /\.(png|jpe?g|gif|webp|bmp|svg|tiff?)(\?.*)?$/i;
 
 const defaultLinkOpen = md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));

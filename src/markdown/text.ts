@@ -1,7 +1,8 @@
 import type { MarkdownIt } from 'markdown-it';
 import type { StateCore } from 'markdown-it';
 import type { Token } from 'markdown-it';
-import type { RenderEnv, Linkifier } from './types.js';
+import type { RenderEnv } from './types.js';
+import { compileLinkifiers, linkifyText, type CompiledLinkifiers } from './linkifiers.js';
 import { codeForChars, nameForCode, unicodeEmojiPattern } from '../emoji/index.js';
 import { emojiSpan } from './html.js';
 
@@ -9,7 +10,7 @@ import { emojiSpan } from './html.js';
 export function textRules(md: MarkdownIt): void {
   md.core.ruler.push('zulip_text', (state: StateCore) => {
     const env = state.env as unknown as RenderEnv;
-    const linkifiers = compileLinkifiers(env.rctx.linkifiers);
+    const linkifiers = env.rctx.linkifiers.length > 0 ? compileLinkifiers(env.rctx.linkifiers) : undefined;
     for (const block of state.tokens) {
       if (block.type !== 'inline' || !block.children) continue;
       const out: Token[] = [];
@@ -21,7 +22,7 @@ export function textRules(md: MarkdownIt): void {
           out.push(t);
           continue;
         }
-        for (const piece of splitLinkifiers(state, t.content, inLink > 0 ? [] : linkifiers)) {
+        for (const piece of splitLinkifiers(state, t.content, inLink > 0 ? undefined : linkifiers)) {
           if (piece.type !== 'text') out.push(piece);
           else out.push(...splitEmoji(state, piece.content));
         }
@@ -63,58 +64,18 @@ function splitEmoji(state: StateCore, text: string): Token[] {
   return out;
 }
 
-interface Compiled { re: RegExp; template: string }
-
-const compiledCache = new WeakMap<Linkifier[], Compiled[]>();
-
-function compileLinkifiers(list: Linkifier[]): Compiled[] {
-  let c = compiledCache.get(list);
-  if (!c) {
-    c = [];
-    for (const l of list) {
-      try {
-        // Zulip patterns use Python's (?P<name>...) groups.
-        c.push({ re: new RegExp(l.pattern.replace(/\(\?P</g, '(?<'), 'gu'), template: l.url_template });
-      } catch {
-        /* an invalid pattern was rejected when saved; skip rather than fail a send */
-      }
-    }
-    compiledCache.set(list, c);
-  }
-  return c;
-}
-
-function expand(template: string, m: RegExpMatchArray): string {
-  return template.replace(/\{(\w+)\}|%\((\w+)\)s/g, (_all, a: string, b: string) => encodeURIComponent(m.groups?.[a ?? b] ?? ''));
-}
-
 /** Linkifier matches inside one text token, as link_open/text/link_close triples. */
-function splitLinkifiers(state: StateCore, text: string, linkifiers: Compiled[]): Token[] {
-  if (linkifiers.length === 0) return [textToken(state, text)];
-  const matches: Array<{ start: number; end: number; href: string }> = [];
-  for (const l of linkifiers) {
-    l.re.lastIndex = 0;
-    for (const m of text.matchAll(l.re)) {
-      if (m[0] === '') continue;
-      const start = m.index!;
-      const end = start + m[0].length;
-      // Zulip requires a boundary before the match, and the first linkifier wins on overlap.
-      if (start > 0 && /\w/.test(text[start - 1]!)) continue;
-      if (matches.some((x) => start < x.end && end > x.start)) continue;
-      matches.push({ start, end, href: expand(l.template, m) });
-    }
-  }
-  if (matches.length === 0) return [textToken(state, text)];
-  matches.sort((a, b) => a.start - b.start);
+function splitLinkifiers(state: StateCore, text: string, linkifiers: CompiledLinkifiers | undefined): Token[] {
+  if (!linkifiers || linkifiers.list.length === 0) return [textToken(state, text)];
   const out: Token[] = [];
-  let last = 0;
-  for (const m of matches) {
-    if (m.start > last) out.push(textToken(state, text.slice(last, m.start)));
+  for (const piece of linkifyText(text, linkifiers)) {
+    if (typeof piece === 'string') {
+      out.push(textToken(state, piece));
+      continue;
+    }
     const open = new state.Token('link_open', 'a', 1);
-    open.attrs = [['href', m.href]];
-    out.push(open, textToken(state, text.slice(m.start, m.end)), new state.Token('link_close', 'a', -1));
-    last = m.end;
+    open.attrs = [['href', piece.href]];
+    out.push(open, textToken(state, piece.text), new state.Token('link_close', 'a', -1));
   }
-  if (last < text.length) out.push(textToken(state, text.slice(last)));
   return out;
 }

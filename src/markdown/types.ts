@@ -6,12 +6,16 @@ export interface RenderContext {
   groupByName(name: string): { id: number; name: string; members?: readonly number[] } | undefined;
   /** Only streams the author may see: a link must not reveal a private stream's id. */
   streamByName(name: string): { id: number; name: string } | undefined;
-  linkifiers: Linkifier[];
+  /** The organization's, in the order they apply; the same array while unchanged (compiled once per array). */
+  linkifiers: readonly Linkifier[];
+  /** The organization's default_code_block_language: fences that name none use it. */
+  defaultCodeBlockLanguage?: string | null;
 }
 
 export interface RenderUser { id: number; full_name: string; email: string }
 
-export interface Linkifier { id: number; pattern: string; url_template: string }
+/** Zulip's linkifier: an RE2 pattern, and a Python format string (`%(id)s`) for its URL. */
+export interface Linkifier { id: number; pattern: string; url_format: string }
 
 export interface RenderResult {
   html: string;

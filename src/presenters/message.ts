@@ -33,7 +33,7 @@ export function displayRecipient(info: RecipientInfo | undefined, senderId: numb
 
 export function presentMessage(
   m: MessageRow, sender: UserRow, recipient: RecipientInfo | undefined, opts: MessagePresentOpts,
-  extra: { flags?: string[]; reactions: Array<Record<string, unknown>> },
+  extra: { flags?: string[]; reactions: Array<Record<string, unknown>>; topicLinks?: Array<{ text: string; url: string }> },
 ): WireMessage {
   const isStream = m.stream_id !== null;
   const out: WireMessage = {
@@ -50,7 +50,7 @@ export function presentMessage(
     display_recipient: displayRecipient(recipient, m.sender_id, pmUser(sender)),
     recipient_id: m.recipient_id,
     subject: m.topic,
-    topic_links: [],
+    topic_links: extra.topicLinks ?? [],
     timestamp: m.date_sent,
     is_me_message: m.is_me_message === 1,
     reactions: extra.reactions,

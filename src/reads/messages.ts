@@ -13,6 +13,7 @@ import { mutingTerm, resolveNarrow } from '../narrow/resolve.js';
 import { loadPmLookups, narrowFirstUnread, narrowQuery, narrowWindow } from '../narrow/sql.js';
 import { highlightHtml, highlightTopic } from '../narrow/highlight.js';
 import type { ResolvedTerm } from '../narrow/types.js';
+import { topicLinker } from './linkifiers.js';
 
 /** Loads the recipient info for a batch of messages in three queries at most. */
 export async function loadRecipients(q: Q, rows: Array<Pick<MessageRow, 'recipient_id' | 'sender_id'>>): Promise<Map<number, RecipientInfo>> {
@@ -47,6 +48,7 @@ export async function loadWireMessages(q: Q, items: Array<{ id: number; flags?: 
   const senders = new Map((await users.listByIds(q, [...new Set(rows.map((r) => r.sender_id))])).map((u) => [u.id, u]));
   const recipients = await loadRecipients(q, rows);
   const reactions = await loadReactions(q, rows.map((r) => r.id));
+  const topicLinks = await topicLinker(q, opts.realm.id);
   const out: WireMessage[] = [];
   for (const item of items) {
     const m = byId.get(item.id);
@@ -54,6 +56,7 @@ export async function loadWireMessages(q: Q, items: Array<{ id: number; flags?: 
     if (!m || !sender) continue;
     out.push(presentMessage(m, sender, recipients.get(m.recipient_id), opts, {
       ...(item.flags !== undefined ? { flags: flagsFromMask(item.flags) } : {}), reactions: reactions.get(m.id) ?? [],
+      topicLinks: m.stream_id !== null ? topicLinks(m.topic) : [],
     }));
   }
   return out;

@@ -5,6 +5,8 @@ import { streams } from '../store/repos/streams.js';
 import { cachedRead, type RealmRenderUsers, type RenderUser } from '../cache/index.js';
 import { canSeeStream } from '../access/stream.js';
 import { mentionableGroups } from './user-groups.js';
+import { realmSettings } from '../lib/realm-settings.js';
+import { realmLinkifiers } from './linkifiers.js';
 
 // Mentions need every active user of the realm by name; reloaded only when a user changed.
 const realmUsers = (q: Q, realmId: number): Promise<RealmRenderUsers> => cachedRead(q, (c) => c.renderUsers, realmId, async () => {
@@ -25,6 +27,7 @@ const realmUsers = (q: Q, realmId: number): Promise<RealmRenderUsers> => cachedR
  */
 export async function renderContextFor(q: Q, realm: RealmRow, author: UserRow, content: string): Promise<RenderContext> {
   const people = await realmUsers(q, realm.id);
+  const linkifiers = await realmLinkifiers(q, realm.id);
   const linkable = !content.includes('#**') ? [] : await streams.listActiveWithSubscription(q, realm.id, author.id);
   // Groups likewise only when a group mention (`@*` or `@_*`) may be there.
   const groups = content.includes('@*') || content.includes('@_*') ? await mentionableGroups(q, realm.id) : undefined;
@@ -38,6 +41,7 @@ export async function renderContextFor(q: Q, realm: RealmRow, author: UserRow, c
     userById: (id) => people.byId.get(id),
     groupByName: (name) => groups?.get(name.toLowerCase()),
     streamByName: (name) => byName.get(name.toLowerCase()),
-    linkifiers: [],
+    linkifiers,
+    defaultCodeBlockLanguage: realmSettings(realm.settings).default_code_block_language,
   };
 }

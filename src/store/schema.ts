@@ -243,6 +243,14 @@ export interface CustomProfileFieldValueTable {
   rendered_value: string | null;
 }
 
+/** An organization's linkifier (migration 024; Zulip's RealmFilter). */
+export interface RealmFilterTable {
+  id: Generated<number>;
+  realm_id: number;
+  pattern: string;
+  url_format_string: string;
+}
+
 export interface DB {
   realm: RealmTable;
   users: UserTable;
@@ -266,4 +274,5 @@ export interface DB {
   user_group_member: UserGroupMemberTable;
   custom_profile_field: CustomProfileFieldTable;
   custom_profile_field_value: CustomProfileFieldValueTable;
+  realm_filter: RealmFilterTable;
 }

@@ -280,6 +280,16 @@ test('organization settings: realm update and update_dict, user settings default
   await patch({ edit_topic_policy: 5, message_content_edit_limit_seconds: 600, message_retention_days: 'unlimited', wildcard_mention_policy: 5 })();
 });
 
+test('linkifiers: add, update, remove (the current and the legacy event)', async () => {
+  const compared = [...COMPARED, 'realm_linkifiers', 'realm_filters'];
+  const linkifier = { pattern: '#(?P<id>[0-9]+)', url_format_string: 'https://trac.example.com/%(id)s' };
+  let id = 0;
+  const added = await guard('add a linkifier', viewer, async () => { id = (await api(viewer, 'POST', '/realm/filters', linkifier)()).id; }, REGISTER, compared);
+  assert.deepEqual(added.map((e) => e.type), ['realm_linkifiers', 'realm_filters']);
+  await guard('update a linkifier', viewer, api(viewer, 'PATCH', `/realm/filters/${id}`, { ...linkifier, url_format_string: 'https://bugs.example.com/%(id)s' }), REGISTER, compared);
+  await guard('remove a linkifier', viewer, api(viewer, 'DELETE', `/realm/filters/${id}`), REGISTER, compared);
+});
+
 test('heartbeats have their schema', async () => {
   const reg = await t.api('POST', '/api/v1/register', { as: viewer, params: { event_types: ['message'] } });
   const r = await t.api('GET', '/api/v1/events', { as: viewer, params: { queue_id: reg.body.queue_id, last_event_id: -1 } });

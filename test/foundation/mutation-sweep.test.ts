@@ -23,6 +23,7 @@ let queueId: string;
 let draftId: number;
 let groupId: number;
 let fieldId: number;
+let linkifierId: number;
 
 const AWKWARD = [
   '', ' ', '0', '-1', '1.5', '1e3', '9007199254740993', '99999999999999999999', 'NaN', 'true', 'false', 'null',
@@ -122,6 +123,11 @@ function baselines(): Call[] {
     { method: 'POST', path: '/drafts', params: { drafts: [{ type: 'stream', to: [streamId], topic: 'sweep', content: 'draft', timestamp: 1595479019 }] } },
     { method: 'PATCH', path: `/drafts/${draftId}`, params: { draft: { type: 'private', to: [member.id], topic: '', content: 'edited draft' } } },
     { method: 'DELETE', path: `/drafts/${draftId}`, params: {} },
+    { method: 'GET', path: '/realm/linkifiers', params: {} },
+    { method: 'GET', path: '/realm/filters', params: {} },
+    { method: 'POST', path: '/realm/filters', params: { pattern: 'SWEEP-(?P<id>[0-9]+)', url_format_string: 'https://sweep.example.com/%(id)s' } },
+    { method: 'PATCH', path: `/realm/filters/${linkifierId}`, params: { pattern: '#(?P<id>[0-9]+)', url_format_string: 'https://bugs.example.com/%(id)s' } },
+    { method: 'DELETE', path: `/realm/filters/${linkifierId}`, params: {} },
     { method: 'POST', path: '/users/me/api_key/regenerate', params: {} },
     // Last: the owner is the only owner, so this is refused, but should it ever succeed nothing follows.
     { method: 'DELETE', path: '/users/me', params: {}, expectError: true },
@@ -138,6 +144,7 @@ before(async () => {
   messageId = sent.body.id;
   spareId = (await t.api('POST', '/api/v1/messages', { params: { type: 'stream', to: 'general', topic: 'sweep', content: 'spare' } })).body.id;
   queueId = (await t.api('POST', '/api/v1/register', { params: { event_types: ['message'] } })).body.queue_id;
+  linkifierId = (await t.api('POST', '/api/v1/realm/filters', { params: { pattern: '#(?P<id>[0-9]+)', url_format_string: 'https://trac.example.com/%(id)s' } })).body.id;
   draftId = (await t.api('POST', '/api/v1/drafts', { params: { drafts: [{ type: '', to: [], topic: '', content: 'swept' }] } })).body.ids[0];
   await t.api('POST', '/api/v1/user_groups/create', { params: { name: 'sweep-base', description: '', members: [member.id] } });
   groupId = (await t.api('GET', '/api/v1/user_groups')).body.user_groups[0].id;

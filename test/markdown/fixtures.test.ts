@@ -15,7 +15,7 @@ const rctx: RenderContext = {
   userById: (id) => users.find((u) => u.id === id),
   groupByName: (n) => (n === 'support' ? { id: 3, name: 'support' } : undefined),
   streamByName: (n) => (n.toLowerCase() === 'verona' ? { id: 9, name: 'Verona' } : n === 'Dev help' ? { id: 12, name: 'Dev help' } : undefined),
-  linkifiers: [{ id: 1, pattern: '#(?P<id>[0-9]{2,8})', url_template: 'https://trac.example.com/ticket/{id}' }],
+  linkifiers: [{ id: 1, pattern: '#(?P<id>[0-9]{2,8})', url_format: 'https://trac.example.com/ticket/%(id)s' }],
 };
 const emoji = (name: string, code: string) => `<span aria-label="${name.replace(/_/g, ' ')}" class="emoji emoji-${code}" role="img" title="${name.replace(/_/g, ' ')}">:${name}:</span>`;
 const link = (href: string, text = href) => `<a href="${href}" target="_blank" rel="noopener noreferrer" title="${href}">${text}</a>`;
@@ -27,7 +27,7 @@ const FIXTURES: Array<[string, string, string]> = [
   ['emphasis', '**bold** *italic* ~~gone~~', '<p><strong>bold</strong> <em>italic</em> <del>gone</del></p>'],
   ['inline code escapes', '`<&nbsp;>`', '<p><code>&lt;&amp;nbsp;&gt;</code></p>'],
   ['newline is a break', 'a\nb', '<p>a<br>\nb</p>'],
-  ['fenced code with language', '```python\ndef f():\n    x = 1\n```', '<div class="codehilite" data-code-language="Python"><pre><span></span><code>def f():\n    x = 1\n</code></pre></div>'],
+  ['fenced code with language', '```python\ndef f():\n    x = 1\n```', '<div class="codehilite" data-code-language="Python"><pre><span></span><code><span class="k">def</span> <span class="nf">f</span>():\n    x = <span class="mi">1</span>\n</code></pre></div>'],
   ['fenced code, invented language', '``` inventedlanguage\nx\n```', '<div class="codehilite" data-code-language="inventedlanguage"><pre><span></span><code>x\n</code></pre></div>'],
   ['tilde fence, html in code', '~~~\n<h1>stay normal</h1>', '<div class="codehilite"><pre><span></span><code>&lt;h1&gt;stay normal&lt;/h1&gt;\n</code></pre></div>'],
   ['four-space code block', '    def foo(): pass', '<div class="codehilite"><pre><span></span><code>def foo(): pass\n</code></pre></div>'],
@@ -88,8 +88,8 @@ const FIXTURES: Array<[string, string, string]> = [
   ['javascript link stays text', '[x](javascript:alert(1))', '<p>[x](javascript:alert(1))</p>'],
   ['a long malformed fence line is a paragraph', `\`\`\`${'a'.repeat(5000)}~`, `<p>\`\`\`${'a'.repeat(5000)}~</p>`],
   ['malformed fence is a paragraph', '~~~~~~~~xxxxxxxxx:  [something] ~~~~~~', '<p>~~~~~~~~xxxxxxxxx:  [something] ~~~~~~</p>'],
-  ['a fence language in braces', '```{python}\nx = 1\n```', '<div class="codehilite" data-code-language="Python"><pre><span></span><code>x = 1\n</code></pre></div>'],
-  ['fence language after a dot', '~~~~.python\nx = 1\n~~~~', '<div class="codehilite" data-code-language="Python"><pre><span></span><code>x = 1\n</code></pre></div>'],
+  ['a fence language in braces', '```{python}\nx = 1\n```', '<div class="codehilite" data-code-language="Python"><pre><span></span><code>x = <span class="mi">1</span>\n</code></pre></div>'],
+  ['fence language after a dot', '~~~~.python\nx = 1\n~~~~', '<div class="codehilite" data-code-language="Python"><pre><span></span><code>x = <span class="mi">1</span>\n</code></pre></div>'],
   ['a ZWJ sequence is never split into its parts', 'shrug \u{1f937}\u200d\u2640\ufe0f ok', '<p>shrug \u{1f937}\u200d\u2640\ufe0f ok</p>'],
   ['two spaces nest a list item', '* one\n  * two\n    * three\n* four', '<ul>\n<li>one\n<ul>\n<li>two\n<ul>\n<li>three</li>\n</ul>\n</li>\n</ul>\n</li>\n<li>four</li>\n</ul>'],
   ['mixed bullets make one list', '* a\n- b\n+ c', '<ul>\n<li>a</li>\n<li>b</li>\n<li>c</li>\n</ul>'],

@@ -19,6 +19,7 @@ import { userStatusDict } from '../user-status.js';
 import { mutedUsersOf } from '../muted-users.js';
 import { realmUserGroups } from '../user-groups.js';
 import { realmProfileFields } from '../profile-fields.js';
+import { legacyRealmFilters, realmLinkifiers } from '../linkifiers.js';
 
 /**
  * register's initial state, by fetch type: each part is a read of its own (realm.ts,
@@ -86,8 +87,8 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
   }
   if (want('realm_user_settings_defaults')) state.realm_user_settings_defaults = realmUserSettingsDefaults(realm.settings);
   if (want('realm_emoji')) state.realm_emoji = {};
-  if (want('realm_linkifiers')) state.realm_linkifiers = [];
-  if (want('realm_filters')) state.realm_filters = [];
+  if (want('realm_linkifiers')) state.realm_linkifiers = [...await realmLinkifiers(db, realm.id)];
+  if (want('realm_filters')) state.realm_filters = legacyRealmFilters(await realmLinkifiers(db, realm.id));
   if (want('realm_playgrounds')) state.realm_playgrounds = [];
   if (want('realm_domains')) state.realm_domains = [];
   if (want('user_status')) state.user_status = await userStatusDict(db, realm.id);

@@ -17,6 +17,7 @@ import * as m018 from './018-email-changes.js';
 import * as m019 from './019-welcome-bot.js';
 import * as m020 from './020-user-groups.js';
 import * as m021 from './021-custom-profile-fields.js';
+import * as m024 from './024-linkifiers.js';
 
 export interface Migration {
   name: string;
@@ -41,4 +42,5 @@ export const migrations: Migration[] = [
   { name: '019-welcome-bot', up: m019.up },
   { name: '020-user-groups', up: m020.up },
   { name: '021-custom-profile-fields', up: m021.up },
+  { name: '024-linkifiers', up: m024.up },
 ];
