@@ -221,6 +221,12 @@ export function applyEvent(state: State, e: Ev, viewerId: number): void {
     case 'muted_users':
       if ('muted_users' in state) state.muted_users = e.muted_users;
       return;
+    case 'attachment':
+      // Zulip 5's register holds no attachments (clients fetch GET /attachments).
+      return;
+    case 'realm_emoji':
+      if ('realm_emoji' in state) state.realm_emoji = e.realm_emoji;
+      return;
     default:
   }
 }

@@ -77,7 +77,23 @@ export type ParleyEvent =
   | ReactionEvent
   | DraftsEvent
   | UserStatusEvent
-  | { type: 'muted_users'; muted_users: Array<{ id: number; timestamp: number }> };
+  | { type: 'muted_users'; muted_users: Array<{ id: number; timestamp: number }> }
+  | AttachmentEvent
+  | RealmEmojiEvent;
+
+/** The owner's uploaded files changed (Zulip's notify_attachment_update); to the owner only. */
+export type AttachmentEvent =
+  | { type: 'attachment'; op: 'add' | 'update'; attachment: WireAttachment; upload_space_used: number }
+  | { type: 'attachment'; op: 'remove'; attachment: { id: number }; upload_space_used: number };
+
+/** GET /attachments' element (Zulip 5's Attachment.to_dict; times in milliseconds). */
+export interface WireAttachment {
+  id: number; name: string; path_id: string; size: number; create_time: number;
+  messages: Array<{ id: number; date_sent: number }>;
+}
+
+/** The organization's whole custom-emoji dictionary, as register's `realm_emoji`. */
+export interface RealmEmojiEvent { type: 'realm_emoji'; op: 'update'; realm_emoji: Record<string, Dict> }
 
 /** The owner's own drafts (Zulip's drafts events), to all of the owner's queues only. */
 export type DraftsEvent =
@@ -124,6 +140,8 @@ export const EVENT_KINDS = {
   drafts: ['add', 'update', 'remove'],
   user_status: [],
   muted_users: [],
+  attachment: ['add', 'update', 'remove'],
+  realm_emoji: ['update'],
 } as const satisfies Record<EventType, readonly string[]>;
 
 export interface EventEnvelope {

@@ -1,5 +1,5 @@
 import type { Selectable, Kysely, Transaction } from 'kysely';
-import type { DB, RealmTable, UserTable, StreamTable, SubscriptionTable, MessageTable, UserStatusTable } from './schema.js';
+import type { DB, RealmTable, UserTable, StreamTable, SubscriptionTable, MessageTable, UserStatusTable, AttachmentTable, RealmEmojiTable } from './schema.js';
 
 export type RealmRow = Selectable<RealmTable>;
 export type UserRow = Selectable<UserTable>;
@@ -7,6 +7,8 @@ export type StreamRow = Selectable<StreamTable>;
 export type SubscriptionRow = Selectable<SubscriptionTable>;
 export type MessageRow = Selectable<MessageTable>;
 export type UserStatusRow = Selectable<UserStatusTable>;
+export type AttachmentRow = Selectable<AttachmentTable>;
+export type RealmEmojiRow = Selectable<RealmEmojiTable>;
 
 /** Repos take either the root handle or a transaction. */
 export type Q = Kysely<DB> | Transaction<DB>;

@@ -209,6 +209,36 @@ export interface MutedUserTable {
   date_muted: number;
 }
 
+/** An uploaded file (migration 022); `path_id` is its storage key and URL tail. */
+export interface AttachmentTable {
+  id: Generated<number>;
+  realm_id: number;
+  owner_id: number;
+  path_id: string;
+  file_name: string;
+  content_type: string;
+  size: number;
+  /** Seconds since the epoch. */
+  create_time: number;
+}
+
+/** A message linking an uploaded file (migration 022). */
+export interface AttachmentMessageTable {
+  attachment_id: number;
+  message_id: number;
+}
+
+/** A custom emoji (migration 023); flags 0/1. */
+export interface RealmEmojiTable {
+  id: Generated<number>;
+  realm_id: number;
+  name: string;
+  author_id: number | null;
+  file_name: string | null;
+  is_animated: Generated<number>;
+  deactivated: Generated<number>;
+}
+
 export interface DB {
   realm: RealmTable;
   users: UserTable;
@@ -228,4 +258,7 @@ export interface DB {
   draft: DraftTable;
   user_status: UserStatusTable;
   muted_user: MutedUserTable;
+  attachment: AttachmentTable;
+  attachment_message: AttachmentMessageTable;
+  realm_emoji: RealmEmojiTable;
 }

@@ -14,6 +14,8 @@ import * as m015 from './015-drafts.js';
 import * as m016 from './016-user-status.js';
 import * as m017 from './017-muted-users.js';
 import * as m018 from './018-email-changes.js';
+import * as m022 from './022-attachments.js';
+import * as m023 from './023-realm-emoji.js';
 
 export interface Migration {
   name: string;
@@ -35,4 +37,6 @@ export const migrations: Migration[] = [
   { name: '016-user-status', up: m016.up },
   { name: '017-muted-users', up: m017.up },
   { name: '018-email-changes', up: m018.up },
+  { name: '022-attachments', up: m022.up },
+  { name: '023-realm-emoji', up: m023.up },
 ];
