@@ -5,6 +5,7 @@ import { validateEvent, schemaKey } from '../../src/events/schemas.js';
 import { applyEvent } from '../../src/events/apply.js';
 import { EVENT_KINDS } from '../../src/events/types.js';
 import { isPublishing } from '../../src/events/publish.js';
+import { postMultipart } from '../helpers/multipart.js';
 
 /**
  * The event guard: for each action, the register state plus the action's events, applied
@@ -236,6 +237,22 @@ test('user status: text, emoji, away on and off, clearing; muted users: mute (un
   assert.deepEqual(muted.map((e) => e.type), ['update_message_flags', 'muted_users']);
   await guard('a muted sender\'s message arrives read', viewer, api(other, 'POST', '/messages', { type: 'stream', to: 'base', topic: 'muted', content: 'hush' }));
   await guard('unmute', viewer, api(viewer, 'DELETE', `/users/me/muted_users/${other.id}`));
+});
+
+test('uploads: add, update when a message links one and when an edit drops it, remove; no register state (as Zulip 5)', async () => {
+  let uri = '';
+  const added = await guard('upload a file', viewer, async () => {
+    uri = (await postMultipart(t, '/api/v1/user_uploads', viewer, [{ field: 'f', filename: 'guard.txt', content: 'g' }])).body.uri;
+  });
+  assert.deepEqual(added.map((e) => `${e.type}:${e.op}`), ['attachment:add']);
+  let messageId = 0;
+  await guard('a message links it', viewer, async () => {
+    messageId = (await t.api('POST', '/api/v1/messages', { as: viewer, params: { type: 'stream', to: 'base', topic: 'files', content: `[f](${uri})` } })).body.id;
+  });
+  await guard('an edit drops the link', viewer, api(viewer, 'PATCH', `/messages/${messageId}`, { content: 'no file' }));
+  const id = (await t.api('GET', '/api/v1/attachments', { as: viewer })).body.attachments[0].id;
+  const removed = await guard('delete the file', viewer, api(viewer, 'DELETE', `/attachments/${id}`));
+  assert.deepEqual(removed.map((e) => `${e.type}:${e.op}`), ['attachment:remove']);
 });
 
 test('heartbeats have their schema', async () => {
