@@ -19,9 +19,10 @@ import { draftRoutes } from './handlers/drafts.js';
 import { userStatusRoutes } from './handlers/user-status.js';
 import { mutedUserRoutes } from './handlers/muted-users.js';
 import { uploadRoutes } from './handlers/uploads.js';
+import { realmEmojiRoutes } from './handlers/realm-emoji.js';
 
 /** Every API route, by resource. Each handler file owns its own table. */
 export const routes: Route[] = [...serverRoutes, ...userRoutes, ...presenceRoutes, ...renderRoutes, ...messageSendRoutes, ...alertWordRoutes, ...messageReadRoutes,
   ...eventRoutes, ...streamRoutes, ...subscriptionRoutes, ...typingRoutes, ...messageEditRoutes, ...messageFlagRoutes, ...reactionRoutes, ...messageDeleteRoutes,
   ...settingsRoutes, ...draftRoutes, ...userStatusRoutes, ...mutedUserRoutes,
-  ...uploadRoutes];
+  ...uploadRoutes, ...realmEmojiRoutes];

@@ -9,6 +9,8 @@ const ALLOWED: Record<string, string[]> = {
   ol: ['start'],
   th: ['style'],
   td: ['style'],
+  // Custom emoji only (markdown images are disabled).
+  img: ['alt', 'class', 'src', 'title'],
 };
 
 const OPTIONS: sanitizeHtml.IOptions = {
@@ -60,7 +62,7 @@ export function withinAllowList(html: string): boolean {
     while ((a = ATTR_RE.exec(attrs)) !== null) {
       const [, attr, value = ''] = a;
       if (!allowedAttrs.includes(attr!)) return false;
-      if (attr === 'href' && !safeUrl(value)) return false;
+      if ((attr === 'href' || attr === 'src') && !safeUrl(value)) return false;
       if (attr === 'style' && !SAFE_STYLE.test(value)) return false;
     }
   }

@@ -6,6 +6,8 @@ export interface RenderContext {
   /** Only streams the author may see: a link must not reveal a private stream's id. */
   streamByName(name: string): { id: number; name: string } | undefined;
   linkifiers: Linkifier[];
+  /** The image URL of the organization's active custom emoji of that name (absent: none). */
+  customEmojiUrl?(name: string): string | undefined;
 }
 
 export interface RenderUser { id: number; full_name: string; email: string }

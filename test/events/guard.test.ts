@@ -255,6 +255,18 @@ test('uploads: add, update when a message links one and when an edit drops it, r
   assert.deepEqual(removed.map((e) => `${e.type}:${e.op}`), ['attachment:remove']);
 });
 
+test('custom emoji: add, deactivate; register realm_emoji follows', async () => {
+  const sharp = (await import('sharp')).default;
+  const png = await sharp({ create: { width: 8, height: 8, channels: 4, background: '#000' } }).png().toBuffer();
+  const withEmoji = [...COMPARED, 'realm_emoji'];
+  const added = await guard('add an emoji', viewer, async () => {
+    const r = await postMultipart(t, '/api/v1/realm/emoji/guarded', other, [{ field: 'f', filename: 'g.png', content: png }]);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+  }, REGISTER, withEmoji);
+  assert.deepEqual(added.map((e) => `${e.type}:${e.op}`), ['realm_emoji:update']);
+  await guard('deactivate it', viewer, api(viewer, 'DELETE', '/realm/emoji/guarded'), REGISTER, withEmoji);
+});
+
 test('heartbeats have their schema', async () => {
   const reg = await t.api('POST', '/api/v1/register', { as: viewer, params: { event_types: ['message'] } });
   const r = await t.api('GET', '/api/v1/events', { as: viewer, params: { queue_id: reg.body.queue_id, last_event_id: -1 } });

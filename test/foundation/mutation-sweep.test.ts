@@ -107,6 +107,10 @@ function baselines(): Call[] {
     { method: 'POST', path: '/user_uploads', params: { note: 'no file here' }, expectError: true },
     { method: 'GET', path: '/attachments', params: {} },
     { method: 'DELETE', path: '/attachments/1', params: {}, expectError: true },
+    { method: 'GET', path: '/realm/emoji', params: {} },
+    // An emoji name of digits (valid) so that the sweep also mutates the segment; no file in a form body.
+    { method: 'POST', path: '/realm/emoji/123', params: { note: 'no file here' }, expectError: true },
+    { method: 'DELETE', path: '/realm/emoji/123', params: {}, expectError: true },
     { method: 'POST', path: '/users/me/api_key/regenerate', params: {} },
     // Last: the owner is the only owner, so this is refused, but should it ever succeed nothing follows.
     { method: 'DELETE', path: '/users/me', params: {}, expectError: true },

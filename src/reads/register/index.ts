@@ -17,6 +17,7 @@ import { recentPrivateConversations, starredMessageIds, unreadMsgs } from './mes
 import { registerDrafts } from '../drafts.js';
 import { userStatusDict } from '../user-status.js';
 import { mutedUsersOf } from '../muted-users.js';
+import { realmEmojiDict } from '../realm-emoji.js';
 
 /**
  * register's initial state, by fetch type: each part is a read of its own (realm.ts,
@@ -83,7 +84,7 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
     state.custom_profile_field_types = CUSTOM_PROFILE_FIELD_TYPES;
   }
   if (want('realm_user_settings_defaults')) state.realm_user_settings_defaults = realmUserSettingsDefaults();
-  if (want('realm_emoji')) state.realm_emoji = {};
+  if (want('realm_emoji')) state.realm_emoji = await realmEmojiDict(db, realm.id);
   if (want('realm_linkifiers')) state.realm_linkifiers = [];
   if (want('realm_filters')) state.realm_filters = [];
   if (want('realm_playgrounds')) state.realm_playgrounds = [];
