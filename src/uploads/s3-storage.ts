@@ -20,7 +20,9 @@ export interface S3Options {
 export function s3Storage(opts: S3Options): Storage {
   const client = new S3Client({
     region: opts.region ?? process.env.AWS_REGION ?? 'us-east-1',
-    ...(opts.endpoint ? { endpoint: opts.endpoint, forcePathStyle: true } : {}),
+    // Other stores than AWS: path-style, and checksums only where S3 requires them (the
+    // SDK's newer default trailing checksums are not understood by every S3-compatible store).
+    ...(opts.endpoint ? { endpoint: opts.endpoint, forcePathStyle: true, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' } : {}),
   });
   return {
     kind: 's3',
