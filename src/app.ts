@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig, type Config, type ConfigOverrides } from './config.js';
 import type { AppContext } from './context.js';
 import { createMailer } from './mail/mailer.js';
+import { createStorage } from './uploads/storage.js';
 import { openStore } from './store/db.js';
 import { InProcessBus, type EventBus } from './events/bus.js';
 import { buildHttp } from './http/app.js';
@@ -31,7 +32,8 @@ export async function openContext(overrides: ConfigOverrides = {}, deps: { log?:
     onError: (message) => log.warn({ message }, 'background WAL checkpoint failed'),
   });
   const mail = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox') }, log);
-  return { config, store, bus: deps.bus ?? new InProcessBus(), log, mail, drainHooks: [], shutdownHooks: [] };
+  const storage = await createStorage(config);
+  return { config, store, bus: deps.bus ?? new InProcessBus(), log, mail, storage, drainHooks: [], shutdownHooks: [] };
 }
 
 /** Builds the whole server without listening; tests, the CLI and main all use it. */

@@ -20,6 +20,17 @@ export interface Config {
   smtpUrl: string | undefined;
   /** The From address of Parley's mail. */
   mailFrom: string;
+  /** Largest file POST /user_uploads takes, in MiB (Zulip's MAX_FILE_UPLOAD_SIZE; register reports it). */
+  maxFileUploadSizeMib: number;
+  /**
+   * Uploads go to this S3-compatible bucket when set (credentials from the standard AWS
+   * environment variables), to <dataDir>/uploads otherwise: several server processes
+   * cannot share a local disk.
+   */
+  s3Bucket: string | undefined;
+  /** The object store's URL when it is not AWS itself (MinIO, Ceph, R2...): path-style addressing then. */
+  s3Endpoint: string | undefined;
+  s3Region: string | undefined;
 }
 
 export type ConfigOverrides = Partial<Config>;
@@ -50,5 +61,9 @@ export function loadConfig(overrides: ConfigOverrides = {}): Config {
     queueTimeoutSecs: overrides.queueTimeoutSecs ?? envInt('PARLEY_QUEUE_TIMEOUT_SECS', 600),
     smtpUrl: overrides.smtpUrl ?? (process.env.PARLEY_SMTP_URL || undefined),
     mailFrom: overrides.mailFrom ?? process.env.PARLEY_MAIL_FROM ?? `Parley <noreply@${new URL(externalUrl).hostname}>`,
+    maxFileUploadSizeMib: overrides.maxFileUploadSizeMib ?? envInt('PARLEY_MAX_FILE_UPLOAD_SIZE_MIB', 25),
+    s3Bucket: overrides.s3Bucket ?? (process.env.PARLEY_S3_BUCKET || undefined),
+    s3Endpoint: overrides.s3Endpoint ?? (process.env.PARLEY_S3_ENDPOINT || undefined),
+    s3Region: overrides.s3Region ?? (process.env.PARLEY_S3_REGION || undefined),
   };
 }

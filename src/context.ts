@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import type { Store } from './store/db.js';
 import type { EventBus } from './events/bus.js';
 import type { Mailer } from './mail/mailer.js';
+import type { Storage } from './uploads/storage.js';
 
 /** Everything a handler or action needs, built once by buildApp. */
 export interface AppContext {
@@ -12,6 +13,8 @@ export interface AppContext {
   log: Logger;
   /** Outgoing mail (confirmation links): SMTP, or the file outbox. */
   mail: Mailer;
+  /** Uploaded files and custom emoji images: the data directory or an object store. */
+  storage: Storage;
   /**
    * Run as soon as shutdown begins, while in-flight requests finish: release anything
    * that would hold a request open (parked long-polls answer at once).

@@ -152,3 +152,20 @@ export const wildcardMentionNotAllowed = () => badRequest('You do not have permi
 // validation message with every message by field in `errors`, as Django's ValidationError.
 export const linkifierNotFound = () => badRequest('Linkifier not found.');
 export const linkifierInvalid = (msg: string, errors: Record<string, string[]>) => badRequest(msg, { errors });
+
+// File uploads (Zulip 5's zerver/views/upload.py and views/attachments.py).
+export const uploadNoFile = () => badRequest('You must specify a file to upload');
+export const uploadOneFileOnly = () => badRequest('You may only upload one file at a time');
+export const uploadTooLarge = (mib: number) => badRequest(`Uploaded file is larger than the allowed limit of ${mib} MiB`);
+export const invalidAttachment = () => badRequest('Invalid attachment');
+/** GET /user_uploads/... outside /api/v1 without credentials: Zulip's json_unauthorized for a missing session. */
+export const notLoggedIn = () => unauthorized('Not logged in: API authentication or user session required');
+
+// Custom emoji (Zulip 5's zerver/views/realm_emoji.py and zerver/lib/emoji.py).
+export const emojiNameMissing = () => badRequest('Emoji name is missing');
+export const emojiNameInvalid = () => badRequest('Invalid characters in emoji name');
+export const customEmojiExists = () => badRequest('A custom emoji with this name already exists.');
+export const emojiOneFile = () => badRequest('You must upload exactly one file.');
+export const emojiOverrideAdminsOnly = () => badRequest('Only administrators can override built-in emoji.');
+export const emojiNotAuthor = () => badRequest('Must be an organization administrator or emoji author');
+export const badImage = () => badRequest('Could not decode image; did you upload an image file?');

@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.js';
+import { relinkAttachments } from './attachment-claims.js';
 import { transact, type Tx } from './transaction.js';
 import type { MessageRow, Q, RealmRow, StreamRow, UserRow } from '../store/rows.js';
 import { messageEdits } from '../store/repos/message-edits.js';
@@ -228,6 +229,7 @@ async function planUpdate(q: Q, realm: RealmRow, user: UserRow, c: Checked, req:
   const write = async (tx: Tx) => {
     for (const [bits, ids] of flagGroups) await messageEdits.setFlagBits(tx.db, message.id, ids, FLAG_MASK, bits);
     await messageEdits.updateMessage(tx.db, message.id, JSON.stringify(entry), patch);
+    if (c.content !== undefined) await relinkAttachments(tx, user, message.id, message.content, c.content);
     if (oldStream && others.length > 0) {
       const target = newStream ?? oldStream;
       await messageEdits.moveMessages(tx.db, others, { topic: c.topic ?? origTopic, streamId: target.id, recipientId: target.recipient_id! }, now, JSON.stringify(moveEntry));

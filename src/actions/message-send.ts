@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.js';
 import { transact } from './transaction.js';
+import { claimAttachments } from './attachment-claims.js';
 import { storeMessage } from '../store/group-commit.js';
 import type { Q, RealmRow, StreamRow, UserRow } from '../store/rows.js';
 import { badRequest, privateMessagesDisabled, streamDoesNotExist, streamIdDoesNotExist, wildcardMentionNotAllowed } from '../errors.js';
@@ -222,6 +223,9 @@ export async function sendMessage(ctx: AppContext, realm: RealmRow, sender: User
   const firstAudience = firstOf ? await streamAudienceIds(q, firstOf) : [];
 
   const { id, first } = await storeMessage(ctx.store, { message: values, firstOf: firstOf?.id ?? null, recipients: rows });
+  // Links to uploads are recorded before anyone hears of the message, so that a recipient
+  // who follows one at once may fetch the file. Only messages that name an upload pay for it.
+  if (content.includes('/user_uploads/')) await claimAttachments(ctx, sender, id, content);
 
   if (first && firstOf) {
     publish(ctx.bus, realm.id, { type: 'stream', op: 'update', property: 'first_message_id', value: id, stream_id: firstOf.id, name: firstOf.name }, firstAudience);

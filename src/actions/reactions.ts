@@ -5,6 +5,7 @@ import type { MessageRow, Q, StreamRow, UserRow } from '../store/rows.js';
 import type { ReactionEvent } from '../events/types.js';
 import { accessMessageToModify } from '../access/message.js';
 import { reactions, type ReactionRow } from '../store/repos/reactions.js';
+import { realmEmoji } from '../store/repos/realm-emoji.js';
 import { userMessages } from '../store/repos/user-messages.js';
 import { messageActionAudience } from '../reads/message-audience.js';
 import { checkEmojiRequest, emojiDataForName, isKnownEmojiCode, normalizeReactionType, NO_CUSTOM_EMOJI, type CustomEmojiSet } from '../emoji/reaction.js';
@@ -29,9 +30,13 @@ export interface ReactionRequest {
 
 type ReactionFields = Pick<ReactionRow, 'emoji_name' | 'emoji_code' | 'reaction_type'>;
 
-/** The organization's custom emoji. None exist yet; the custom-emoji table will load them here. */
-export async function customEmojiOf(_q: Q, _realmId: number): Promise<CustomEmojiSet> {
-  return NO_CUSTOM_EMOJI;
+/** The organization's custom emoji (deactivated ones too: old reactions name them by id). */
+export async function customEmojiOf(q: Q, realmId: number): Promise<CustomEmojiSet> {
+  const rows = (await realmEmoji.listOfRealm(q, realmId)).filter((e) => e.file_name !== null);
+  if (rows.length === 0) return NO_CUSTOM_EMOJI;
+  const byId = new Map(rows.map((e) => [String(e.id), { id: String(e.id), name: e.name, deactivated: e.deactivated === 1 }]));
+  const activeByName = new Map([...byId.values()].filter((e) => !e.deactivated).map((e) => [e.name, e]));
+  return { activeByName: (name) => activeByName.get(name), byId: (id) => byId.get(id) };
 }
 
 /** POST /messages/{id}/reactions. */

@@ -20,10 +20,7 @@ const EXTRA_EMOJI = new Set(['zulip']);
 
 export interface CustomEmoji { id: string; name: string; deactivated: boolean }
 
-/**
- * An organization's custom emoji. There is no custom-emoji table yet, so every caller
- * passes NO_CUSTOM_EMOJI; once there is one, the action loads the realm's and passes it.
- */
+/** An organization's custom emoji, loaded by the caller (src/actions/reactions.ts customEmojiOf). */
 export interface CustomEmojiSet {
   /** An active custom emoji by name. */
   activeByName(name: string): CustomEmoji | undefined;

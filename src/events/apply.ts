@@ -246,6 +246,12 @@ export function applyEvent(state: State, e: Ev, viewerId: number): void {
     case 'realm_filters':
       if ('realm_filters' in state) state.realm_filters = e.realm_filters;
       return;
+    case 'attachment':
+      // Zulip 5's register holds no attachments (clients fetch GET /attachments).
+      return;
+    case 'realm_emoji':
+      if ('realm_emoji' in state) state.realm_emoji = e.realm_emoji;
+      return;
     default:
   }
 }

@@ -129,6 +129,12 @@ EVENT_SCHEMAS.custom_profile_fields = { type: str, id: int, fields: arrayOf(prof
 EVENT_SCHEMAS['realm:update'] = { type: str, op: str, id: int, property: str, value: any };
 EVENT_SCHEMAS['realm:update_dict'] = { type: str, op: str, id: int, property: oneOf('default'), data: obj };
 EVENT_SCHEMAS['realm_user_settings_defaults:update'] = { type: str, op: str, id: int, property: str, value: any };
+const attachment = shape({ id: int, name: str, path_id: str, size: int, create_time: int, messages: arrayOf(shape({ id: int, date_sent: int })) });
+EVENT_SCHEMAS['attachment:add'] = { type: str, op: str, id: int, attachment, upload_space_used: int };
+EVENT_SCHEMAS['attachment:update'] = { type: str, op: str, id: int, attachment, upload_space_used: int };
+EVENT_SCHEMAS['attachment:remove'] = { type: str, op: str, id: int, attachment: shape({ id: int }), upload_space_used: int };
+const realmEmoji = shape({ id: str, name: str, source_url: str, still_url: nullable(str), deactivated: bool, author_id: nullable(int) });
+EVENT_SCHEMAS['realm_emoji:update'] = { type: str, op: str, id: int, realm_emoji: (v) => obj(v) && Object.values(v as object).every(realmEmoji) };
 
 function shapeErrors(schema: Record<string, Check>, v: Record<string, unknown>, where: string): string[] {
   const errors: string[] = [];

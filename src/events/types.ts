@@ -84,7 +84,9 @@ export type ParleyEvent =
   | { type: 'custom_profile_fields'; fields: WireProfileField[] }
   | RealmEvent
   | { type: 'realm_linkifiers'; realm_linkifiers: Array<{ pattern: string; url_format: string; id: number }> }
-  | { type: 'realm_filters'; realm_filters: Array<[string, string, number]> };
+  | { type: 'realm_filters'; realm_filters: Array<[string, string, number]> }
+  | AttachmentEvent
+  | RealmEmojiEvent;
 
 /** A user group changed (Zulip 5's user_group events), to every active user of the organization. */
 export type UserGroupEvent =
@@ -98,6 +100,20 @@ export type RealmEvent =
   | { type: 'realm'; op: 'update'; property: string; value: unknown }
   | { type: 'realm'; op: 'update_dict'; property: 'default'; data: Dict }
   | { type: 'realm_user_settings_defaults'; op: 'update'; property: string; value: unknown };
+
+/** The owner's uploaded files changed (Zulip's notify_attachment_update); to the owner only. */
+export type AttachmentEvent =
+  | { type: 'attachment'; op: 'add' | 'update'; attachment: WireAttachment; upload_space_used: number }
+  | { type: 'attachment'; op: 'remove'; attachment: { id: number }; upload_space_used: number };
+
+/** GET /attachments' element (Zulip 5's Attachment.to_dict; times in milliseconds). */
+export interface WireAttachment {
+  id: number; name: string; path_id: string; size: number; create_time: number;
+  messages: Array<{ id: number; date_sent: number }>;
+}
+
+/** The organization's whole custom-emoji dictionary, as register's `realm_emoji`. */
+export interface RealmEmojiEvent { type: 'realm_emoji'; op: 'update'; realm_emoji: Record<string, Dict> }
 
 /** The owner's own drafts (Zulip's drafts events), to all of the owner's queues only. */
 export type DraftsEvent =
@@ -150,6 +166,8 @@ export const EVENT_KINDS = {
   realm_user_settings_defaults: ['update'],
   realm_linkifiers: [],
   realm_filters: [],
+  attachment: ['add', 'update', 'remove'],
+  realm_emoji: ['update'],
 } as const satisfies Record<EventType, readonly string[]>;
 
 export interface EventEnvelope {

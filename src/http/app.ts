@@ -41,7 +41,6 @@ export async function buildHttp(ctx: AppContext): Promise<FastifyInstance> {
     done();
   });
   await app.register(formbody);
-  await app.register(multipart, { attachFieldsToBody: 'keyValues', limits: { fileSize: 25 * 1024 * 1024, fields: 1000 } });
   // Bodies of other types (webhook payloads in plain text, say) are kept as text.
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
@@ -62,7 +61,18 @@ export async function buildHttp(ctx: AppContext): Promise<FastifyInstance> {
     void reply.status(404).send({ result: 'error', msg: 'Not Found', code: 'BAD_REQUEST' });
   });
 
-  for (const route of routes) registerRoute(app, ctx, route);
+  // Multipart is parsed in two scopes (the plugin applies to the scope it is registered in).
+  // zulip-js sends every POST as multipart, so ordinary routes collect all parts into
+  // params; upload routes read the parts themselves as they arrive, so that a file streams
+  // to storage and is never held in memory.
+  await app.register(async (scope) => {
+    await scope.register(multipart, { attachFieldsToBody: 'keyValues', limits: { fileSize: 25 * 1024 * 1024, fields: 1000 } });
+    for (const route of routes) if (!route.streamsFiles) registerRoute(scope, ctx, route);
+  });
+  await app.register(async (scope) => {
+    await scope.register(multipart, { throwFileSizeLimit: false, limits: { fields: 1000, parts: 1000 } });
+    for (const route of routes) if (route.streamsFiles) registerRoute(scope, ctx, route);
+  });
   return app;
 }
 

@@ -27,10 +27,12 @@ export class PreSerialized {
 /**
  * auth 'user': basic auth required; 'none': public, the Host picks the realm. `prefix`
  * replaces /api/v1 for the few pages outside the API (a confirmation link's target).
+ * `streamsFiles`: the handler reads a multipart body's parts itself as they arrive
+ * (uploads), instead of every part being collected into `params` first.
  */
 export type Route =
-  | { method: Method; path: string; prefix?: string; auth: 'user'; handler: (r: AuthedRequest) => Promise<Body | PreSerialized> }
-  | { method: Method; path: string; prefix?: string; auth: 'none'; handler: (r: BaseRequest) => Promise<Body | PreSerialized> };
+  | { method: Method; path: string; prefix?: string; streamsFiles?: true; auth: 'user'; handler: (r: AuthedRequest) => Promise<Body | PreSerialized> }
+  | { method: Method; path: string; prefix?: string; streamsFiles?: true; auth: 'none'; handler: (r: BaseRequest) => Promise<Body | PreSerialized> };
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
 

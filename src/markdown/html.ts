@@ -17,3 +17,8 @@ export function narrowHref(streamId: number, streamName: string, topic?: string)
   const stream = `/#narrow/stream/${streamId}-${hashEncode(streamName.replace(/ /g, '-'))}`;
   return topic === undefined ? stream : `${stream}/topic/${hashEncode(topic)}`;
 }
+
+/** Zulip's make_realm_emoji: the title spells the name with spaces. */
+export function customEmojiImg(name: string, src: string): string {
+  return `<img alt=":${escapeHtml(name)}:" class="emoji" src="${escapeHtml(src)}" title="${escapeHtml(name.replace(/_/g, ' '))}">`;
+}

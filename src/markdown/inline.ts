@@ -2,7 +2,7 @@ import type { MarkdownIt } from 'markdown-it';
 import type { StateCore, StateInline } from 'markdown-it';
 import type { RenderEnv } from './types.js';
 import { emojiCodeForName } from '../emoji/index.js';
-import { escapeHtml, emojiSpan, narrowHref } from './html.js';
+import { escapeHtml, emojiSpan, customEmojiImg, narrowHref } from './html.js';
 
 const WILDCARDS = new Set(['all', 'everyone', 'stream']);
 
@@ -104,13 +104,19 @@ function streamLink(state: StateInline, silent: boolean): boolean {
   return true;
 }
 
-/** `:name:` for a known emoji name. */
+/** `:name:` for a known emoji name: the organization's custom emoji first, as Zulip. */
 function emojiName(state: StateInline, silent: boolean): boolean {
   const src = state.src;
   const pos = state.pos;
   if (src.charCodeAt(pos) !== 0x3a /* : */) return false;
-  const m = /^:([a-z0-9_+-]+):/i.exec(src.slice(pos, pos + 80));
+  const m = /^:([a-z0-9_+.-]+):/i.exec(src.slice(pos, pos + 80));
   if (!m) return false;
+  const custom = (state.env as unknown as RenderEnv).rctx.customEmojiUrl?.(m[1]!);
+  if (custom !== undefined) {
+    if (!silent) pushHtml(state, customEmojiImg(m[1]!, custom));
+    state.pos = pos + m[0].length;
+    return true;
+  }
   const code = emojiCodeForName(m[1]!);
   if (!code) return false;
   if (!silent) pushHtml(state, emojiSpan(m[1]!, code));

@@ -9,6 +9,8 @@ const ALLOWED: Record<string, string[]> = {
   ol: ['start'],
   th: ['style'],
   td: ['style'],
+  // Custom emoji only (markdown images are disabled).
+  img: ['alt', 'class', 'src', 'title'],
 };
 
 const OPTIONS: sanitizeHtml.IOptions = {
@@ -18,6 +20,8 @@ const OPTIONS: sanitizeHtml.IOptions = {
   allowedSchemes: ['http', 'https', 'mailto', 'ftp', 'tel'],
   allowProtocolRelative: false,
   disallowedTagsMode: 'escape',
+  // The only image the renderer makes is a custom emoji.
+  exclusiveFilter: (frame) => frame.tag === 'img' && frame.attribs.class !== 'emoji',
 };
 
 const TAG_RE = /<(\/?)([a-zA-Z0-9]+)((?:\s+[a-z-]+="[^"<>]*")*)\s*\/?>|<|>/g;
@@ -55,12 +59,13 @@ export function withinAllowList(html: string): boolean {
     if (!allowedAttrs) return false;
     const attrs = m[3] ?? '';
     if (m[1] === '/' && attrs !== '') return false;
+    if (name.toLowerCase() === 'img' && !/\sclass="emoji"/.test(attrs)) return false;
     ATTR_RE.lastIndex = 0;
     let a: RegExpExecArray | null;
     while ((a = ATTR_RE.exec(attrs)) !== null) {
       const [, attr, value = ''] = a;
       if (!allowedAttrs.includes(attr!)) return false;
-      if (attr === 'href' && !safeUrl(value)) return false;
+      if ((attr === 'href' || attr === 'src') && !safeUrl(value)) return false;
       if (attr === 'style' && !SAFE_STYLE.test(value)) return false;
     }
   }

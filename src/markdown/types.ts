@@ -10,6 +10,8 @@ export interface RenderContext {
   linkifiers: readonly Linkifier[];
   /** The organization's default_code_block_language: fences that name none use it. */
   defaultCodeBlockLanguage?: string | null;
+  /** The image URL of the organization's active custom emoji of that name (absent: none). */
+  customEmojiUrl?(name: string): string | undefined;
 }
 
 export interface RenderUser { id: number; full_name: string; email: string }

@@ -7,6 +7,8 @@ import { canSeeStream } from '../access/stream.js';
 import { mentionableGroups } from './user-groups.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { realmLinkifiers } from './linkifiers.js';
+import { realmEmoji } from '../store/repos/realm-emoji.js';
+import { presentRealmEmoji } from '../presenters/realm-emoji.js';
 
 // Mentions need every active user of the realm by name; reloaded only when a user changed.
 const realmUsers = (q: Q, realmId: number): Promise<RealmRenderUsers> => cachedRead(q, (c) => c.renderUsers, realmId, async () => {
@@ -36,7 +38,11 @@ export async function renderContextFor(q: Q, realm: RealmRow, author: UserRow, c
     const sub = s.sub_active === 1 ? ({ active: 1 } as never) : null;
     if (canSeeStream(author, s, sub)) byName.set(s.name_lower, { id: s.id, name: s.name });
   }
+  // Custom emoji only when the content names one (`:name:`): one indexed query then.
+  const emoji = !/:[a-z0-9_.+-]+:/i.test(content) ? undefined
+    : new Map((await realmEmoji.listOfRealm(q, realm.id)).filter((e) => e.deactivated === 0 && e.file_name !== null).map((e) => [e.name, presentRealmEmoji(e).source_url]));
   return {
+    ...(emoji && emoji.size > 0 ? { customEmojiUrl: (name: string) => emoji.get(name) } : {}),
     userByName: (name) => people.byName.get(name.toLowerCase()) ?? [],
     userById: (id) => people.byId.get(id),
     groupByName: (name) => groups?.get(name.toLowerCase()),

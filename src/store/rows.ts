@@ -1,5 +1,8 @@
 import type { Selectable, Kysely, Transaction } from 'kysely';
-import type { DB, RealmTable, UserTable, StreamTable, SubscriptionTable, MessageTable, UserStatusTable, UserGroupTable, CustomProfileFieldTable } from './schema.js';
+import type {
+  DB, RealmTable, UserTable, StreamTable, SubscriptionTable, MessageTable, UserStatusTable, UserGroupTable, CustomProfileFieldTable, AttachmentTable,
+  RealmEmojiTable,
+} from './schema.js';
 
 export type RealmRow = Selectable<RealmTable>;
 export type UserRow = Selectable<UserTable>;
@@ -9,6 +12,8 @@ export type MessageRow = Selectable<MessageTable>;
 export type UserStatusRow = Selectable<UserStatusTable>;
 export type UserGroupRow = Selectable<UserGroupTable>;
 export type ProfileFieldRow = Selectable<CustomProfileFieldTable>;
+export type AttachmentRow = Selectable<AttachmentTable>;
+export type RealmEmojiRow = Selectable<RealmEmojiTable>;
 
 /** Repos take either the root handle or a transaction. */
 export type Q = Kysely<DB> | Transaction<DB>;

@@ -251,6 +251,36 @@ export interface RealmFilterTable {
   url_format_string: string;
 }
 
+/** An uploaded file (migration 022); `path_id` is its storage key and URL tail. */
+export interface AttachmentTable {
+  id: Generated<number>;
+  realm_id: number;
+  owner_id: number;
+  path_id: string;
+  file_name: string;
+  content_type: string;
+  size: number;
+  /** Seconds since the epoch. */
+  create_time: number;
+}
+
+/** A message linking an uploaded file (migration 022). */
+export interface AttachmentMessageTable {
+  attachment_id: number;
+  message_id: number;
+}
+
+/** A custom emoji (migration 023); flags 0/1. */
+export interface RealmEmojiTable {
+  id: Generated<number>;
+  realm_id: number;
+  name: string;
+  author_id: number | null;
+  file_name: string | null;
+  is_animated: Generated<number>;
+  deactivated: Generated<number>;
+}
+
 export interface DB {
   realm: RealmTable;
   users: UserTable;
@@ -275,4 +305,7 @@ export interface DB {
   custom_profile_field: CustomProfileFieldTable;
   custom_profile_field_value: CustomProfileFieldValueTable;
   realm_filter: RealmFilterTable;
+  attachment: AttachmentTable;
+  attachment_message: AttachmentMessageTable;
+  realm_emoji: RealmEmojiTable;
 }

@@ -5,6 +5,7 @@ import { validateEvent, schemaKey } from '../../src/events/schemas.js';
 import { applyEvent } from '../../src/events/apply.js';
 import { EVENT_KINDS } from '../../src/events/types.js';
 import { isPublishing } from '../../src/events/publish.js';
+import { postMultipart } from '../helpers/multipart.js';
 
 /**
  * The event guard: for each action, the register state plus the action's events, applied
@@ -288,6 +289,34 @@ test('linkifiers: add, update, remove (the current and the legacy event)', async
   assert.deepEqual(added.map((e) => e.type), ['realm_linkifiers', 'realm_filters']);
   await guard('update a linkifier', viewer, api(viewer, 'PATCH', `/realm/filters/${id}`, { ...linkifier, url_format_string: 'https://bugs.example.com/%(id)s' }), REGISTER, compared);
   await guard('remove a linkifier', viewer, api(viewer, 'DELETE', `/realm/filters/${id}`), REGISTER, compared);
+});
+
+test('uploads: add, update when a message links one and when an edit drops it, remove; no register state (as Zulip 5)', async () => {
+  let uri = '';
+  const added = await guard('upload a file', viewer, async () => {
+    uri = (await postMultipart(t, '/api/v1/user_uploads', viewer, [{ field: 'f', filename: 'guard.txt', content: 'g' }])).body.uri;
+  });
+  assert.deepEqual(added.map((e) => `${e.type}:${e.op}`), ['attachment:add']);
+  let messageId = 0;
+  await guard('a message links it', viewer, async () => {
+    messageId = (await t.api('POST', '/api/v1/messages', { as: viewer, params: { type: 'stream', to: 'base', topic: 'files', content: `[f](${uri})` } })).body.id;
+  });
+  await guard('an edit drops the link', viewer, api(viewer, 'PATCH', `/messages/${messageId}`, { content: 'no file' }));
+  const id = (await t.api('GET', '/api/v1/attachments', { as: viewer })).body.attachments[0].id;
+  const removed = await guard('delete the file', viewer, api(viewer, 'DELETE', `/attachments/${id}`));
+  assert.deepEqual(removed.map((e) => `${e.type}:${e.op}`), ['attachment:remove']);
+});
+
+test('custom emoji: add, deactivate; register realm_emoji follows', async () => {
+  const sharp = (await import('sharp')).default;
+  const png = await sharp({ create: { width: 8, height: 8, channels: 4, background: '#000' } }).png().toBuffer();
+  const withEmoji = [...COMPARED, 'realm_emoji'];
+  const added = await guard('add an emoji', viewer, async () => {
+    const r = await postMultipart(t, '/api/v1/realm/emoji/guarded', other, [{ field: 'f', filename: 'g.png', content: png }]);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+  }, REGISTER, withEmoji);
+  assert.deepEqual(added.map((e) => `${e.type}:${e.op}`), ['realm_emoji:update']);
+  await guard('deactivate it', viewer, api(viewer, 'DELETE', '/realm/emoji/guarded'), REGISTER, withEmoji);
 });
 
 test('heartbeats have their schema', async () => {

@@ -68,7 +68,7 @@ test('register answers a queue, the version fields and the state for every fetch
   }
   assert.equal(users.realm_name, undefined);
   const realm = (await register(alice, { fetch_event_types: ['realm'] })).body;
-  assert.equal(realm.max_file_upload_size_mib, 0);
+  assert.equal(realm.max_file_upload_size_mib, 25);
   assert.equal(realm.realm_bot_domain, 'parley.test');
   assert.equal(typeof realm.giphy_rating_options, 'object');
   const profile = (await register(alice, { fetch_event_types: ['custom_profile_fields'] })).body;

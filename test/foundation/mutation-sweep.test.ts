@@ -128,6 +128,14 @@ function baselines(): Call[] {
     { method: 'POST', path: '/realm/filters', params: { pattern: 'SWEEP-(?P<id>[0-9]+)', url_format_string: 'https://sweep.example.com/%(id)s' } },
     { method: 'PATCH', path: `/realm/filters/${linkifierId}`, params: { pattern: '#(?P<id>[0-9]+)', url_format_string: 'https://bugs.example.com/%(id)s' } },
     { method: 'DELETE', path: `/realm/filters/${linkifierId}`, params: {} },
+    // A form body carries no file: refused, but every awkward field beside it must still be answered.
+    { method: 'POST', path: '/user_uploads', params: { note: 'no file here' }, expectError: true },
+    { method: 'GET', path: '/attachments', params: {} },
+    { method: 'DELETE', path: '/attachments/1', params: {}, expectError: true },
+    { method: 'GET', path: '/realm/emoji', params: {} },
+    // An emoji name of digits (valid) so that the sweep also mutates the segment; no file in a form body.
+    { method: 'POST', path: '/realm/emoji/123', params: { note: 'no file here' }, expectError: true },
+    { method: 'DELETE', path: '/realm/emoji/123', params: {}, expectError: true },
     { method: 'POST', path: '/users/me/api_key/regenerate', params: {} },
     // Last: the owner is the only owner, so this is refused, but should it ever succeed nothing follows.
     { method: 'DELETE', path: '/users/me', params: {}, expectError: true },
@@ -178,8 +186,9 @@ test('every route, every parameter and path segment replaced by awkward values: 
   const calls = baselines();
   const covered = new Set(calls.map((c) => `${c.method} ${c.path.replace(/\/(\d+)(?=\/|$)/g, '/:n')}`));
   // Every route of the table has a baseline here, so new endpoints join the sweep.
-  // Pages outside the API (a confirmation link's target) answer HTML and are tested with their feature.
-  for (const r of routes.filter((x) => x.prefix === undefined)) {
+  // Pages outside the API (a confirmation link's target) answer HTML and are tested with their feature;
+  // so are file downloads (a wildcard path answering bytes or HTML: test/uploads).
+  for (const r of routes.filter((x) => x.prefix === undefined && !x.path.includes('*'))) {
     const shape = `${r.method} ${r.path.replace(/:[a-z_]+/g, ':n')}`;
     assert.ok(covered.has(shape), `no sweep baseline for ${r.method} ${r.path}`);
   }

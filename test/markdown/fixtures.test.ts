@@ -149,11 +149,12 @@ test('property: any input renders without throwing, and the output stays inside 
 test('the allow-list check refuses what a browser would run', () => {
   for (const bad of ['<a href="javascript:alert(1)">x</a>', '<a href="java&#x09;script:alert(1)">x</a>', '<a href="javascript&#x3A;alert(1)">x</a>',
     '<a href="//evil.com">x</a>', '<img src="x">', '<span onclick="x()">x</span>', '<p style="color:red">x</p>', '<div class="x" onmouseover="y">',
-    '<a href="data:text/html,x">x</a>', '<iframe src="https://x.com"></iframe>', '<a href="vbscript:x">x</a>']) {
+    '<a href="data:text/html,x">x</a>', '<img class="emoji" src="javascript:x">', '<img alt="x" class="emoji" src="//evil.com/x.png">', '<iframe src="https://x.com"></iframe>', '<a href="vbscript:x">x</a>']) {
     assert.equal(withinAllowList(bad), false, bad);
   }
   for (const good of ['<p>x</p>', '<a href="https://x.com/?a=1&amp;b=2" target="_blank" rel="noopener noreferrer" title="t">x</a>', '<a href="/#narrow/stream/9-x">x</a>',
-    '<span class="emoji emoji-1f642" role="img" title="smile" aria-label="smile">:smile:</span>']) {
+    '<span class="emoji emoji-1f642" role="img" title="smile" aria-label="smile">:smile:</span>',
+    '<img alt=":parrot:" class="emoji" src="/user_avatars/2/emoji/images/1.png" title="parrot">']) {
     assert.equal(withinAllowList(good), true, good);
   }
 });

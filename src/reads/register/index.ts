@@ -20,6 +20,7 @@ import { mutedUsersOf } from '../muted-users.js';
 import { realmUserGroups } from '../user-groups.js';
 import { realmProfileFields } from '../profile-fields.js';
 import { legacyRealmFilters, realmLinkifiers } from '../linkifiers.js';
+import { realmEmojiDict } from '../realm-emoji.js';
 
 /**
  * register's initial state, by fetch type: each part is a read of its own (realm.ts,
@@ -86,7 +87,7 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
     state.custom_profile_field_types = CUSTOM_PROFILE_FIELD_TYPES;
   }
   if (want('realm_user_settings_defaults')) state.realm_user_settings_defaults = realmUserSettingsDefaults(realm.settings);
-  if (want('realm_emoji')) state.realm_emoji = {};
+  if (want('realm_emoji')) state.realm_emoji = await realmEmojiDict(db, realm.id);
   if (want('realm_linkifiers')) state.realm_linkifiers = [...await realmLinkifiers(db, realm.id)];
   if (want('realm_filters')) state.realm_filters = legacyRealmFilters(await realmLinkifiers(db, realm.id));
   if (want('realm_playgrounds')) state.realm_playgrounds = [];

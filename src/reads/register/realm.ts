@@ -59,8 +59,8 @@ export function realmState(config: Config, realm: RealmRow, user: UserRow): Reco
     zulip_plan_is_not_limited: true,
     giphy_api_key: '',
     development_environment: false,
-    // Parley stores no uploads, so there is no file size a client may send.
-    max_file_upload_size_mib: 0,
+    // The server's limit on POST /user_uploads (Zulip's MAX_FILE_UPLOAD_SIZE).
+    max_file_upload_size_mib: config.maxFileUploadSizeMib,
     max_avatar_file_size_mib: 0,
     max_icon_file_size_mib: 0,
     max_logo_file_size_mib: 0,

@@ -17,6 +17,8 @@ import * as m018 from './018-email-changes.js';
 import * as m019 from './019-welcome-bot.js';
 import * as m020 from './020-user-groups.js';
 import * as m021 from './021-custom-profile-fields.js';
+import * as m022 from './022-attachments.js';
+import * as m023 from './023-realm-emoji.js';
 import * as m024 from './024-linkifiers.js';
 
 export interface Migration {
@@ -42,5 +44,7 @@ export const migrations: Migration[] = [
   { name: '019-welcome-bot', up: m019.up },
   { name: '020-user-groups', up: m020.up },
   { name: '021-custom-profile-fields', up: m021.up },
+  { name: '022-attachments', up: m022.up },
+  { name: '023-realm-emoji', up: m023.up },
   { name: '024-linkifiers', up: m024.up },
 ];

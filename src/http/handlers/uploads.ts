@@ -1,0 +1,82 @@
+import type { FastifyRequest } from 'fastify';
+import type { Route, BaseRequest } from '../route.js';
+import { pathInt } from '../route.js';
+import type { UserRow } from '../../rows.js';
+import { authenticate } from '../auth.js';
+import { uploadFile, deleteAttachment, type IncomingFile } from '../../actions/attachment-upload.js';
+import { readUpload, userAttachments } from '../../reads/attachments.js';
+import { contentDisposition, servedInline } from '../../lib/uploads.js';
+import { notLoggedIn } from '../../errors.js';
+
+const MIB = 1024 * 1024;
+
+/** The file parts of a multipart body, one at a time as they arrive; each stops at `maxBytes` (then `truncated`). */
+export async function* filesOf(req: FastifyRequest, maxBytes: number): AsyncIterable<IncomingFile> {
+  if (!req.isMultipart()) return;
+  // The parser cuts a part at the limit and marks it truncated only when more bytes followed:
+  // exactly the limit is allowed, as Zulip's `<`.
+  for await (const part of req.parts({ limits: { fileSize: maxBytes, fields: 1000, parts: 1000 } })) {
+    if (part.type !== 'file') continue;
+    yield { filename: part.filename, stream: part.file, truncated: () => part.file.truncated };
+  }
+}
+
+/** Zulip's 404 and 403 pages for a file (HTML, as a browser following a link sees them). */
+function page(r: BaseRequest, status: number, text: string): Record<string, never> {
+  void r.reply.status(status).type('text/html; charset=utf-8').send(`<p>${text}</p>`);
+  return {};
+}
+
+async function serveUpload(r: BaseRequest, user: UserRow): Promise<Record<string, never>> {
+  const pathId = `${r.path.realm_id ?? ''}/${r.path['*'] ?? ''}`;
+  const found = await readUpload(r.ctx, user, pathId);
+  if (found.kind === 'missing') return page(r, 404, 'File not found.');
+  if (found.kind === 'forbidden') return page(r, 403, 'You are not authorized to view this file.');
+  const { attachment: a } = found;
+  const inline = servedInline(a.content_type);
+  // Awaited: the reply settles once the stream has been written, and the route then knows it was sent.
+  await r.reply
+    .header('content-type', a.content_type)
+    .header('content-length', String(a.size))
+    .header('content-disposition', contentDisposition(inline, a.file_name))
+    // What a user may see can change (a message moves or is deleted): no shared caches.
+    .header('cache-control', 'private, max-age=0')
+    .header('x-content-type-options', 'nosniff')
+    .send(found.body);
+  return {};
+}
+
+export const uploadRoutes: Route[] = [
+  {
+    method: 'POST', path: '/user_uploads', auth: 'user', streamsFiles: true,
+    handler: async (r) => {
+      const maxMib = r.ctx.config.maxFileUploadSizeMib;
+      return { uri: await uploadFile(r.ctx, r.user, filesOf(r.req, maxMib * MIB), maxMib) };
+    },
+  },
+  // A message's links are relative (/user_uploads/...); clients fetch them with the API's
+  // basic auth (Zulip's override_api_url_scheme), or under /api/v1 as well.
+  {
+    method: 'GET', path: '/user_uploads/:realm_id/*', prefix: '', auth: 'none',
+    handler: async (r) => {
+      if (r.req.headers.authorization === undefined) throw notLoggedIn();
+      const { user } = await authenticate(r.ctx, r.req.headers.host, r.req.headers.authorization);
+      return serveUpload(r, user);
+    },
+  },
+  {
+    method: 'GET', path: '/user_uploads/:realm_id/*', auth: 'user',
+    handler: (r) => serveUpload(r, r.user),
+  },
+  {
+    method: 'GET', path: '/attachments', auth: 'user',
+    handler: async (r) => userAttachments(r.ctx.store.db, r.user),
+  },
+  {
+    method: 'DELETE', path: '/attachments/:attachment_id', auth: 'user',
+    handler: async (r) => {
+      await deleteAttachment(r.ctx, r.user, pathInt(r, 'attachment_id'));
+      return {};
+    },
+  },
+];

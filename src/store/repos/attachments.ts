@@ -1,0 +1,57 @@
+import type { AttachmentRow, Q } from '../rows.js';
+
+export type { AttachmentRow };
+
+export const attachments = {
+  insert: async (q: Q, row: Omit<AttachmentRow, 'id'>): Promise<number> =>
+    (await q.insertInto('attachment').values(row).returning('id').executeTakeFirstOrThrow()).id,
+
+  findById: (q: Q, id: number): Promise<AttachmentRow | undefined> =>
+    q.selectFrom('attachment').selectAll().where('id', '=', id).executeTakeFirst(),
+
+  findByPathId: (q: Q, pathId: string): Promise<AttachmentRow | undefined> =>
+    q.selectFrom('attachment').selectAll().where('path_id', '=', pathId).executeTakeFirst(),
+
+  listByPathIds: (q: Q, realmId: number, pathIds: string[]): Promise<AttachmentRow[]> =>
+    pathIds.length === 0 ? Promise.resolve([]) : q.selectFrom('attachment').selectAll().where('realm_id', '=', realmId).where('path_id', 'in', pathIds).execute(),
+
+  listByOwner: (q: Q, ownerId: number): Promise<AttachmentRow[]> =>
+    q.selectFrom('attachment').selectAll().where('owner_id', '=', ownerId).orderBy('id').execute(),
+
+  /** Bytes of every file of the organization (Zulip's currently_used_upload_space_bytes). */
+  sumSizeOfRealm: async (q: Q, realmId: number): Promise<number> =>
+    Number((await q.selectFrom('attachment').select((eb) => eb.fn.sum<number>('size').as('total')).where('realm_id', '=', realmId).executeTakeFirst())?.total ?? 0),
+
+  delete: async (q: Q, id: number): Promise<boolean> =>
+    Number((await q.deleteFrom('attachment').where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0,
+
+  /** The messages linking each of these files, oldest first, with their send times. */
+  listMessages: async (q: Q, attachmentIds: number[]): Promise<Array<{ attachment_id: number; message_id: number; date_sent: number }>> =>
+    attachmentIds.length === 0 ? [] : q.selectFrom('attachment_message').innerJoin('message', 'message.id', 'attachment_message.message_id')
+      .select(['attachment_message.attachment_id', 'attachment_message.message_id', 'message.date_sent'])
+      .where('attachment_message.attachment_id', 'in', attachmentIds).orderBy('attachment_message.message_id').execute(),
+
+  listMessageIds: async (q: Q, attachmentId: number): Promise<number[]> =>
+    (await q.selectFrom('attachment_message').select('message_id').where('attachment_id', '=', attachmentId).orderBy('message_id').execute()).map((r) => r.message_id),
+
+  /** The files this message links. */
+  listIdsOfMessage: async (q: Q, messageId: number): Promise<number[]> =>
+    (await q.selectFrom('attachment_message').select('attachment_id').where('message_id', '=', messageId).execute()).map((r) => r.attachment_id),
+
+  linkMessage: async (q: Q, attachmentIds: number[], messageId: number): Promise<void> => {
+    if (attachmentIds.length === 0) return;
+    await q.insertInto('attachment_message').values(attachmentIds.map((attachment_id) => ({ attachment_id, message_id: messageId })))
+      .onConflict((oc) => oc.columns(['attachment_id', 'message_id']).doNothing()).execute();
+  },
+
+  unlinkMessage: async (q: Q, attachmentIds: number[], messageId: number): Promise<void> => {
+    if (attachmentIds.length === 0) return;
+    await q.deleteFrom('attachment_message').where('message_id', '=', messageId).where('attachment_id', 'in', attachmentIds).execute();
+  },
+
+  /** Files no message links that were uploaded before `before` (seconds): Zulip's unclaimed attachments. */
+  listUnclaimed: (q: Q, before: number): Promise<AttachmentRow[]> =>
+    q.selectFrom('attachment').selectAll().where('create_time', '<', before)
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('attachment_message').select('attachment_message.message_id').whereRef('attachment_message.attachment_id', '=', 'attachment.id'))))
+      .orderBy('id').execute(),
+};
