@@ -15,22 +15,30 @@ export interface Tx extends StoreTx {
   later(fn: (ctx: AppContext) => Promise<void>): void;
 }
 
-/** Runs `fn` in one transaction; its events leave through publish() after COMMIT. */
-export async function transact<T>(ctx: AppContext, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  const afterwards: Array<(ctx: AppContext) => Promise<void>> = [];
-  const result = await storeTransact(ctx.store.db, (storeTx) => fn({
+type Later = (ctx: AppContext) => Promise<void>;
+
+/** An action's Tx over a store one: events go out through publish() when the store's commit hooks run. */
+function actionTx(ctx: AppContext, storeTx: StoreTx, afterwards: Later[]): Tx {
+  return {
     ...storeTx,
     notify: (event, userIds, realmId) => {
       const users = [...userIds];
       if (users.length > 0) storeTx.onCommit(() => publish(ctx.bus, realmId, event, users));
     },
     later: (f) => afterwards.push(f),
-  }), (err) => ctx.log.error({ err }, 'after-commit hook failed'));
+  };
+}
+
+/** Runs `fn` in one transaction; its events leave through publish() after COMMIT. */
+export async function transact<T>(ctx: AppContext, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  const afterwards: Later[] = [];
+  const result = await storeTransact(ctx.store.db, (storeTx) => fn(actionTx(ctx, storeTx, afterwards)),
+    (err) => ctx.log.error({ err }, 'after-commit hook failed'));
   await runLater(ctx, afterwards);
   return result;
 }
 
-async function runLater(ctx: AppContext, afterwards: Array<(ctx: AppContext) => Promise<void>>): Promise<void> {
+async function runLater(ctx: AppContext, afterwards: Later[]): Promise<void> {
   for (const f of afterwards) {
     try {
       await f(ctx);
@@ -49,16 +57,8 @@ async function runLater(ctx: AppContext, afterwards: Array<(ctx: AppContext) => 
  */
 export async function writeAlone<T>(ctx: AppContext, fn: (tx: Tx) => Promise<T>): Promise<T> {
   const after: Array<() => void> = [];
-  const afterwards: Array<(ctx: AppContext) => Promise<void>> = [];
-  const result = await fn({
-    db: ctx.store.db,
-    onCommit: (f) => after.push(f),
-    later: (f) => afterwards.push(f),
-    notify: (event, userIds, realmId) => {
-      const users = [...userIds];
-      if (users.length > 0) after.push(() => publish(ctx.bus, realmId, event, users));
-    },
-  });
+  const afterwards: Later[] = [];
+  const result = await fn(actionTx(ctx, { db: ctx.store.db, onCommit: (f) => after.push(f) }, afterwards));
   for (const f of after) {
     try {
       f();
