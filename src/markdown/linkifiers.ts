@@ -52,6 +52,13 @@ export function requiredLiteral(pattern: string): { text: string; caseless: bool
     const c = src[i]!;
     if (c === '(') { depth += 1; end(); continue; }
     if (c === ')') { depth -= 1; end(); continue; }
+    if (c === '{') {
+      // A counted repetition's bounds (`{2}`, `{1,3}`) are no text of the match.
+      end();
+      const close = src.indexOf('}', i);
+      if (close > i) i = close;
+      continue;
+    }
     if (c === '[') {
       // Skip the class: `]` first in a class, and escapes, are part of it.
       end();

@@ -19,6 +19,9 @@ test('required literals: text every match contains', () => {
   assert.deepEqual(requiredLiteral('(?i)rfc ?(?P<num>[0-9]+)'), { text: 'rfc', caseless: true });
   assert.deepEqual(requiredLiteral('ab?c(?P<x>y)'), { text: 'a', caseless: false });
   assert.deepEqual(requiredLiteral('a|b(?P<x>y)'), { text: '', caseless: false });
+  // A counted repetition's bounds are not text: once '2' was taken from `{2}` and "aqq" went unlinked.
+  assert.deepEqual(requiredLiteral('.q{2}y*(?P<id>[0-9a-z]*)'), { text: '', caseless: false });
+  assert.deepEqual(requiredLiteral('ID{1,3}-x(?P<n>[0-9]+)'), { text: '-x', caseless: false });
   assert.deepEqual(requiredLiteral('\\x{41}bc(?P<a>b)'), { text: 'bc', caseless: false });
   assert.deepEqual(requiredLiteral('\\pLqq(?P<a>b)'), { text: 'qq', caseless: false });
 });
