@@ -24,9 +24,10 @@ import { realmRoutes } from './handlers/realm.js';
 import { linkifierRoutes } from './handlers/linkifiers.js';
 import { uploadRoutes } from './handlers/uploads.js';
 import { realmEmojiRoutes } from './handlers/realm-emoji.js';
+import { botRoutes } from './handlers/bots.js';
 
 /** Every API route, by resource. Each handler file owns its own table. */
 export const routes: Route[] = [...serverRoutes, ...userRoutes, ...presenceRoutes, ...renderRoutes, ...messageSendRoutes, ...alertWordRoutes, ...messageReadRoutes,
   ...eventRoutes, ...streamRoutes, ...subscriptionRoutes, ...typingRoutes, ...messageEditRoutes, ...messageFlagRoutes, ...reactionRoutes, ...messageDeleteRoutes,
   ...settingsRoutes, ...draftRoutes, ...userStatusRoutes, ...mutedUserRoutes, ...userGroupRoutes, ...profileFieldRoutes, ...realmRoutes,
-  ...linkifierRoutes, ...uploadRoutes, ...realmEmojiRoutes];
+  ...linkifierRoutes, ...uploadRoutes, ...realmEmojiRoutes, ...botRoutes];

@@ -1,3 +1,4 @@
+import { isUrl } from './url.js';
 import { badRequest, fieldLabelBlank, invalidFieldType } from '../errors.js';
 
 /**
@@ -37,17 +38,6 @@ function checkRequired(name: string, v: unknown): string {
   const s = checkString(name, v);
   if (!s.trim()) throw badRequest(`${name} cannot be blank.`);
   return s;
-}
-
-/** Django's URLValidator, near enough: an http(s)/ftp(s) URL with a dotted host or localhost. */
-export function isUrl(s: string): boolean {
-  if (/\s/.test(s)) return false;
-  try {
-    const u = new URL(s);
-    return ['http:', 'https:', 'ftp:', 'ftps:'].includes(u.protocol) && (u.hostname === 'localhost' || /\.[a-z]{2,}$|^[\d.]+$|^\[/i.test(u.hostname));
-  } catch {
-    return false;
-  }
 }
 
 /** Zulip's check_dict_only: required keys, then optional ones; any other key is refused. */

@@ -1,17 +1,34 @@
-import type { UserRow } from '../rows.js';
+import type { BotServiceRow, UserRow } from '../rows.js';
+import { BotType } from '../lib/roles.js';
 import { avatarUrl } from './user.js';
 
-/** The Bot object of register's `realm_bots` and `realm_bot` add events. */
-export function presentBot(b: UserRow): Record<string, unknown> {
+/** What a Bot object shows beyond the user row: its default streams by name and its services. */
+export interface BotExtras {
+  defaultSendingStream: string | null;
+  defaultEventsRegisterStream: string | null;
+  services: BotServiceRow[];
+}
+
+export const NO_EXTRAS: BotExtras = { defaultSendingStream: null, defaultEventsRegisterStream: null, services: [] };
+
+/** Zulip's get_service_dicts_for_bot: outgoing webhooks show their endpoint and token. */
+export function presentServices(b: UserRow, services: BotServiceRow[]): Record<string, unknown>[] {
+  if (b.bot_type !== BotType.OUTGOING_WEBHOOK) return [];
+  return services.map((s) => ({ base_url: s.base_url, interface: s.interface, token: s.token }));
+}
+
+/** The Bot object of register's `realm_bots`, GET /bots and `realm_bot` add events. */
+export function presentBot(b: UserRow, extras: BotExtras = NO_EXTRAS): Record<string, unknown> {
   return {
     user_id: b.id, full_name: b.full_name, api_key: b.api_key, avatar_url: avatarUrl(b, false), email: b.email, bot_type: b.bot_type,
-    default_sending_stream: null, default_events_register_stream: null, default_all_public_streams: false,
-    is_active: b.is_active === 1, owner_id: b.bot_owner_id, services: [],
+    default_sending_stream: extras.defaultSendingStream, default_events_register_stream: extras.defaultEventsRegisterStream,
+    default_all_public_streams: b.default_all_public_streams === 1,
+    is_active: b.is_active === 1, owner_id: b.bot_owner_id, services: presentServices(b, extras.services),
   };
 }
 
 /** POST /bots's answer: the new bot's key and defaults. */
-export function presentCreatedBot(b: UserRow): Record<string, unknown> {
-  const { user_id, api_key, avatar_url, default_sending_stream, default_events_register_stream, default_all_public_streams } = presentBot(b);
+export function presentCreatedBot(b: UserRow, extras: BotExtras = NO_EXTRAS): Record<string, unknown> {
+  const { user_id, api_key, avatar_url, default_sending_stream, default_events_register_stream, default_all_public_streams } = presentBot(b, extras);
   return { user_id, api_key, avatar_url, default_sending_stream, default_events_register_stream, default_all_public_streams };
 }

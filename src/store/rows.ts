@@ -1,7 +1,7 @@
 import type { Selectable, Kysely, Transaction } from 'kysely';
 import type {
   DB, RealmTable, UserTable, StreamTable, SubscriptionTable, MessageTable, UserStatusTable, UserGroupTable, CustomProfileFieldTable, AttachmentTable,
-  RealmEmojiTable,
+  RealmEmojiTable, BotServiceTable,
 } from './schema.js';
 
 export type RealmRow = Selectable<RealmTable>;
@@ -14,6 +14,7 @@ export type UserGroupRow = Selectable<UserGroupTable>;
 export type ProfileFieldRow = Selectable<CustomProfileFieldTable>;
 export type AttachmentRow = Selectable<AttachmentTable>;
 export type RealmEmojiRow = Selectable<RealmEmojiTable>;
+export type BotServiceRow = Selectable<BotServiceTable>;
 
 /** Repos take either the root handle or a transaction. */
 export type Q = Kysely<DB> | Transaction<DB>;

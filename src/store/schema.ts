@@ -40,6 +40,20 @@ export interface UserTable {
   settings: string;
   /** A bot the server itself writes as (Notification Bot); never listed among the realm's users. */
   is_system_bot: Generated<number>;
+  /** Bots only: the stream a bot's messages go to when it names none, and the stream (or all public ones) its queues follow. */
+  default_sending_stream_id: number | null;
+  default_events_register_stream_id: number | null;
+  default_all_public_streams: Generated<number>;
+}
+
+/** An outgoing-webhook bot's endpoint (Zulip's Service). `interface`: 1 Zulip's payload, 2 Slack's. */
+export interface BotServiceTable {
+  id: Generated<number>;
+  bot_id: number;
+  name: string;
+  base_url: string;
+  interface: number;
+  token: string;
 }
 
 /** Zulip's recipient: 1 personal (type_id = user id), 2 stream, 3 huddle. */
@@ -308,4 +322,5 @@ export interface DB {
   attachment: AttachmentTable;
   attachment_message: AttachmentMessageTable;
   realm_emoji: RealmEmojiTable;
+  bot_service: BotServiceTable;
 }

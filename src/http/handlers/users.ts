@@ -1,13 +1,11 @@
 import type { AuthedRequest, Route } from '../route.js';
 import { pathInt, PreSerialized } from '../route.js';
 import { transact } from '../../actions/transaction.js';
-import { accessUserByEmail, accessUserById, requireAdmin, requireNotGuest } from '../../access/user.js';
+import { accessUserByEmail, accessUserById, requireAdmin } from '../../access/user.js';
 import { canSeeDeliveryEmail } from '../../presenters/user.js';
-import { presentCreatedBot } from '../../presenters/bot.js';
 import { doCreateUser } from '../../actions/user-create.js';
 import { doChangeFullName, doChangeRole, doRegenerateApiKey } from '../../actions/user-update.js';
 import { doDeactivateUser, doReactivateUser } from '../../actions/user-deactivate.js';
-import { doCreateBot } from '../../actions/bot-create.js';
 import { listUsers, ownUserAnswer, userAnswer } from '../../reads/users.js';
 import { doRemoveProfileData, doUpdateProfileData } from '../../actions/profile-fields.js';
 import { checkProfileDataItems } from '../../lib/profile-field-rules.js';
@@ -105,17 +103,6 @@ export const userRoutes: Route[] = [
       await transact(r.ctx, async (tx) =>
         doReactivateUser(tx, r.realm, await accessUserById(tx.db, r.user, id, { allowDeactivated: true, allowBots: true, forAdmin: true })));
       return {};
-    },
-  },
-  {
-    method: 'POST', path: '/bots', auth: 'user',
-    handler: async (r) => {
-      requireNotGuest(r.user);
-      const fullName = r.params.str('full_name');
-      const shortName = r.params.str('short_name');
-      const botType = r.params.optInt('bot_type') ?? 1;
-      const bot = await transact(r.ctx, (tx) => doCreateBot(tx, r.ctx.config, r.realm, r.user, { fullName, shortName, botType }));
-      return presentCreatedBot(bot);
     },
   },
 ];

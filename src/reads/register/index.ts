@@ -5,7 +5,7 @@ import { isAdminRole } from '../../lib/roles.js';
 import { AVAILABLE_NOTIFICATION_SOUNDS, EMOJISET_CHOICES, realmUserSettingsDefaults, userSettings } from '../../lib/user-settings.js';
 import { canSeeDeliveryEmail, presentUser } from '../../presenters/user.js';
 import { systemBotsOf } from '../system-bots.js';
-import { presentBot } from '../../presenters/bot.js';
+import { presentBotsOf } from '../bots.js';
 import { presentStream, fillNotificationDefaults } from '../../presenters/stream.js';
 import { presencesForRealm } from '../presence.js';
 import { alertWordsOf } from '../alert-words.js';
@@ -57,7 +57,7 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
     Object.assign(state, ownUserState(user, realm));
   }
   if (want('realm_bot')) {
-    state.realm_bots = (await botsVisibleTo(db, user, isAdminRole(user.role))).map(presentBot);
+    state.realm_bots = await presentBotsOf(db, await botsVisibleTo(db, user, isAdminRole(user.role)));
   }
   if (want('subscription')) {
     const subs = await gatherSubscriptions(db, user, opts.includeSubscribers);

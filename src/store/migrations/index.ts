@@ -20,6 +20,7 @@ import * as m021 from './021-custom-profile-fields.js';
 import * as m022 from './022-attachments.js';
 import * as m023 from './023-realm-emoji.js';
 import * as m024 from './024-linkifiers.js';
+import * as m025 from './025-bot-services.js';
 
 export interface Migration {
   name: string;
@@ -47,4 +48,5 @@ export const migrations: Migration[] = [
   { name: '022-attachments', up: m022.up },
   { name: '023-realm-emoji', up: m023.up },
   { name: '024-linkifiers', up: m024.up },
+  { name: '025-bot-services', up: m025.up },
 ];
