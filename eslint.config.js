@@ -42,7 +42,7 @@ const LAYERS = [
   { folder: 'store', bans: [ban.http, ban.actions, ban.reads, ban.events, ban.presenters, ban.cache, ban.access] },
   { folder: 'events', bans: [ban.http, ban.actions] },
   // Pure cores and helpers: below the writers.
-  ...['narrow', 'markdown', 'emoji', 'lib'].map((folder) => ({ folder, bans: [ban.http, ban.actions] })),
+  ...['narrow', 'markdown', 'emoji', 'lib', 'webhooks'].map((folder) => ({ folder, bans: [ban.http, ban.actions] })),
 ];
 const layered = LAYERS.map((l) => `src/${l.folder}/**`);
 // Entry points and wiring (main.ts, app.ts, wiring.ts, cli/) may import anything.

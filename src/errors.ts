@@ -19,6 +19,9 @@ export type ErrorCode =
   | 'RATE_LIMIT_HIT'
   | 'BAD_EVENT_QUEUE_ID'
   | 'BAD_NARROW'
+  | 'INVALID_JSON'
+  | 'UNSUPPORTED_WEBHOOK_EVENT_TYPE'
+  | 'MISSING_HTTP_EVENT_HEADER'
   | 'INTERNAL_SERVER_ERROR';
 
 export class ApiError extends Error {
@@ -169,3 +172,26 @@ export const emojiOneFile = () => badRequest('You must upload exactly one file.'
 export const emojiOverrideAdminsOnly = () => badRequest('Only administrators can override built-in emoji.');
 export const emojiNotAuthor = () => badRequest('Must be an organization administrator or emoji author');
 export const badImage = () => badRequest('Could not decode image; did you upload an image file?');
+
+// Incoming webhooks (Zulip's zerver/decorator.py webhook_view, zerver/lib/webhooks/common.py,
+// zerver/lib/exceptions.py, WildValue in zerver/lib/validator.py).
+/** An incoming-webhook bot's key on the regular API; Zulip answers it through json_unauthorized. */
+export const notForWebhookBots = () => unauthorized('This API is not available to incoming webhook bots.');
+/**
+ * Another account's key on a webhook URL. Zulip accepts any key there; Parley only a webhook
+ * bot's (issue 21), with the wording Zulip once used for the opposite mismatch.
+ */
+export const webhookBotOnly = () => unauthorized('Account is not valid to post webhook messages');
+/** No key at all: Zulip's REQ message, answered 401 as every credential-less request here. */
+export const webhookKeyMissing = () => new ApiError('REQUEST_VARIABLE_MISSING', "Missing 'api_key' argument", 401, { var_name: 'api_key' });
+export const malformedApiKey = () => new ApiError('INVALID_API_KEY', 'Malformed API key', 401);
+export const malformedJson = () => new ApiError('INVALID_JSON', 'Malformed JSON', 400);
+export const unsupportedWebhookEvent = (event: string, webhookName: string) =>
+  new ApiError('UNSUPPORTED_WEBHOOK_EVENT_TYPE', `The '${event}' event isn't currently supported by the ${webhookName} webhook`, 400,
+    { webhook_name: webhookName, event_type: event });
+export const missingEventHeader = (header: string) =>
+  new ApiError('MISSING_HTTP_EVENT_HEADER', `Missing the HTTP event header '${header}'`, 400, { header });
+/** WildValue's wording: `payload['repository']['name'] is missing`. */
+export const payloadKeyMissing = (varName: string) => badRequest(`${varName} is missing`);
+export const payloadWrongType = (varName: string, what: string) => badRequest(`${varName} is not ${what}`);
+export const unknownIntegration = () => new ApiError('BAD_REQUEST', 'Not Found', 404);

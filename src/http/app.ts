@@ -4,9 +4,10 @@ import multipart from '@fastify/multipart';
 import type { AppContext } from '../context.js';
 import { renderError } from './render-error.js';
 import { Params, parseQuery } from './params.js';
-import { authenticate, resolveRealm } from './auth.js';
+import { authenticate, authenticateWebhook, resolveRealm } from './auth.js';
 import { routes } from './routes.js';
-import { PreSerialized, type AuthedRequest, type BaseRequest, type Route } from './route.js';
+import { PreSerialized, type AuthedRequest, type BaseRequest, type Route, type WebhookRequest } from './route.js';
+import { unknownIntegration } from '../errors.js';
 import { createServer } from './longpoll.js';
 
 export const API_PREFIX = '/api/v1';
@@ -67,11 +68,18 @@ export async function buildHttp(ctx: AppContext): Promise<FastifyInstance> {
   // to storage and is never held in memory.
   await app.register(async (scope) => {
     await scope.register(multipart, { attachFieldsToBody: 'keyValues', limits: { fileSize: 25 * 1024 * 1024, fields: 1000 } });
-    for (const route of routes) if (!route.streamsFiles) registerRoute(scope, ctx, route);
+    for (const route of routes) if (route.auth !== 'webhook' && !route.streamsFiles) registerRoute(scope, ctx, route);
   });
   await app.register(async (scope) => {
     await scope.register(multipart, { throwFileSizeLimit: false, limits: { fields: 1000, parts: 1000 } });
-    for (const route of routes) if (route.streamsFiles) registerRoute(scope, ctx, route);
+    for (const route of routes) if (route.auth !== 'webhook' && route.streamsFiles) registerRoute(scope, ctx, route);
+  });
+  // Webhook payloads are whatever the third party sends, JSON often under a form's content
+  // type: every body is kept as bytes here, and the integration decides how to read it.
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+    for (const route of routes) if (route.auth === 'webhook') registerRoute(scope, ctx, route);
   });
   return app;
 }
@@ -87,6 +95,33 @@ function sendJson(reply: FastifyReply, json: string): FastifyReply {
   return reply.type('application/json; charset=utf-8').send(json.length >= AS_BYTES_FROM ? Buffer.from(json) : json);
 }
 
+/** A form body's plain fields; files are not a webhook's business. */
+async function formFields(contentType: string, raw: Buffer): Promise<Record<string, string>> {
+  const out: Record<string, string> = Object.create(null) as Record<string, string>;
+  if (/^application\/x-www-form-urlencoded/i.test(contentType)) {
+    for (const [k, v] of new URLSearchParams(raw.toString('utf8'))) out[k] = v;
+  } else if (/^multipart\/form-data/i.test(contentType)) {
+    try {
+      const form = await new Response(new Uint8Array(raw), { headers: { 'content-type': contentType } }).formData();
+      for (const [k, v] of form) if (typeof v === 'string') out[k] = v;
+    } catch {
+      // A malformed multipart body has no fields; the payload check answers for it.
+    }
+  }
+  return out;
+}
+
+async function webhookRequest(ctx: AppContext, route: Extract<Route, { auth: 'webhook' }>, base: BaseRequest): Promise<WebhookRequest> {
+  if (!route.known(base.path)) throw unknownIntegration();
+  const req = base.req;
+  const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+  const contentType = String(req.headers['content-type'] ?? '');
+  const form = await formFields(contentType, raw);
+  const params = Params.from(req.query, form);
+  const { bot, realm } = await authenticateWebhook(ctx, req.headers.host, params.optStr('api_key'), req.headers.authorization);
+  return { ...base, params, realm, bot, raw: raw.toString('utf8'), form };
+}
+
 function registerRoute(app: FastifyInstance, ctx: AppContext, route: Route): void {
   app.route({
     method: route.method,
@@ -94,12 +129,14 @@ function registerRoute(app: FastifyInstance, ctx: AppContext, route: Route): voi
     handler: async (req, reply) => {
       handlerStarted.add(req);
       const base: BaseRequest = {
-        ctx, req, reply, params: paramsOf(req), path: (req.params ?? {}) as Record<string, string>,
+        ctx, req, reply, params: route.auth === 'webhook' ? Params.from({}) : paramsOf(req), path: (req.params ?? {}) as Record<string, string>,
         realm: undefined as never,
       };
       let body: Record<string, unknown> | PreSerialized;
-      if (route.auth === 'user') {
-        const { user, realm } = await authenticate(ctx, req.headers.host, req.headers.authorization);
+      if (route.auth === 'webhook') {
+        body = await route.handler(await webhookRequest(ctx, route, base));
+      } else if (route.auth === 'user') {
+        const { user, realm } = await authenticate(ctx, req.headers.host, req.headers.authorization, route.allowWebhookBot === true);
         const r: AuthedRequest = { ...base, user, realm };
         body = await route.handler(r);
       } else {

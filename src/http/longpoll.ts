@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { AppContext } from '../context.js';
 import { renderError } from './render-error.js';
-import { authenticate, verifiedLogin } from './auth.js';
+import { authenticate, refuseWebhookBot, verifiedLogin } from './auth.js';
 import { Params, parseQuery } from './params.js';
 import { queuesOf } from '../events/manager.js';
 import { eventsAnswer } from '../presenters/events.js';
@@ -92,6 +92,12 @@ type MarkedSocket = Socket & {
 function answerPoll(ctx: AppContext, req: http.IncomingMessage, socket: MarkedSocket, query: string, reply: (status: number, body: string) => void): void {
   const known = verifiedLogin(ctx, req.headers.host, req.headers.authorization);
   if (known) {
+    try {
+      refuseWebhookBot(known.user);
+    } catch (err) {
+      replyError(ctx, err, reply);
+      return;
+    }
     servePoll(ctx, known.user, socket, query, reply);
     return;
   }

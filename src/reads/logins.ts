@@ -32,3 +32,6 @@ export const verifiedHeader = (db: Q, hostAndHeader: string): Login | undefined 
 /** Remembers a verified header under the version its login was read at: a change since retires both. */
 export const rememberVerifiedHeader = (db: Q, hostAndHeader: string, login: Versioned<Login>): void =>
   cachesOf(db).loginsByHeader.set(hostAndHeader, login.value, login.version);
+
+/** The user whose API key this is, in this organization (incoming webhooks name no email). */
+export const userByApiKey = (db: Q, realmId: number, apiKey: string) => users.findByApiKey(db, realmId, apiKey);

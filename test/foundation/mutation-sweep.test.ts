@@ -5,6 +5,7 @@ import { routes } from '../../src/http/routes.js';
 import { transact } from '../../src/actions/transaction.js';
 import { createStreamWithSubscribers } from '../../src/actions/stream-create.js';
 import { Role } from '../../src/lib/roles.js';
+import { createWebhookBot } from '../helpers/webhooks.js';
 
 /**
  * The random fuzz (fuzz.test.ts) rarely gets past the first missing argument. Here every
@@ -24,6 +25,7 @@ let draftId: number;
 let groupId: number;
 let fieldId: number;
 let linkifierId: number;
+let hookKey: string;
 
 const AWKWARD = [
   '', ' ', '0', '-1', '1.5', '1e3', '9007199254740993', '99999999999999999999', 'NaN', 'true', 'false', 'null',
@@ -136,6 +138,8 @@ function baselines(): Call[] {
     // An emoji name of digits (valid) so that the sweep also mutates the segment; no file in a form body.
     { method: 'POST', path: '/realm/emoji/123', params: { note: 'no file here' }, expectError: true },
     { method: 'DELETE', path: '/realm/emoji/123', params: {}, expectError: true },
+    // An incoming webhook: the bot's key as a parameter (the caller's basic auth is not its credential).
+    { method: 'POST', path: '/external/helloworld', params: { api_key: hookKey, stream: 'general', topic: 'sweep', featured_title: 'Sweep', featured_url: 'https://example.com/sweep' } },
     { method: 'POST', path: '/users/me/api_key/regenerate', params: {} },
     // Last: the owner is the only owner, so this is refused, but should it ever succeed nothing follows.
     { method: 'DELETE', path: '/users/me', params: {}, expectError: true },
@@ -157,6 +161,7 @@ before(async () => {
   await t.api('POST', '/api/v1/user_groups/create', { params: { name: 'sweep-base', description: '', members: [member.id] } });
   groupId = (await t.api('GET', '/api/v1/user_groups')).body.user_groups[0].id;
   fieldId = (await t.api('POST', '/api/v1/realm/profile_fields', { params: { name: 'Sweep base', field_type: 1 } })).body.id;
+  hookKey = (await createWebhookBot(t)).apiKey;
 });
 after(() => t.close());
 
@@ -184,7 +189,8 @@ const asStrings = (params: Record<string, unknown>) =>
 
 test('every route, every parameter and path segment replaced by awkward values: never a 500', { timeout: 300_000 }, async () => {
   const calls = baselines();
-  const covered = new Set(calls.map((c) => `${c.method} ${c.path.replace(/\/(\d+)(?=\/|$)/g, '/:n')}`));
+  // An integration's name stands for the route's one path parameter.
+  const covered = new Set(calls.map((c) => `${c.method} ${c.path.replace(/\/(\d+)(?=\/|$)/g, '/:n').replace(/^\/external\/[a-z_]+$/, '/external/:n')}`));
   // Every route of the table has a baseline here, so new endpoints join the sweep.
   // Pages outside the API (a confirmation link's target) answer HTML and are tested with their feature;
   // so are file downloads (a wildcard path answering bytes or HTML: test/uploads).

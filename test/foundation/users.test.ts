@@ -1,5 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { postWebhook } from '../helpers/webhooks.js';
 import { testApp, type TestApp, type TestUser, HOST } from '../helpers/app.js';
 import { Role } from '../../src/lib/roles.js';
 import { EventLog } from '../helpers/events.js';
@@ -193,9 +194,12 @@ test('POST /bots creates a bot owned by the caller', async () => {
   assert.equal(bot.body.user.is_bot, true);
   assert.equal(bot.body.user.bot_type, 2);
   assert.equal(bot.body.user.bot_owner_id, member.id);
-  // The bot authenticates with its key.
+  // An incoming-webhook bot's key posts through its webhook URL, and is refused on the rest of the API (as Zulip).
+  const hooked = await postWebhook(t, 'helloworld', { key: r.body.api_key, body: { featured_title: 'T', featured_url: 'https://example.com' } });
+  assert.equal(hooked.status, 200);
   const me = await t.api('GET', '/api/v1/users/me', { as: { id: r.body.user_id, email: `helper-bot@${HOST}`, apiKey: r.body.api_key, row: null as never } });
-  assert.equal(me.body.user_id, r.body.user_id);
+  assert.equal(me.status, 401);
+  assert.equal(me.body.msg, 'This API is not available to incoming webhook bots.');
   const botEvent = log.events.find((e) => e.event.type === 'realm_bot');
   assert.ok(botEvent && botEvent.userIds.includes(member.id) && !botEvent.userIds.includes(guest.id));
 });

@@ -50,7 +50,7 @@ function addressee(r: AuthedRequest): Addressee {
 
 export const messageSendRoutes: Route[] = [
   {
-    method: 'POST', path: '/messages', auth: 'user',
+    method: 'POST', path: '/messages', auth: 'user', allowWebhookBot: true,
     handler: async (r) => {
       const to = addressee(r);
       const queueId = r.params.optStr('queue_id');

@@ -15,6 +15,10 @@ export const users = {
     email.includes('\u0000') ? Promise.resolve(undefined) : q.selectFrom('users').selectAll()
       .where('realm_id', '=', realmId).where('email_lower', '=', email.toLowerCase()).executeTakeFirst(),
 
+  /** A webhook's key (Zulip's get_user_profile_by_api_key), within the organization the request came to. */
+  findByApiKey: (q: Q, realmId: number, apiKey: string): Promise<UserRow | undefined> =>
+    q.selectFrom('users').selectAll().where('realm_id', '=', realmId).where('api_key', '=', apiKey).executeTakeFirst(),
+
   /** The realm's users as its lists show them: system bots are not among them. */
   listByRealm: (q: Q, realmId: number): Promise<UserRow[]> =>
     q.selectFrom('users').selectAll().where('realm_id', '=', realmId).where('is_system_bot', '=', 0).orderBy('id').execute(),
