@@ -169,3 +169,17 @@ export const emojiOneFile = () => badRequest('You must upload exactly one file.'
 export const emojiOverrideAdminsOnly = () => badRequest('Only administrators can override built-in emoji.');
 export const emojiNotAuthor = () => badRequest('Must be an organization administrator or emoji author');
 export const badImage = () => badRequest('Could not decode image; did you upload an image file?');
+
+// Bots (Zulip's zerver/lib/users.py access_bot_by_id and views/users.py patch_bot_backend).
+export const noSuchBot = () => badRequest('No such bot');
+export const ownerNoSuchUser = () => badRequest('Failed to change owner, no such user');
+export const ownerDeactivated = () => badRequest('Failed to change owner, user is deactivated');
+export const ownerIsBot = () => badRequest("Failed to change owner, bots can't own other bots");
+export const botNameInUse = () => badRequest('Name is already in use!');
+export const invalidInterfaceType = () => badRequest('Invalid interface type');
+
+// Bot storage (Zulip's zerver/lib/bot_storage.py StateError messages).
+export const storageKeyMissing = () => badRequest('Key does not exist.');
+export const storageLimitExceeded = (over: number, limit: number) =>
+  badRequest(`Request exceeds storage limit by ${over} characters. The limit is ${limit} characters.`);
+export const storageNullBytes = () => badRequest('Storage must not contain null bytes');
