@@ -279,3 +279,14 @@ test('every bot endpoint requires authentication', async () => {
   }
   assert.ok(HOST);
 });
+
+test("a stream message without `to` goes to the sender's default sending stream (Zulip 5's legacy addressee)", async () => {
+  const bot = await newBot(alice, { default_sending_stream: 'lobby' });
+  await t.api('POST', '/api/v1/users/me/subscriptions', { as: t.owner, params: { subscriptions: [{ name: 'lobby' }], principals: [bot.id] } });
+  const sent = await t.api('POST', '/api/v1/messages', { as: bot, params: { type: 'stream', topic: 'defaults', content: 'by default' } });
+  assert.equal(sent.status, 200, JSON.stringify(sent.body));
+  const got = await t.api('GET', `/api/v1/messages/${sent.body.id}`, { as: alice });
+  assert.equal(got.body.message.display_recipient, 'lobby');
+  const plain = await newBot(alice);
+  assert.deepEqual((await t.api('POST', '/api/v1/messages', { as: plain, params: { type: 'stream', topic: 't', content: 'x' } })).body, err('Missing stream'));
+});
