@@ -31,6 +31,8 @@ export interface Config {
   /** The object store's URL when it is not AWS itself (MinIO, Ceph, R2...): path-style addressing then. */
   s3Endpoint: string | undefined;
   s3Region: string | undefined;
+  /** Characters (keys and values) a user may keep in bot storage: Zulip's USER_STATE_SIZE_LIMIT. */
+  botStorageLimit: number;
 }
 
 export type ConfigOverrides = Partial<Config>;
@@ -65,5 +67,6 @@ export function loadConfig(overrides: ConfigOverrides = {}): Config {
     s3Bucket: overrides.s3Bucket ?? (process.env.PARLEY_S3_BUCKET || undefined),
     s3Endpoint: overrides.s3Endpoint ?? (process.env.PARLEY_S3_ENDPOINT || undefined),
     s3Region: overrides.s3Region ?? (process.env.PARLEY_S3_REGION || undefined),
+    botStorageLimit: overrides.botStorageLimit ?? envInt('PARLEY_BOT_STORAGE_LIMIT', 10_000_000),
   };
 }

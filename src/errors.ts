@@ -195,3 +195,16 @@ export const missingEventHeader = (header: string) =>
 export const payloadKeyMissing = (varName: string) => badRequest(`${varName} is missing`);
 export const payloadWrongType = (varName: string, what: string) => badRequest(`${varName} is not ${what}`);
 export const unknownIntegration = () => new ApiError('BAD_REQUEST', 'Not Found', 404);
+// Bots (Zulip's zerver/lib/users.py access_bot_by_id and views/users.py patch_bot_backend).
+export const noSuchBot = () => badRequest('No such bot');
+export const ownerNoSuchUser = () => badRequest('Failed to change owner, no such user');
+export const ownerDeactivated = () => badRequest('Failed to change owner, user is deactivated');
+export const ownerIsBot = () => badRequest("Failed to change owner, bots can't own other bots");
+export const botNameInUse = () => badRequest('Name is already in use!');
+export const invalidInterfaceType = () => badRequest('Invalid interface type');
+
+// Bot storage (Zulip's zerver/lib/bot_storage.py StateError messages).
+export const storageKeyMissing = () => badRequest('Key does not exist.');
+export const storageLimitExceeded = (over: number, limit: number) =>
+  badRequest(`Request exceeds storage limit by ${over} characters. The limit is ${limit} characters.`);
+export const storageNullBytes = () => badRequest('Storage must not contain null bytes');

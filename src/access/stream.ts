@@ -94,7 +94,8 @@ export async function accessStreamById(q: Q, user: UserRow, streamId: number, op
 
 /** Loads a stream by name, or "Invalid stream name '<name>'" whether it is missing or hidden. */
 export async function accessStreamByName(q: Q, user: UserRow, name: string, opts: AccessStreamOpts = {}): Promise<StreamAccess> {
-  const stream = await streams.findByName(q, user.realm_id, name);
+  // No stream name holds a NUL, and PostgreSQL refuses one even in a comparison.
+  const stream = name.includes('\u0000') ? undefined : await streams.findByName(q, user.realm_id, name);
   if (!stream) throw invalidStreamName(name);
   const sub = (await subscriptions.findActive(q, user.id, stream.id)) ?? null;
   const visible = opts.allowAdmin ? canSeeStreamMetadata(user, stream, sub) : canSeeStream(user, stream, sub);

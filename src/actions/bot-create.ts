@@ -1,15 +1,15 @@
 import type { Tx } from './transaction.js';
 import type { RealmRow, UserRow } from '../store/rows.js';
 import type { Config } from '../config.js';
-import { badRequest } from '../errors.js';
+import { badRequest, botNameInUse, invalidInterfaceType } from '../errors.js';
 import { BotType } from '../lib/roles.js';
 import { realmEmailDomain } from '../lib/realm-host.js';
 import { generateApiKey } from '../lib/secrets.js';
 import { users } from '../store/repos/users.js';
 import { botServices } from '../store/repos/bot-services.js';
-import { botExtrasOf } from '../reads/bots.js';
-import { presentBot } from '../presenters/bot.js';
-import { doCreateUser } from './user-create.js';
+import { accessStreamByName } from '../access/stream.js';
+import { botAudience, fullBot } from './bot-notify.js';
+import { checkFullName, doCreateUser } from './user-create.js';
 
 const SHORT_NAME_RE = /^[a-zA-Z0-9._-]+$/;
 
@@ -24,27 +24,39 @@ export interface NewBot {
   payloadUrl?: string;
   interfaceType?: number;
   serviceName?: string;
+  /** Stream names, checked as the creator's access to them (Zulip's access_stream_by_name). */
+  defaultSendingStream?: string;
+  defaultEventsRegisterStream?: string;
+  defaultAllPublicStreams?: boolean;
 }
 
 export async function doCreateBot(tx: Tx, config: Config, realm: RealmRow, owner: UserRow, input: NewBot): Promise<UserRow> {
   const short = input.shortName.trim();
   if (!SHORT_NAME_RE.test(short)) throw badRequest('Bad name or username');
+  const fullName = checkFullName(input.fullName);
   const local = short.endsWith('-bot') ? short : `${short}-bot`;
   const email = `${local}@${realmEmailDomain(config, realm)}`;
   if (await users.findByEmail(tx.db, realm.id, email)) throw badRequest('Username already in use');
+  if (await users.existsActiveWithName(tx.db, realm.id, fullName)) throw botNameInUse();
   if (!(Object.values(BotType) as number[]).includes(input.botType)) throw badRequest('Invalid bot type');
   const interfaceType = input.interfaceType ?? 1;
-  if (!ALLOWED_INTERFACES.includes(interfaceType)) throw badRequest('Invalid interface type');
-  const bot = await doCreateUser(tx, realm, {
+  if (!ALLOWED_INTERFACES.includes(interfaceType)) throw invalidInterfaceType();
+  const sending = input.defaultSendingStream === undefined ? null : (await accessStreamByName(tx.db, owner, input.defaultSendingStream)).stream;
+  const register = input.defaultEventsRegisterStream === undefined ? null : (await accessStreamByName(tx.db, owner, input.defaultEventsRegisterStream)).stream;
+  const created = await doCreateUser(tx, realm, {
     email, fullName: input.fullName, isBot: true, botType: input.botType, botOwnerId: owner.id,
   });
+  const defaults = {
+    default_sending_stream_id: sending?.id ?? null, default_events_register_stream_id: register?.id ?? null,
+    default_all_public_streams: input.defaultAllPublicStreams ? 1 : 0,
+  };
+  if (sending || register || input.defaultAllPublicStreams) await users.update(tx.db, created.id, defaults);
+  const bot = { ...created, ...defaults };
   if (input.botType === BotType.OUTGOING_WEBHOOK) {
     await botServices.insert(tx.db, {
       bot_id: bot.id, name: input.serviceName || short, base_url: input.payloadUrl ?? '', interface: interfaceType, token: generateApiKey(),
     });
   }
-  const adminIds = await users.listAdminIds(tx.db, realm.id);
-  const extras = (await botExtrasOf(tx.db, [bot])).get(bot.id);
-  tx.notify({ type: 'realm_bot', op: 'add', bot: presentBot(bot, extras) }, new Set([owner.id, ...adminIds]), realm.id);
+  tx.notify({ type: 'realm_bot', op: 'add', bot: await fullBot(tx, bot) }, await botAudience(tx, bot), realm.id);
   return bot;
 }

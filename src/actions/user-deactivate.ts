@@ -5,6 +5,7 @@ import { badRequest } from '../errors.js';
 import { checkNotLastOwner } from './user-update.js';
 import { notifyRealmUser, personForEvent } from './user-notify.js';
 import { notifyPeersOfDeactivatedUser } from './subscription-remove.js';
+import { botAudience, fullBot } from './bot-notify.js';
 
 export async function doDeactivateUser(tx: Tx, target: UserRow): Promise<void> {
   if (target.is_active !== 1) throw badRequest('User is deactivated');
@@ -12,6 +13,10 @@ export async function doDeactivateUser(tx: Tx, target: UserRow): Promise<void> {
   // Notify while the user still counts as active so their own clients learn of it too.
   await notifyRealmUser(tx, target.realm_id, 'remove', { user_id: target.id, full_name: target.full_name });
   await users.update(tx.db, target.id, { is_active: 0 });
+  // Zulip 5's realm_bot remove: the bot stays in realm_bots, marked inactive.
+  if (target.is_bot === 1 && target.is_system_bot !== 1) {
+    tx.notify({ type: 'realm_bot', op: 'remove', bot: { user_id: target.id, full_name: target.full_name } }, await botAudience(tx, target), target.realm_id);
+  }
   // Bots owned by a deactivated human stop too, as in Zulip.
   if (target.is_bot === 0) {
     for (const bot of await users.listActiveBotsOfOwner(tx.db, target.id)) await doDeactivateUser(tx, bot);
@@ -22,5 +27,15 @@ export async function doDeactivateUser(tx: Tx, target: UserRow): Promise<void> {
 export async function doReactivateUser(tx: Tx, _realm: RealmRow, target: UserRow): Promise<void> {
   if (target.is_active === 1) throw badRequest('User is already active');
   await users.update(tx.db, target.id, { is_active: 1 });
-  await notifyRealmUser(tx, target.realm_id, 'add', personForEvent({ ...target, is_active: 1 }), target.delivery_email);
+  const active = { ...target, is_active: 1 };
+  await notifyRealmUser(tx, target.realm_id, 'add', personForEvent(active), target.delivery_email);
+  // As Zulip's do_reactivate_user (notify_created_bot): the whole bot again, as an add.
+  if (target.is_bot === 1 && target.is_system_bot !== 1) {
+    tx.notify({ type: 'realm_bot', op: 'add', bot: await fullBot(tx, active) }, await botAudience(tx, active), target.realm_id);
+  }
+}
+
+/** DELETE /bots/{bot_id}: as Zulip's do_deactivate_user, a bot already deactivated is left as it is. */
+export async function doDeactivateBot(tx: Tx, bot: UserRow): Promise<void> {
+  if (bot.is_active === 1) await doDeactivateUser(tx, bot);
 }

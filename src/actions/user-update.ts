@@ -6,6 +6,7 @@ import { ROLE_VALUES, Role } from '../lib/roles.js';
 import { generateApiKey } from '../lib/secrets.js';
 import { checkFullName } from './user-create.js';
 import { notifyRealmUser } from './user-notify.js';
+import { notifyBotUpdate } from './bot-notify.js';
 
 async function countActiveOwners(tx: Tx, realmId: number): Promise<number> {
   const r = await tx.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n'))
@@ -23,6 +24,8 @@ export async function doChangeFullName(tx: Tx, target: UserRow, fullName: string
   if (name === target.full_name) return;
   await users.update(tx.db, target.id, { full_name: name });
   await notifyRealmUser(tx, target.realm_id, 'update', { user_id: target.id, full_name: name });
+  // A bot's name is also in its owner's and the administrators' realm_bots.
+  if (target.is_bot === 1 && target.is_system_bot !== 1) await notifyBotUpdate(tx, target, { full_name: name });
 }
 
 export async function doChangeRole(tx: Tx, acting: UserRow, target: UserRow, role: number): Promise<void> {
@@ -42,9 +45,8 @@ export async function doChangeRole(tx: Tx, acting: UserRow, target: UserRow, rol
 export async function doRegenerateApiKey(tx: Tx, user: UserRow): Promise<string> {
   const key = generateApiKey();
   await users.update(tx.db, user.id, { api_key: key });
-  if (user.is_bot === 1 && user.bot_owner_id !== null) {
-    tx.notify({ type: 'realm_bot', op: 'update', bot: { user_id: user.id, api_key: key } }, [user.bot_owner_id], user.realm_id);
-  }
+  // The key is part of the Bot object: the owner and administrators see it in realm_bots.
+  if (user.is_bot === 1 && user.is_system_bot !== 1) await notifyBotUpdate(tx, user, { api_key: key });
   return key;
 }
 

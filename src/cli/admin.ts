@@ -9,6 +9,7 @@ import { users } from '../store/repos/users.js';
 import { doCreateRealm } from '../actions/realm-create.js';
 import { doCreateUser } from '../actions/user-create.js';
 import { doCreateBot } from '../actions/bot-create.js';
+import { isUrl } from '../lib/url.js';
 import { doRegenerateApiKey } from '../actions/user-update.js';
 import { Role, BotType } from '../lib/roles.js';
 import { randomString } from '../lib/secrets.js';
@@ -114,13 +115,21 @@ export function addAdminCommands(program: Command): void {
     .requiredOption('--full-name <name>', 'display name')
     .requiredOption('--short-name <name>', 'the bot email becomes <short-name>-bot@<org domain>')
     .option('--bot-type <n>', '1 generic, 2 incoming webhook, 3 outgoing webhook, 4 embedded', String(BotType.GENERIC))
+    .option('--payload-url <url>', 'outgoing webhook bots: the URL the server calls when the bot is mentioned or messaged')
+    .option('--interface <n>', "outgoing webhook bots: the payload format, 1 Zulip's or 2 Slack's", '1')
     .action(run(async (opts) => withContext(opts, async (ctx) => {
       const realm = await findRealm(ctx, String(opts.org));
       const owner = await findUser(ctx, realm, String(opts.owner));
+      const botType = Number(opts.botType);
+      const payloadUrl = opts.payloadUrl === undefined ? undefined : String(opts.payloadUrl);
+      // The same checks as POST /bots: a service needs a real URL; other bots have no service.
+      if (payloadUrl !== undefined && !isUrl(payloadUrl)) throw new CliError(`'${payloadUrl}' is not a URL`);
+      if (botType === BotType.OUTGOING_WEBHOOK && payloadUrl === undefined) throw new CliError('An outgoing webhook bot needs --payload-url');
+      if (botType !== BotType.OUTGOING_WEBHOOK && payloadUrl !== undefined) throw new CliError('--payload-url is for outgoing webhook bots (--bot-type 3)');
       const created = await transact(ctx, (tx) => doCreateBot(tx, ctx.config, realm, owner, {
-        fullName: String(opts.fullName), shortName: String(opts.shortName), botType: Number(opts.botType),
+        fullName: String(opts.fullName), shortName: String(opts.shortName), botType, payloadUrl, interfaceType: Number(opts.interface),
       }));
-      print({ user_id: created.id, email: created.email, api_key: created.api_key });
+      print({ user_id: created.id, email: created.email, api_key: created.api_key, bot_type: botType, ...(payloadUrl === undefined ? {} : { payload_url: payloadUrl, interface: Number(opts.interface) }) });
     })));
 
   const key = program.command('api-key').description("show or regenerate a user's API key");

@@ -52,8 +52,11 @@ export function applyEvent(state: State, e: Ev, viewerId: number): void {
     }
     case 'realm_bot': {
       if (!state.realm_bots) return;
-      if (e.op === 'add') state.realm_bots.push(e.bot);
+      // A reactivated bot arrives as an add while still listed (inactive): it replaces that entry, as clients key bots by id.
+      if (e.op === 'add') state.realm_bots = [...state.realm_bots.filter((b: any) => b.user_id !== e.bot.user_id), e.bot];
       if (e.op === 'update') Object.assign(state.realm_bots.find((b: any) => b.user_id === e.bot.user_id) ?? {}, e.bot);
+      if (e.op === 'remove') Object.assign(state.realm_bots.find((b: any) => b.user_id === e.bot.user_id) ?? {}, { is_active: false });
+      if (e.op === 'delete') state.realm_bots = state.realm_bots.filter((b: any) => b.user_id !== e.bot.user_id);
       return;
     }
     case 'subscription': {

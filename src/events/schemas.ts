@@ -57,6 +57,8 @@ export const EVENT_SCHEMAS: Record<string, Record<string, Check>> = {
       default_events_register_stream: nullable(str), default_all_public_streams: bool, is_active: bool, owner_id: int, services: arrayOf(obj) }),
   },
   'realm_bot:update': { type: str, op: str, id: int, bot: (v) => obj(v) && int((v as { user_id: unknown }).user_id) },
+  'realm_bot:remove': { type: str, op: str, id: int, bot: shape({ user_id: int, full_name: str }) },
+  'realm_bot:delete': { type: str, op: str, id: int, bot: shape({ user_id: int }) },
   'subscription:add': { type: str, op: str, id: int, subscriptions: arrayOf(subscription) },
   'subscription:remove': { type: str, op: str, id: int, subscriptions: arrayOf(shape({ stream_id: int, name: str })) },
   'subscription:update': { type: str, op: str, id: int, stream_id: int, property: str, value: any },

@@ -61,6 +61,9 @@ export type ParleyEvent =
   | UpdateMessageEvent
   | { type: 'realm_user'; op: 'add' | 'update' | 'remove'; person: Dict }
   | { type: 'realm_bot'; op: 'add' | 'update'; bot: Dict }
+  // Zulip 5's deactivation (`remove`: the bot stays listed, inactive) and owner change (`delete`: gone from the old owner's list).
+  | { type: 'realm_bot'; op: 'remove'; bot: { user_id: number; full_name: string } }
+  | { type: 'realm_bot'; op: 'delete'; bot: { user_id: number } }
   | { type: 'subscription'; op: 'add'; subscriptions: Dict[] }
   | { type: 'subscription'; op: 'remove'; subscriptions: Array<{ stream_id: number; name: string }> }
   | { type: 'subscription'; op: 'update'; stream_id: number; property: string; value: unknown }
@@ -146,7 +149,7 @@ export const EVENT_KINDS = {
   update_display_settings: [],
   update_global_notifications: [],
   realm_user: ['add', 'update', 'remove'],
-  realm_bot: ['add', 'update'],
+  realm_bot: ['add', 'update', 'remove', 'delete'],
   subscription: ['add', 'remove', 'update', 'peer_add', 'peer_remove'],
   stream: ['create', 'delete', 'update'],
   default_streams: [],

@@ -32,3 +32,29 @@ export function presentCreatedBot(b: UserRow, extras: BotExtras = NO_EXTRAS): Re
   const { user_id, api_key, avatar_url, default_sending_stream, default_events_register_stream, default_all_public_streams } = presentBot(b, extras);
   return { user_id, api_key, avatar_url, default_sending_stream, default_events_register_stream, default_all_public_streams };
 }
+
+/**
+ * GET /bots' element (Zulip's get_bots_backend bot_info: the email as `username`). `user_id`
+ * is Parley's addition: the id PATCH and DELETE /bots/{bot_id} take.
+ */
+export function presentListedBot(b: UserRow, extras: BotExtras = NO_EXTRAS): Record<string, unknown> {
+  return {
+    username: b.email, user_id: b.id, full_name: b.full_name, api_key: b.api_key, avatar_url: avatarUrl(b, false),
+    default_sending_stream: extras.defaultSendingStream, default_events_register_stream: extras.defaultEventsRegisterStream,
+    default_all_public_streams: b.default_all_public_streams === 1,
+  };
+}
+
+/**
+ * PATCH /bots/{bot_id}'s answer (Zulip's patch_bot_backend): the service fields echo what
+ * was asked (the interface defaults to 1), and `bot_owner` is the owner's email.
+ */
+export function presentPatchedBot(b: UserRow, extras: BotExtras, asked: { servicePayloadUrl?: string; serviceInterface: number }, ownerEmail?: string): Record<string, unknown> {
+  return {
+    full_name: b.full_name, avatar_url: avatarUrl(b, false), service_interface: asked.serviceInterface,
+    service_payload_url: asked.servicePayloadUrl ?? null, config_data: null,
+    default_sending_stream: extras.defaultSendingStream, default_events_register_stream: extras.defaultEventsRegisterStream,
+    default_all_public_streams: b.default_all_public_streams === 1,
+    ...(ownerEmail === undefined ? {} : { bot_owner: ownerEmail }),
+  };
+}

@@ -1,7 +1,9 @@
 import type { Q, UserRow } from '../store/rows.js';
 import { botServices } from '../store/repos/bot-services.js';
 import { streams } from '../store/repos/streams.js';
-import { presentBot, type BotExtras } from '../presenters/bot.js';
+import { users } from '../store/repos/users.js';
+import { isAdminRole } from '../lib/roles.js';
+import { presentBot, presentCreatedBot, presentListedBot, presentPatchedBot, type BotExtras } from '../presenters/bot.js';
 
 /** Each bot's default stream names and services, in two queries for any number of bots. */
 export async function botExtrasOf(q: Q, bots: UserRow[]): Promise<Map<number, BotExtras>> {
@@ -22,4 +24,40 @@ export async function botExtrasOf(q: Q, bots: UserRow[]): Promise<Map<number, Bo
 export async function presentBotsOf(q: Q, bots: UserRow[]): Promise<Record<string, unknown>[]> {
   const extras = await botExtrasOf(q, bots);
   return bots.map((b) => presentBot(b, extras.get(b.id)));
+}
+
+/**
+ * GET /bots: the caller's active bots, oldest first; every active bot of the organization
+ * for an administrator (issue 21; Zulip lists only the caller's own).
+ */
+export async function listBotsFor(q: Q, user: UserRow): Promise<Record<string, unknown>[]> {
+  const bots = (await users.listBots(q, user.realm_id, isAdminRole(user.role) ? null : user.id)).filter((b) => b.is_active === 1);
+  const extras = await botExtrasOf(q, bots);
+  return bots.map((b) => presentListedBot(b, extras.get(b.id)));
+}
+
+/** PATCH /bots/{bot_id}'s answer for the bot as the action left it. */
+export async function patchedBotAnswer(q: Q, bot: UserRow, asked: { servicePayloadUrl?: string; serviceInterface: number }): Promise<Record<string, unknown>> {
+  const [extras, owner] = await Promise.all([
+    botExtrasOf(q, [bot]),
+    bot.bot_owner_id === null ? Promise.resolve(undefined) : users.findById(q, bot.bot_owner_id),
+  ]);
+  return presentPatchedBot(bot, extras.get(bot.id)!, asked, owner?.email);
+}
+
+/**
+ * What register takes from a bot's settings (Zulip's _default_all_public_streams and
+ * _default_narrow): its default of all_public_streams when the client sends none, and
+ * its default events stream as the narrow when the client asks for no narrow. Humans'
+ * defaults are false and none, so this applies to anyone.
+ */
+export async function registerDefaultsOf(q: Q, user: UserRow): Promise<{ allPublicStreams: boolean; streamName: string | null }> {
+  const id = user.default_events_register_stream_id;
+  const stream = id === null ? undefined : await streams.findById(q, id);
+  return { allPublicStreams: user.default_all_public_streams === 1, streamName: stream?.name ?? null };
+}
+
+/** POST /bots' answer, the default streams by their stored names. */
+export async function createdBotAnswer(q: Q, bot: UserRow): Promise<Record<string, unknown>> {
+  return presentCreatedBot(bot, (await botExtrasOf(q, [bot])).get(bot.id));
 }

@@ -47,6 +47,14 @@ export interface UserTable {
 }
 
 /** An outgoing-webhook bot's endpoint (Zulip's Service). `interface`: 1 Zulip's payload, 2 Slack's. */
+/** Zulip's BotStorageData: one string value per user and key (migration 026). */
+export interface BotStorageTable {
+  id: Generated<number>;
+  user_id: number;
+  key: string;
+  value: string;
+}
+
 export interface BotServiceTable {
   id: Generated<number>;
   bot_id: number;
@@ -323,4 +331,5 @@ export interface DB {
   attachment_message: AttachmentMessageTable;
   realm_emoji: RealmEmojiTable;
   bot_service: BotServiceTable;
+  bot_storage: BotStorageTable;
 }

@@ -86,6 +86,28 @@ test('bots: create and regenerate a key', async () => {
   await guard('regenerate bot key', viewer, api({ id: row.id, email: row.email, apiKey: row.api_key, row }, 'POST', '/users/me/api_key/regenerate'));
 });
 
+test('bots: manage (PATCH, owner changes, deactivate, reactivate, regenerate)', async () => {
+  // A member's bot: `other` sees it in realm_bots as its owner, `viewer` as an administrator.
+  const made = await api(other, 'POST', '/bots', { full_name: 'Managed Bot', short_name: 'managed', bot_type: 3, payload_url: 'http://localhost/hook' })();
+  const id = made.user_id as number;
+  for (const as of [viewer, other]) {
+    await guard(`bot defaults (${as.row.full_name})`, as, api(other, 'PATCH', `/bots/${id}`, {
+      full_name: `Managed ${as.id}`, default_sending_stream: 'base', default_events_register_stream: 'base', default_all_public_streams: true,
+    }));
+    await guard(`bot service (${as.row.full_name})`, as, api(other, 'PATCH', `/bots/${id}`, { service_payload_url: `http://localhost/${as.id}`, service_interface: 2 }));
+    await guard(`bot key (${as.row.full_name})`, as, api(other, 'POST', `/bots/${id}/api_key/regenerate`));
+    await guard(`bot deactivate (${as.row.full_name})`, as, api(other, 'DELETE', `/bots/${id}`));
+    await guard(`bot reactivate (${as.row.full_name})`, as, api(t.owner, 'POST', `/users/${id}/reactivate`));
+  }
+  // Owner changes: the old owner's list loses it (delete), the new owner's gains it (add), the administrator's updates.
+  const third = await t.createUser({ name: 'Thea Third' });
+  await guard('bot owner change, old owner', other, api(t.owner, 'PATCH', `/bots/${id}`, { bot_owner_id: third.id }));
+  await guard('bot owner change, new owner', other, api(t.owner, 'PATCH', `/bots/${id}`, { bot_owner_id: other.id }));
+  await guard('bot owner change, administrator', viewer, api(t.owner, 'PATCH', `/bots/${id}`, { bot_owner_id: third.id }));
+  // Deactivating a human deactivates the bots they own.
+  await guard('owner deactivated with their bot', viewer, api(t.owner, 'DELETE', `/users/${third.id}`));
+});
+
 test('streams and subscriptions: create, subscribe others, properties, edit, default, unsubscribe, delete', async () => {
   await guard('create by subscribing', viewer, api(viewer, 'POST', '/users/me/subscriptions', { subscriptions: [{ name: 'guarded', description: 'first' }] }));
   await guard('peer add', viewer, api(viewer, 'POST', '/users/me/subscriptions', { subscriptions: [{ name: 'guarded' }], principals: [other.id] }));

@@ -71,6 +71,40 @@ test('org, user, bot and api-key commands write what the HTTP API then serves', 
   }
 });
 
+test('bot create makes outgoing webhook bots with --payload-url and --interface, and prints the key', { skip, timeout: 120_000 }, async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-cli-bot-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const alice = JSON.parse(parley(dir, 'user', 'create', '--email', 'alice@parley.test', '--full-name', 'Alice Liddell').out);
+  const made = parley(dir, 'bot', 'create', '--owner', 'alice@parley.test', '--full-name', 'Hooky', '--short-name', 'hooky',
+    '--bot-type', '3', '--payload-url', 'http://localhost:9/hook', '--interface', '2');
+  assert.equal(made.code, 0, made.err);
+  const hooky = JSON.parse(made.out);
+  assert.match(hooky.api_key, /^[A-Za-z0-9]{32}$/);
+  assert.deepEqual({ ...hooky, user_id: 0, api_key: '' }, { user_id: 0, email: hooky.email, api_key: '', bot_type: 3, payload_url: 'http://localhost:9/hook', interface: 2 });
+  const refusals: Array<[string[], RegExp]> = [
+    [['--bot-type', '3'], /An outgoing webhook bot needs --payload-url/],
+    [['--bot-type', '3', '--payload-url', 'not a url'], /'not a url' is not a URL/],
+    [['--bot-type', '3', '--payload-url', 'http://localhost/x', '--interface', '7'], /Invalid interface type/],
+    [['--payload-url', 'http://localhost/x'], /--payload-url is for outgoing webhook bots/],
+  ];
+  for (const [extra, message] of refusals) {
+    const r = parley(dir, 'bot', 'create', '--owner', 'alice@parley.test', '--full-name', 'Refused', '--short-name', 'refused', ...extra);
+    assert.equal(r.code, 1, extra.join(' '));
+    assert.match(r.err, message);
+  }
+  const app = await buildApp({ dataDir: dir, logLevel: 'silent' });
+  try {
+    const reg = await app.http.inject({ method: 'POST', url: '/api/v1/register', payload: 'fetch_event_types=["realm_bot"]',
+      headers: { authorization: basic('alice@parley.test', alice.api_key), host: '127.0.0.1:9991', 'content-type': 'application/x-www-form-urlencoded' } });
+    const bot = reg.json().realm_bots.find((b: { user_id: number }) => b.user_id === hooky.user_id);
+    assert.equal(bot.services[0].base_url, 'http://localhost:9/hook');
+    assert.equal(bot.services[0].interface, 2);
+    assert.equal(bot.api_key, hooky.api_key);
+  } finally {
+    await app.close();
+  }
+});
+
 test('demo fills an organization with users, streams and messages that the API then serves', { skip, timeout: 120_000 }, async (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-demo-'));
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }));

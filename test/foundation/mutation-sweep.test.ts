@@ -26,6 +26,7 @@ let groupId: number;
 let fieldId: number;
 let linkifierId: number;
 let hookKey: string;
+let botId: number;
 
 const AWKWARD = [
   '', ' ', '0', '-1', '1.5', '1e3', '9007199254740993', '99999999999999999999', 'NaN', 'true', 'false', 'null',
@@ -49,7 +50,14 @@ function baselines(): Call[] {
     { method: 'GET', path: '/users/me', params: {} },
     { method: 'POST', path: '/users', params: { email: 'sweep@parley.test', password: 'pw-123456789', full_name: 'Sweep', short_name: 'sweep' } },
     { method: 'PATCH', path: `/users/${member.id}`, params: { full_name: 'Member Renamed', role: 400 } },
-    { method: 'POST', path: '/bots', params: { full_name: 'Sweep Bot', short_name: 'sweepbot', bot_type: 1 } },
+    { method: 'POST', path: '/bots', params: { full_name: 'Sweep Bot', short_name: 'sweepbot', bot_type: 1, default_sending_stream: 'general', default_events_register_stream: 'general', default_all_public_streams: false } },
+    { method: 'GET', path: '/bots', params: {} },
+    { method: 'PATCH', path: `/bots/${botId}`, params: { full_name: 'Sweep Managed Two', bot_owner_id: t.owner.id, default_sending_stream: 'general', default_events_register_stream: '', default_all_public_streams: true, service_payload_url: 'http://localhost/sweep', service_interface: 2 } },
+    { method: 'POST', path: `/bots/${botId}/api_key/regenerate`, params: {} },
+    { method: 'DELETE', path: `/bots/${botId}`, params: {} },
+    { method: 'PUT', path: '/bot_storage', params: { storage: { k: 'v', other: 'w' } } },
+    { method: 'GET', path: '/bot_storage', params: { keys: ['k'] } },
+    { method: 'DELETE', path: '/bot_storage', params: { keys: ['k'] } },
     { method: 'GET', path: '/users/me/subscriptions', params: { include_subscribers: true } },
     { method: 'POST', path: '/users/me/subscriptions', params: { subscriptions: [{ name: 'sweep-stream', description: 'd' }], principals: [member.id], invite_only: false, announce: false } },
     { method: 'PATCH', path: '/users/me/subscriptions', params: { add: [{ name: 'sweep-other' }], delete: ['sweep-stream'] } },
@@ -162,6 +170,7 @@ before(async () => {
   groupId = (await t.api('GET', '/api/v1/user_groups')).body.user_groups[0].id;
   fieldId = (await t.api('POST', '/api/v1/realm/profile_fields', { params: { name: 'Sweep base', field_type: 1 } })).body.id;
   hookKey = (await createWebhookBot(t)).apiKey;
+  botId = (await t.api('POST', '/api/v1/bots', { params: { full_name: 'Sweep Managed', short_name: 'managed', bot_type: 3, payload_url: 'http://localhost/hook' } })).body.user_id;
 });
 after(() => t.close());
 

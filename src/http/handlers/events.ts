@@ -8,6 +8,7 @@ import { fetchInitialState, FETCH_TYPES } from '../../reads/register/index.js';
 import type { Capabilities } from '../../events/queue.js';
 import { parseNarrow } from '../../narrow/parse.js';
 import { resolveNarrow } from '../../narrow/resolve.js';
+import { registerDefaultsOf } from '../../reads/bots.js';
 import { versionFields } from '../../lib/version.js';
 import { Role } from '../../lib/roles.js';
 
@@ -45,10 +46,14 @@ export const eventRoutes: Route[] = [
     handler: async (r) => {
       const eventTypes = stringList(r, 'event_types');
       const fetchTypes = stringList(r, 'fetch_event_types') ?? eventTypes ?? FETCH_TYPES;
-      const narrow = await resolveNarrow(r.ctx.store.db, r.user, parseNarrow(r.params.optJson('narrow') ?? []), true);
+      // A bot's defaults stand in for what the client leaves out (Zulip's do_events_register).
+      const defaults = await registerDefaultsOf(r.ctx.store.db, r.user);
+      const asked = parseNarrow(r.params.optJson('narrow') ?? []);
+      const narrowTerms = asked.length === 0 && defaults.streamName !== null ? parseNarrow([['stream', defaults.streamName]]) : asked;
+      const narrow = await resolveNarrow(r.ctx.store.db, r.user, narrowTerms, true);
       const lifespan = r.params.optInt('queue_lifespan_secs') ?? 0;
       const caps = capabilities(r);
-      const allPublicStreams = r.params.bool('all_public_streams', false);
+      const allPublicStreams = r.params.bool('all_public_streams', defaults.allPublicStreams);
       // Guests may not read public streams they are not in, so they may not listen to them either.
       if (allPublicStreams && r.user.role === Role.GUEST) throw badRequest('User not authorized for this query');
       const clientGravatar = r.params.bool('client_gravatar', false);

@@ -41,8 +41,14 @@ function privateAddressee(raw: string): Addressee {
 
 function addressee(r: AuthedRequest): Addressee {
   const type = r.params.str('type');
-  const to = r.params.str('to');
   const kind = messageKind(type);
+  // Zulip 5's Addressee.legacy_build: a stream message without `to` goes to the sender's
+  // default sending stream (a bot's setting), and is refused when there is none.
+  if (kind === 'stream' && !r.params.has('to')) {
+    if (r.user.default_sending_stream_id === null) throw badRequest('Missing stream');
+    return { kind: 'stream', id: r.user.default_sending_stream_id };
+  }
+  const to = r.params.str('to');
   if (kind === 'stream') return streamAddressee(to);
   if (kind === 'private') return privateAddressee(to);
   throw badRequest('Invalid message type');

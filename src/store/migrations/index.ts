@@ -21,6 +21,7 @@ import * as m022 from './022-attachments.js';
 import * as m023 from './023-realm-emoji.js';
 import * as m024 from './024-linkifiers.js';
 import * as m025 from './025-bot-services.js';
+import * as m026 from './026-bot-storage.js';
 import * as m027 from './027-users-api-key.js';
 
 export interface Migration {
@@ -50,5 +51,6 @@ export const migrations: Migration[] = [
   { name: '023-realm-emoji', up: m023.up },
   { name: '024-linkifiers', up: m024.up },
   { name: '025-bot-services', up: m025.up },
+  { name: '026-bot-storage', up: m026.up },
   { name: '027-users-api-key', up: m027.up },
 ];

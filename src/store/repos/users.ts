@@ -51,6 +51,11 @@ export const users = {
     return query.orderBy('id').execute();
   },
 
+  /** Zulip's check_bot_name_available: is this exact name taken by an active account? */
+  existsActiveWithName: async (q: Q, realmId: number, fullName: string): Promise<boolean> =>
+    (await q.selectFrom('users').select('id').where('realm_id', '=', realmId).where('full_name', '=', fullName)
+      .where('is_active', '=', 1).limit(1).executeTakeFirst()) !== undefined,
+
   listActiveBotsOfOwner: (q: Q, ownerId: number) =>
     q.selectFrom('users').selectAll().where('bot_owner_id', '=', ownerId).where('is_active', '=', 1).execute(),
 
