@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export interface Config {
   host: string;
@@ -33,6 +34,10 @@ export interface Config {
   s3Region: string | undefined;
   /** Characters (keys and values) a user may keep in bot storage: Zulip's USER_STATE_SIZE_LIMIT. */
   botStorageLimit: number;
+  /** How long a web sign-in lasts, in seconds (the session cookie's Max-Age and the row's expiry). */
+  sessionLifetimeSecs: number;
+  /** The built web app (Vite's output): index.html and assets/. */
+  webDir: string;
 }
 
 export type ConfigOverrides = Partial<Config>;
@@ -68,5 +73,8 @@ export function loadConfig(overrides: ConfigOverrides = {}): Config {
     s3Endpoint: overrides.s3Endpoint ?? (process.env.PARLEY_S3_ENDPOINT || undefined),
     s3Region: overrides.s3Region ?? (process.env.PARLEY_S3_REGION || undefined),
     botStorageLimit: overrides.botStorageLimit ?? envInt('PARLEY_BOT_STORAGE_LIMIT', 10_000_000),
+    sessionLifetimeSecs: overrides.sessionLifetimeSecs ?? envInt('PARLEY_SESSION_LIFETIME_SECS', 14 * 86_400),
+    // web/dist beside src/ (tsx) or dist/ (the build): the package's own folder either way.
+    webDir: path.resolve(overrides.webDir ?? process.env.PARLEY_WEB_DIR ?? fileURLToPath(new URL('../web/dist', import.meta.url))),
   };
 }

@@ -27,6 +27,8 @@ let fieldId: number;
 let linkifierId: number;
 let hookKey: string;
 let botId: number;
+let inviteId: number;
+let multiuseId: number;
 
 const AWKWARD = [
   '', ' ', '0', '-1', '1.5', '1e3', '9007199254740993', '99999999999999999999', 'NaN', 'true', 'false', 'null',
@@ -148,6 +150,12 @@ function baselines(): Call[] {
     { method: 'DELETE', path: '/realm/emoji/123', params: {}, expectError: true },
     // An incoming webhook: the bot's key as a parameter (the caller's basic auth is not its credential).
     { method: 'POST', path: '/external/helloworld', params: { api_key: hookKey, stream: 'general', topic: 'sweep', featured_title: 'Sweep', featured_url: 'https://example.com/sweep' } },
+    { method: 'POST', path: '/invites', params: { invitee_emails: 'sweep-invitee@example.com', stream_ids: [streamId], invite_as: 400, invite_expires_in_days: 3 } },
+    { method: 'GET', path: '/invites', params: {} },
+    { method: 'POST', path: `/invites/${inviteId}/resend`, params: {} },
+    { method: 'DELETE', path: `/invites/${inviteId}`, params: {} },
+    { method: 'POST', path: '/invites/multiuse', params: { invite_as: 600, stream_ids: [streamId], invite_expires_in_minutes: 60 } },
+    { method: 'DELETE', path: `/invites/multiuse/${multiuseId}`, params: {} },
     { method: 'POST', path: '/users/me/api_key/regenerate', params: {} },
     // Last: the owner is the only owner, so this is refused, but should it ever succeed nothing follows.
     { method: 'DELETE', path: '/users/me', params: {}, expectError: true },
@@ -171,6 +179,11 @@ before(async () => {
   fieldId = (await t.api('POST', '/api/v1/realm/profile_fields', { params: { name: 'Sweep base', field_type: 1 } })).body.id;
   hookKey = (await createWebhookBot(t)).apiKey;
   botId = (await t.api('POST', '/api/v1/bots', { params: { full_name: 'Sweep Managed', short_name: 'managed', bot_type: 3, payload_url: 'http://localhost/hook' } })).body.user_id;
+  await t.api('POST', '/api/v1/invites', { params: { invitee_emails: 'sweep-base@example.com', stream_ids: [streamId] } });
+  await t.api('POST', '/api/v1/invites/multiuse', { params: {} });
+  const invites = (await t.api('GET', '/api/v1/invites')).body.invites;
+  inviteId = invites.find((i: any) => !i.is_multiuse).id;
+  multiuseId = invites.find((i: any) => i.is_multiuse).id;
 });
 after(() => t.close());
 

@@ -23,6 +23,8 @@ import * as m024 from './024-linkifiers.js';
 import * as m025 from './025-bot-services.js';
 import * as m026 from './026-bot-storage.js';
 import * as m027 from './027-users-api-key.js';
+import * as m029 from './029-sessions.js';
+import * as m033 from './033-invites.js';
 
 export interface Migration {
   name: string;
@@ -53,4 +55,6 @@ export const migrations: Migration[] = [
   { name: '025-bot-services', up: m025.up },
   { name: '026-bot-storage', up: m026.up },
   { name: '027-users-api-key', up: m027.up },
+  { name: '029-sessions', up: m029.up },
+  { name: '033-invites', up: m033.up },
 ];
