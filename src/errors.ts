@@ -147,6 +147,7 @@ export const defaultFieldNotUpdatable = () => badRequest('Default custom field c
 // Organization policies enforced when sending (Zulip's check_message).
 export const privateMessagesDisabled = () => badRequest('Private messages are disabled in this organization.');
 export const wildcardMentionNotAllowed = () => badRequest('You do not have permission to use wildcard mentions in this stream.');
+export const unableToRenderMessage = () => badRequest('Unable to render message');
 
 // Linkifiers (Zulip 5's zerver/views/realm_linkifiers.py): a refused one answers the first
 // validation message with every message by field in `errors`, as Django's ValidationError.
