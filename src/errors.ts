@@ -85,6 +85,7 @@ export const badEventQueueId = (id: string) =>
   new ApiError('BAD_EVENT_QUEUE_ID', `Bad event queue id: ${id}`, 400, { queue_id: id });
 
 export const badNarrow = (desc: string) => new ApiError('BAD_NARROW', `Invalid narrow operator: ${desc}`, 400);
+export const listTooLong = (name: string, limit: number) => badRequest(`${name} is too long (limit: ${limit} items)`);
 
 // POST /messages/flags and the mark-as-read endpoints (Zulip's message_flags actions and views).
 export const invalidFlag = (flag: string) => badRequest(`Invalid flag: '${flag}'`);

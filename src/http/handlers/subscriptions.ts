@@ -1,4 +1,5 @@
 import type { Route } from '../route.js';
+import { LIST_LIMITS } from '../../lib/limits.js';
 import { pathInt } from '../route.js';
 import { isDict } from '../params.js';
 import { transact } from '../../actions/transaction.js';
@@ -45,8 +46,8 @@ export const subscriptionRoutes: Route[] = [
   {
     method: 'POST', path: '/users/me/subscriptions', auth: 'user',
     handler: async (r) => {
-      const dicts = parseStreamDicts(r.params.json('subscriptions'));
-      const principals = parsePrincipals(r.params.optJson('principals'));
+      const dicts = parseStreamDicts(r.params.jsonList('subscriptions', LIST_LIMITS.streams));
+      const principals = parsePrincipals(r.params.optJsonList('principals', LIST_LIMITS.users));
       const req = {
         streams: dicts,
         inviteOnly: r.params.bool('invite_only', false),
@@ -66,8 +67,8 @@ export const subscriptionRoutes: Route[] = [
   {
     method: 'DELETE', path: '/users/me/subscriptions', auth: 'user',
     handler: async (r) => {
-      const names = r.params.strList('subscriptions');
-      const principals = parsePrincipals(r.params.optJson('principals'));
+      const names = r.params.strList('subscriptions', LIST_LIMITS.streams);
+      const principals = parsePrincipals(r.params.optJsonList('principals', LIST_LIMITS.users));
       return transact(r.ctx, async (tx) => {
         const resolved = principals ? await accessPrincipals(tx.db, r.user, principals) : undefined;
         return { ...(await doUnsubscribeRequest(tx, r.user, names, resolved)) };
@@ -78,8 +79,8 @@ export const subscriptionRoutes: Route[] = [
     // Zulip's older combined form: `add` (like POST) and `delete` (like DELETE) in one transaction.
     method: 'PATCH', path: '/users/me/subscriptions', auth: 'user',
     handler: async (r) => {
-      const add = r.params.has('add') ? parseStreamDicts(r.params.json('add'), 'add') : [];
-      const del = r.params.optStrList('delete') ?? [];
+      const add = r.params.has('add') ? parseStreamDicts(r.params.jsonList('add', LIST_LIMITS.streams), 'add') : [];
+      const del = r.params.optStrList('delete', LIST_LIMITS.streams) ?? [];
       if (add.length === 0 && del.length === 0) throw badRequest('Nothing to do. Specify at least one of "add" or "delete".');
       return transact(r.ctx, async (tx) => {
         // Zulip runs both halves, an empty one included, and merges their answers.
@@ -109,7 +110,7 @@ export const subscriptionRoutes: Route[] = [
   {
     method: 'POST', path: '/users/me/subscriptions/properties', auth: 'user',
     handler: async (r) => {
-      const changes = parsePropertyChanges(r.params.json('subscription_data'));
+      const changes = parsePropertyChanges(r.params.jsonList('subscription_data', LIST_LIMITS.other));
       const out: PropertyChange[] = [];
       await transact(r.ctx, async (tx) => {
         for (const c of changes) {
