@@ -86,6 +86,7 @@ export const badEventQueueId = (id: string) =>
 
 export const badNarrow = (desc: string) => new ApiError('BAD_NARROW', `Invalid narrow operator: ${desc}`, 400);
 export const listTooLong = (name: string, limit: number) => badRequest(`${name} is too long (limit: ${limit} items)`);
+export const tooManySubscriptions = (limit: number) => badRequest(`Too many subscriptions at once: streams × users is limited to ${limit}`);
 
 // POST /messages/flags and the mark-as-read endpoints (Zulip's message_flags actions and views).
 export const invalidFlag = (flag: string) => badRequest(`Invalid flag: '${flag}'`);

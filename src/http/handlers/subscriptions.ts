@@ -10,7 +10,7 @@ import { streamByName } from '../../reads/streams.js';
 import { accessStreamById, accessStreamByName } from '../../access/stream.js';
 import { presentSubscription } from '../../presenters/stream.js';
 import { badRequest, noSuchUser } from '../../errors.js';
-import { doSubscribeRequest, doUnsubscribeRequest } from '../../actions/subscription-request.js';
+import { doSubscribeRequest, subscribeRequest, doUnsubscribeRequest } from '../../actions/subscription-request.js';
 import { doChangeSubscriptionProperty, SUBSCRIPTION_PROPERTIES, type SubscriptionProperty } from '../../actions/subscription-properties.js';
 import { doMuteTopic, doUnmuteTopic } from '../../actions/muted-topics.js';
 import { checkColor, optPostPolicy, optRetentionDays, parsePrincipals, parseStreamDicts } from './stream-param-parsers.js';
@@ -58,10 +58,7 @@ export const subscriptionRoutes: Route[] = [
         authorizationErrorsFatal: r.params.bool('authorization_errors_fatal', true),
         announce: r.params.bool('announce', false),
       };
-      return transact(r.ctx, async (tx) => {
-        const resolved = principals ? await accessPrincipals(tx.db, r.user, principals) : undefined;
-        return { ...(await doSubscribeRequest(tx, r.realm, r.user, { ...req, principals: resolved })) };
-      });
+      return { ...(await subscribeRequest(r.ctx, r.realm, r.user, { ...req, principals })) };
     },
   },
   {
