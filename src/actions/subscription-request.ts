@@ -155,18 +155,40 @@ export function pairBatches(streamList: StreamRow[], users: UserRow[]): Array<[S
 /**
  * DELETE /users/me/subscriptions. A stream the caller may not know of is reported as
  * missing, exactly like one that does not exist; only administrators act for others.
+ * Checked outside any transaction, written in batches as subscribeRequest is.
  */
+export async function unsubscribeRequest(ctx: AppContext, acting: UserRow, names: string[], principals: Array<string | number> | undefined): Promise<{ removed: string[]; not_removed: string[] }> {
+  const targets = principals && principals.length > 0 ? await accessPrincipals(ctx.store.db, acting, principals) : [];
+  const list = await streamsToLeave(ctx.store.db, acting, names, targets);
+  const removed: string[] = [];
+  const notRemoved: string[] = [];
+  for (const [streamPart, userPart] of pairBatches(list, targets.length > 0 ? targets : [acting])) {
+    const r = await transact(ctx, (tx) => doRemoveSubscriptions(tx, streamPart, userPart));
+    removed.push(...r.removed.map((p) => p.stream.name));
+    notRemoved.push(...r.notSubscribed.map((p) => p.stream.name));
+  }
+  return { removed, not_removed: notRemoved };
+}
+
+/** The same inside the caller's transaction (PATCH /users/me/subscriptions). */
 export async function doUnsubscribeRequest(tx: Tx, acting: UserRow, names: string[], principals: UserRow[] | undefined): Promise<{ removed: string[]; not_removed: string[] }> {
+  const targets = principals && principals.length > 0 ? principals : [];
+  const list = await streamsToLeave(tx.db, acting, names, targets);
+  const { removed, notSubscribed } = await doRemoveSubscriptions(tx, list, targets.length > 0 ? targets : [acting]);
+  return { removed: removed.map((p) => p.stream.name), not_removed: notSubscribed.map((p) => p.stream.name) };
+}
+
+async function streamsToLeave(q: Q, acting: UserRow, names: string[], targets: UserRow[]): Promise<StreamRow[]> {
+  const trimmed = names.map((raw) => raw.trim());
+  const found = new Map((await streams.listByNames(q, acting.realm_id, trimmed)).map((s) => [s.name_lower, s]));
+  const subs = await subscriptions.mapActiveOfUser(q, acting.id, [...found.values()].map((s) => s.id));
   const list: StreamRow[] = [];
-  for (const raw of names) {
-    const name = raw.trim();
-    const stream = await streams.findByName(tx.db, acting.realm_id, name);
-    const sub = stream ? await subscriptions.findActive(tx.db, acting.id, stream.id) : undefined;
-    if (!stream || !canSeeStreamMetadata(acting, stream, sub)) throw streamDoesNotExist(name);
+  for (const name of trimmed) {
+    const stream = found.get(name.toLowerCase());
+    if (!stream || !canSeeStreamMetadata(acting, stream, subs.get(stream.id) ?? null)) throw streamDoesNotExist(name);
     if (!list.some((s) => s.id === stream.id)) list.push(stream);
   }
-  const targets = principals && principals.length > 0 ? principals : [acting];
   if (targets.some((u) => u.id !== acting.id) && !isAdminRole(acting.role)) throw mustBeAdmin();
-  const { removed, notSubscribed } = await doRemoveSubscriptions(tx, list, targets);
-  return { removed: removed.map((p) => p.stream.name), not_removed: notSubscribed.map((p) => p.stream.name) };
+  checkSubscriptionPairs(list.length, Math.max(1, targets.length));
+  return list;
 }

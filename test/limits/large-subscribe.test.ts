@@ -77,3 +77,15 @@ test('streams × principals past the limit is refused before anything is written
     `Too many subscriptions at once: streams × users is limited to ${LIST_LIMITS.subscriptionPairs}`);
   assert.equal((await t.api('GET', '/api/v1/get_stream_id', { as: bob, query: { stream: 'never 0' } })).status, 400);
 });
+
+test(`unsubscribing from ${MAX} streams at once completes correctly, in batches`, async () => {
+  const log = new EventLog(t);
+  const r = assertOk(await t.api('DELETE', SUBS, { as: alice, params: { subscriptions: JSON.stringify(names) } }));
+  assert.deepEqual(r.removed.sort(), names);
+  assert.deepEqual(r.not_removed, []);
+  const mine = assertOk(await t.api('GET', SUBS, { as: alice }));
+  assert.deepEqual(mine.subscriptions, []);
+  const gone = log.find('subscription', 'remove').filter((e) => e.userIds.includes(alice.id)).flatMap((e) => (e.event as any).subscriptions.map((s: any) => s.name));
+  assert.deepEqual(gone.sort(), names);
+  assert.ok(log.find('subscription', 'remove').length > 1);
+});

@@ -4,13 +4,13 @@ import { pathInt } from '../route.js';
 import { isDict } from '../params.js';
 import { transact } from '../../actions/transaction.js';
 import { fitsIdColumn } from '../../lib/ids.js';
-import { accessPrincipals, accessUserById } from '../../access/user.js';
+import { accessUserById } from '../../access/user.js';
 import { isSubscribed, ownSubscriptions } from '../../reads/subscriptions.js';
 import { streamByName } from '../../reads/streams.js';
 import { accessStreamById, accessStreamByName } from '../../access/stream.js';
 import { presentSubscription } from '../../presenters/stream.js';
 import { badRequest, noSuchUser } from '../../errors.js';
-import { doSubscribeRequest, subscribeRequest, doUnsubscribeRequest } from '../../actions/subscription-request.js';
+import { doSubscribeRequest, subscribeRequest, doUnsubscribeRequest, unsubscribeRequest } from '../../actions/subscription-request.js';
 import { doChangeSubscriptionProperty, SUBSCRIPTION_PROPERTIES, type SubscriptionProperty } from '../../actions/subscription-properties.js';
 import { doMuteTopic, doUnmuteTopic } from '../../actions/muted-topics.js';
 import { checkColor, optPostPolicy, optRetentionDays, parsePrincipals, parseStreamDicts } from './stream-param-parsers.js';
@@ -66,10 +66,7 @@ export const subscriptionRoutes: Route[] = [
     handler: async (r) => {
       const names = r.params.strList('subscriptions', LIST_LIMITS.streams);
       const principals = parsePrincipals(r.params.optJsonList('principals', LIST_LIMITS.users));
-      return transact(r.ctx, async (tx) => {
-        const resolved = principals ? await accessPrincipals(tx.db, r.user, principals) : undefined;
-        return { ...(await doUnsubscribeRequest(tx, r.user, names, resolved)) };
-      });
+      return { ...(await unsubscribeRequest(r.ctx, r.user, names, principals)) };
     },
   },
   {

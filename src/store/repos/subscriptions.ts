@@ -99,6 +99,12 @@ export const subscriptions = {
     rowsWritten(q, 'subscriptions');
   },
 
+  deactivateMany: async (q: Q, ids: number[]) => {
+    if (ids.length === 0) return;
+    await q.updateTable('subscription').set({ active: 0 }).where('id', 'in', ids).execute();
+    rowsWritten(q, 'subscriptions');
+  },
+
   update: async (q: Q, id: number, patch: Updateable<SubscriptionTable>) => {
     const r = await q.updateTable('subscription').set(patch).where('id', '=', id).execute();
     rowsWritten(q, 'subscriptions');
