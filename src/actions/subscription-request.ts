@@ -54,9 +54,9 @@ function checkCanCreate(user: UserRow, realm: RealmRow, req: SubscribeRequest): 
  * that every organization's sends waited behind it. So the reads and checks run outside
  * any transaction, and the writes in short transactions of at most BATCH_PAIRS pairs
  * (streams created CREATE_BATCH at a time). Each batch's events leave after its own
- * commit, so no client hears of a subscription that is not stored; as in Zulip, where
- * the add and remove halves of a request commit apart, a failure part-way keeps the
- * batches already committed.
+ * commit, so no client hears of a subscription that is not stored. Unlike Zulip's one
+ * transaction, a failure part-way keeps the batches already committed (a retry lists
+ * them under already_subscribed).
  */
 export async function subscribeRequest(ctx: AppContext, realm: RealmRow, acting: UserRow, req: SubscribeRequest): Promise<SubscribeResult> {
   const afterwards: Array<(ctx: AppContext) => Promise<void>> = [];
