@@ -90,6 +90,8 @@ export const badEventQueueId = (id: string) =>
   new ApiError('BAD_EVENT_QUEUE_ID', `Bad event queue id: ${id}`, 400, { queue_id: id });
 
 export const badNarrow = (desc: string) => new ApiError('BAD_NARROW', `Invalid narrow operator: ${desc}`, 400);
+export const listTooLong = (name: string, limit: number) => badRequest(`${name} is too long (limit: ${limit} items)`);
+export const tooManySubscriptions = (limit: number) => badRequest(`Too many subscriptions at once: streams × users is limited to ${limit}`);
 
 // POST /messages/flags and the mark-as-read endpoints (Zulip's message_flags actions and views).
 export const invalidFlag = (flag: string) => badRequest(`Invalid flag: '${flag}'`);
@@ -152,6 +154,7 @@ export const defaultFieldNotUpdatable = () => badRequest('Default custom field c
 // Organization policies enforced when sending (Zulip's check_message).
 export const privateMessagesDisabled = () => badRequest('Private messages are disabled in this organization.');
 export const wildcardMentionNotAllowed = () => badRequest('You do not have permission to use wildcard mentions in this stream.');
+export const unableToRenderMessage = () => badRequest('Unable to render message');
 
 // Linkifiers (Zulip 5's zerver/views/realm_linkifiers.py): a refused one answers the first
 // validation message with every message by field in `errors`, as Django's ValidationError.

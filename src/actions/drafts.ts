@@ -7,7 +7,7 @@ import { presentDraft } from '../presenters/draft.js';
 import { truncateTopic } from './message-send.js';
 import { userSettings } from '../lib/user-settings.js';
 import { fitsIdColumn } from '../lib/ids.js';
-import { MAX_MESSAGE_BYTES } from '../lib/limits.js';
+import { truncateContent } from '../lib/message-content.js';
 import { badRequest, draftDoesNotExist, draftsSyncDisabled } from '../errors.js';
 
 /**
@@ -28,7 +28,6 @@ export interface DraftInput {
 
 type DraftFields = Omit<DraftRecord, 'id' | 'user_id'>;
 
-const TRUNCATED = '\n[message truncated]';
 /** 9999-12-31T23:59:59Z: past it Zulip's datetime conversion fails (a 500 there, refused here). */
 const MAX_TIMESTAMP = 253_402_300_799;
 
@@ -84,7 +83,7 @@ async function ownDraft(q: Q, user: UserRow, draftId: number): Promise<DraftReco
  * like one of type "", is stored unaddressed.
  */
 async function validatedDraft(q: Q, user: UserRow, d: DraftInput): Promise<DraftFields> {
-  const content = truncateBody(d.content);
+  const content = truncateContent(d.content);
   if (content.includes('\u0000')) throw badRequest('Content must not contain null bytes');
   // Zulip keeps microseconds but shows whole seconds; Parley keeps what it shows.
   const timestamp = Math.round((d.timestamp ?? Date.now() / 1000) * 1e6) / 1e6;
@@ -120,11 +119,3 @@ async function privateDraftTo(q: Q, user: UserRow, to: number[]): Promise<number
   return others.length > 0 ? others : [user.id];
 }
 
-/** Zulip's truncate_body, by the bytes Parley's message limit counts: cut on a character boundary, marked. */
-function truncateBody(body: string): string {
-  if (Buffer.byteLength(body) <= MAX_MESSAGE_BYTES) return body;
-  const room = MAX_MESSAGE_BYTES - Buffer.byteLength(TRUNCATED);
-  let cut = body.slice(0, room);
-  while (Buffer.byteLength(cut) > room) cut = cut.slice(0, -1);
-  return cut + TRUNCATED;
-}

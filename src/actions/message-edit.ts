@@ -14,7 +14,7 @@ import { realmSettings } from '../lib/realm-settings.js';
 import { FLAG_BITS, flagsFromMask } from '../lib/message-flags.js';
 import { Role, isModeratorOrAbove } from '../lib/roles.js';
 import { nowSeconds } from '../lib/time.js';
-import { renderMarkdown } from '../markdown/index.js';
+import { renderMessage } from '../markdown/bounded.js';
 import { renderContextFor } from '../reads/render-context.js';
 import { topicLinker } from '../reads/linkifiers.js';
 import { realmAlertWords } from '../reads/alert-words.js';
@@ -154,7 +154,7 @@ async function planUpdate(q: Q, realm: RealmRow, user: UserRow, c: Checked, req:
   const flagGroups = new Map<number, number[]>();
 
   if (c.content !== undefined) {
-    const rendered = renderMarkdown(c.content, await renderContextFor(q, realm, user, c.content));
+    const rendered = await renderMessage(c.content, await renderContextFor(q, realm, user, c.content));
     const alertWords = await realmAlertWords(q, realm.id);
     rows = rows.map((r) => {
       const flags = recomputeFlags(r.flags, r.user_id, message.sender_id, c.content!, rendered.mentionedUserIds, rendered.wildcardMentioned, alertWords);

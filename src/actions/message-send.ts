@@ -12,7 +12,7 @@ import { realmSettings } from '../lib/realm-settings.js';
 import { FLAG_BITS, flagsFromMask } from '../lib/message-flags.js';
 import { isHumanClient } from '../lib/client-name.js';
 import { nowSeconds } from '../lib/time.js';
-import { renderMarkdown } from '../markdown/index.js';
+import { renderMessage } from '../markdown/bounded.js';
 import { renderContextFor } from '../reads/render-context.js';
 import { topicLinker } from '../reads/linkifiers.js';
 import { presentMessage, pmUser, type RecipientInfo } from '../presenters/message.js';
@@ -23,21 +23,15 @@ import { realmMuters } from '../reads/muted-users.js';
 import { streamAudienceIds } from '../reads/stream-audience.js';
 import { publish } from '../events/publish.js';
 import { recipients as recipientRows } from '../store/repos/recipients.js';
-import { MAX_MESSAGE_BYTES, MAX_TOPIC_LENGTH } from '../lib/limits.js';
-
-const TRUNCATED = '\n[message truncated]';
+import { MAX_TOPIC_LENGTH } from '../lib/limits.js';
+import { truncateContent } from '../lib/message-content.js';
 
 /** Zulip's normalisation: trailing whitespace and leading blank lines go; too long is cut with a marker. */
 export function checkContent(raw: string): string {
   const body = raw.replace(/\s+$/u, '').replace(/^\n+/, '');
   if (body === '') throw badRequest('Message must not be empty');
   if (body.includes('\u0000')) throw badRequest('Message must not contain null bytes');
-  if (Buffer.byteLength(body) <= MAX_MESSAGE_BYTES) return body;
-  const room = MAX_MESSAGE_BYTES - Buffer.byteLength(TRUNCATED);
-  // Cut on a character boundary so that no codepoint is split.
-  let cut = body.slice(0, room);
-  while (Buffer.byteLength(cut) > room) cut = cut.slice(0, -1);
-  return cut + TRUNCATED;
+  return truncateContent(body);
 }
 
 const NOT_PRINTABLE = /[\p{Cc}\p{Cs}\p{Cn}]/u;
@@ -193,7 +187,7 @@ export async function sendMessage(ctx: AppContext, realm: RealmRow, sender: User
   // The sender always keeps a copy of what they sent.
   const recipients = [...new Set([...userIds, sender.id])];
 
-  const rendered = renderMarkdown(content, await renderContextFor(q, realm, sender, content));
+  const rendered = await renderMessage(content, await renderContextFor(q, realm, sender, content));
   if (stream && rendered.wildcardMentioned && !input.internal && !wildcardMentionAllowed(sender, realm, userIds.length)) throw wildcardMentionNotAllowed();
   const values = {
     realm_id: realm.id, sender_id: sender.id, recipient_id: recipientId, stream_id: stream?.id ?? null,

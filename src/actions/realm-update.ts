@@ -11,7 +11,7 @@ import {
   GIPHY_RATING_IDS, MESSAGE_EDITING_SETTINGS, OWNER_ONLY_SETTINGS, REALM_SETTING_RULES, VIDEO_CHAT_PROVIDER_IDS, type RealmSettingName,
 } from '../lib/realm-setting-rules.js';
 import { accessStreamById } from '../access/stream.js';
-import { renderMarkdown } from '../markdown/index.js';
+import { renderMessage } from '../markdown/bounded.js';
 import { renderContextFor } from '../reads/render-context.js';
 
 export interface RealmUpdateRequest {
@@ -94,7 +94,7 @@ export async function updateRealm(ctx: AppContext, realm: RealmRow, user: UserRo
   const wanted = await checkRealmUpdate(ctx, realm, user, req);
   // Rendered outside the transaction: GET /server_settings shows it as HTML.
   const renderedDescription = req.description === undefined ? undefined
-    : renderMarkdown(req.description, await renderContextFor(ctx.store.db, realm, user, req.description)).html;
+    : (await renderMessage(req.description, await renderContextFor(ctx.store.db, realm, user, req.description))).html;
   return transact(ctx, async (tx) => {
     const current = (await realms.findById(tx.db, realm.id)) ?? realm;
     const settings = realmSettings(current.settings) as Record<string, unknown>;

@@ -3,7 +3,7 @@ import type { StreamRow, UserRow } from '../store/rows.js';
 import { subscriptions } from '../store/repos/subscriptions.js';
 import { presentStream, presentSubscription } from '../presenters/stream.js';
 import { canSeeStreamMetadata } from '../access/stream.js';
-import { streamAudienceIds } from '../reads/stream-audience.js';
+import { streamAudiences } from '../reads/stream-audience.js';
 
 /** Zulip's stream color palette, handed out in order of what the user does not use yet. */
 export const STREAM_COLORS = [
@@ -31,20 +31,26 @@ export interface SubPair {
 export async function doAddSubscriptions(tx: Tx, streamList: StreamRow[], users: UserRow[]): Promise<{ subscribed: SubPair[]; alreadySubscribed: SubPair[] }> {
   const subscribed: SubPair[] = [];
   const alreadySubscribed: SubPair[] = [];
+  const streamIds = streamList.map((s) => s.id);
+  // A few statements per user whatever the number of streams: the writer is held for
+  // those only (this runs in a transaction; see subscribeRequest for the batches).
   for (const user of users) {
     const colors = await subscriptions.listColorsOfUser(tx.db, user.id);
+    const rows = await subscriptions.mapOfUserInStreams(tx.db, user.id, streamIds);
+    const reactivate: number[] = [];
+    const inserts: Parameters<typeof subscriptions.insertMany>[1] = [];
     for (const stream of streamList) {
-      const existing = await subscriptions.find(tx.db, user.id, stream.id);
+      const existing = rows.get(stream.id);
       if (existing?.active === 1) {
         alreadySubscribed.push({ user, stream });
         continue;
       }
       if (existing) {
-        await subscriptions.update(tx.db, existing.id, { active: 1 });
+        reactivate.push(existing.id);
       } else {
         const color = pickColor(colors);
         colors.push(color);
-        await subscriptions.insert(tx.db, {
+        inserts.push({
           user_id: user.id, stream_id: stream.id, active: 1, is_muted: 0, color, pin_to_top: 0,
           desktop_notifications: null, audible_notifications: null, push_notifications: null,
           email_notifications: null, wildcard_mentions_notify: null,
@@ -52,6 +58,8 @@ export async function doAddSubscriptions(tx: Tx, streamList: StreamRow[], users:
       }
       subscribed.push({ user, stream });
     }
+    await subscriptions.activateMany(tx.db, reactivate);
+    await subscriptions.insertMany(tx.db, inserts);
   }
   if (subscribed.length > 0) await notifySubscribed(tx, subscribed);
   return { subscribed, alreadySubscribed };
@@ -72,16 +80,14 @@ async function notifySubscribed(tx: Tx, added: SubPair[]): Promise<void> {
     const user = pairs[0]!.user;
     const hidden = pairs.filter((p) => !canSeeStreamMetadata(user, p.stream, null));
     if (hidden.length > 0) tx.notify({ type: 'stream', op: 'create', streams: hidden.map((p) => presentStream(p.stream)) }, [userId], realmId);
-    const subs = [];
-    for (const p of pairs) {
-      const row = (await subscriptions.findActive(tx.db, userId, p.stream.id))!;
-      subs.push(presentSubscription(p.stream, row, subscriberMap.get(p.stream.id) ?? []));
-    }
+    const rows = await subscriptions.mapActiveOfUser(tx.db, userId, pairs.map((p) => p.stream.id));
+    const subs = pairs.map((p) => presentSubscription(p.stream, rows.get(p.stream.id)!, subscriberMap.get(p.stream.id) ?? []));
     tx.notify({ type: 'subscription', op: 'add', subscriptions: subs }, [userId], realmId);
   }
+  const audiences = await streamAudiences(tx.db, [...byStream.values()].map((s) => s.stream), subscriberMap);
   for (const { stream, userIds } of byStream.values()) {
     const newIds = new Set(userIds);
-    const peers = (await streamAudienceIds(tx.db, stream)).filter((id) => !newIds.has(id));
+    const peers = audiences.get(stream.id)!.filter((id) => !newIds.has(id));
     tx.notify({ type: 'subscription', op: 'peer_add', stream_ids: [stream.id], user_ids: [...newIds].sort((a, b) => a - b) }, peers, realmId);
   }
 }

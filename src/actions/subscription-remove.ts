@@ -2,7 +2,7 @@ import type { Tx } from './transaction.js';
 import type { StreamRow, UserRow } from '../store/rows.js';
 import { subscriptions } from '../store/repos/subscriptions.js';
 import { presentStreamRef } from '../presenters/stream.js';
-import { streamAudienceIds } from '../reads/stream-audience.js';
+import { streamAudienceIds, streamAudiences } from '../reads/stream-audience.js';
 import type { SubPair } from './subscription-add.js';
 
 /**
@@ -13,16 +13,20 @@ import type { SubPair } from './subscription-add.js';
 export async function doRemoveSubscriptions(tx: Tx, streamList: StreamRow[], users: UserRow[]): Promise<{ removed: SubPair[]; notSubscribed: SubPair[] }> {
   const removed: SubPair[] = [];
   const notSubscribed: SubPair[] = [];
+  // Two statements per user whatever the number of streams (see subscribeRequest's batches).
   for (const user of users) {
+    const active = await subscriptions.mapActiveOfUser(tx.db, user.id, streamList.map((s) => s.id));
+    const ids: number[] = [];
     for (const stream of streamList) {
-      const sub = await subscriptions.findActive(tx.db, user.id, stream.id);
+      const sub = active.get(stream.id);
       if (!sub) {
         notSubscribed.push({ user, stream });
         continue;
       }
-      await subscriptions.update(tx.db, sub.id, { active: 0 });
+      ids.push(sub.id);
       removed.push({ user, stream });
     }
+    await subscriptions.deactivateMany(tx.db, ids);
   }
   if (removed.length === 0) return { removed, notSubscribed };
   const realmId = removed[0]!.stream.realm_id;
@@ -37,9 +41,10 @@ export async function doRemoveSubscriptions(tx: Tx, streamList: StreamRow[], use
   for (const [userId, list] of byUser) {
     tx.notify({ type: 'subscription', op: 'remove', subscriptions: list.map(presentStreamRef) }, [userId], realmId);
   }
+  const audiences = await streamAudiences(tx.db, [...byStream.values()].map((s) => s.stream));
   for (const { stream, userIds } of byStream.values()) {
     const gone = new Set(userIds);
-    const peers = (await streamAudienceIds(tx.db, stream)).filter((id) => !gone.has(id));
+    const peers = audiences.get(stream.id)!.filter((id) => !gone.has(id));
     tx.notify({ type: 'subscription', op: 'peer_remove', stream_ids: [stream.id], user_ids: [...gone].sort((a, b) => a - b) }, peers, realmId);
   }
   return { removed, notSubscribed };

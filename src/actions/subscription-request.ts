@@ -1,20 +1,23 @@
-import type { Tx } from './transaction.js';
-import type { RealmRow, StreamRow, UserRow } from '../store/rows.js';
+import type { AppContext } from '../context.js';
+import { transact, type Tx } from './transaction.js';
+import type { Q, RealmRow, StreamRow, UserRow } from '../store/rows.js';
 import { streams } from '../store/repos/streams.js';
 import { subscriptions } from '../store/repos/subscriptions.js';
-import { badRequest, insufficientPermission, mustBeAdmin, streamDoesNotExist, mustBeOwner } from '../errors.js';
+import { badRequest, insufficientPermission, mustBeAdmin, streamDoesNotExist, mustBeOwner, tooManySubscriptions } from '../errors.js';
 import { Role, isAdminRole } from '../lib/roles.js';
 import { canSeeStream, canSeeStreamMetadata } from '../access/stream.js';
 import { hasPolicyPermission, webPublicStreamsEnabled } from '../access/realm-policy.js';
-import { checkStreamName, doCreateStream, type StreamSpec } from './stream-create.js';
-import { doAddSubscriptions } from './subscription-add.js';
+import { checkStreamName, doCreateStream } from './stream-create.js';
+import { doAddSubscriptions, type SubPair } from './subscription-add.js';
+import { accessPrincipals } from '../access/user.js';
+import { LIST_LIMITS } from '../lib/limits.js';
 import { doRemoveSubscriptions } from './subscription-remove.js';
 import { sendSubscriptionNotices } from './subscription-notices.js';
 
 export interface SubscribeRequest {
   streams: Array<{ name: string; description?: string }>;
-  /** Already resolved; undefined means the caller alone. */
-  principals?: UserRow[] | undefined;
+  /** Ids or emails, as the request names them; none means the caller alone. */
+  principals?: Array<string | number> | undefined;
   inviteOnly: boolean;
   isWebPublic: boolean;
   historyPublicToSubscribers?: boolean | undefined;
@@ -45,46 +48,84 @@ function checkCanCreate(user: UserRow, realm: RealmRow, req: SubscribeRequest): 
  * POST /users/me/subscriptions: creates the streams that do not exist yet, then
  * subscribes the principals to every stream the caller may join. Streams the caller
  * may not join are an error, or listed as `unauthorized` when errors are not fatal.
+ *
+ * Writer fairness: one request may ask for 1,000 streams (or 10,000 pairs of stream and
+ * user), and one transaction over all of it held SQLite's single writer for seconds, so
+ * that every organization's sends waited behind it. So the reads and checks run outside
+ * any transaction, and the writes in short transactions of at most BATCH_PAIRS pairs
+ * (streams created CREATE_BATCH at a time). Each batch's events leave after its own
+ * commit, so no client hears of a subscription that is not stored. Unlike Zulip's one
+ * transaction, a failure part-way keeps the batches already committed (a retry lists
+ * them under already_subscribed).
  */
-export async function doSubscribeRequest(tx: Tx, realm: RealmRow, acting: UserRow, req: SubscribeRequest): Promise<SubscribeResult> {
+export async function subscribeRequest(ctx: AppContext, realm: RealmRow, acting: UserRow, req: SubscribeRequest): Promise<SubscribeResult> {
+  const afterwards: Array<(ctx: AppContext) => Promise<void>> = [];
+  const result = await subscribeWith({ q: ctx.store.db, write: (fn) => transact(ctx, fn), later: (f) => afterwards.push(f) }, realm, acting, req);
+  for (const f of afterwards) await f(ctx).catch((err: unknown) => ctx.log.error({ err }, 'work after commit failed'));
+  return result;
+}
+
+/**
+ * The same inside one transaction: PATCH /users/me/subscriptions, whose add and delete
+ * halves commit together as in Zulip (its add half is the caller's own, at most 1,000 pairs).
+ */
+export function doSubscribeRequest(tx: Tx, realm: RealmRow, acting: UserRow, req: SubscribeRequest): Promise<SubscribeResult> {
+  return subscribeWith({ q: tx.db, write: (fn) => fn(tx), later: (f) => tx.later(f) }, realm, acting, req);
+}
+
+/** Where subscribeWith reads, how it writes (a transaction per batch, or the caller's), and how it queues work for after the commit. */
+interface SubscribeIo {
+  q: Q;
+  write<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  later(fn: (ctx: AppContext) => Promise<void>): void;
+}
+
+async function subscribeWith(io: SubscribeIo, realm: RealmRow, acting: UserRow, req: SubscribeRequest): Promise<SubscribeResult> {
+  const q = io.q;
+  const principals = req.principals && req.principals.length > 0 ? await accessPrincipals(q, acting, req.principals) : [];
   if (req.isWebPublic && req.inviteOnly) throw badRequest('Invalid parameters');
   const wanted = new Map<string, { name: string; description?: string }>();
   for (const s of req.streams) {
     checkStreamName(s.name);
     if (!wanted.has(s.name.toLowerCase())) wanted.set(s.name.toLowerCase(), s);
   }
-  const existing = await streams.listByNames(tx.db, realm.id, [...wanted.values()].map((s) => s.name));
+  const targets = principals.length > 0 ? principals : [acting];
+  checkSubscriptionPairs(wanted.size, targets.length);
+  const existing = await streams.listByNames(q, realm.id, [...wanted.values()].map((s) => s.name));
   const existingNames = new Set(existing.map((s) => s.name_lower));
   const missing = [...wanted.values()].filter((s) => !existingNames.has(s.name.toLowerCase()));
-  const created: StreamRow[] = [];
-  if (missing.length > 0) {
-    checkCanCreate(acting, realm, req);
-    for (const s of missing) {
-      const spec: StreamSpec = {
-        name: s.name, description: s.description ?? '', inviteOnly: req.inviteOnly, isWebPublic: req.isWebPublic,
-        historyPublicToSubscribers: req.historyPublicToSubscribers ?? null, streamPostPolicy: req.streamPostPolicy ?? 1,
-        messageRetentionDays: req.messageRetentionDays ?? null,
-      };
-      created.push(await doCreateStream(tx, realm, spec));
-    }
-  }
+  if (missing.length > 0) checkCanCreate(acting, realm, req);
+  const actingSubs = await subscriptions.mapActiveOfUser(q, acting.id, existing.map((s) => s.id));
   const authorized: StreamRow[] = [];
   const unauthorized: StreamRow[] = [];
-  for (const s of existing) {
-    const sub = await subscriptions.findActive(tx.db, acting.id, s.id);
-    (canSeeStream(acting, s, sub) ? authorized : unauthorized).push(s);
-  }
+  for (const s of existing) (canSeeStream(acting, s, actingSubs.get(s.id) ?? null) ? authorized : unauthorized).push(s);
   if (unauthorized.length > 0 && req.authorizationErrorsFatal) {
     throw badRequest(`Unable to access stream (${unauthorized[0]!.name}).`);
   }
-  let targets = [acting];
-  if (req.principals && req.principals.length > 0) {
-    if (!hasPolicyPermission(acting, realm, 'invite_to_stream_policy')) throw insufficientPermission();
-    targets = req.principals;
+  if (principals.length > 0 && !hasPolicyPermission(acting, realm, 'invite_to_stream_policy')) throw insufficientPermission();
+  const created: StreamRow[] = [];
+  for (let i = 0; i < missing.length; i += CREATE_BATCH) {
+    created.push(...await io.write(async (tx) => {
+      const out: StreamRow[] = [];
+      for (const s of missing.slice(i, i + CREATE_BATCH)) {
+        out.push(await doCreateStream(tx, realm, {
+          name: s.name, description: s.description ?? '', inviteOnly: req.inviteOnly, isWebPublic: req.isWebPublic,
+          historyPublicToSubscribers: req.historyPublicToSubscribers ?? null, streamPostPolicy: req.streamPostPolicy ?? 1,
+          messageRetentionDays: req.messageRetentionDays ?? null,
+        }));
+      }
+      return out;
+    }));
   }
-  const { subscribed, alreadySubscribed } = await doAddSubscriptions(tx, [...authorized, ...created], targets);
+  const subscribed: SubPair[] = [];
+  const alreadySubscribed: SubPair[] = [];
+  for (const [streamPart, userPart] of pairBatches([...authorized, ...created], targets)) {
+    const r = await io.write((tx) => doAddSubscriptions(tx, streamPart, userPart));
+    subscribed.push(...r.subscribed);
+    alreadySubscribed.push(...r.alreadySubscribed);
+  }
   const outcome = { realm, acting, created, subscribed, announce: req.announce ?? false };
-  tx.later((ctx) => sendSubscriptionNotices(ctx, outcome));
+  io.later((ctx) => sendSubscriptionNotices(ctx, outcome));
   const result: SubscribeResult = { subscribed: {}, already_subscribed: {} };
   for (const p of subscribed) (result.subscribed[p.user.email] ??= []).push(p.stream.name);
   for (const p of alreadySubscribed) (result.already_subscribed[p.user.email] ??= []).push(p.stream.name);
@@ -92,21 +133,62 @@ export async function doSubscribeRequest(tx: Tx, realm: RealmRow, acting: UserRo
   return result;
 }
 
+/** Pairs (stream, user) written per transaction; about 10 ms of the writer each. */
+export const BATCH_PAIRS = 100;
+const CREATE_BATCH = 25;
+
+function checkSubscriptionPairs(streamCount: number, userCount: number): void {
+  if (streamCount * userCount > LIST_LIMITS.subscriptionPairs) throw tooManySubscriptions(LIST_LIMITS.subscriptionPairs);
+}
+
+/** Streams × users cut into rectangles of at most BATCH_PAIRS pairs. */
+export function pairBatches(streamList: StreamRow[], users: UserRow[]): Array<[StreamRow[], UserRow[]]> {
+  const out: Array<[StreamRow[], UserRow[]]> = [];
+  const usersPer = Math.min(users.length, BATCH_PAIRS);
+  const streamsPer = Math.max(1, Math.floor(BATCH_PAIRS / Math.max(1, usersPer)));
+  for (let u = 0; u < users.length; u += usersPer) {
+    for (let s = 0; s < streamList.length; s += streamsPer) out.push([streamList.slice(s, s + streamsPer), users.slice(u, u + usersPer)]);
+  }
+  return out;
+}
+
 /**
  * DELETE /users/me/subscriptions. A stream the caller may not know of is reported as
  * missing, exactly like one that does not exist; only administrators act for others.
+ * Checked outside any transaction, written in batches as subscribeRequest is.
  */
+export async function unsubscribeRequest(ctx: AppContext, acting: UserRow, names: string[], principals: Array<string | number> | undefined): Promise<{ removed: string[]; not_removed: string[] }> {
+  const targets = principals && principals.length > 0 ? await accessPrincipals(ctx.store.db, acting, principals) : [];
+  const list = await streamsToLeave(ctx.store.db, acting, names, targets);
+  const removed: string[] = [];
+  const notRemoved: string[] = [];
+  for (const [streamPart, userPart] of pairBatches(list, targets.length > 0 ? targets : [acting])) {
+    const r = await transact(ctx, (tx) => doRemoveSubscriptions(tx, streamPart, userPart));
+    removed.push(...r.removed.map((p) => p.stream.name));
+    notRemoved.push(...r.notSubscribed.map((p) => p.stream.name));
+  }
+  return { removed, not_removed: notRemoved };
+}
+
+/** The same inside the caller's transaction (PATCH /users/me/subscriptions). */
 export async function doUnsubscribeRequest(tx: Tx, acting: UserRow, names: string[], principals: UserRow[] | undefined): Promise<{ removed: string[]; not_removed: string[] }> {
+  const targets = principals && principals.length > 0 ? principals : [];
+  const list = await streamsToLeave(tx.db, acting, names, targets);
+  const { removed, notSubscribed } = await doRemoveSubscriptions(tx, list, targets.length > 0 ? targets : [acting]);
+  return { removed: removed.map((p) => p.stream.name), not_removed: notSubscribed.map((p) => p.stream.name) };
+}
+
+async function streamsToLeave(q: Q, acting: UserRow, names: string[], targets: UserRow[]): Promise<StreamRow[]> {
+  const trimmed = names.map((raw) => raw.trim());
+  const found = new Map((await streams.listByNames(q, acting.realm_id, trimmed)).map((s) => [s.name_lower, s]));
+  const subs = await subscriptions.mapActiveOfUser(q, acting.id, [...found.values()].map((s) => s.id));
   const list: StreamRow[] = [];
-  for (const raw of names) {
-    const name = raw.trim();
-    const stream = await streams.findByName(tx.db, acting.realm_id, name);
-    const sub = stream ? await subscriptions.findActive(tx.db, acting.id, stream.id) : undefined;
-    if (!stream || !canSeeStreamMetadata(acting, stream, sub)) throw streamDoesNotExist(name);
+  for (const name of trimmed) {
+    const stream = found.get(name.toLowerCase());
+    if (!stream || !canSeeStreamMetadata(acting, stream, subs.get(stream.id) ?? null)) throw streamDoesNotExist(name);
     if (!list.some((s) => s.id === stream.id)) list.push(stream);
   }
-  const targets = principals && principals.length > 0 ? principals : [acting];
   if (targets.some((u) => u.id !== acting.id) && !isAdminRole(acting.role)) throw mustBeAdmin();
-  const { removed, notSubscribed } = await doRemoveSubscriptions(tx, list, targets);
-  return { removed: removed.map((p) => p.stream.name), not_removed: notSubscribed.map((p) => p.stream.name) };
+  checkSubscriptionPairs(list.length, Math.max(1, targets.length));
+  return list;
 }

@@ -1,4 +1,7 @@
 import { badRequest, missingArgument } from '../errors.js';
+import { capList } from '../lib/lists.js';
+
+export { capList };
 
 /**
  * Zulip's parameter rules: strings arrive raw, integers as decimal strings,
@@ -100,22 +103,33 @@ export class Params {
     return v === undefined ? undefined : parseJson(name, v);
   }
 
-  intList(name: string): number[] {
-    return checkIntList(name, this.json(name));
+  /** Every list accessor takes the list's maximum (lib/limits.ts LIST_LIMITS): no list is unbounded. */
+  intList(name: string, max: number): number[] {
+    return checkIntList(name, capList(name, this.json(name), max));
   }
 
-  optIntList(name: string): number[] | undefined {
+  optIntList(name: string, max: number): number[] | undefined {
     const v = this.optJson(name);
-    return v === undefined ? undefined : checkIntList(name, v);
+    return v === undefined ? undefined : checkIntList(name, capList(name, v, max));
   }
 
-  strList(name: string): string[] {
-    return checkStrList(name, this.json(name));
+  strList(name: string, max: number): string[] {
+    return checkStrList(name, capList(name, this.json(name), max));
   }
 
-  optStrList(name: string): string[] | undefined {
+  optStrList(name: string, max: number): string[] | undefined {
     const v = this.optJson(name);
-    return v === undefined ? undefined : checkStrList(name, v);
+    return v === undefined ? undefined : checkStrList(name, capList(name, v, max));
+  }
+
+  /** A JSON parameter that should be a list (of dicts, say): its length is checked here, its shape by the caller. */
+  jsonList(name: string, max: number): Json {
+    return capList(name, this.json(name), max);
+  }
+
+  optJsonList(name: string, max: number): Json | undefined {
+    const v = this.optJson(name);
+    return v === undefined ? undefined : capList(name, v, max);
   }
 }
 

@@ -1,4 +1,5 @@
 import { Worker, type WorkerOptions } from 'node:worker_threads';
+import { fileURLToPath } from 'node:url';
 
 /**
  * Starts a worker thread on a module of this tree. Pass the module as the compiled file
@@ -15,4 +16,13 @@ export function startModuleWorker(file: URL, options: WorkerOptions = {}): Worke
   const tsx = import.meta.resolve('tsx/esm/api');
   const boot = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(source.href)}); });`;
   return new Worker(boot, { ...options, eval: true });
+}
+
+/**
+ * The file a worker pool (piscina) should load for a module of this tree, given as
+ * `new URL('./name.js', import.meta.url)`: the compiled name.js, or name.ts under tsx,
+ * where the pool's threads inherit the `--import tsx` that loads it.
+ */
+export function moduleWorkerFile(file: URL): string {
+  return import.meta.url.endsWith('.ts') ? fileURLToPath(file.href.replace(/\.js$/, '.ts')) : fileURLToPath(file);
 }

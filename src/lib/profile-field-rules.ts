@@ -1,5 +1,7 @@
 import { isUrl } from './url.js';
 import { badRequest, fieldLabelBlank, invalidFieldType } from '../errors.js';
+import { capList } from './lists.js';
+import { LIST_LIMITS } from './limits.js';
 
 /**
  * Custom profile fields' rules, as Zulip 5's validators word them: field types, the
@@ -137,6 +139,7 @@ export function checkProfileValue(field: { name: string; field_type: number; fie
 /** The person picker's value before its ids are looked up: Zulip's check_list(check_int)("User IDs", ...). */
 export function checkUserIdsValue(value: unknown): number[] {
   if (!Array.isArray(value)) throw badRequest('User IDs is not a list');
+  capList('User IDs', value, LIST_LIMITS.other);
   value.forEach((v, i) => { if (!Number.isSafeInteger(v)) throw badRequest(`User IDs[${i}] is not an integer`); });
   return value as number[];
 }

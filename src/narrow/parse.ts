@@ -1,5 +1,7 @@
 import { badNarrow, badRequest } from '../errors.js';
 import type { NarrowTerm } from './types.js';
+import { capList, checkListSize } from '../lib/lists.js';
+import { LIST_LIMITS } from '../lib/limits.js';
 
 
 // Newer names clients may send, mapped to the operators Parley evaluates.
@@ -13,6 +15,7 @@ const OPERATORS = new Set(['stream', 'topic', 'sender', 'pm-with', 'group-pm-wit
 export function parseNarrow(raw: unknown): NarrowTerm[] {
   if (raw === undefined || raw === null || raw === '') return [];
   if (!Array.isArray(raw)) throw badRequest('narrow is not a list');
+  capList('narrow', raw, LIST_LIMITS.narrowTerms);
   return raw.map((item, i): NarrowTerm => {
     let operator: unknown;
     let operand: unknown;
@@ -35,6 +38,9 @@ export function parseNarrow(raw: unknown): NarrowTerm[] {
     const valid = typeof operand === 'string' || (typeof operand === 'number' && Number.isInteger(operand))
       || (Array.isArray(operand) && operand.every((x) => typeof x === 'string' || (typeof x === 'number' && Number.isInteger(x))));
     if (!valid) throw badRequest(`narrow[${i}]["operand"] is not a string or integer`);
+    // A string operand may list people too (`a@x,b@x`); the commas bound its items alike.
+    const items = Array.isArray(operand) ? operand.length : typeof operand === 'string' && op === 'pm-with' ? operand.split(',').length : 1;
+    checkListSize(`narrow[${i}]["operand"]`, items, LIST_LIMITS.narrowOperandItems);
     return { operator: op, operand, negated };
   });
 }

@@ -13,6 +13,20 @@ const activeUsers = (q: Q, realmId: number) => users.listActiveRolesInRealm(q, r
  */
 export async function streamAudienceIds(q: Q, stream: StreamRow): Promise<number[]> {
   const [users, subscribers] = await Promise.all([activeUsers(q, stream.realm_id), subscriptions.listSubscriberIds(q, stream.id)]);
+  return audienceOf(stream, users, subscribers);
+}
+
+/** streamAudienceIds of several streams of one realm, with two queries (subscribers may be given, as mapSubscriberIds answers). */
+export async function streamAudiences(q: Q, streamList: StreamRow[], subscribers?: Map<number, number[]>): Promise<Map<number, number[]>> {
+  const out = new Map<number, number[]>();
+  if (streamList.length === 0) return out;
+  const users = await activeUsers(q, streamList[0]!.realm_id);
+  const subs = subscribers ?? await subscriptions.mapSubscriberIds(q, streamList.map((s) => s.id));
+  for (const s of streamList) out.set(s.id, audienceOf(s, users, subs.get(s.id) ?? []));
+  return out;
+}
+
+function audienceOf(stream: StreamRow, users: Awaited<ReturnType<typeof activeUsers>>, subscribers: number[]): number[] {
   const ids = new Set(subscribers);
   for (const u of users) {
     if (stream.is_web_public === 1) ids.add(u.id);

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kysely, PostgresAdapter, PostgresDialect, sql } from 'kysely';
+import { Kysely, PostgresAdapter, sql } from 'kysely';
+import { BoundedPostgresDialect } from './long-lists.js';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import type { DB } from './schema.js';
@@ -53,7 +54,7 @@ export async function openStore(opts: { databaseUrl?: string; sqlitePath?: strin
   if (opts.databaseUrl) {
     dialect = postgresDialect;
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
-    db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    db = new Kysely<DB>({ dialect: new BoundedPostgresDialect({ pool }) });
   } else {
     dialect = sqliteDialect;
     const file = opts.sqlitePath ?? ':memory:';

@@ -4,6 +4,7 @@ import {
 } from 'kysely';
 import type Database from 'better-sqlite3';
 import type { SqliteWriter } from './sqlite-writer.js';
+import { longInList } from './long-lists.js';
 
 /** Prepared statements by SQL text, as Kysely would otherwise prepare one per query. */
 export type StatementSource = { prepare(text: string): Database.Statement; close(): void };
@@ -39,6 +40,13 @@ export class BoundedSqliteDialect extends SqliteDialect {
  */
 export class BoundedSqliteCompiler extends SqliteQueryCompiler {
   protected override visitPrimitiveValueList(node: PrimitiveValueListNode): void {
+    // A long list is one JSON parameter (long-lists.ts): one text whatever its length, too.
+    if (longInList(node, this.parentNode)) {
+      this.append('(select value from json_each(');
+      this.appendValue(JSON.stringify(node.values));
+      this.append('))');
+      return;
+    }
     const n = node.values.length;
     const parent = this.parentNode;
     if (n > 1 && parent && BinaryOperationNode.is(parent) && parent.rightOperand === node && OperatorNode.is(parent.operator)

@@ -42,3 +42,24 @@ test('POST /messages/render errors: missing content, no credentials', async () =
   const anon = await t.api('POST', '/api/v1/messages/render', { as: null, params: { content: 'x' } });
   assert.equal(anon.status, 401);
 });
+
+test('POST /messages/render applies the message limit as a send does: past 10,000 bytes the content is cut and marked', async () => {
+  const content = `${'é'.repeat(3000)}\n\n${'word '.repeat(4000)}`;
+  const r = await t.api('POST', '/api/v1/messages/render', { as: alice, params: { content } });
+  assert.equal(r.status, 200);
+  assert.ok(r.body.rendered.endsWith('<br>\n[message truncated]</p>'), r.body.rendered.slice(-60));
+  assert.ok(r.body.rendered.length < 12_000);
+  const sent = await t.api('POST', '/api/v1/messages', { as: alice, params: { type: 'stream', to: 'Verona', topic: 'long', content } });
+  const stored = await t.api('GET', `/api/v1/messages/${sent.body.id}`, { as: alice });
+  assert.equal(stored.body.message.content, r.body.rendered);
+});
+
+test('a long message with mentions renders off the request thread with the same mentions and links', async () => {
+  const content = `${'filler text. '.repeat(200)}@**Bob Jones** #**Verona**`;
+  const r = await t.api('POST', '/api/v1/messages/render', { as: alice, params: { content } });
+  assert.match(r.body.rendered, /data-user-id="\d+">@Bob Jones<\/span> <a class="stream"/);
+  const sent = await t.api('POST', '/api/v1/messages', { as: alice, params: { type: 'private', to: JSON.stringify([bob.id]), content } });
+  const got = await t.api('GET', `/api/v1/messages/${sent.body.id}`, { as: bob });
+  assert.equal(got.body.message.content, r.body.rendered);
+  assert.ok(got.body.message.flags.includes('mentioned'));
+});

@@ -190,6 +190,7 @@ test('values: Zulip\'s validation of each type, and of the request', async () =>
   await bad(ids.birthday, 'yesterday', 'Birthday is not a date');
   await bad(ids.site, 'example', 'Website is not a URL');
   await bad(ids.mentor, 'bob', 'User IDs is not a list');
+  await bad(ids.mentor, Array.from({ length: 1001 }, (_, i) => i + 1), 'User IDs is too long (limit: 1000 items)');
   await bad(ids.mentor, [99999], 'Invalid user ID: 99999');
   await bad(ids.mentor, [acmeOwner.id], `Invalid user ID: ${acmeOwner.id}`);
   await bad(ids.mentor, [bot.id], `User with ID ${bot.id} is a bot`);

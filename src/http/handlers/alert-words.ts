@@ -2,11 +2,11 @@ import type { AuthedRequest, Route } from '../route.js';
 import { transact } from '../../actions/transaction.js';
 import { badRequest } from '../../errors.js';
 import { doAddAlertWords, doRemoveAlertWords } from '../../actions/alert-words.js';
-import { MAX_ALERT_WORD_LENGTH } from '../../lib/limits.js';
+import { LIST_LIMITS, MAX_ALERT_WORD_LENGTH } from '../../lib/limits.js';
 import { alertWordsOf } from '../../reads/alert-words.js';
 
 function wordList(r: AuthedRequest): string[] {
-  const words = r.params.json('alert_words');
+  const words = r.params.jsonList('alert_words', LIST_LIMITS.alertWords);
   if (!Array.isArray(words) || !words.every((w) => typeof w === 'string')) throw badRequest('alert_words is not a list');
   for (const [i, w] of words.entries()) {
     if (w.length > MAX_ALERT_WORD_LENGTH) throw badRequest(`alert_words[${i}] is too long (limit: ${MAX_ALERT_WORD_LENGTH} characters)`);

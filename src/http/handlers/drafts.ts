@@ -1,6 +1,7 @@
 import type { AuthedRequest, Route } from '../route.js';
+import { LIST_LIMITS } from '../../lib/limits.js';
 import { pathInt } from '../route.js';
-import { isDict, type Json } from '../params.js';
+import { capList, isDict, type Json } from '../params.js';
 import { transact } from '../../actions/transaction.js';
 import { badRequest } from '../../errors.js';
 import { checkDraftsSynchronized, doCreateDrafts, doDeleteDraft, doEditDraft, type DraftInput, type DraftType } from '../../actions/drafts.js';
@@ -17,6 +18,7 @@ const CHECKS: Record<string, (at: string, v: Json) => void> = {
   },
   to: (at, v) => {
     if (!Array.isArray(v)) throw badRequest(`${at} is not a list`);
+    capList(at, v, LIST_LIMITS.recipients);
     v.forEach((x, i) => {
       if (typeof x !== 'number' || !Number.isSafeInteger(x)) throw badRequest(`${at}[${i}] is not an integer`);
     });
@@ -54,7 +56,7 @@ function parseDraft(name: string, v: Json): DraftInput {
 }
 
 function draftList(r: AuthedRequest): DraftInput[] {
-  const list = r.params.json('drafts');
+  const list = r.params.jsonList('drafts', LIST_LIMITS.other);
   if (!Array.isArray(list)) throw badRequest('drafts is not a list');
   return list.map((d, i) => parseDraft(`drafts[${i}]`, d));
 }

@@ -1,4 +1,5 @@
 import type { AuthedRequest, Route } from '../route.js';
+import { LIST_LIMITS } from '../../lib/limits.js';
 import { badRequest } from '../../errors.js';
 import { queuesOf } from '../../events/manager.js';
 import { onceClosed, serveEvents } from '../longpoll.js';
@@ -13,7 +14,7 @@ import { versionFields } from '../../lib/version.js';
 import { Role } from '../../lib/roles.js';
 
 function stringList(r: AuthedRequest, name: string): string[] | null {
-  const v = r.params.optJson(name);
+  const v = r.params.optJsonList(name, LIST_LIMITS.other);
   if (v === undefined || v === null) return null;
   if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) throw badRequest(`${name} is not a list`);
   return v as string[];

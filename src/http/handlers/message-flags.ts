@@ -1,4 +1,5 @@
 import type { Route } from '../route.js';
+import { LIST_LIMITS } from '../../lib/limits.js';
 import { transact } from '../../actions/transaction.js';
 import { doUpdateMessageFlags } from '../../actions/message-flags.js';
 import { doMarkAllAsRead, doMarkStreamAsRead } from '../../actions/mark-read.js';
@@ -8,7 +9,7 @@ export const messageFlagRoutes: Route[] = [
     method: 'POST', path: '/messages/flags', auth: 'user',
     handler: async (r) => {
       // Read in Zulip's order, so that the first missing parameter is the one named.
-      const messages = r.params.intList('messages');
+      const messages = r.params.intList('messages', LIST_LIMITS.messageIds);
       const op = r.params.str('op');
       const flag = r.params.str('flag');
       await transact(r.ctx, (tx) => doUpdateMessageFlags(tx, r.user, op, flag, messages));

@@ -1,4 +1,5 @@
 import { PreSerialized, pathInt, type AuthedRequest, type Route } from '../route.js';
+import { LIST_LIMITS } from '../../lib/limits.js';
 import { badRequest } from '../../errors.js';
 import { accessMessage } from '../../access/message.js';
 import { fetchMessages, matchesNarrow, messageById, type FetchParams } from '../../reads/messages.js';
@@ -28,7 +29,7 @@ export const messageReadRoutes: Route[] = [
   {
     method: 'GET', path: '/messages/matches_narrow', auth: 'user',
     handler: async (r) => {
-      const ids = r.params.intList('msg_ids');
+      const ids = r.params.intList('msg_ids', LIST_LIMITS.messageIds);
       return { messages: await matchesNarrow(r.ctx.store.db, r.user, ids, r.params.json('narrow')) };
     },
   },

@@ -3,6 +3,8 @@ import { messageKind } from '../../lib/message-type.js';
 import { badRequest, missingArgument } from '../../errors.js';
 import { sendMessage, type Addressee } from '../../actions/message-send.js';
 import { clientName } from '../../lib/client-name.js';
+import { capList } from '../params.js';
+import { LIST_LIMITS } from '../../lib/limits.js';
 
 // A stream name is rarely JSON, and a failed JSON.parse builds an exception with a stack
 // (about 5 % of a send's time on the request thread). Only text that can be JSON is parsed.
@@ -33,7 +35,7 @@ function streamAddressee(raw: string): Addressee {
 /** `to` for people: a JSON list of ids or of emails, or emails separated by commas. */
 function privateAddressee(raw: string): Addressee {
   const v = parseJson(raw);
-  const list = Array.isArray(v) ? v : typeof v === 'number' ? [v] : typeof v === 'string' ? v.split(',') : raw.split(',');
+  const list = capList('to', Array.isArray(v) ? v : typeof v === 'number' ? [v] : typeof v === 'string' ? v.split(',') : raw.split(','), LIST_LIMITS.recipients);
   if (list.every((x) => typeof x === 'number' && Number.isInteger(x))) return { kind: 'private', ids: list as number[] };
   if (list.every((x) => typeof x === 'string')) return { kind: 'private', emails: (list as string[]).map((e) => e.trim()).filter((e) => e !== '') };
   throw badRequest('Invalid data type for recipients');

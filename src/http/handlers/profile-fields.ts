@@ -1,4 +1,5 @@
 import { pathInt, type AuthedRequest, type Route } from '../route.js';
+import { LIST_LIMITS } from '../../lib/limits.js';
 import { transact } from '../../actions/transaction.js';
 import { requireAdmin } from '../../access/user.js';
 import {
@@ -10,7 +11,7 @@ import { botRequestsRefused } from '../../errors.js';
 
 /** Zulip 5 strips the label; the hint stays as given. */
 const labelAndHint = (r: AuthedRequest) => ({
-  name: (r.params.optStr('name') ?? '').trim(), hint: r.params.optStr('hint') ?? '', data: checkFieldDataParam(r.params.optJson('field_data')),
+  name: (r.params.optStr('name') ?? '').trim(), hint: r.params.optStr('hint') ?? '', data: checkFieldDataParam(r.params.optJsonList('field_data', LIST_LIMITS.other)),
 });
 
 function requireHuman(r: AuthedRequest): void {
@@ -35,7 +36,7 @@ export const profileFieldRoutes: Route[] = [
     method: 'PATCH', path: '/realm/profile_fields', auth: 'user',
     handler: async (r) => {
       requireAdmin(r.user);
-      const order = r.params.intList('order');
+      const order = r.params.intList('order', LIST_LIMITS.other);
       await transact(r.ctx, (tx) => doReorderProfileFields(tx, r.realm, order));
       return {};
     },
@@ -63,7 +64,7 @@ export const profileFieldRoutes: Route[] = [
     method: 'PATCH', path: '/users/me/profile_data', auth: 'user',
     handler: async (r) => {
       requireHuman(r);
-      const items = checkProfileDataItems('data', r.params.json('data'), false);
+      const items = checkProfileDataItems('data', r.params.jsonList('data', LIST_LIMITS.other), false);
       await transact(r.ctx, (tx) => doUpdateProfileData(tx, r.user, items));
       return {};
     },
@@ -72,7 +73,7 @@ export const profileFieldRoutes: Route[] = [
     method: 'DELETE', path: '/users/me/profile_data', auth: 'user',
     handler: async (r) => {
       requireHuman(r);
-      const ids = r.params.intList('data');
+      const ids = r.params.intList('data', LIST_LIMITS.other);
       await transact(r.ctx, (tx) => doRemoveProfileData(tx, r.user, ids));
       return {};
     },

@@ -1,15 +1,16 @@
 import type { Route } from '../route.js';
+import { LIST_LIMITS } from '../../lib/limits.js';
 import { pathInt } from '../route.js';
 import { isDict } from '../params.js';
 import { transact } from '../../actions/transaction.js';
 import { fitsIdColumn } from '../../lib/ids.js';
-import { accessPrincipals, accessUserById } from '../../access/user.js';
+import { accessUserById } from '../../access/user.js';
 import { isSubscribed, ownSubscriptions } from '../../reads/subscriptions.js';
 import { streamByName } from '../../reads/streams.js';
 import { accessStreamById, accessStreamByName } from '../../access/stream.js';
 import { presentSubscription } from '../../presenters/stream.js';
 import { badRequest, noSuchUser } from '../../errors.js';
-import { doSubscribeRequest, doUnsubscribeRequest } from '../../actions/subscription-request.js';
+import { doSubscribeRequest, subscribeRequest, doUnsubscribeRequest, unsubscribeRequest } from '../../actions/subscription-request.js';
 import { doChangeSubscriptionProperty, SUBSCRIPTION_PROPERTIES, type SubscriptionProperty } from '../../actions/subscription-properties.js';
 import { doMuteTopic, doUnmuteTopic } from '../../actions/muted-topics.js';
 import { checkColor, optPostPolicy, optRetentionDays, parsePrincipals, parseStreamDicts } from './stream-param-parsers.js';
@@ -45,8 +46,8 @@ export const subscriptionRoutes: Route[] = [
   {
     method: 'POST', path: '/users/me/subscriptions', auth: 'user',
     handler: async (r) => {
-      const dicts = parseStreamDicts(r.params.json('subscriptions'));
-      const principals = parsePrincipals(r.params.optJson('principals'));
+      const dicts = parseStreamDicts(r.params.jsonList('subscriptions', LIST_LIMITS.streams));
+      const principals = parsePrincipals(r.params.optJsonList('principals', LIST_LIMITS.users));
       const req = {
         streams: dicts,
         inviteOnly: r.params.bool('invite_only', false),
@@ -57,29 +58,23 @@ export const subscriptionRoutes: Route[] = [
         authorizationErrorsFatal: r.params.bool('authorization_errors_fatal', true),
         announce: r.params.bool('announce', false),
       };
-      return transact(r.ctx, async (tx) => {
-        const resolved = principals ? await accessPrincipals(tx.db, r.user, principals) : undefined;
-        return { ...(await doSubscribeRequest(tx, r.realm, r.user, { ...req, principals: resolved })) };
-      });
+      return { ...(await subscribeRequest(r.ctx, r.realm, r.user, { ...req, principals })) };
     },
   },
   {
     method: 'DELETE', path: '/users/me/subscriptions', auth: 'user',
     handler: async (r) => {
-      const names = r.params.strList('subscriptions');
-      const principals = parsePrincipals(r.params.optJson('principals'));
-      return transact(r.ctx, async (tx) => {
-        const resolved = principals ? await accessPrincipals(tx.db, r.user, principals) : undefined;
-        return { ...(await doUnsubscribeRequest(tx, r.user, names, resolved)) };
-      });
+      const names = r.params.strList('subscriptions', LIST_LIMITS.streams);
+      const principals = parsePrincipals(r.params.optJsonList('principals', LIST_LIMITS.users));
+      return { ...(await unsubscribeRequest(r.ctx, r.user, names, principals)) };
     },
   },
   {
     // Zulip's older combined form: `add` (like POST) and `delete` (like DELETE) in one transaction.
     method: 'PATCH', path: '/users/me/subscriptions', auth: 'user',
     handler: async (r) => {
-      const add = r.params.has('add') ? parseStreamDicts(r.params.json('add'), 'add') : [];
-      const del = r.params.optStrList('delete') ?? [];
+      const add = r.params.has('add') ? parseStreamDicts(r.params.jsonList('add', LIST_LIMITS.streams), 'add') : [];
+      const del = r.params.optStrList('delete', LIST_LIMITS.streams) ?? [];
       if (add.length === 0 && del.length === 0) throw badRequest('Nothing to do. Specify at least one of "add" or "delete".');
       return transact(r.ctx, async (tx) => {
         // Zulip runs both halves, an empty one included, and merges their answers.
@@ -109,7 +104,7 @@ export const subscriptionRoutes: Route[] = [
   {
     method: 'POST', path: '/users/me/subscriptions/properties', auth: 'user',
     handler: async (r) => {
-      const changes = parsePropertyChanges(r.params.json('subscription_data'));
+      const changes = parsePropertyChanges(r.params.jsonList('subscription_data', LIST_LIMITS.other));
       const out: PropertyChange[] = [];
       await transact(r.ctx, async (tx) => {
         for (const c of changes) {

@@ -1,4 +1,5 @@
 import type { Route } from '../route.js';
+import { LIST_LIMITS } from '../../lib/limits.js';
 import { transact } from '../../actions/transaction.js';
 import { badRequest } from '../../errors.js';
 import { messageKind } from '../../lib/message-type.js';
@@ -15,7 +16,7 @@ export const typingRoutes: Route[] = [
       if (op !== 'start' && op !== 'stop') throw badRequest('Invalid op');
       // Newer clients name the stream with `stream_id` (Zulip 8.0) instead of a one-element `to`.
       const streamId = kind === 'stream' ? r.params.optInt('stream_id') : undefined;
-      const to = streamId !== undefined ? [streamId] : r.params.intList('to');
+      const to = streamId !== undefined ? [streamId] : r.params.intList('to', LIST_LIMITS.recipients);
       if (to.length === 0) throw badRequest("Empty 'to' list");
       let topic: string | undefined;
       if (kind === 'stream') {

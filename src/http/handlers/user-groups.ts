@@ -1,4 +1,5 @@
 import { pathInt, type Route } from '../route.js';
+import { LIST_LIMITS } from '../../lib/limits.js';
 import { transact } from '../../actions/transaction.js';
 import { accessUserGroupById, checkCanEditUserGroups, requireMemberOrAdmin } from '../../access/user-group.js';
 import { doAddUserGroupMembers, doCreateUserGroup, doDeleteUserGroup, doRemoveUserGroupMembers, doUpdateUserGroup } from '../../actions/user-groups.js';
@@ -16,7 +17,7 @@ export const userGroupRoutes: Route[] = [
     handler: async (r) => {
       checkCanEditUserGroups(r.user, r.realm);
       const name = r.params.str('name');
-      const memberIds = r.params.intList('members');
+      const memberIds = r.params.intList('members', LIST_LIMITS.users);
       const description = r.params.str('description');
       await transact(r.ctx, (tx) => doCreateUserGroup(tx, r.realm, { name, description, memberIds }));
       return {};
@@ -49,8 +50,8 @@ export const userGroupRoutes: Route[] = [
     handler: async (r) => {
       checkCanEditUserGroups(r.user, r.realm);
       const id = pathInt(r, 'user_group_id');
-      const remove = r.params.optIntList('delete') ?? [];
-      const add = r.params.optIntList('add') ?? [];
+      const remove = r.params.optIntList('delete', LIST_LIMITS.users) ?? [];
+      const add = r.params.optIntList('add', LIST_LIMITS.users) ?? [];
       if (add.length === 0 && remove.length === 0) throw groupNothingToDo();
       // Zulip composes the two in one transaction: adding first, then removing.
       await transact(r.ctx, async (tx) => {

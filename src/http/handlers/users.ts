@@ -1,4 +1,5 @@
 import type { AuthedRequest, Route } from '../route.js';
+import { LIST_LIMITS } from '../../lib/limits.js';
 import { pathInt, PreSerialized } from '../route.js';
 import { transact } from '../../actions/transaction.js';
 import { accessUserByEmail, accessUserById, requireAdmin } from '../../access/user.js';
@@ -71,7 +72,7 @@ export const userRoutes: Route[] = [
       const id = pathInt(r, 'user_id');
       const fullName = r.params.optStr('full_name');
       const role = r.params.optInt('role');
-      const raw = r.params.optJson('profile_data');
+      const raw = r.params.optJsonList('profile_data', LIST_LIMITS.other);
       const profile = raw === undefined ? undefined : checkProfileDataItems('profile_data', raw, true);
       await transact(r.ctx, async (tx) => {
         const target = await accessUserById(tx.db, r.user, id, { allowDeactivated: true, allowBots: true, forAdmin: true });

@@ -65,6 +65,19 @@ export const subscriptions = {
       .select('subscription.stream_id').where('subscription.user_id', '=', userId)
       .where('subscription.active', '=', 1).where('stream.deactivated', '=', 0).execute()).map((r) => r.stream_id),
 
+  /** The user's rows (any state) in these streams, by stream id. */
+  mapOfUserInStreams: async (q: Q, userId: number, streamIds: number[]): Promise<Map<number, SubscriptionRow>> => {
+    if (streamIds.length === 0) return new Map();
+    const rows = await q.selectFrom('subscription').selectAll().where('user_id', '=', userId).where('stream_id', 'in', streamIds).execute();
+    return new Map(rows.map((r) => [r.stream_id, r]));
+  },
+
+  /** The user's active rows in these streams, by stream id. */
+  mapActiveOfUser: async (q: Q, userId: number, streamIds: number[]): Promise<Map<number, SubscriptionRow>> => {
+    const all = await subscriptions.mapOfUserInStreams(q, userId, streamIds);
+    return new Map([...all].filter(([, r]) => r.active === 1));
+  },
+
   listColorsOfUser: async (q: Q, userId: number): Promise<string[]> =>
     (await q.selectFrom('subscription').select('color').where('user_id', '=', userId).execute()).map((r) => r.color),
 
@@ -72,6 +85,24 @@ export const subscriptions = {
     const r = await q.insertInto('subscription').values(row).execute();
     rowsWritten(q, 'subscriptions');
     return r;
+  },
+
+  /** Many rows in one statement per hundred (a statement's parameters stay few). */
+  insertMany: async (q: Q, rows: Array<Insertable<SubscriptionTable>>) => {
+    for (let i = 0; i < rows.length; i += 100) await q.insertInto('subscription').values(rows.slice(i, i + 100)).execute();
+    if (rows.length > 0) rowsWritten(q, 'subscriptions');
+  },
+
+  activateMany: async (q: Q, ids: number[]) => {
+    if (ids.length === 0) return;
+    await q.updateTable('subscription').set({ active: 1 }).where('id', 'in', ids).execute();
+    rowsWritten(q, 'subscriptions');
+  },
+
+  deactivateMany: async (q: Q, ids: number[]) => {
+    if (ids.length === 0) return;
+    await q.updateTable('subscription').set({ active: 0 }).where('id', 'in', ids).execute();
+    rowsWritten(q, 'subscriptions');
   },
 
   update: async (q: Q, id: number, patch: Updateable<SubscriptionTable>) => {
