@@ -4,6 +4,7 @@ import { transact } from '../../actions/transaction.js';
 import { doRemoveBotStorage, doSetBotStorage } from '../../actions/bot-storage.js';
 import { botStorageOf } from '../../reads/bot-storage.js';
 import { badRequest } from '../../errors.js';
+import { LIST_LIMITS } from '../../lib/limits.js';
 
 /** Zulip's check_dict(value_validator=check_string), with its messages. */
 function storageEntries(raw: Json): Array<{ key: string; value: string }> {
@@ -14,7 +15,7 @@ function storageEntries(raw: Json): Array<{ key: string; value: string }> {
   });
 }
 
-const keysOf = (r: AuthedRequest) => r.params.optStrList('keys');
+const keysOf = (r: AuthedRequest) => r.params.optStrList('keys', LIST_LIMITS.other);
 
 export const botStorageRoutes: Route[] = [
   {

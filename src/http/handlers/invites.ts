@@ -9,6 +9,8 @@ import { badRequest, invitationFailed } from '../../errors.js';
 import { DEFAULT_INVITE_VALIDITY_MINUTES, inviteeEmails } from '../../lib/invites.js';
 import { Role } from '../../lib/roles.js';
 import { setSessionCookies } from '../session-auth.js';
+import { LIST_LIMITS } from '../../lib/limits.js';
+import { capList } from '../../lib/lists.js';
 
 // A century: anything longer is no expiry a person means, and keeps timestamps in range.
 const MAX_VALIDITY_MINUTES = 100 * 365 * 24 * 60;
@@ -40,8 +42,8 @@ export const inviteRoutes: Route[] = [
   {
     method: 'POST', path: '/invites', auth: 'user',
     handler: async (r) => {
-      const emails = inviteeEmails(r.params.str('invitee_emails'));
-      const terms: InviteTerms = { inviteAs: inviteAs(r), streamIds: r.params.intList('stream_ids'), expiresInMinutes: expiresInMinutes(r) };
+      const emails = capList('invitee_emails', inviteeEmails(r.params.str('invitee_emails')), LIST_LIMITS.other);
+      const terms: InviteTerms = { inviteAs: inviteAs(r), streamIds: r.params.intList('stream_ids', LIST_LIMITS.streams), expiresInMinutes: expiresInMinutes(r) };
       const skipped = await transact(r.ctx, (tx) => doInviteUsers(tx, r.realm, r.user, emails, terms));
       // As Zulip: the others' invitations went out, and the answer still names who was skipped.
       if (skipped.length > 0) {
@@ -60,7 +62,7 @@ export const inviteRoutes: Route[] = [
   {
     method: 'POST', path: '/invites/multiuse', auth: 'user',
     handler: async (r) => {
-      const terms: InviteTerms = { inviteAs: inviteAs(r), streamIds: r.params.optIntList('stream_ids') ?? [], expiresInMinutes: expiresInMinutes(r) };
+      const terms: InviteTerms = { inviteAs: inviteAs(r), streamIds: r.params.optIntList('stream_ids', LIST_LIMITS.streams) ?? [], expiresInMinutes: expiresInMinutes(r) };
       return { invite_link: await transact(r.ctx, (tx) => doCreateMultiuseInvite(tx, r.ctx, r.realm, r.user, terms)) };
     },
   },

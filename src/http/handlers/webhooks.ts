@@ -1,6 +1,7 @@
 import type { Route } from '../route.js';
 import { receiveWebhook } from '../../actions/webhook-receive.js';
 import { integrationNamed } from '../../webhooks/index.js';
+import { LIST_LIMITS } from '../../lib/limits.js';
 
 /**
  * Incoming webhooks: /api/v1/external/<integration_name>, as Zulip's. Any name that is no
@@ -18,7 +19,7 @@ export const webhookRoutes: Route[] = [
         integration, path: r.req.url.split('?')[0]!, raw: r.raw, form: r.form,
         contentType: headers['content-type'] ?? '', headers,
         param: (name) => r.params.optStr(name),
-        only: r.params.optStrList('only_events'), exclude: r.params.optStrList('exclude_events'),
+        only: r.params.optStrList('only_events', LIST_LIMITS.other), exclude: r.params.optStrList('exclude_events', LIST_LIMITS.other),
       });
       return {};
     },
