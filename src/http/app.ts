@@ -8,6 +8,8 @@ import { authenticate, resolveRealm } from './auth.js';
 import { routes } from './routes.js';
 import { PreSerialized, type AuthedRequest, type BaseRequest, type Route } from './route.js';
 import { createServer } from './longpoll.js';
+import { chargeRequest, clientAddress, userBudgetKey, withHeaders } from './rate-limit.js';
+import { ApiError } from '../errors.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -34,6 +36,7 @@ export async function buildHttp(ctx: AppContext): Promise<FastifyInstance> {
     routerOptions: { ignoreDuplicateSlashes: true, ignoreTrailingSlash: true, maxParamLength: 500, querystringParser: parseQuery },
     bodyLimit: 8 * 1024 * 1024,
     return503OnClosing: true,
+    trustProxy: ctx.config.trustProxy,
   });
 
   app.addHook('preClose', (done) => {
@@ -54,6 +57,7 @@ export async function buildHttp(ctx: AppContext): Promise<FastifyInstance> {
 
   app.setErrorHandler((err: unknown, req, reply) => {
     const { status, body } = renderError(err, ctx.log, handlerStarted.has(req), String(req.id));
+    if (err instanceof ApiError) for (const [k, v] of Object.entries(err.headers)) void reply.header(k, v);
     void reply.status(status).send(body);
   });
 
@@ -99,10 +103,15 @@ function registerRoute(app: FastifyInstance, ctx: AppContext, route: Route): voi
       };
       let body: Record<string, unknown> | PreSerialized;
       if (route.auth === 'user') {
-        const { user, realm } = await authenticate(ctx, req.headers.host, req.headers.authorization);
+        const { user, realm } = await authenticateCharged(ctx, req);
+        // Zulip's api_by_user: every authenticated request, in one budget per user (and so
+        // per API key), its state in X-RateLimit-* on every answer, refusals included.
+        if (ctx.limiter.enabled) void reply.headers((await chargeRequest(ctx, 'api_by_user', userBudgetKey(user.id, route.method === 'GET' && route.path === '/events'))) ?? {});
         const r: AuthedRequest = { ...base, user, realm };
         body = await route.handler(r);
       } else {
+        // Zulip's api_by_ip, for the API's public endpoints (not the files and pages beside it).
+        if (ctx.limiter.enabled && route.prefix === undefined) void reply.headers((await chargeRequest(ctx, 'api_by_ip', clientAddress(req.ip))) ?? {});
         base.realm = await resolveRealm(ctx, req.headers.host);
         body = await route.handler(base);
       }
@@ -110,4 +119,18 @@ function registerRoute(app: FastifyInstance, ctx: AppContext, route: Route): voi
       return sendJson(reply, body instanceof PreSerialized ? body.json : JSON.stringify({ result: 'success', msg: '', ...body }));
     },
   });
+}
+
+/**
+ * Authentication, with a failed attempt counted as an unauthenticated request from its
+ * address (api_by_ip): guessing keys costs a budget like any anonymous call.
+ */
+async function authenticateCharged(ctx: AppContext, req: FastifyRequest): Promise<Awaited<ReturnType<typeof authenticate>>> {
+  try {
+    return await authenticate(ctx, req.headers.host, req.headers.authorization);
+  } catch (err) {
+    if (!ctx.limiter.enabled || !(err instanceof ApiError) || err.httpStatus !== 401) throw err;
+    const headers = await chargeRequest(ctx, 'api_by_ip', clientAddress(req.ip));
+    throw headers ? withHeaders(err, headers) : err;
+  }
 }

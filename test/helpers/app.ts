@@ -13,7 +13,6 @@ import { ensureDefaultRealm } from '../../src/cli/bootstrap.js';
 import { realms } from '../../src/store/repos/realms.js';
 import { Role } from '../../src/lib/roles.js';
 import type { RealmRow, UserRow } from '../../src/store/rows.js';
-import { resetLoginLimits } from '../../src/actions/login.js';
 
 export const ENGINE = process.env.PARLEY_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
 export const HOST = 'parley.test';
@@ -126,12 +125,12 @@ async function createPgDatabase(): Promise<string> {
  * start from nothing.
  */
 export async function testApp(overrides: ConfigOverrides = {}, opts: { welcome?: boolean } = {}): Promise<TestApp> {
-  resetLoginLimits();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-test-'));
   const databaseUrl = ENGINE === 'postgres' ? await createPgDatabase() : undefined;
   const app = await buildApp({
     dataDir, databaseUrl, logLevel: 'silent', externalUrl: `http://${HOST}`,
-    adminEmail: OWNER_EMAIL, adminPassword: OWNER_PASSWORD, orgName: 'Parley Test', ...overrides,
+    // Tests hammer the API: budgets off unless a test turns them on (test/ratelimit/).
+    adminEmail: OWNER_EMAIL, adminPassword: OWNER_PASSWORD, orgName: 'Parley Test', rateLimiting: false, ...overrides,
   });
   await ensureDefaultRealm(app.ctx, { welcome: opts.welcome ?? false });
   const realm = (await realms.findByStringId(app.ctx.store.db, ''))!;
