@@ -29,6 +29,7 @@ export interface TestUser {
 export interface ApiResult {
   status: number;
   body: any;
+  headers?: Record<string, string | string[] | number | undefined>;
 }
 
 export interface CallOpts {
@@ -38,6 +39,8 @@ export interface CallOpts {
   query?: Record<string, unknown>;
   host?: string;
   headers?: Record<string, string>;
+  /** The client's address as the server sees it (default 127.0.0.1). */
+  remoteAddress?: string;
 }
 
 /** What createUser takes: a member named `User N` with email `userN@parley.test` unless told otherwise. */
@@ -142,7 +145,7 @@ export async function testApp(overrides: ConfigOverrides = {}, opts: { welcome?:
     const as = opts.as === undefined ? owner : opts.as;
     const headers: Record<string, string> = { host: opts.host ?? HOST, ...(opts.headers ?? {}) };
     if (as) headers.authorization = basic(as.email, as.apiKey);
-    const inject: InjectOptions = { method: method as InjectOptions['method'], url, headers };
+    const inject: InjectOptions = { method: method as InjectOptions['method'], url, headers, ...(opts.remoteAddress ? { remoteAddress: opts.remoteAddress } : {}) };
     const enc = opts.params ? encodeParams(opts.params) : '';
     const q = opts.query ? encodeParams(opts.query) : '';
     if (method === 'GET') {
@@ -162,7 +165,7 @@ export async function testApp(overrides: ConfigOverrides = {}, opts: { welcome?:
     } catch {
       body = res.body;
     }
-    return { status: res.statusCode, body };
+    return { status: res.statusCode, body, headers: res.headers };
   };
 
   const createUser: TestApp['createUser'] = async (o = {}) => {
