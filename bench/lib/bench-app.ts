@@ -24,7 +24,7 @@ export const BENCH_OWNER = 'owner@bench.test';
  */
 export function benchLimits(): ConfigOverrides {
   if (!process.env.BENCH_RATE_LIMITS) return { rateLimiting: false };
-  return { rateLimiting: true, rateLimits: parseRateLimitRules('api_by_user=60:1000000000;api_by_ip=60:1000000000') };
+  return { rateLimiting: true, rateLimits: parseRateLimitRules(['api_by_user', 'api_by_ip', 'authenticate_by_username', 'authenticate_by_ip'].map((d) => `${d}=60:1000000000`).join(';')) };
 }
 
 export interface BenchApp {
