@@ -19,15 +19,17 @@ const LocalStore = createRequire(import.meta.url)('@fastify/rate-limit/store/Loc
 
 export class InMemoryRateLimiter implements RateLimiter {
   readonly enabled = true;
-  private readonly store: LocalStore;
+  /**
+   * One store per domain, so that the keys of one cannot push another's out: many busy
+   * users must not make the server forget an address's failed sign-ins.
+   */
+  private readonly stores = new Map<RateLimitDomain, LocalStore>();
 
   /**
-   * `entries`: how many keys (per rule) are remembered; past that the least recently used
-   * is forgotten, which only ever lets a request through, never refuses one.
+   * `entries`: how many keys (per rule) each domain remembers; past that the least recently
+   * used is forgotten, which only ever lets a request through, never refuses one.
    */
-  constructor(private readonly rules: RateLimitRules, entries = 100_000) {
-    this.store = new LocalStore(false, false, entries);
-  }
+  constructor(private readonly rules: RateLimitRules, private readonly entries = 100_000) {}
 
   hit(domain: RateLimitDomain, key: string): RateLimitResult | undefined {
     return this.check(domain, key, 'incr');
@@ -44,7 +46,7 @@ export class InMemoryRateLimiter implements RateLimiter {
     let limitedFor = 0;
     let longest: { rule: RateLimitRule; entry: StoreEntry } | undefined;
     for (const rule of rules) {
-      const entry = this.entry(op, `${domain}:${rule.windowSecs}:${key}`, rule);
+      const entry = this.entry(this.storeOf(domain), op, rules.length === 1 ? key : `${rule.windowSecs}:${key}`, rule);
       // incr counts this use; read reports the uses so far, so the next one is what is asked about.
       const used = op === 'incr' ? entry.current : entry.current + 1;
       if (used > rule.max) {
@@ -62,10 +64,16 @@ export class InMemoryRateLimiter implements RateLimiter {
     };
   }
 
-  private entry(op: 'incr' | 'read', storeKey: string, rule: RateLimitRule): StoreEntry {
+  private storeOf(domain: RateLimitDomain): LocalStore {
+    let store = this.stores.get(domain);
+    if (!store) this.stores.set(domain, (store = new LocalStore(false, false, this.entries)));
+    return store;
+  }
+
+  private entry(store: LocalStore, op: 'incr' | 'read', storeKey: string, rule: RateLimitRule): StoreEntry {
     let out: StoreEntry | undefined;
     // LocalStore answers synchronously; the callback is its contract with RedisStore.
-    this.store[op](storeKey, (err, res) => {
+    store[op](storeKey, (err, res) => {
       if (err) throw err;
       out = res;
     }, rule.windowSecs * 1000, rule.max);

@@ -69,3 +69,10 @@ test('the in-memory limiter: a window\'s budget, then refusal until it ends; pee
   assert.equal(l.hit('authenticate_by_ip', 'x')!.limit, 50, 'a domain not overridden keeps its default');
   assert.equal(new InMemoryRateLimiter(parseRateLimitRules('api_by_ip=')).hit('api_by_ip', 'x'), undefined, 'a domain without rules is not limited');
 });
+
+test('a domain\'s keys never push another domain\'s out of memory', () => {
+  const l = new InMemoryRateLimiter(parseRateLimitRules('authenticate_by_ip=1800:1'), 4);
+  assert.equal(l.hit('authenticate_by_ip', '203.0.113.1')!.limited, false);
+  for (let i = 0; i < 50; i++) l.hit('api_by_user', String(i));
+  assert.equal(l.hit('authenticate_by_ip', '203.0.113.1')!.limited, true, 'the address\'s failure is still remembered');
+});
