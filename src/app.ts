@@ -31,6 +31,9 @@ export async function openContext(overrides: ConfigOverrides = {}, deps: { log?:
   const config: Config = loadConfig(overrides);
   setPasswordHashCost({ memoryKib: config.passwordHashMemoryKib, timeCost: config.passwordHashTimeCost });
   const log = deps.log ?? makeLogger(config.logLevel);
+  if (config.passwordHashMemoryKib < 19_456 || config.passwordHashTimeCost < 2) {
+    log.warn({ memoryKib: config.passwordHashMemoryKib, timeCost: config.passwordHashTimeCost }, 'password hashes below OWASP\'s minimum Argon2id cost (19456 KiB, 2 passes): for tests only');
+  }
   const store = await openStore({
     databaseUrl: config.databaseUrl, sqlitePath: path.join(config.dataDir, 'parley.db'),
     onError: (message) => log.warn({ message }, 'background WAL checkpoint failed'),
