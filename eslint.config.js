@@ -41,6 +41,8 @@ const LAYERS = [
   { folder: 'cache', bans: [ban.http, ban.actions, ban.reads, ban.access, ban.presenters] },
   { folder: 'store', bans: [ban.http, ban.actions, ban.reads, ban.events, ban.presenters, ban.cache, ban.access] },
   { folder: 'events', bans: [ban.http, ban.actions] },
+  // Request budgets: counting only, below everything that asks.
+  { folder: 'ratelimit', bans: [ban.http, ban.actions, ban.reads, ban.access, ban.presenters, ban.cache, ban.store, ban.events] },
   // Pure cores and helpers: below the writers.
   ...['narrow', 'markdown', 'emoji', 'lib', 'webhooks'].map((folder) => ({ folder, bans: [ban.http, ban.actions] })),
 ];

@@ -9,6 +9,9 @@ import { openStore } from './store/db.js';
 import { InProcessBus, type EventBus } from './events/bus.js';
 import { buildHttp } from './http/app.js';
 import { startServices } from './wiring.js';
+import { InMemoryRateLimiter } from './ratelimit/memory.js';
+import { UNLIMITED, type RateLimiter } from './ratelimit/limiter.js';
+import { setPasswordHashCost } from './lib/secrets.js';
 
 export interface App {
   ctx: AppContext;
@@ -24,20 +27,25 @@ export function makeLogger(level: string): Logger {
 }
 
 /** Config, store and bus without HTTP: what the admin CLI commands run on. */
-export async function openContext(overrides: ConfigOverrides = {}, deps: { log?: Logger; bus?: EventBus } = {}): Promise<AppContext> {
+export async function openContext(overrides: ConfigOverrides = {}, deps: { log?: Logger; bus?: EventBus; limiter?: RateLimiter } = {}): Promise<AppContext> {
   const config: Config = loadConfig(overrides);
+  setPasswordHashCost({ memoryKib: config.passwordHashMemoryKib, timeCost: config.passwordHashTimeCost });
   const log = deps.log ?? makeLogger(config.logLevel);
+  if (config.passwordHashMemoryKib < 19_456 || config.passwordHashTimeCost < 2) {
+    log.warn({ memoryKib: config.passwordHashMemoryKib, timeCost: config.passwordHashTimeCost }, 'password hashes below OWASP\'s minimum Argon2id cost (19456 KiB, 2 passes): for tests only');
+  }
   const store = await openStore({
     databaseUrl: config.databaseUrl, sqlitePath: path.join(config.dataDir, 'parley.db'),
     onError: (message) => log.warn({ message }, 'background WAL checkpoint failed'),
   });
   const mail = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox') }, log);
   const storage = await createStorage(config);
-  return { config, store, bus: deps.bus ?? new InProcessBus(), log, mail, storage, drainHooks: [], shutdownHooks: [] };
+  const limiter = deps.limiter ?? (config.rateLimiting ? new InMemoryRateLimiter(config.rateLimits) : UNLIMITED);
+  return { config, store, bus: deps.bus ?? new InProcessBus(), log, mail, storage, limiter, drainHooks: [], shutdownHooks: [] };
 }
 
 /** Builds the whole server without listening; tests, the CLI and main all use it. */
-export async function buildApp(overrides: ConfigOverrides = {}, deps: { log?: Logger; bus?: EventBus } = {}): Promise<App> {
+export async function buildApp(overrides: ConfigOverrides = {}, deps: { log?: Logger; bus?: EventBus; limiter?: RateLimiter } = {}): Promise<App> {
   const ctx = await openContext(overrides, deps);
   const { log, store } = ctx;
   startServices(ctx);

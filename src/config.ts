@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_RATE_LIMIT_RULES, parseRateLimitRules, type RateLimitRules } from './ratelimit/rules.js';
 
 export interface Config {
   host: string;
@@ -38,6 +39,22 @@ export interface Config {
   sessionLifetimeSecs: number;
   /** The built web app (Vite's output): index.html and assets/. */
   webDir: string;
+  /** Request budgets on (Zulip's RATE_LIMITING); off for benchmarks and most tests. */
+  rateLimiting: boolean;
+  /** The budgets by domain (src/ratelimit/rules.ts): Zulip's defaults, overridden by PARLEY_RATE_LIMITS. */
+  rateLimits: RateLimitRules;
+  /**
+   * Which proxies' X-Forwarded-For to believe for the client's address (Fastify's
+   * trustProxy): `true` (any), or addresses/CIDRs. Behind a reverse proxy this
+   * must be set, or every client shares the proxy's address and its budgets.
+   */
+  trustProxy: boolean | string[];
+  /**
+   * Argon2id cost of new password hashes: memory in KiB and passes. The defaults are
+   * OWASP's minimum (19 MiB, 2 passes, 1 lane); lower only for tests.
+   */
+  passwordHashMemoryKib: number;
+  passwordHashTimeCost: number;
 }
 
 export type ConfigOverrides = Partial<Config>;
@@ -48,6 +65,26 @@ function envInt(name: string, fallback: number): number {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got '${v}'`);
   return n;
+}
+
+function envBool(name: string, fallback: boolean): boolean {
+  const v = process.env[name]?.trim().toLowerCase();
+  if (v === undefined || v === '') return fallback;
+  if (['1', 'true', 'on', 'yes'].includes(v)) return true;
+  if (['0', 'false', 'off', 'no'].includes(v)) return false;
+  throw new Error(`${name} must be true or false, got '${v}'`);
+}
+
+/**
+ * PARLEY_TRUST_PROXY: `true`/`false`, or a comma-separated list of addresses and CIDRs
+ * (Fastify refuses to trust by hop count alone: the nearest peer could be anyone).
+ */
+export function parseTrustProxy(v: string | undefined): boolean | string[] {
+  const s = v?.trim() ?? '';
+  if (s === '' || s === 'false') return false;
+  if (s === 'true') return true;
+  if (/^\d+$/.test(s)) throw new Error(`PARLEY_TRUST_PROXY: name the proxies (addresses or CIDRs) or 'true', not a hop count ('${s}')`);
+  return s.split(',').map((x) => x.trim()).filter(Boolean);
 }
 
 export function loadConfig(overrides: ConfigOverrides = {}): Config {
@@ -76,5 +113,10 @@ export function loadConfig(overrides: ConfigOverrides = {}): Config {
     sessionLifetimeSecs: overrides.sessionLifetimeSecs ?? envInt('PARLEY_SESSION_LIFETIME_SECS', 14 * 86_400),
     // web/dist beside src/ (tsx) or dist/ (the build): the package's own folder either way.
     webDir: path.resolve(overrides.webDir ?? process.env.PARLEY_WEB_DIR ?? fileURLToPath(new URL('../web/dist', import.meta.url))),
+    rateLimiting: overrides.rateLimiting ?? envBool('PARLEY_RATE_LIMITING', true),
+    rateLimits: overrides.rateLimits ?? parseRateLimitRules(process.env.PARLEY_RATE_LIMITS ?? '', DEFAULT_RATE_LIMIT_RULES),
+    trustProxy: overrides.trustProxy ?? parseTrustProxy(process.env.PARLEY_TRUST_PROXY),
+    passwordHashMemoryKib: overrides.passwordHashMemoryKib ?? envInt('PARLEY_PASSWORD_HASH_MEMORY_KIB', 19_456),
+    passwordHashTimeCost: overrides.passwordHashTimeCost ?? envInt('PARLEY_PASSWORD_HASH_TIME_COST', 2),
   };
 }

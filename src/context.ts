@@ -4,6 +4,7 @@ import type { Store } from './store/db.js';
 import type { EventBus } from './events/bus.js';
 import type { Mailer } from './mail/mailer.js';
 import type { Storage } from './uploads/storage.js';
+import type { RateLimiter } from './ratelimit/limiter.js';
 
 /** Everything a handler or action needs, built once by buildApp. */
 export interface AppContext {
@@ -15,6 +16,8 @@ export interface AppContext {
   mail: Mailer;
   /** Uploaded files and custom emoji images: the data directory or an object store. */
   storage: Storage;
+  /** Request budgets (src/ratelimit/): in this process, or shared by a cluster's nodes. */
+  limiter: RateLimiter;
   /**
    * Run as soon as shutdown begins, while in-flight requests finish: release anything
    * that would hold a request open (parked long-polls answer at once).

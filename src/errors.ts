@@ -34,6 +34,8 @@ export class ApiError extends Error {
     public readonly extra: Record<string, unknown> = {},
     /** false: rendered without `code`, as Zulip's bare json_error answers (the missing-draft error). */
     public readonly coded = true,
+    /** Headers the answer carries besides the body (Zulip's extra_headers: Retry-After). */
+    public readonly headers: Record<string, string> = {},
   ) {
     super(msg);
   }
@@ -83,8 +85,9 @@ export const principalNotAuthorized = (principal: string | number) =>
 
 export const authenticationFailed = () => new ApiError('AUTHENTICATION_FAILED', 'Your username or password is incorrect', 401);
 
+/** Zulip's RateLimitedError: seconds as a float, in the body and in Retry-After. */
 export const rateLimited = (retryAfterSecs: number) =>
-  new ApiError('RATE_LIMIT_HIT', 'API usage exceeded rate limit', 429, { 'retry-after': retryAfterSecs });
+  new ApiError('RATE_LIMIT_HIT', 'API usage exceeded rate limit', 429, { 'retry-after': retryAfterSecs }, true, { 'Retry-After': String(retryAfterSecs) });
 
 export const badEventQueueId = (id: string) =>
   new ApiError('BAD_EVENT_QUEUE_ID', `Bad event queue id: ${id}`, 400, { queue_id: id });

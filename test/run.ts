@@ -25,7 +25,9 @@ async function runSuite(engine: string, env: Record<string, string>): Promise<{ 
   process.stdout.write(`\n=== ${files.length} test files on ${engine} ===\n`);
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files], {
-      env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'],
+      // Request budgets off, for the servers tests start as children too; the rate-limit
+      // tests turn them on in their own config.
+      env: { PARLEY_RATE_LIMITING: 'false', ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'],
     });
     let text = '';
     child.stdout.on('data', (d: Buffer) => {

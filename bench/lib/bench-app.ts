@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildApp, type App } from '../../src/app.js';
 import type { ConfigOverrides } from '../../src/config.js';
+import { parseRateLimitRules } from '../../src/ratelimit/rules.js';
 import { ensureDefaultRealm } from '../../src/cli/bootstrap.js';
 import { transact } from '../../src/actions/transaction.js';
 import { realms } from '../../src/store/repos/realms.js';
@@ -16,6 +17,15 @@ import { createStreamWithSubscribers, type StreamSpec } from '../../src/actions/
 import type { RealmRow, StreamRow, UserRow } from '../../src/store/rows.js';
 
 export const BENCH_OWNER = 'owner@bench.test';
+
+/**
+ * Benchmarks run without request budgets. BENCH_RATE_LIMITS=1 turns them on with budgets
+ * no load reaches, to measure what counting costs on the hot paths.
+ */
+export function benchLimits(): ConfigOverrides {
+  if (!process.env.BENCH_RATE_LIMITS) return { rateLimiting: false };
+  return { rateLimiting: true, rateLimits: parseRateLimitRules(['api_by_user', 'api_by_ip', 'authenticate_by_username', 'authenticate_by_ip'].map((d) => `${d}=60:1000000000`).join(';')) };
+}
 
 export interface BenchApp {
   app: App;
@@ -30,7 +40,7 @@ export interface BenchApp {
 
 export async function startBenchApp(name: string, overrides: ConfigOverrides = {}): Promise<BenchApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `parley-bench-${name}-`));
-  const app = await buildApp({ dataDir, logLevel: 'silent', adminEmail: BENCH_OWNER, adminPassword: 'bench-password-1', ...overrides });
+  const app = await buildApp({ dataDir, logLevel: 'silent', adminEmail: BENCH_OWNER, adminPassword: 'bench-password-1', ...benchLimits(), ...overrides });
   // Benchmarks start from an empty organization, as their earlier figures did.
   await ensureDefaultRealm(app.ctx, { welcome: false });
   const realm = (await realms.findByStringId(app.ctx.store.db, ''))!;

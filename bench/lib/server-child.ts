@@ -10,9 +10,10 @@ import path from 'node:path';
 import Fastify from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { ensureDefaultRealm } from '../../src/cli/bootstrap.js';
+import { benchLimits } from './bench-app.js';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-bench-'));
-const app = await buildApp({ dataDir, logLevel: 'silent', adminEmail: 'bench@parley.test', adminPassword: 'bench-password-1', externalUrl: 'http://127.0.0.1' });
+const app = await buildApp({ dataDir, logLevel: 'silent', adminEmail: 'bench@parley.test', adminPassword: 'bench-password-1', ...benchLimits(), externalUrl: 'http://127.0.0.1' });
 // Benchmarks start from an empty organization, as their earlier figures did.
 await ensureDefaultRealm(app.ctx, { welcome: false });
 const owner = await app.ctx.store.db.selectFrom('users').selectAll().where('email', '=', 'bench@parley.test').executeTakeFirstOrThrow();

@@ -2,7 +2,7 @@ import type { AppContext } from '../context.js';
 import { transact, type Tx } from './transaction.js';
 import type { RealmRow, UserRow } from '../store/rows.js';
 import { users } from '../store/repos/users.js';
-import { badRequest } from '../errors.js';
+import { badRequest, rateLimited } from '../errors.js';
 import { userSettings } from '../lib/user-settings.js';
 import { DISPLAY_SETTINGS, NOTIFICATION_SETTINGS, settingValueError, type SettingName } from '../lib/settings-rules.js';
 import { LANGUAGE_NAMES } from '../lib/languages.js';
@@ -64,7 +64,12 @@ export async function updateSettings(ctx: AppContext, realm: RealmRow, user: Use
   }
   const newEmail = req.email?.trim();
   const emailChanges = newEmail !== undefined && newEmail !== user.delivery_email;
-  if (emailChanges) await checkEmailChange(ctx.store.db, realm, user, newEmail);
+  if (emailChanges) {
+    await checkEmailChange(ctx.store.db, realm, user, newEmail);
+    // Zulip's email_change_by_user: each request mails an address with no account yet.
+    const budget = await ctx.limiter.hit('email_change_by_user', String(user.id));
+    if (budget?.limited) throw rateLimited(budget.secsToFreedom);
+  }
   const passwordHash = req.newPassword !== undefined ? await hashPassword(req.newPassword) : undefined;
 
   await transact(ctx, async (tx) => {

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import type { ConfigOverrides } from '../config.js';
+import { parseTrustProxy, type ConfigOverrides } from '../config.js';
+import { parseRateLimitRules } from '../ratelimit/rules.js';
 
 /** Where the data lives: every command that opens the store takes these. */
 export function storeOptions(cmd: Command): Command {
@@ -21,7 +22,12 @@ export function serverOptions(cmd: Command): Command {
     .option('--max-file-upload-size-mib <n>', 'largest file upload in MiB, default 25 (PARLEY_MAX_FILE_UPLOAD_SIZE_MIB)', (v) => Number(v))
     .option('--s3-bucket <name>', 'store uploads in this S3-compatible bucket instead of <data-dir>/uploads (PARLEY_S3_BUCKET)')
     .option('--s3-endpoint <url>', 'the object store URL when not AWS (PARLEY_S3_ENDPOINT)')
-    .option('--s3-region <region>', 'the bucket region (PARLEY_S3_REGION)');
+    .option('--s3-region <region>', 'the bucket region (PARLEY_S3_REGION)')
+    .option('--no-rate-limiting', 'turn request budgets off, e.g. for benchmarks (PARLEY_RATE_LIMITING=false)')
+    .option('--rate-limits <spec>', "budgets by domain, 'domain=seconds:requests[,...][;domain=...]' (PARLEY_RATE_LIMITS)")
+    .option('--trust-proxy <spec>', 'believe X-Forwarded-For from these proxies: true, or addresses/CIDRs (PARLEY_TRUST_PROXY)')
+    .option('--password-hash-memory-kib <n>', 'Argon2id memory per password hash, default 19456 (PARLEY_PASSWORD_HASH_MEMORY_KIB)', (v) => Number(v))
+    .option('--password-hash-time-cost <n>', 'Argon2id passes per password hash, default 2 (PARLEY_PASSWORD_HASH_TIME_COST)', (v) => Number(v));
 }
 
 export function overridesFrom(opts: Record<string, unknown>): ConfigOverrides {
@@ -40,5 +46,11 @@ export function overridesFrom(opts: Record<string, unknown>): ConfigOverrides {
   if (opts.s3Bucket) o.s3Bucket = String(opts.s3Bucket);
   if (opts.s3Endpoint) o.s3Endpoint = String(opts.s3Endpoint);
   if (opts.s3Region) o.s3Region = String(opts.s3Region);
+  // Commander sets `rateLimiting` true by default for a --no- flag: only its explicit false counts.
+  if (opts.rateLimiting === false) o.rateLimiting = false;
+  if (opts.rateLimits !== undefined) o.rateLimits = parseRateLimitRules(String(opts.rateLimits), parseRateLimitRules(process.env.PARLEY_RATE_LIMITS ?? ''));
+  if (opts.trustProxy !== undefined) o.trustProxy = parseTrustProxy(String(opts.trustProxy));
+  if (opts.passwordHashMemoryKib !== undefined) o.passwordHashMemoryKib = Number(opts.passwordHashMemoryKib);
+  if (opts.passwordHashTimeCost !== undefined) o.passwordHashTimeCost = Number(opts.passwordHashTimeCost);
   return o;
 }

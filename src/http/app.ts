@@ -12,6 +12,8 @@ import { createServer } from './longpoll.js';
 import fastifyCookie from '@fastify/cookie';
 import { authenticateSession } from './session-auth.js';
 import { maybeSendAppPage, registerWebApp } from './static-app.js';
+import { chargeRequest, clientAddress, userBudgetKey, withHeaders } from './rate-limit.js';
+import { ApiError } from '../errors.js';
 
 export const API_PREFIX = '/api/v1';
 /** The same routes for the web app, authenticated by its session cookie and CSRF header (session-auth.ts). */
@@ -40,6 +42,7 @@ export async function buildHttp(ctx: AppContext): Promise<FastifyInstance> {
     routerOptions: { ignoreDuplicateSlashes: true, ignoreTrailingSlash: true, maxParamLength: 500, querystringParser: parseQuery },
     bodyLimit: 8 * 1024 * 1024,
     return503OnClosing: true,
+    trustProxy: ctx.config.trustProxy,
   });
 
   app.addHook('preClose', (done) => {
@@ -61,6 +64,7 @@ export async function buildHttp(ctx: AppContext): Promise<FastifyInstance> {
 
   app.setErrorHandler((err: unknown, req, reply) => {
     const { status, body } = renderError(err, ctx.log, handlerStarted.has(req), String(req.id));
+    if (err instanceof ApiError) for (const [k, v] of Object.entries(err.headers)) void reply.header(k, v);
     void reply.status(status).send(body);
   });
 
@@ -151,12 +155,15 @@ function registerRoute(app: FastifyInstance, ctx: AppContext, route: Route, web:
       if (route.auth === 'webhook') {
         body = await route.handler(await webhookRequest(ctx, route, base));
       } else if (route.auth === 'user') {
-        const { user, realm } = web
-          ? await authenticateSession(ctx, req)
-          : await authenticate(ctx, req.headers.host, req.headers.authorization, route.allowWebhookBot === true);
+        const { user, realm } = web ? await authenticateSession(ctx, req) : await authenticateCharged(ctx, req, route.allowWebhookBot === true);
+        // Zulip's api_by_user: every authenticated request, in one budget per user (and so
+        // per API key), its state in X-RateLimit-* on every answer, refusals included.
+        if (ctx.limiter.enabled) void reply.headers((await chargeRequest(ctx, 'api_by_user', userBudgetKey(user.id, route.method === 'GET' && route.path === '/events'))) ?? {});
         const r: AuthedRequest = { ...base, user, realm };
         body = await route.handler(r);
       } else {
+        // Zulip's api_by_ip, for the API's public endpoints (not the files and pages beside it).
+        if (ctx.limiter.enabled && route.prefix === undefined) void reply.headers((await chargeRequest(ctx, 'api_by_ip', clientAddress(req.ip))) ?? {});
         base.realm = await resolveRealm(ctx, req.headers.host);
         body = await route.handler(base);
       }
@@ -164,4 +171,18 @@ function registerRoute(app: FastifyInstance, ctx: AppContext, route: Route, web:
       return sendJson(reply, body instanceof PreSerialized ? body.json : JSON.stringify({ result: 'success', msg: '', ...body }));
     },
   });
+}
+
+/**
+ * Authentication, with a failed attempt counted as an unauthenticated request from its
+ * address (api_by_ip): guessing keys costs a budget like any anonymous call.
+ */
+async function authenticateCharged(ctx: AppContext, req: FastifyRequest, allowWebhookBot: boolean): Promise<Awaited<ReturnType<typeof authenticate>>> {
+  try {
+    return await authenticate(ctx, req.headers.host, req.headers.authorization, allowWebhookBot);
+  } catch (err) {
+    if (!ctx.limiter.enabled || !(err instanceof ApiError) || err.httpStatus !== 401) throw err;
+    const headers = await chargeRequest(ctx, 'api_by_ip', clientAddress(req.ip));
+    throw headers ? withHeaders(err, headers) : err;
+  }
 }

@@ -3,6 +3,8 @@ import type { Socket } from 'node:net';
 import type { AppContext } from '../context.js';
 import { renderError } from './render-error.js';
 import { authenticate, refuseWebhookBot, verifiedLogin } from './auth.js';
+import { chargeRequest, userBudgetKey } from './rate-limit.js';
+import { ApiError } from '../errors.js';
 import { Params, parseQuery } from './params.js';
 import { queuesOf } from '../events/manager.js';
 import { eventsAnswer } from '../presenters/events.js';
@@ -60,14 +62,14 @@ export function createServer(ctx: AppContext, fastify: http.RequestListener, opt
       socket.once('close', onSocketClose);
     }
     const started = logRequests ? performance.now() : 0;
-    const reply = (status: number, body: string): void => {
+    const reply = (status: number, body: string, headers?: Record<string, string>): void => {
       if (!res.destroyed) {
-        res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+        res.writeHead(status, { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
         res.end(body);
       }
       if (logRequests) ctx.log.info({ method: 'GET', url, status, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
     };
-    answerPoll(ctx, req, socket, q < 0 ? '' : url.slice(q + 1), reply);
+    answerPoll(ctx, req, socket, q < 0 ? '' : url.slice(q + 1), reply, () => fastify(req, res));
   });
   // Long polls are held up to 90 s by design; a client's next poll follows within seconds.
   server.requestTimeout = 0;
@@ -89,7 +91,7 @@ type MarkedSocket = Socket & {
  * so that nothing but the queue's answer callback and the request itself stays alive
  * while it waits. A login verified before is checked without a promise (most polls).
  */
-function answerPoll(ctx: AppContext, req: http.IncomingMessage, socket: MarkedSocket, query: string, reply: (status: number, body: string) => void): void {
+function answerPoll(ctx: AppContext, req: http.IncomingMessage, socket: MarkedSocket, query: string, reply: Reply, fallback: () => void): void {
   const known = verifiedLogin(ctx, req.headers.host, req.headers.authorization);
   if (known) {
     try {
@@ -98,16 +100,39 @@ function answerPoll(ctx: AppContext, req: http.IncomingMessage, socket: MarkedSo
       replyError(ctx, err, reply);
       return;
     }
-    servePoll(ctx, known.user, socket, query, reply);
+    chargedPoll(ctx, known.user, socket, query, reply);
     return;
   }
   authenticate(ctx, req.headers.host, req.headers.authorization).then(
-    ({ user }) => servePoll(ctx, user, socket, query, reply),
-    (err: unknown) => replyError(ctx, err, reply),
+    ({ user }) => chargedPoll(ctx, user, socket, query, reply),
+    // A failed login goes to the Fastify route, which answers it like any other: counted
+    // against the client's address as Fastify finds it (behind a trusted proxy too).
+    (err: unknown) => (ctx.limiter.enabled ? fallback() : replyError(ctx, err, reply)),
   ).catch((err: unknown) => ctx.log.error({ err }, 'unhandled error'));
 }
 
-function servePoll(ctx: AppContext, user: UserRow, socket: MarkedSocket, query: string, reply: (status: number, body: string) => void): void {
+type Reply = (status: number, body: string, headers?: Record<string, string>) => void;
+
+/** The poll counted in its user's budget for polls (userBudgetKey), its state in X-RateLimit-*. */
+function chargedPoll(ctx: AppContext, user: UserRow, socket: MarkedSocket, query: string, reply: Reply): void {
+  if (!ctx.limiter.enabled) {
+    servePoll(ctx, user, socket, query, reply);
+    return;
+  }
+  let charged: ReturnType<typeof chargeRequest>;
+  try {
+    charged = chargeRequest(ctx, 'api_by_user', userBudgetKey(user.id, true));
+  } catch (err) {
+    replyError(ctx, err, reply);
+    return;
+  }
+  const serve = (headers: Record<string, string> | undefined): void =>
+    servePoll(ctx, user, socket, query, headers ? (status, body) => reply(status, body, headers) : reply);
+  if (charged instanceof Promise) charged.then(serve, (err: unknown) => replyError(ctx, err, reply));
+  else serve(charged);
+}
+
+function servePoll(ctx: AppContext, user: UserRow, socket: MarkedSocket, query: string, reply: Reply): void {
   let queue: EventQueue;
   let events: QueuedEvent[] | undefined;
   try {
@@ -132,9 +157,9 @@ function servePoll(ctx: AppContext, user: UserRow, socket: MarkedSocket, query: 
   socket[PARKED_ANSWER] = answer;
 }
 
-function replyError(ctx: AppContext, err: unknown, reply: (status: number, body: string) => void): void {
+function replyError(ctx: AppContext, err: unknown, reply: Reply): void {
   const { status, body } = renderError(err, ctx.log, true);
-  reply(status, JSON.stringify(body));
+  reply(status, JSON.stringify(body), err instanceof ApiError ? err.headers : undefined);
 }
 
 /** `cb` when the client goes away; at once if it already has (during a slow authentication, say). */

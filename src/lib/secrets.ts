@@ -1,5 +1,7 @@
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
+import * as argon2 from '@node-rs/argon2';
+import type { Algorithm } from '@node-rs/argon2';
 
 const scrypt = promisify(crypto.scrypt) as (pw: string, salt: Buffer, len: number, opts: crypto.ScryptOptions) => Promise<Buffer>;
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -30,17 +32,60 @@ export function constantTimeEqual(a: string, b: string): boolean {
   return crypto.timingSafeEqual(ab, bb);
 }
 
-// scrypt with N=2^15 costs ~50 ms here: slow for a guesser, fine for a login.
-const N = 1 << 15, R = 8, P = 1, KEYLEN = 32;
+export interface PasswordHashCost {
+  memoryKib: number;
+  timeCost: number;
+}
+
+/**
+ * Argon2id at OWASP's recommended minimum (m=19 MiB, t=2, p=1): memory-hard, so a GPU
+ * guesses little faster than this server checks. Set once from the config at start
+ * (openContext); tests may lower it, production never should.
+ */
+const OWASP_COST: PasswordHashCost = { memoryKib: 19_456, timeCost: 2 };
+let cost: PasswordHashCost = OWASP_COST;
+
+export function setPasswordHashCost(c: PasswordHashCost): void {
+  if (!(c.memoryKib >= 8 && c.timeCost >= 1)) throw new Error('password hash cost: memory must be at least 8 KiB and time cost at least 1');
+  cost = { ...c };
+}
+
+// @node-rs/argon2's Algorithm is a const enum, which tsx cannot inline: Argon2id is 2.
+const ARGON2ID = 2 as Algorithm;
 
 export async function hashPassword(password: string): Promise<string> {
-  const salt = crypto.randomBytes(16);
-  const key = await scrypt(password, salt, KEYLEN, { N, r: R, p: P, maxmem: 64 * 1024 * 1024 });
-  return `scrypt$${N}$${R}$${P}$${salt.toString('base64')}$${key.toString('base64')}`;
+  return argon2.hash(password, { algorithm: ARGON2ID, memoryCost: cost.memoryKib, timeCost: cost.timeCost, parallelism: 1 });
 }
 
 export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
   if (!stored) return false;
+  if (stored.startsWith('$argon2')) {
+    try {
+      return await argon2.verify(stored, password);
+    } catch {
+      return false;
+    }
+  }
+  return verifyScrypt(password, stored);
+}
+
+/**
+ * A stored hash made by an older scheme (scrypt) or at a lower cost than today's: the next
+ * successful sign-in, which holds the password, replaces it.
+ */
+export function needsRehash(stored: string | null): boolean {
+  if (!stored) return false;
+  if (!stored.startsWith('$argon2id$')) return true;
+  try {
+    const o = argon2.parseOptions(stored);
+    return o.memoryCost < cost.memoryKib || o.timeCost < cost.timeCost;
+  } catch {
+    return true;
+  }
+}
+
+/** Parley's first scheme, `scrypt$N$r$p$salt$hash` (N=2^15): still verified, upgraded at sign-in. */
+async function verifyScrypt(password: string, stored: string): Promise<boolean> {
   const [kind, n, r, p, salt, hash] = stored.split('$');
   if (kind !== 'scrypt' || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64');
@@ -48,4 +93,12 @@ export async function verifyPassword(password: string, stored: string | null): P
     N: Number(n), r: Number(r), p: Number(p), maxmem: 64 * 1024 * 1024,
   });
   return crypto.timingSafeEqual(key, expected);
+}
+
+/** Parley's scrypt hash, as stored before Argon2id: only for tests of the upgrade. */
+export async function legacyScryptHash(password: string): Promise<string> {
+  const N = 1 << 15, R = 8, P = 1;
+  const salt = crypto.randomBytes(16);
+  const key = await scrypt(password, salt, 32, { N, r: R, p: P, maxmem: 64 * 1024 * 1024 });
+  return `scrypt$${N}$${R}$${P}$${salt.toString('base64')}$${key.toString('base64')}`;
 }

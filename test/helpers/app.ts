@@ -13,7 +13,6 @@ import { ensureDefaultRealm } from '../../src/cli/bootstrap.js';
 import { realms } from '../../src/store/repos/realms.js';
 import { Role } from '../../src/lib/roles.js';
 import type { RealmRow, UserRow } from '../../src/store/rows.js';
-import { resetLoginLimits } from '../../src/actions/login.js';
 
 export const ENGINE = process.env.PARLEY_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
 export const HOST = 'parley.test';
@@ -30,6 +29,7 @@ export interface TestUser {
 export interface ApiResult {
   status: number;
   body: any;
+  headers?: Record<string, string | string[] | number | undefined>;
 }
 
 export interface CallOpts {
@@ -39,6 +39,8 @@ export interface CallOpts {
   query?: Record<string, unknown>;
   host?: string;
   headers?: Record<string, string>;
+  /** The client's address as the server sees it (default 127.0.0.1). */
+  remoteAddress?: string;
 }
 
 /** What createUser takes: a member named `User N` with email `userN@parley.test` unless told otherwise. */
@@ -126,12 +128,12 @@ async function createPgDatabase(): Promise<string> {
  * start from nothing.
  */
 export async function testApp(overrides: ConfigOverrides = {}, opts: { welcome?: boolean } = {}): Promise<TestApp> {
-  resetLoginLimits();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-test-'));
   const databaseUrl = ENGINE === 'postgres' ? await createPgDatabase() : undefined;
   const app = await buildApp({
     dataDir, databaseUrl, logLevel: 'silent', externalUrl: `http://${HOST}`,
-    adminEmail: OWNER_EMAIL, adminPassword: OWNER_PASSWORD, orgName: 'Parley Test', ...overrides,
+    // Tests hammer the API: budgets off unless a test turns them on (test/ratelimit/).
+    adminEmail: OWNER_EMAIL, adminPassword: OWNER_PASSWORD, orgName: 'Parley Test', rateLimiting: false, ...overrides,
   });
   await ensureDefaultRealm(app.ctx, { welcome: opts.welcome ?? false });
   const realm = (await realms.findByStringId(app.ctx.store.db, ''))!;
@@ -143,7 +145,7 @@ export async function testApp(overrides: ConfigOverrides = {}, opts: { welcome?:
     const as = opts.as === undefined ? owner : opts.as;
     const headers: Record<string, string> = { host: opts.host ?? HOST, ...(opts.headers ?? {}) };
     if (as) headers.authorization = basic(as.email, as.apiKey);
-    const inject: InjectOptions = { method: method as InjectOptions['method'], url, headers };
+    const inject: InjectOptions = { method: method as InjectOptions['method'], url, headers, ...(opts.remoteAddress ? { remoteAddress: opts.remoteAddress } : {}) };
     const enc = opts.params ? encodeParams(opts.params) : '';
     const q = opts.query ? encodeParams(opts.query) : '';
     if (method === 'GET') {
@@ -163,7 +165,7 @@ export async function testApp(overrides: ConfigOverrides = {}, opts: { welcome?:
     } catch {
       body = res.body;
     }
-    return { status: res.statusCode, body };
+    return { status: res.statusCode, body, headers: res.headers };
   };
 
   const createUser: TestApp['createUser'] = async (o = {}) => {

@@ -2,6 +2,7 @@ import type { Route } from '../route.js';
 import { fetchApiKey } from '../../actions/login.js';
 import { doCreateSession, doDeleteSession } from '../../actions/sessions.js';
 import { authenticateSession, clearSessionCookies, setSessionCookies } from '../session-auth.js';
+import { clientAddress } from '../rate-limit.js';
 
 /** Signing in and out of the web app (web-contract.md): outside /api/v1, answered in the API's JSON shape. */
 export const sessionRoutes: Route[] = [
@@ -9,7 +10,7 @@ export const sessionRoutes: Route[] = [
     method: 'POST', path: '/accounts/login', prefix: '', auth: 'none',
     handler: async (r) => {
       // The same checks, wording and failure limit as POST /fetch_api_key; the key stays here.
-      const user = await fetchApiKey(r.ctx, r.realm, r.params.str('username'), r.params.str('password'));
+      const user = await fetchApiKey(r.ctx, r.realm, r.params.str('username'), r.params.str('password'), clientAddress(r.req.ip));
       setSessionCookies(r.ctx, r.reply, await doCreateSession(r.ctx, r.realm, user));
       return { user_id: user.id };
     },
