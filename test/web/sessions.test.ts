@@ -65,12 +65,18 @@ test('a wrong password, an unknown user and missing fields are refused with the 
 });
 
 test('failed sign-ins are limited like POST /fetch_api_key, and count together with it', async () => {
-  const u = await t.createUser({ password: 'right-password-2' });
-  for (let i = 0; i < 3; i++) await webCall(t, 'POST', '/accounts/login', { params: { username: u.email, password: 'bad' } });
-  for (let i = 0; i < 2; i++) await t.api('POST', '/api/v1/fetch_api_key', { as: null, params: { username: u.email, password: 'bad' } });
-  const limited = await webCall(t, 'POST', '/accounts/login', { params: { username: u.email, password: 'right-password-2' } });
-  assert.equal(limited.status, 429);
-  assert.equal(limited.body.code, 'RATE_LIMIT_HIT');
+  // Budgets are off in testApp() by default; this test needs Zulip's.
+  const limitedApp = await testApp({ rateLimiting: true });
+  try {
+    const u = await limitedApp.createUser({ password: 'right-password-2' });
+    for (let i = 0; i < 3; i++) await webCall(limitedApp, 'POST', '/accounts/login', { params: { username: u.email, password: 'bad' } });
+    for (let i = 0; i < 2; i++) await limitedApp.api('POST', '/api/v1/fetch_api_key', { as: null, params: { username: u.email, password: 'bad' } });
+    const limited = await webCall(limitedApp, 'POST', '/accounts/login', { params: { username: u.email, password: 'right-password-2' } });
+    assert.equal(limited.status, 429);
+    assert.equal(limited.body.code, 'RATE_LIMIT_HIT');
+  } finally {
+    await limitedApp.close();
+  }
 });
 
 test('/json routes answer with the session; GET needs no CSRF header; POST without it is refused', async () => {
