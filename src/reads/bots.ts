@@ -1,4 +1,5 @@
-import type { Q, UserRow } from '../store/rows.js';
+import type { BotServiceRow, Q, UserRow } from '../store/rows.js';
+import { users } from '../store/repos/users.js';
 import { botServices } from '../store/repos/bot-services.js';
 import { streams } from '../store/repos/streams.js';
 import { presentBot, type BotExtras } from '../presenters/bot.js';
@@ -22,4 +23,11 @@ export async function botExtrasOf(q: Q, bots: UserRow[]): Promise<Map<number, Bo
 export async function presentBotsOf(q: Q, bots: UserRow[]): Promise<Record<string, unknown>[]> {
   const extras = await botExtrasOf(q, bots);
   return bots.map((b) => presentBot(b, extras.get(b.id)));
+}
+
+/** An active outgoing-webhook bot of the realm and its services (what a delivery calls), or undefined. */
+export async function outgoingServiceBot(q: Q, realmId: number, botId: number): Promise<{ bot: UserRow; services: BotServiceRow[] } | undefined> {
+  const bot = await users.findInRealm(q, realmId, botId);
+  if (!bot || bot.is_active !== 1 || bot.is_bot !== 1) return undefined;
+  return { bot, services: await botServices.listByBots(q, [bot.id]) };
 }
