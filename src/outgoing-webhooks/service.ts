@@ -22,6 +22,9 @@ export function startOutgoingWebhooks(ctx: AppContext): OutgoingWebhookQueue {
   const notices = new Set<Promise<void>>();
   let stopping = false;
   const queue: OutgoingWebhookQueue = {
+    get pending() {
+      return pool.size;
+    },
     enqueue: (job) => {
       if (pool.offer(job)) return;
       if (stopping) {

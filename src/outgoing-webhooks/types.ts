@@ -21,4 +21,6 @@ export interface OutgoingWebhookJob {
 export interface OutgoingWebhookQueue {
   /** Takes the job without waiting for anything; a full backlog drops it (logged, the owner told). */
   enqueue(job: OutgoingWebhookJob): void;
+  /** Deliveries accepted and not finished (waiting, calling, posting the answer, or between tries). */
+  readonly pending: number;
 }
