@@ -7,7 +7,7 @@ import { assertOk, sorted } from '../helpers/assert.js';
 import { createStreams } from '../helpers/streams.js';
 import { getMessages, sendMessage } from '../helpers/messages.js';
 import { until } from '../helpers/until.js';
-import { hookServer, type HookServer } from '../helpers/hook-server.js';
+import { hookServer } from '../helpers/hook-server.js';
 
 // Outgoing-webhook bots end to end: a real HTTP service on the loopback is called after a
 // send, with Zulip's payloads; its answers, failures and silences come back as Zulip's do.
