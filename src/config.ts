@@ -55,6 +55,20 @@ export interface Config {
    */
   passwordHashMemoryKib: number;
   passwordHashTimeCost: number;
+  /** How long one outgoing-webhook call may take before it counts as timed out (Zulip's OUTGOING_WEBHOOK_TIMEOUT_SECONDS, 10 s). */
+  outgoingWebhookTimeoutMs: number;
+  /**
+   * The pause before the first retry of a call that timed out or could not connect; it
+   * doubles for each later one. Zulip requeues at the tail of its RabbitMQ queue; an
+   * in-process queue retrying at once would spin on an endpoint that refuses at once.
+   */
+  outgoingWebhookRetryDelayMs: number;
+  /** Outgoing-webhook calls in flight at once, over all bots. */
+  outgoingWebhookConcurrency: number;
+  /** Deliveries accepted and not yet finished (waiting, running, or between tries) before new ones are dropped. */
+  outgoingWebhookBacklog: number;
+  /** At shutdown, how long calls in flight may still finish before they are cut off. */
+  outgoingWebhookShutdownGraceMs: number;
 }
 
 export type ConfigOverrides = Partial<Config>;
@@ -118,5 +132,10 @@ export function loadConfig(overrides: ConfigOverrides = {}): Config {
     trustProxy: overrides.trustProxy ?? parseTrustProxy(process.env.PARLEY_TRUST_PROXY),
     passwordHashMemoryKib: overrides.passwordHashMemoryKib ?? envInt('PARLEY_PASSWORD_HASH_MEMORY_KIB', 19_456),
     passwordHashTimeCost: overrides.passwordHashTimeCost ?? envInt('PARLEY_PASSWORD_HASH_TIME_COST', 2),
+    outgoingWebhookTimeoutMs: overrides.outgoingWebhookTimeoutMs ?? envInt('PARLEY_OUTGOING_WEBHOOK_TIMEOUT_MS', 10_000),
+    outgoingWebhookRetryDelayMs: overrides.outgoingWebhookRetryDelayMs ?? envInt('PARLEY_OUTGOING_WEBHOOK_RETRY_DELAY_MS', 1_000),
+    outgoingWebhookConcurrency: Math.max(1, overrides.outgoingWebhookConcurrency ?? envInt('PARLEY_OUTGOING_WEBHOOK_CONCURRENCY', 16)),
+    outgoingWebhookBacklog: Math.max(1, overrides.outgoingWebhookBacklog ?? envInt('PARLEY_OUTGOING_WEBHOOK_BACKLOG', 1_000)),
+    outgoingWebhookShutdownGraceMs: overrides.outgoingWebhookShutdownGraceMs ?? envInt('PARLEY_OUTGOING_WEBHOOK_SHUTDOWN_GRACE_MS', 3_000),
   };
 }

@@ -5,6 +5,7 @@ import type { EventBus } from './events/bus.js';
 import type { Mailer } from './mail/mailer.js';
 import type { Storage } from './uploads/storage.js';
 import type { RateLimiter } from './ratelimit/limiter.js';
+import type { OutgoingWebhookQueue } from './outgoing-webhooks/types.js';
 
 /** Everything a handler or action needs, built once by buildApp. */
 export interface AppContext {
@@ -23,6 +24,11 @@ export interface AppContext {
    * that would hold a request open (parked long-polls answer at once).
    */
   drainHooks: Array<() => void>;
+  /**
+   * Where sends hand outgoing-webhook bots their calls (startServices sets it). Absent in
+   * the admin CLI, which exits before a call could be made: its messages call no webhook.
+   */
+  outgoingWebhooks?: OutgoingWebhookQueue;
   /** Run after the HTTP server has closed, before the store closes (queue persistence, ...). */
   shutdownHooks: Array<() => Promise<void>>;
 }

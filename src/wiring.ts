@@ -2,10 +2,11 @@ import type { AppContext } from './context.js';
 import { connectCacheSignal } from './cache/retire.js';
 import { installQueueManager } from './events/manager.js';
 import { setStreamEmailDomain } from './presenters/stream.js';
+import { startOutgoingWebhooks } from './outgoing-webhooks/service.js';
 
 /**
  * Everything a server runs besides answering requests, started explicitly once its
- * context exists: what retires its caches, and its event queues. Nothing is registered
+ * context exists: outgoing-webhook deliveries, what retires its caches, and its event queues. Nothing is registered
  * by importing a module.
  */
 export function startServices(ctx: AppContext): void {
@@ -15,6 +16,9 @@ export function startServices(ctx: AppContext): void {
   } catch {
     /* a malformed external URL keeps the default domain rather than failing startup */
   }
+  // First, so that its shutdown hook runs first: calls still finishing may post replies,
+  // which the caches and event queues below must still see.
+  ctx.outgoingWebhooks = startOutgoingWebhooks(ctx);
   const stopCaches = connectCacheSignal(ctx);
   ctx.shutdownHooks.push(async () => stopCaches());
   installQueueManager(ctx);

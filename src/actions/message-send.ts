@@ -25,6 +25,7 @@ import { publish } from '../events/publish.js';
 import { recipients as recipientRows } from '../store/repos/recipients.js';
 import { MAX_TOPIC_LENGTH } from '../lib/limits.js';
 import { truncateContent } from '../lib/message-content.js';
+import { serviceBotCalls } from '../outgoing-webhooks/triggers.js';
 
 /** Zulip's normalisation: trailing whitespace and leading blank lines go; too long is cut with a marker. */
 export function checkContent(raw: string): string {
@@ -169,6 +170,7 @@ export async function sendMessage(ctx: AppContext, realm: RealmRow, sender: User
   let userIds: readonly number[];
   let recipientInfo: RecipientInfo;
   let topic = '';
+  let pmOthers: UserRow[] = [];
   if (input.to.kind === 'stream') {
     stream = input.internal ? await internalTarget(q, realm, input.to) : await streamForSend(q, sender, realm, input.to);
     topic = checkTopic(input.topic, realm);
@@ -177,6 +179,7 @@ export async function sendMessage(ctx: AppContext, realm: RealmRow, sender: User
     recipientInfo = { type: 2, streamId: stream.id, streamName: stream.name };
   } else {
     const others = await privateRecipients(q, sender, input.to);
+    pmOthers = others;
     if (!privateMessagesAllowed(realm, sender, others)) throw privateMessagesDisabled();
     const r = await privateRecipientId(ctx, sender, others);
     recipientId = r.recipientId;
@@ -234,5 +237,19 @@ export async function sendMessage(ctx: AppContext, realm: RealmRow, sender: User
     flags_by_user: flagsByUser, public_stream: stream !== undefined && stream.invite_only === 0,
     ...(input.queueId !== undefined ? { sender_queue_id: input.queueId, local_id: input.localId } : {}),
   }, recipients);
+
+  // Outgoing-webhook bots this message calls are handed to the delivery queue now that it
+  // has committed; the sender waits for none of their calls.
+  if (ctx.outgoingWebhooks) {
+    const calls = await serviceBotCalls(q, realm.id, sender, { isStream: stream !== undefined, mentionedUserIds: rendered.mentionedUserIds, privateRecipients: pmOthers });
+    if (calls.botIds.length > 0) {
+      // Zulip sends services the raw markdown, with the rendered HTML beside it.
+      const message = {
+        ...presentMessage({ id, ...values }, sender, recipientInfo, { applyMarkdown: false, clientGravatar: false, realm }, { reactions: [], topicLinks }),
+        rendered_content: values.rendered_content,
+      };
+      for (const botId of calls.botIds) ctx.outgoingWebhooks.enqueue({ realm, botId, trigger: calls.trigger, message, failedTries: 0 });
+    }
+  }
   return id;
 }

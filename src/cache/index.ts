@@ -9,7 +9,12 @@ export interface SessionLogin extends Login { session: SessionRow }
 
 /** A realm's users as mention rendering needs them. */
 export interface RenderUser { id: number; full_name: string; email: string }
-export interface RealmRenderUsers { byName: Map<string, RenderUser[]>; byId: Map<number, RenderUser> }
+export interface RealmRenderUsers {
+  byName: Map<string, RenderUser[]>;
+  byId: Map<number, RenderUser>;
+  /** The active outgoing-webhook bots: a mention of one calls it (loaded with the names, for free). */
+  outgoingBotIds: Set<number>;
+}
 
 export interface CachedLinkifier { id: number; pattern: string; url_format: string }
 

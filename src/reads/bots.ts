@@ -1,7 +1,7 @@
-import type { Q, UserRow } from '../store/rows.js';
+import type { BotServiceRow, Q, UserRow } from '../store/rows.js';
+import { users } from '../store/repos/users.js';
 import { botServices } from '../store/repos/bot-services.js';
 import { streams } from '../store/repos/streams.js';
-import { users } from '../store/repos/users.js';
 import { isAdminRole } from '../lib/roles.js';
 import { presentBot, presentCreatedBot, presentListedBot, presentPatchedBot, type BotExtras } from '../presenters/bot.js';
 
@@ -60,4 +60,11 @@ export async function registerDefaultsOf(q: Q, user: UserRow): Promise<{ allPubl
 /** POST /bots' answer, the default streams by their stored names. */
 export async function createdBotAnswer(q: Q, bot: UserRow): Promise<Record<string, unknown>> {
   return presentCreatedBot(bot, (await botExtrasOf(q, [bot])).get(bot.id));
+}
+
+/** An active outgoing-webhook bot of the realm and its services (what a delivery calls), or undefined. */
+export async function outgoingServiceBot(q: Q, realmId: number, botId: number): Promise<{ bot: UserRow; services: BotServiceRow[] } | undefined> {
+  const bot = await users.findInRealm(q, realmId, botId);
+  if (!bot || bot.is_active !== 1 || bot.is_bot !== 1) return undefined;
+  return { bot, services: await botServices.listByBots(q, [bot.id]) };
 }

@@ -6,6 +6,7 @@ import { cachedRead, type RealmRenderUsers, type RenderUser } from '../cache/ind
 import { canSeeStream } from '../access/stream.js';
 import { mentionableGroups } from './user-groups.js';
 import { realmSettings } from '../lib/realm-settings.js';
+import { BotType } from '../lib/roles.js';
 import { realmLinkifiers } from './linkifiers.js';
 import { realmEmoji } from '../store/repos/realm-emoji.js';
 import { presentRealmEmoji } from '../presenters/realm-emoji.js';
@@ -14,13 +15,23 @@ import { presentRealmEmoji } from '../presenters/realm-emoji.js';
 const realmUsers = (q: Q, realmId: number): Promise<RealmRenderUsers> => cachedRead(q, (c) => c.renderUsers, realmId, async () => {
   const byName = new Map<string, RenderUser[]>();
   const byId = new Map<number, RenderUser>();
-  for (const u of await users.listActiveNamesInRealm(q, realmId)) {
+  const outgoingBotIds = new Set<number>();
+  for (const row of await users.listActiveNamesInRealm(q, realmId)) {
+    const u = { id: row.id, full_name: row.full_name, email: row.email };
     byId.set(u.id, u);
+    if (row.bot_type === BotType.OUTGOING_WEBHOOK) outgoingBotIds.add(u.id);
     const key = u.full_name.toLowerCase();
     byName.set(key, [...(byName.get(key) ?? []), u]);
   }
-  return { byName, byId };
+  return { byName, byId, outgoingBotIds };
 });
+
+/** Which of `userIds` are active outgoing-webhook bots of the realm (from the mention cache: no query once warm). */
+export async function outgoingBotsAmong(q: Q, realmId: number, userIds: Iterable<number>): Promise<number[]> {
+  const { outgoingBotIds } = await realmUsers(q, realmId);
+  if (outgoingBotIds.size === 0) return [];
+  return [...userIds].filter((id) => outgoingBotIds.has(id));
+}
 
 /**
  * What `author` may reference in `content`: realm users, and the streams they can see.

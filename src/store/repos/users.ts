@@ -38,7 +38,7 @@ export const users = {
       .where('role', '<=', 200).execute()).map((r) => r.id),
 
   listActiveNamesInRealm: (q: Q, realmId: number) =>
-    q.selectFrom('users').select(['id', 'full_name', 'email']).where('realm_id', '=', realmId).where('is_active', '=', 1).where('is_system_bot', '=', 0).execute(),
+    q.selectFrom('users').select(['id', 'full_name', 'email', 'bot_type']).where('realm_id', '=', realmId).where('is_active', '=', 1).where('is_system_bot', '=', 0).execute(),
 
   /** Active users with their roles: who hears about a stream or a default-stream change. */
   listActiveRolesInRealm: (q: Q, realmId: number) =>

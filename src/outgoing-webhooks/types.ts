@@ -1,0 +1,26 @@
+import type { RealmRow } from '../rows.js';
+import type { WireMessage } from '../presenters/message.js';
+
+/** Why a bot is called (Zulip's trigger names): a mention in a stream, or a private message it is in. */
+export type Trigger = 'mention' | 'private_message';
+
+/** One message for one outgoing-webhook bot: what the delivery queue holds. */
+export interface OutgoingWebhookJob {
+  realm: RealmRow;
+  botId: number;
+  trigger: Trigger;
+  /** The message as Zulip sends it to a service: raw markdown `content`, plus `rendered_content`. */
+  message: WireMessage;
+  /** Set on a retry: the one service (of the bot's) being tried again. */
+  serviceId?: number;
+  /** Failed tries so far (Zulip's failed_tries). */
+  failedTries: number;
+}
+
+/** What the send path sees of the delivery queue. */
+export interface OutgoingWebhookQueue {
+  /** Takes the job without waiting for anything; a full backlog drops it (logged, the owner told). */
+  enqueue(job: OutgoingWebhookJob): void;
+  /** Deliveries accepted and not finished (waiting, calling, posting the answer, or between tries). */
+  readonly pending: number;
+}
