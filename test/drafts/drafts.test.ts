@@ -165,7 +165,7 @@ test('PATCH replaces the draft; a missing draft or another user\'s is "Draft doe
   const [id] = await createOk(alice, [{ type: 'stream', to: [general], topic: 'drafts', content: 'The API should be good', timestamp: 1595505700 }]);
   const replacement = { type: 'private', to: [bob.id, carol.id], topic: 'dropped', content: 'The API needs to be simple.', timestamp: 1595505800 };
   const r = await edit(alice, id!, replacement);
-  assert.deepEqual(r, { status: 200, body: { result: 'success', msg: '' } });
+  assert.deepEqual([r.status, r.body], [200, { result: 'success', msg: '' }]);
   const expected = { id, type: 'private', to: [bob.id, carol.id].sort((a, b) => a - b), topic: '', content: 'The API needs to be simple.', timestamp: 1595505800 };
   assert.deepEqual((await list(alice)).drafts, [expected]);
 
@@ -200,7 +200,8 @@ test('DELETE removes one owned draft; a missing draft or another user\'s is "Dra
     assert.deepEqual([r.status, r.body], [404, MISSING]);
   }
   assert.equal((await list(alice)).count, 2);
-  assert.deepEqual(await remove(alice, doomed!), { status: 200, body: { result: 'success', msg: '' } });
+  const removed = await remove(alice, doomed!);
+  assert.deepEqual([removed.status, removed.body], [200, { result: 'success', msg: '' }]);
   assert.deepEqual((await list(alice)).drafts.map((d) => d.id), [keep]);
   assert.deepEqual([(await remove(alice, doomed!)).status, (await remove(alice, doomed!)).body], [404, MISSING]);
   await clear(alice);
