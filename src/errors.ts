@@ -19,6 +19,9 @@ export type ErrorCode =
   | 'RATE_LIMIT_HIT'
   | 'BAD_EVENT_QUEUE_ID'
   | 'BAD_NARROW'
+  | 'INVALID_JSON'
+  | 'REQUEST_TIMEOUT'
+  | 'SERVER_NOT_READY'
   | 'INTERNAL_SERVER_ERROR';
 
 export class ApiError extends Error {
