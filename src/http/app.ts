@@ -11,6 +11,7 @@ import { PreSerialized, type AuthedRequest, type BaseRequest, type Route } from 
 import { createServer } from './longpoll.js';
 import { MAX_BODY_BYTES, MAX_UPLOAD_FILES, MAX_UPLOAD_PARTS, maxUploadBodyBytes } from './body-limits.js';
 import { checkDeclaredLength, multipartFields } from './multipart.js';
+import { lingerAfterAnswer } from './linger.js';
 import { frameworkRefusal, onClientError, refusalBody } from './refusals.js';
 
 export const API_PREFIX = '/api/v1';
@@ -67,7 +68,10 @@ export async function buildHttp(ctx: AppContext): Promise<FastifyInstance> {
     const { status, body } = renderError(err, ctx.log, handlerStarted.has(req), String(req.id));
     // A refusal before the body was read whole: the rest of it is not worth receiving
     // (a 24 MB upload without credentials), so the connection closes after the answer.
-    if (!req.raw.complete) void reply.header('connection', 'close');
+    if (!req.raw.complete) {
+      void reply.header('connection', 'close');
+      lingerAfterAnswer(req.raw);
+    }
     void reply.status(status).send(body);
   });
 
