@@ -6,6 +6,7 @@ import type { AppContext } from './context.js';
 import { createMailer } from './mail/mailer.js';
 import { createStorage } from './uploads/storage.js';
 import { openStore } from './store/db.js';
+import { ensurePrivateDir } from './lib/private-files.js';
 import { InProcessBus, type EventBus } from './events/bus.js';
 import { buildHttp } from './http/app.js';
 import { startServices } from './wiring.js';
@@ -27,6 +28,7 @@ export function makeLogger(level: string): Logger {
 export async function openContext(overrides: ConfigOverrides = {}, deps: { log?: Logger; bus?: EventBus } = {}): Promise<AppContext> {
   const config: Config = loadConfig(overrides);
   const log = deps.log ?? makeLogger(config.logLevel);
+  ensurePrivateDir(config.dataDir);
   const store = await openStore({
     databaseUrl: config.databaseUrl, sqlitePath: path.join(config.dataDir, 'parley.db'),
     onError: (message) => log.warn({ message }, 'background WAL checkpoint failed'),
