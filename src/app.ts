@@ -6,6 +6,7 @@ import type { AppContext } from './context.js';
 import { createMailer } from './mail/mailer.js';
 import { createStorage } from './uploads/storage.js';
 import { openStore } from './store/db.js';
+import { ensurePrivateDir } from './lib/private-files.js';
 import { InProcessBus, type EventBus } from './events/bus.js';
 import { buildHttp } from './http/app.js';
 import { startServices } from './wiring.js';
@@ -34,6 +35,7 @@ export async function openContext(overrides: ConfigOverrides = {}, deps: { log?:
   if (config.passwordHashMemoryKib < 19_456 || config.passwordHashTimeCost < 2) {
     log.warn({ memoryKib: config.passwordHashMemoryKib, timeCost: config.passwordHashTimeCost }, 'password hashes below OWASP\'s minimum Argon2id cost (19456 KiB, 2 passes): for tests only');
   }
+  ensurePrivateDir(config.dataDir);
   const store = await openStore({
     databaseUrl: config.databaseUrl, sqlitePath: path.join(config.dataDir, 'parley.db'),
     onError: (message) => log.warn({ message }, 'background WAL checkpoint failed'),

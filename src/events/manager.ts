@@ -1,3 +1,4 @@
+import { ensurePrivateDir, writePrivateFile } from '../lib/private-files.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
@@ -165,20 +166,39 @@ export class QueueManager {
   }
 
   save(): void {
-    fs.mkdirSync(this.ctx.config.dataDir, { recursive: true });
+    ensurePrivateDir(this.ctx.config.dataDir);
     const states = [...this.queues.values()].map((q) => q.state);
-    fs.writeFileSync(this.file(), JSON.stringify({ nodeId: this.nodeId, queues: states }));
+    // Whole or not at all, and private: the queues hold message contents.
+    writePrivateFile(this.file(), JSON.stringify({ nodeId: this.nodeId, queues: states }));
   }
 
-  /** Queues saved by a graceful shutdown come back; those that accept it are told about the restart. */
+  /**
+   * Queues saved by a graceful shutdown come back; those that accept it are told about the
+   * restart. A snapshot that cannot be read or parsed is moved aside (named with the time)
+   * and logged, so that it is neither lost silently nor tried again at every start.
+   */
   restore(): number {
+    const file = this.file();
     let saved: { queues: QueueState[] };
     try {
-      saved = JSON.parse(fs.readFileSync(this.file(), 'utf8')) as { queues: QueueState[] };
-    } catch {
+      saved = JSON.parse(fs.readFileSync(file, 'utf8')) as { queues: QueueState[] };
+      if (!saved || !Array.isArray(saved.queues) || !saved.queues.every((q) => q && typeof q === 'object' && Array.isArray(q.events))) {
+        throw new Error('not a snapshot of event queues');
+      }
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+      const aside = `${file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+      let movedTo: string | undefined;
+      try {
+        fs.renameSync(file, aside);
+        movedTo = aside;
+      } catch (renameErr) {
+        this.ctx.log.error({ file, err: renameErr }, 'could not move the unreadable event queue snapshot aside');
+      }
+      this.ctx.log.warn({ file, movedTo, err }, `event queue snapshot ${file} is unreadable or corrupt; its queues are not restored`);
       return 0;
     }
-    fs.rmSync(this.file(), { force: true });
+    fs.rmSync(file, { force: true });
     const restart = JSON.stringify({ type: 'restart', ...versionFields(), server_generation: this.generation, immediate: true });
     for (const state of saved.queues) {
       // Files saved before events were kept serialised hold them as objects.

@@ -2,18 +2,21 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, t
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import type { AppContext } from '../context.js';
+import { ApiError, unknownIntegration, uploadTooLarge } from '../errors.js';
 import { renderError } from './render-error.js';
 import { Params, parseQuery } from './params.js';
 import { authenticate, authenticateWebhook, resolveRealm } from './auth.js';
 import { routes } from './routes.js';
 import { PreSerialized, type AuthedRequest, type BaseRequest, type Route, type WebhookRequest } from './route.js';
-import { unknownIntegration } from '../errors.js';
 import { createServer } from './longpoll.js';
 import fastifyCookie from '@fastify/cookie';
 import { authenticateSession } from './session-auth.js';
 import { maybeSendAppPage, registerWebApp } from './static-app.js';
 import { chargeRequest, clientAddress, userBudgetKey, withHeaders } from './rate-limit.js';
-import { ApiError } from '../errors.js';
+import { MAX_BODY_BYTES, MAX_UPLOAD_FILES, MAX_UPLOAD_PARTS, maxUploadBodyBytes } from './body-limits.js';
+import { checkDeclaredLength, multipartFields } from './multipart.js';
+import { lingerAfterAnswer } from './linger.js';
+import { frameworkRefusal, onClientError, refusalBody } from './refusals.js';
 
 export const API_PREFIX = '/api/v1';
 /** The same routes for the web app, authenticated by its session cookie and CSRF header (session-auth.ts). */
@@ -31,7 +34,7 @@ export async function buildHttp(ctx: AppContext): Promise<FastifyInstance> {
   let closing = false;
   const app = Fastify({
     // GET /events is answered before Fastify sees it (src/http/longpoll.ts); once closing,
-    // Fastify takes it too and answers 503.
+    // every new request is answered 503 there, in the API's shape.
     // The server's timeouts are set there: long polls are held up to 90 s by design.
     serverFactory: (handler) => createServer(ctx, handler, { isClosing: () => closing }),
     loggerInstance: ctx.log as unknown as FastifyBaseLogger,
@@ -40,9 +43,16 @@ export async function buildHttp(ctx: AppContext): Promise<FastifyInstance> {
     // id is added to the lines that need it instead.
     childLoggerFactory: (logger) => logger,
     routerOptions: { ignoreDuplicateSlashes: true, ignoreTrailingSlash: true, maxParamLength: 500, querystringParser: parseQuery },
-    bodyLimit: 8 * 1024 * 1024,
-    return503OnClosing: true,
     trustProxy: ctx.config.trustProxy,
+    bodyLimit: MAX_BODY_BYTES,
+    // Answered by createServer in the API's shape instead (Fastify's own body is not).
+    return503OnClosing: false,
+    clientErrorHandler: onClientError,
+    // A malformed URL (bad percent-encoding) never reaches a route.
+    frameworkErrors: (err, _req, reply) => {
+      const r = frameworkRefusal(err);
+      void (reply as FastifyReply).status(r.status).send(refusalBody(r));
+    },
   });
 
   app.addHook('preClose', (done) => {
@@ -65,6 +75,12 @@ export async function buildHttp(ctx: AppContext): Promise<FastifyInstance> {
   app.setErrorHandler((err: unknown, req, reply) => {
     const { status, body } = renderError(err, ctx.log, handlerStarted.has(req), String(req.id));
     if (err instanceof ApiError) for (const [k, v] of Object.entries(err.headers)) void reply.header(k, v);
+    // A refusal before the body was read whole: the rest of it is not worth receiving
+    // (a 24 MB upload without credentials), so the connection closes after the answer.
+    if (!req.raw.complete) {
+      void reply.header('connection', 'close');
+      lingerAfterAnswer(req.raw);
+    }
     void reply.status(status).send(body);
   });
 
@@ -75,15 +91,23 @@ export async function buildHttp(ctx: AppContext): Promise<FastifyInstance> {
   await registerWebApp(app, ctx);
 
   // Multipart is parsed in two scopes (the plugin applies to the scope it is registered in).
-  // zulip-js sends every POST as multipart, so ordinary routes collect all parts into
-  // params; upload routes read the parts themselves as they arrive, so that a file streams
-  // to storage and is never held in memory.
+  // zulip-js sends every POST as multipart with plain fields, so every route takes those,
+  // as a form body within the global limit; a file part there is refused at its headers.
+  // Only the upload routes take files: their handlers authenticate first, then read the
+  // parts as they arrive so that a file streams to storage and is never held in memory.
   await app.register(async (scope) => {
-    await scope.register(multipart, { attachFieldsToBody: 'keyValues', limits: { fileSize: 25 * 1024 * 1024, fields: 1000 } });
+    await scope.register(multipart);
+    scope.addHook('preValidation', async (req) => {
+      if (req.isMultipart()) req.body = await multipartFields(req);
+    });
     for (const route of routes) if (route.auth !== 'webhook' && !route.streamsFiles) registerBoth(scope, ctx, route);
   });
   await app.register(async (scope) => {
-    await scope.register(multipart, { throwFileSizeLimit: false, limits: { fields: 1000, parts: 1000 } });
+    const limit = maxUploadBodyBytes(ctx.config.maxFileUploadSizeMib);
+    await scope.register(multipart, { throwFileSizeLimit: false, limits: { fields: MAX_UPLOAD_PARTS, parts: MAX_UPLOAD_PARTS, files: MAX_UPLOAD_FILES, fieldSize: 64 * 1024 } });
+    // Zulip's message for a file past the limit, as a 413: the body is refused unread.
+    const tooLarge = () => new ApiError('BAD_REQUEST', uploadTooLarge(ctx.config.maxFileUploadSizeMib).message, 413);
+    scope.addHook('onRequest', async (req) => checkDeclaredLength(req, limit, tooLarge));
     for (const route of routes) if (route.auth !== 'webhook' && route.streamsFiles) registerBoth(scope, ctx, route);
   });
   // Webhook payloads are whatever the third party sends, JSON often under a form's content

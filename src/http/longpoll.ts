@@ -5,6 +5,7 @@ import { renderError } from './render-error.js';
 import { authenticate, refuseWebhookBot, verifiedLogin } from './auth.js';
 import { chargeRequest, userBudgetKey } from './rate-limit.js';
 import { ApiError } from '../errors.js';
+import { SHUTTING_DOWN, refusalBody } from './refusals.js';
 import { Params, parseQuery } from './params.js';
 import { queuesOf } from '../events/manager.js';
 import { eventsAnswer } from '../presenters/events.js';
@@ -52,7 +53,14 @@ export function createServer(ctx: AppContext, fastify: http.RequestListener, opt
   const server = http.createServer((req, res) => {
     const url = req.url ?? '';
     const q = url.indexOf('?');
-    if (req.method !== 'GET' || !EVENTS_PATHS.has(q < 0 ? url : url.slice(0, q)) || opts.isClosing()) {
+    if (opts.isClosing()) {
+      // Shutting down: a new request belongs to another node (or to this one once restarted).
+      req.resume();
+      res.writeHead(SHUTTING_DOWN.status, { 'content-type': 'application/json; charset=utf-8', connection: 'close' });
+      res.end(JSON.stringify(refusalBody(SHUTTING_DOWN)));
+      return;
+    }
+    if (req.method !== 'GET' || !EVENTS_PATHS.has(q < 0 ? url : url.slice(0, q))) {
       fastify(req, res);
       return;
     }

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { ApiError, INTERNAL_ERROR_BODY } from '../errors.js';
+import { frameworkRefusal, refusalBody } from './refusals.js';
 
 /**
  * The one place a thrown thing becomes an HTTP answer, for Fastify's routes and the direct
@@ -9,12 +10,11 @@ import { ApiError, INTERNAL_ERROR_BODY } from '../errors.js';
 export function renderError(err: unknown, log: Logger, bodyRead: boolean, reqId?: string): { status: number; body: Record<string, unknown> } {
   if (err instanceof ApiError) return { status: err.httpStatus, body: err.toJSON() };
   const e = err as { statusCode?: number; message?: string; code?: string };
-  if (!bodyRead) {
-    return { status: e.statusCode === 413 ? 413 : 400, body: { result: 'error', msg: e.message || 'Malformed request body', code: 'BAD_REQUEST' } };
-  }
-  if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
-    // Fastify's own parse errors (bad JSON body, too large, bad multipart).
-    return { status: e.statusCode === 413 ? 413 : 400, body: { result: 'error', msg: e.message ?? 'Bad request', code: 'BAD_REQUEST' } };
+  // Fastify's own refusals (bad JSON body, too large, bad multipart, a bad URL), and
+  // anything that failed while the body was being read: the client's doing.
+  if (!bodyRead || (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500)) {
+    const r = frameworkRefusal(e);
+    return { status: r.status, body: refusalBody(r) };
   }
   if (e.code === '22003') {
     // A number past a column's range (PostgreSQL checks; SQLite just finds nothing).

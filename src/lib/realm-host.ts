@@ -39,7 +39,9 @@ export function realmEmailDomain(config: Config, realm: Pick<RealmRow, 'string_i
 /** The string_id a request's Host header selects ('' for the root host). */
 export function subdomainOf(config: Config, hostHeader: string | undefined): string {
   if (!hostHeader) return ROOT_STRING_ID;
-  const host = hostHeader.toLowerCase().replace(/:\d+$/, '');
+  // `acme.example.com.` (the fully qualified form) and `acme.example.com:443` name the same
+  // host as `acme.example.com`; a bracketed IPv6 literal keeps its colons.
+  const host = hostHeader.trim().toLowerCase().replace(/:\d*$/, '').replace(/\.+$/, '');
   const { root } = rootOf(config);
   if (host.endsWith(`.${root}`)) return host.slice(0, -(root.length + 1));
   return ROOT_STRING_ID;

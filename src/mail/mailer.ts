@@ -1,3 +1,4 @@
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../lib/private-files.js';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import crypto from 'node:crypto';
@@ -45,9 +46,10 @@ export function createMailer(config: MailConfig, log: Logger): Mailer {
     outbox: config.outboxDir,
     send: async (mail) => {
       const info = await transport.sendMail({ from: config.from, ...mail });
-      await fs.mkdir(config.outboxDir, { recursive: true });
+      // Mail holds confirmation links: private, as the rest of the data directory (lib/private-files.ts).
+      await fs.mkdir(config.outboxDir, { recursive: true, mode: PRIVATE_DIR_MODE });
       const file = path.join(config.outboxDir, `${Date.now()}-${crypto.randomBytes(4).toString('hex')}.eml`);
-      await fs.writeFile(file, info.message as Buffer);
+      await fs.writeFile(file, info.message as Buffer, { mode: PRIVATE_FILE_MODE });
       log.info({ to: mail.to, subject: mail.subject, file }, 'mail written to the outbox (no SMTP configured)');
     },
   };

@@ -1,3 +1,4 @@
+import { createPrivateFile, restrictFiles } from '../lib/private-files.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Kysely, PostgresAdapter, sql } from 'kysely';
@@ -58,7 +59,13 @@ export async function openStore(opts: { databaseUrl?: string; sqlitePath?: strin
   } else {
     dialect = sqliteDialect;
     const file = opts.sqlitePath ?? ':memory:';
-    if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+    if (file !== ':memory:') {
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      // 0600 before SQLite opens it (its -wal and -shm take the database file's mode); files
+      // of earlier versions are made private too.
+      createPrivateFile(file);
+      restrictFiles(`${file}-wal`, `${file}-shm`, `${file}-journal`);
+    }
     const reader = withStatementCache(() => {
       const sqlite = new Database(file);
       // exec, not pragma(): pragma() prepares a statement each time (see KEPT in statement-lifetime.ts). The busy
@@ -81,6 +88,8 @@ export async function openStore(opts: { databaseUrl?: string; sqlitePath?: strin
       writer = new SqliteWriter(file, [...CONNECTION_PRAGMAS, `wal_autocheckpoint = ${BACKSTOP_PAGES}`], opts.onError ?? ((m) => process.emitWarning(m)));
       db = new Kysely<DB>({ dialect: new ThreadedSqliteDialect(reader, writer) });
       sqlitePath = file;
+      // The -wal and -shm files exist by now; should an SQLite build not copy the mode, fix it.
+      restrictFiles(`${file}-wal`, `${file}-shm`);
     }
   }
   try {

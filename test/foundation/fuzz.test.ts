@@ -4,6 +4,8 @@ import fc from 'fast-check';
 import { testApp, basic, HOST, type TestApp, type TestUser } from '../helpers/app.js';
 import { routes } from '../../src/http/routes.js';
 import { Role } from '../../src/lib/roles.js';
+import type { Route } from '../../src/http/route.js';
+import { routeParams, type ParamKind, type ParamSpec } from './route-params.js';
 
 /**
  * Generated input over every route in the table (so endpoints join this test as they
@@ -12,10 +14,12 @@ import { Role } from '../../src/lib/roles.js';
  */
 let t: TestApp;
 let callers: TestUser[];
+let schemas: Map<Route, ParamSpec[]>;
 
 before(async () => {
   t = await testApp();
   callers = [t.owner, await t.createUser({ role: Role.MEMBER }), await t.createUser({ role: Role.GUEST }), await t.createUser({ role: Role.ADMINISTRATOR })];
+  schemas = await routeParams();
 });
 after(() => t.close());
 
@@ -87,6 +91,83 @@ for (const route of routes.filter((r) => r.prefix === undefined && !r.path.inclu
           if (!(json.msg === 'Draft does not exist' && res.statusCode === 404)) assert.equal(typeof json.code, 'string');
         }
       }), { numRuns: 40 });
+  });
+}
+
+/**
+ * Generated from each route's parameter schema (route-params.ts: the names and wire types
+ * its handler reads): every parameter is, independently, well-formed, of the wrong type,
+ * oversize, malformed or missing, and the body goes as a query string, a form, multipart
+ * (as zulip-js sends every POST) or JSON. Never a 500, always the JSON envelope.
+ */
+const valid: Record<ParamKind, fc.Arbitrary<string>> = {
+  str: fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('stream', 'private', 'newest', 'add', 'remove', 'read', 'owner@parley.test', 'general')),
+  int: fc.integer({ min: -2, max: 60 }).map(String),
+  bool: fc.constantFrom('true', 'false'),
+  json: fc.oneof(fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)), fc.constantFrom('[]', '{}', '"x"', '[{"operator":"is","operand":"private"}]')),
+  intList: fc.array(fc.integer({ min: 0, max: 60 }), { maxLength: 5 }).map((v) => JSON.stringify(v)),
+  strList: fc.array(fc.string({ maxLength: 10 }), { maxLength: 5 }).map((v) => JSON.stringify(v)),
+};
+const wrongType: Record<ParamKind, fc.Arbitrary<string>> = {
+  str: fc.constantFrom('[]', '{}', '5', 'null'),
+  int: fc.constantFrom('abc', '1.5', '"5"', 'true', '[1]', '0x10', '1e3', ' 7 '),
+  bool: fc.constantFrom('1', 'yes', '"true"', 'True', 'null', '[]'),
+  json: fc.constantFrom('not json', '{"a":', "{'a': 1}", 'undefined', 'NaN'),
+  intList: fc.constantFrom('5', '"1,2"', '{}', '[1,"a"]', '[1.5]', '[null]', '[[1]]', '1,2,3'),
+  strList: fc.constantFrom('"a"', '{}', '[1]', '[null]', '[["a"]]', 'a,b'),
+};
+const oversize = fc.constantFrom(
+  '9'.repeat(400), '-99999999999999999999', '1e400', 'x'.repeat(200_000), JSON.stringify(Array.from({ length: 20_000 }, (_, i) => i)),
+  JSON.stringify(Array.from({ length: 5_000 }, (_, i) => `s${i}`)), `${'['.repeat(5_000)}${']'.repeat(5_000)}`, JSON.stringify({ k: 'v'.repeat(100_000) }),
+);
+const malformed = fc.constantFrom('\u0000', 'a\u0000b', '\ud800', '\u202e\u0001', '', ' ', '%', '%00', '\r\n', '\\');
+type Choice = { kind: 'valid' | 'wrong' | 'oversize' | 'malformed' | 'missing'; value?: string };
+const choiceFor = (k: ParamKind): fc.Arbitrary<Choice> => fc.oneof(
+  { weight: 3, arbitrary: valid[k].map((value): Choice => ({ kind: 'valid', value })) },
+  { weight: 2, arbitrary: wrongType[k].map((value): Choice => ({ kind: 'wrong', value })) },
+  { weight: 1, arbitrary: oversize.map((value): Choice => ({ kind: 'oversize', value })) },
+  { weight: 1, arbitrary: malformed.map((value): Choice => ({ kind: 'malformed', value })) },
+  { weight: 2, arbitrary: fc.constant<Choice>({ kind: 'missing' }) },
+);
+const ENCODINGS = ['query', 'form', 'multipart', 'json'] as const;
+
+function encode(enc: (typeof ENCODINGS)[number], p: Record<string, string>): { url: string; headers: Record<string, string>; payload?: string | Buffer } {
+  if (enc === 'query') return { url: `?${new URLSearchParams(p)}`, headers: {} };
+  if (enc === 'form') return { url: '', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams(p).toString() };
+  if (enc === 'json') return { url: '', headers: { 'content-type': 'application/json' }, payload: JSON.stringify(p) };
+  const b = 'fuzzBoundary7MA4YWxk';
+  const parts = Object.entries(p).map(([k, v]) => `--${b}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`);
+  return { url: '', headers: { 'content-type': `multipart/form-data; boundary=${b}` }, payload: Buffer.from(`${parts.join('')}--${b}--\r\n`) };
+}
+
+for (const route of routes.filter((r) => r.prefix === undefined && !r.path.includes('*'))) {
+  test(`schema fuzz ${route.method} ${route.path}: wrong-type, oversize, malformed and missing parameters`, { timeout: 180_000 }, async () => {
+    const specs = schemas.get(route) ?? [];
+    const record = fc.record(Object.fromEntries(specs.map((s) => [s.name, choiceFor(s.kind)])) as Record<string, fc.Arbitrary<Choice>>);
+    await fc.assert(fc.asyncProperty(record, fc.array(segment, { minLength: 1, maxLength: 3 }), fc.nat({ max: callers.length - 1 }), fc.constantFrom(...ENCODINGS),
+      async (choices, segs, who, enc) => {
+        const as = (await freshCaller(who))!;
+        const p: Record<string, string> = {};
+        for (const [name, c] of Object.entries(choices)) if (c.kind !== 'missing') p[name] = c.value!;
+        const e = encode(route.method === 'GET' ? 'query' : enc, p);
+        const url = `/api/v1${fillPath(route.path, segs)}${e.url}`;
+        const res = await t.app.http.inject({
+          method: route.method, url, headers: { host: HOST, authorization: basic(as.email, as.apiKey), ...e.headers }, ...(e.payload !== undefined ? { payload: e.payload } : {}),
+        });
+        const shown = `${route.method} ${url.slice(0, 200)} [${enc}] ${JSON.stringify(Object.fromEntries(Object.entries(choices).map(([k, c]) => [k, c.kind])))}`;
+        assert.ok(res.statusCode < 500, `${shown} -> ${res.statusCode} ${res.body.slice(0, 300)}`);
+        let json: { result?: string; msg?: unknown; code?: unknown };
+        try {
+          json = res.json();
+        } catch {
+          assert.fail(`${shown} -> not JSON: ${res.body.slice(0, 300)}`);
+        }
+        assert.ok(json.result === 'success' || json.result === 'error', res.body.slice(0, 300));
+        if (json.result === 'error') {
+          assert.equal(typeof json.msg, 'string');
+          if (!(json.msg === 'Draft does not exist' && res.statusCode === 404)) assert.equal(typeof json.code, 'string', `${shown}: ${res.body}`);
+        }
+      }), { numRuns: 25 });
   });
 }
 

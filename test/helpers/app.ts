@@ -109,7 +109,7 @@ export function basic(email: string, key: string): string {
   return 'Basic ' + Buffer.from(`${email}:${key}`).toString('base64');
 }
 
-async function createPgDatabase(): Promise<string> {
+export async function createPgDatabase(): Promise<string> {
   const base = process.env.PARLEY_TEST_PG_URL!;
   const name = `parley_t_${process.pid}_${Date.now()}_${counter++}`;
   const client = new pg.Client({ connectionString: base });

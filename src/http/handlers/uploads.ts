@@ -16,7 +16,7 @@ export async function* filesOf(req: FastifyRequest, maxBytes: number): AsyncIter
   if (!req.isMultipart()) return;
   // The parser cuts a part at the limit and marks it truncated only when more bytes followed:
   // exactly the limit is allowed, as Zulip's `<`.
-  for await (const part of req.parts({ limits: { fileSize: maxBytes, fields: 1000, parts: 1000 } })) {
+  for await (const part of req.parts({ limits: { fileSize: maxBytes } })) {
     if (part.type !== 'file') continue;
     yield { filename: part.filename, stream: part.file, truncated: () => part.file.truncated };
   }

@@ -1,3 +1,4 @@
+import { hasControlCharacters } from '../../lib/email.js';
 import type { Insertable, Updateable } from 'kysely';
 import type { UserTable } from '../schema.js';
 import { rowsWritten } from '../changes.js';
@@ -12,7 +13,8 @@ export const users = {
 
   // No stored address holds a NUL, and PostgreSQL refuses one even in a comparison.
   findByEmail: (q: Q, realmId: number, email: string): Promise<UserRow | undefined> =>
-    email.includes('\u0000') ? Promise.resolve(undefined) : q.selectFrom('users').selectAll()
+    // No stored address has control characters (lib/email.ts); PostgreSQL would refuse NUL outright.
+    hasControlCharacters(email) ? Promise.resolve(undefined) : q.selectFrom('users').selectAll()
       .where('realm_id', '=', realmId).where('email_lower', '=', email.toLowerCase()).executeTakeFirst(),
 
   /** A webhook's key (Zulip's get_user_profile_by_api_key), within the organization the request came to. */
@@ -61,6 +63,7 @@ export const users = {
 
   /** A user by email on the realm of `subdomain`, with that realm's row: what a login needs, in one query. */
   findLogin: async (q: Q, subdomain: string, email: string): Promise<{ user: UserRow; realm: RealmRow } | undefined> => {
+    if (hasControlCharacters(email) || hasControlCharacters(subdomain)) return undefined;
     const row = await q.selectFrom('users')
       .innerJoin('realm', 'realm.id', 'users.realm_id')
       .selectAll('users')
