@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export interface Config {
   host: string;
@@ -31,6 +32,10 @@ export interface Config {
   /** The object store's URL when it is not AWS itself (MinIO, Ceph, R2...): path-style addressing then. */
   s3Endpoint: string | undefined;
   s3Region: string | undefined;
+  /** How long a web sign-in lasts, in seconds (the session cookie's Max-Age and the row's expiry). */
+  sessionLifetimeSecs: number;
+  /** The built web app (Vite's output): index.html and assets/. */
+  webDir: string;
 }
 
 export type ConfigOverrides = Partial<Config>;
@@ -65,5 +70,8 @@ export function loadConfig(overrides: ConfigOverrides = {}): Config {
     s3Bucket: overrides.s3Bucket ?? (process.env.PARLEY_S3_BUCKET || undefined),
     s3Endpoint: overrides.s3Endpoint ?? (process.env.PARLEY_S3_ENDPOINT || undefined),
     s3Region: overrides.s3Region ?? (process.env.PARLEY_S3_REGION || undefined),
+    sessionLifetimeSecs: overrides.sessionLifetimeSecs ?? envInt('PARLEY_SESSION_LIFETIME_SECS', 14 * 86_400),
+    // web/dist beside src/ (tsx) or dist/ (the build): the package's own folder either way.
+    webDir: path.resolve(overrides.webDir ?? process.env.PARLEY_WEB_DIR ?? fileURLToPath(new URL('../web/dist', import.meta.url))),
   };
 }

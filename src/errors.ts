@@ -19,7 +19,9 @@ export type ErrorCode =
   | 'RATE_LIMIT_HIT'
   | 'BAD_EVENT_QUEUE_ID'
   | 'BAD_NARROW'
-  | 'INTERNAL_SERVER_ERROR';
+  | 'INTERNAL_SERVER_ERROR'
+  | 'CSRF_FAILED'
+  | 'INVITATION_FAILED';
 
 export class ApiError extends Error {
   constructor(
@@ -169,3 +171,22 @@ export const emojiOneFile = () => badRequest('You must upload exactly one file.'
 export const emojiOverrideAdminsOnly = () => badRequest('Only administrators can override built-in emoji.');
 export const emojiNotAuthor = () => badRequest('Must be an organization administrator or emoji author');
 export const badImage = () => badRequest('Could not decode image; did you upload an image file?');
+
+// Web sessions (Zulip's zerver/middleware.py csrf_failure: Django's reason in `reason`).
+export const csrfFailed = (reason: string) => new ApiError('CSRF_FAILED', `CSRF error: ${reason}`, 403, { reason });
+
+// Invitations (Zulip 5's zerver/views/invite.py and do_invite_users; InvitationError's data fields).
+export const invitationFailed = (msg: string, errors: Array<[string, string, boolean]>, sentInvitations: boolean) =>
+  new ApiError('INVITATION_FAILED', msg, 400, { errors, sent_invitations: sentInvitations, license_limit_reached: false });
+export const noSuchInvitation = () => badRequest('No such invitation');
+export const invalidInviteAs = () => badRequest('Must be invited as an valid type of user');
+export const noInviteEmails = () => badRequest('You must specify at least one email address.');
+export const noInviteStreams = () => badRequest('You must specify at least one stream for invitees to join.');
+export const inviteStreamMissing = (id: number) => badRequest(`Stream does not exist with id: ${id}. No invites were sent.`);
+export const multiuseStreamInvalid = (id: number) => badRequest(`Invalid stream ID ${id}. No invites were sent.`);
+// Confirmation links (Zulip's confirmation/views.py render_confirmation_key_error).
+export const confirmationLinkExpired = () => badRequest('The confirmation link has expired or been deactivated.');
+export const confirmationLinkNotFound = () => new ApiError('BAD_REQUEST', "Whoops. We couldn't find your confirmation link in the system.", 404);
+// Sign-up (Zulip's RegistrationForm).
+export const passwordTooWeak = () => badRequest('The password is too weak.');
+export const emailInUse = (email: string) => badRequest(`Email '${email}' already in use`);

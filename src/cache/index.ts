@@ -1,8 +1,11 @@
-import type { RealmRow, StreamRow, SubscriptionRow, UserRow } from '../store/rows.js';
+import type { RealmRow, SessionRow, StreamRow, SubscriptionRow, UserRow } from '../store/rows.js';
 import { VersionedCache } from './versioned-cache.js';
 import { MessageJsonCache } from './message-json.js';
 
 export interface Login { user: UserRow; realm: RealmRow }
+
+/** A web session with the login behind it, as every /json request checks it. */
+export interface SessionLogin extends Login { session: SessionRow }
 
 /** A realm's users as mention rendering needs them. */
 export interface RenderUser { id: number; full_name: string; email: string }
@@ -23,6 +26,11 @@ export interface Caches {
   loginsByEmail: VersionedCache<string, Login>;
   /** The exact Authorization header on the exact host, verified before: no decoding, no promise. */
   loginsByHeader: VersionedCache<string, Login>;
+  /**
+   * Web sessions by id hash: every /json request reads one. Retired with the user or realm
+   * (deactivation); a sign-out drops its entry here and, through the epoch, everywhere.
+   */
+  sessions: VersionedCache<string, SessionLogin>;
   /**
    * What every send reads. On SQLite each of these queries found an empty page cache (a
    * reader's is dropped whenever the writer thread commits) and together they were a
@@ -53,6 +61,7 @@ function createCaches(): Caches {
     realmsBySubdomain: new VersionedCache(['realms'], 10_000),
     loginsByEmail: new VersionedCache(['users', 'realms'], 10_000),
     loginsByHeader: new VersionedCache(['users', 'realms'], 10_000),
+    sessions: new VersionedCache(['users', 'realms'], 10_000),
     streamsByName: new VersionedCache(['streams'], 20_000),
     streamsById: new VersionedCache(['streams'], 20_000),
     realmStreams: new VersionedCache(['streams'], 1_000),

@@ -8,8 +8,13 @@ import { authenticate, resolveRealm } from './auth.js';
 import { routes } from './routes.js';
 import { PreSerialized, type AuthedRequest, type BaseRequest, type Route } from './route.js';
 import { createServer } from './longpoll.js';
+import fastifyCookie from '@fastify/cookie';
+import { authenticateSession } from './session-auth.js';
+import { maybeSendAppPage, registerWebApp } from './static-app.js';
 
 export const API_PREFIX = '/api/v1';
+/** The same routes for the web app, authenticated by its session cookie and CSRF header (session-auth.ts). */
+export const JSON_PREFIX = '/json';
 
 /** Requests whose body was fully parsed and whose handler began. */
 const handlerStarted = new WeakSet<FastifyRequest>();
@@ -41,6 +46,7 @@ export async function buildHttp(ctx: AppContext): Promise<FastifyInstance> {
     done();
   });
   await app.register(formbody);
+  await app.register(fastifyCookie);
   // Bodies of other types (webhook payloads in plain text, say) are kept as text.
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
@@ -57,9 +63,11 @@ export async function buildHttp(ctx: AppContext): Promise<FastifyInstance> {
     void reply.status(status).send(body);
   });
 
-  app.setNotFoundHandler((_req, reply) => {
-    void reply.status(404).send({ result: 'error', msg: 'Not Found', code: 'BAD_REQUEST' });
+  app.setNotFoundHandler(async (req, reply) => {
+    if (await maybeSendAppPage(ctx, req, reply)) return reply;
+    return reply.status(404).send({ result: 'error', msg: 'Not Found', code: 'BAD_REQUEST' });
   });
+  await registerWebApp(app, ctx);
 
   // Multipart is parsed in two scopes (the plugin applies to the scope it is registered in).
   // zulip-js sends every POST as multipart, so ordinary routes collect all parts into
@@ -67,11 +75,11 @@ export async function buildHttp(ctx: AppContext): Promise<FastifyInstance> {
   // to storage and is never held in memory.
   await app.register(async (scope) => {
     await scope.register(multipart, { attachFieldsToBody: 'keyValues', limits: { fileSize: 25 * 1024 * 1024, fields: 1000 } });
-    for (const route of routes) if (!route.streamsFiles) registerRoute(scope, ctx, route);
+    for (const route of routes) if (!route.streamsFiles) registerBoth(scope, ctx, route);
   });
   await app.register(async (scope) => {
     await scope.register(multipart, { throwFileSizeLimit: false, limits: { fields: 1000, parts: 1000 } });
-    for (const route of routes) if (route.streamsFiles) registerRoute(scope, ctx, route);
+    for (const route of routes) if (route.streamsFiles) registerBoth(scope, ctx, route);
   });
   return app;
 }
@@ -87,10 +95,16 @@ function sendJson(reply: FastifyReply, json: string): FastifyReply {
   return reply.type('application/json; charset=utf-8').send(json.length >= AS_BYTES_FROM ? Buffer.from(json) : json);
 }
 
-function registerRoute(app: FastifyInstance, ctx: AppContext, route: Route): void {
+/** An API route at /api/v1 and again at /json; a page outside the API (its own prefix) once. */
+function registerBoth(app: FastifyInstance, ctx: AppContext, route: Route): void {
+  registerRoute(app, ctx, route, false);
+  if (route.prefix === undefined) registerRoute(app, ctx, route, true);
+}
+
+function registerRoute(app: FastifyInstance, ctx: AppContext, route: Route, web: boolean): void {
   app.route({
     method: route.method,
-    url: (route.prefix ?? API_PREFIX) + route.path,
+    url: (web ? JSON_PREFIX : (route.prefix ?? API_PREFIX)) + route.path,
     handler: async (req, reply) => {
       handlerStarted.add(req);
       const base: BaseRequest = {
@@ -99,7 +113,7 @@ function registerRoute(app: FastifyInstance, ctx: AppContext, route: Route): voi
       };
       let body: Record<string, unknown> | PreSerialized;
       if (route.auth === 'user') {
-        const { user, realm } = await authenticate(ctx, req.headers.host, req.headers.authorization);
+        const { user, realm } = web ? await authenticateSession(ctx, req) : await authenticate(ctx, req.headers.host, req.headers.authorization);
         const r: AuthedRequest = { ...base, user, realm };
         body = await route.handler(r);
       } else {

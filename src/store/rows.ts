@@ -1,7 +1,7 @@
 import type { Selectable, Kysely, Transaction } from 'kysely';
 import type {
   DB, RealmTable, UserTable, StreamTable, SubscriptionTable, MessageTable, UserStatusTable, UserGroupTable, CustomProfileFieldTable, AttachmentTable,
-  RealmEmojiTable, BotServiceTable,
+  RealmEmojiTable, BotServiceTable, SessionTable, InviteTable,
 } from './schema.js';
 
 export type RealmRow = Selectable<RealmTable>;
@@ -15,6 +15,8 @@ export type ProfileFieldRow = Selectable<CustomProfileFieldTable>;
 export type AttachmentRow = Selectable<AttachmentTable>;
 export type RealmEmojiRow = Selectable<RealmEmojiTable>;
 export type BotServiceRow = Selectable<BotServiceTable>;
+export type SessionRow = Selectable<SessionTable>;
+export type InviteRow = Selectable<InviteTable>;
 
 /** Repos take either the root handle or a transaction. */
 export type Q = Kysely<DB> | Transaction<DB>;

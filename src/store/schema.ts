@@ -295,6 +295,32 @@ export interface RealmEmojiTable {
   deactivated: Generated<number>;
 }
 
+/** A web sign-in (migration 029): the cookie's id is never stored, only its SHA-256 (hex). */
+export interface SessionTable {
+  id_hash: string;
+  user_id: number;
+  realm_id: number;
+  csrf_token: string;
+  created: number;
+  expires: number;
+  last_seen: number;
+}
+
+/** An invitation (migration 033): by email (works once) or a reusable link. `stream_ids`: JSON list. */
+export interface InviteTable {
+  id: Generated<number>;
+  realm_id: number;
+  is_multiuse: number;
+  email: string | null;
+  invited_as: number;
+  referred_by: number;
+  invited_at: number;
+  expires: number | null;
+  confirmation_key: string;
+  status: Generated<number>;
+  stream_ids: string;
+}
+
 export interface DB {
   realm: RealmTable;
   users: UserTable;
@@ -323,4 +349,6 @@ export interface DB {
   attachment_message: AttachmentMessageTable;
   realm_emoji: RealmEmojiTable;
   bot_service: BotServiceTable;
+  session: SessionTable;
+  invite: InviteTable;
 }

@@ -21,6 +21,8 @@ import * as m022 from './022-attachments.js';
 import * as m023 from './023-realm-emoji.js';
 import * as m024 from './024-linkifiers.js';
 import * as m025 from './025-bot-services.js';
+import * as m029 from './029-sessions.js';
+import * as m033 from './033-invites.js';
 
 export interface Migration {
   name: string;
@@ -49,4 +51,6 @@ export const migrations: Migration[] = [
   { name: '023-realm-emoji', up: m023.up },
   { name: '024-linkifiers', up: m024.up },
   { name: '025-bot-services', up: m025.up },
+  { name: '029-sessions', up: m029.up },
+  { name: '033-invites', up: m033.up },
 ];
