@@ -89,7 +89,7 @@ export class Store {
     const s = this.state!;
     s.usersById = new Map();
     s.usersByEmail = new Map();
-    for (const u of [...(s.reg.realm_users ?? []), ...(s.reg.realm_non_active_users ?? [])] as User[]) {
+    for (const u of [...(s.reg.realm_users ?? []), ...(s.reg.realm_non_active_users ?? []), ...(s.reg.cross_realm_bots ?? [])] as User[]) {
       s.usersById.set(u.user_id, u);
       s.usersByEmail.set(u.email.toLowerCase(), u);
     }

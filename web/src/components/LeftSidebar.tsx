@@ -88,6 +88,7 @@ export function LeftSidebar({ onNewStream }: { onNewStream: () => void }) {
         {pms.slice(0, 20).map((c) => {
           const ids = [...c.user_ids].sort((a, b) => a - b);
           const users = (ids.length ? ids : [s.me]).map((id) => s.usersById.get(id)).filter((u) => u !== undefined);
+          if (users.length === 0) return null;
           const operand = users.map((u) => u.email).join(',');
           return (
             <li key={operand}>
