@@ -49,6 +49,9 @@ export async function ensureWebBuilt(): Promise<void> {
 export function watch(page: Page): { errors: string[]; dialogs: string[] } {
   const seen = { errors: [] as string[], dialogs: [] as string[] };
   page.on('pageerror', (e) => seen.errors.push(String(e)));
+  // Console noise (a 401 while signed out is expected) goes to the test's log, for post-mortems.
+  page.on('console', (m) => { if (m.type() === 'error' || process.env.PARLEY_BROWSER_LOG) process.stderr.write(`[browser ${m.type()}] ${m.text()}\n`); });
+  page.on('response', (r) => { if (r.status() >= 400 || (process.env.PARLEY_BROWSER_LOG && r.url().includes('/json/'))) process.stderr.write(`[browser http] ${r.status()} ${r.request().method()} ${r.url()}\n`); });
   page.on('dialog', (d) => {
     seen.dialogs.push(`${d.type()}: ${d.message()}`);
     void d.dismiss();

@@ -37,7 +37,7 @@ export type Typist = { userId: number; until: number };
 /** Where someone types: `stream:<id>:<topic>` or `pm:<ids of everyone but the viewer>`. */
 export const typingKey = {
   stream: (streamId: number, topic: string) => `stream:${streamId}:${topic.toLowerCase()}`,
-  pm: (ids: number[]) => `pm:${[...ids].sort((a, b) => a - b).join(',')}`,
+  pm: (ids: number[]) => `pm:${[...new Set(ids)].sort((a, b) => a - b).join(',')}`,
 };
 const TYPING_EXPIRY_MS = 15_000;
 

@@ -169,6 +169,8 @@ export function Feed() {
     } else if (w.stick) {
       el.scrollTop = el.scrollHeight;
     }
+    // At the bottom of a view whose newest end is loaded (or with nothing to scroll), live messages join.
+    if (w.scrolled || list.anchor === null) w.stick = el.scrollHeight - el.scrollTop - el.clientHeight < 40 && atNewest;
     for (const row of el.querySelectorAll<HTMLElement>('.message.unread')) observer.current?.observe(row);
   });
 
