@@ -7,7 +7,7 @@ export const Policy = { MEMBERS: 1, ADMINS: 2, FULL_MEMBERS: 3, MODERATORS: 4, E
 
 type PolicyName = 'create_public_stream_policy' | 'create_private_stream_policy' | 'create_web_public_stream_policy' | 'invite_to_stream_policy'
   | 'edit_topic_policy' | 'move_messages_between_streams_policy' | 'delete_own_message_policy' | 'user_group_edit_policy'
-  | 'add_custom_emoji_policy';
+  | 'add_custom_emoji_policy' | 'invite_to_realm_policy';
 
 /** Zulip's UserProfile.has_permission, in the same order of checks. */
 export function hasPolicyPermission(user: Pick<UserRow, 'role' | 'date_joined'>, realm: RealmRow, name: PolicyName,

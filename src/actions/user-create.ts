@@ -1,5 +1,6 @@
 import type { Tx } from './transaction.js';
-import type { RealmRow, UserRow } from '../store/rows.js';
+import type { RealmRow, StreamRow, UserRow } from '../store/rows.js';
+import { doAddSubscriptions } from './subscription-add.js';
 import { users } from '../store/repos/users.js';
 import { realms } from '../store/repos/realms.js';
 import { badRequest } from '../errors.js';
@@ -38,6 +39,8 @@ export interface CreateUserInput {
   botType?: number | null;
   botOwnerId?: number | null;
   timezone?: string;
+  /** The streams an invitation names: joined instead of the organization's default streams (Zulip's prereg_user.streams). */
+  streams?: StreamRow[];
 }
 
 export async function doCreateUser(tx: Tx, realm: RealmRow, input: CreateUserInput): Promise<UserRow> {
@@ -70,7 +73,8 @@ export async function doCreateUser(tx: Tx, realm: RealmRow, input: CreateUserInp
   // A personal recipient makes the user addressable by private messages.
   await tx.db.insertInto('recipient').values({ type: 1, type_id: id }).execute();
   const user = (await users.findById(tx.db, id))!;
-  await subscribeToDefaultStreams(tx, realm, user);
+  if (input.streams && input.streams.length > 0) await doAddSubscriptions(tx, input.streams, [user]);
+  else await subscribeToDefaultStreams(tx, realm, user);
   await doAddNewUserHistory(tx, current, user);
   await notifyRealmUser(tx, realm.id, 'add', personForEvent(user), user.delivery_email);
   queueWelcomeMessage(tx, current, user);

@@ -26,10 +26,11 @@ import { uploadRoutes } from './handlers/uploads.js';
 import { realmEmojiRoutes } from './handlers/realm-emoji.js';
 import { botRoutes } from './handlers/bots.js';
 import { sessionRoutes } from './handlers/session.js';
+import { inviteRoutes } from './handlers/invites.js';
 
 /** Every API route, by resource. Each handler file owns its own table. */
 export const routes: Route[] = [...serverRoutes, ...userRoutes, ...presenceRoutes, ...renderRoutes, ...messageSendRoutes, ...alertWordRoutes, ...messageReadRoutes,
   ...eventRoutes, ...streamRoutes, ...subscriptionRoutes, ...typingRoutes, ...messageEditRoutes, ...messageFlagRoutes, ...reactionRoutes, ...messageDeleteRoutes,
   ...settingsRoutes, ...draftRoutes, ...userStatusRoutes, ...mutedUserRoutes, ...userGroupRoutes, ...profileFieldRoutes, ...realmRoutes,
   ...linkifierRoutes, ...uploadRoutes, ...realmEmojiRoutes, ...botRoutes,
-  ...sessionRoutes];
+  ...sessionRoutes, ...inviteRoutes];

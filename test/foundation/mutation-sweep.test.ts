@@ -24,6 +24,8 @@ let draftId: number;
 let groupId: number;
 let fieldId: number;
 let linkifierId: number;
+let inviteId: number;
+let multiuseId: number;
 
 const AWKWARD = [
   '', ' ', '0', '-1', '1.5', '1e3', '9007199254740993', '99999999999999999999', 'NaN', 'true', 'false', 'null',
@@ -136,6 +138,12 @@ function baselines(): Call[] {
     // An emoji name of digits (valid) so that the sweep also mutates the segment; no file in a form body.
     { method: 'POST', path: '/realm/emoji/123', params: { note: 'no file here' }, expectError: true },
     { method: 'DELETE', path: '/realm/emoji/123', params: {}, expectError: true },
+    { method: 'POST', path: '/invites', params: { invitee_emails: 'sweep-invitee@example.com', stream_ids: [streamId], invite_as: 400, invite_expires_in_days: 3 } },
+    { method: 'GET', path: '/invites', params: {} },
+    { method: 'POST', path: `/invites/${inviteId}/resend`, params: {} },
+    { method: 'DELETE', path: `/invites/${inviteId}`, params: {} },
+    { method: 'POST', path: '/invites/multiuse', params: { invite_as: 600, stream_ids: [streamId], invite_expires_in_minutes: 60 } },
+    { method: 'DELETE', path: `/invites/multiuse/${multiuseId}`, params: {} },
     { method: 'POST', path: '/users/me/api_key/regenerate', params: {} },
     // Last: the owner is the only owner, so this is refused, but should it ever succeed nothing follows.
     { method: 'DELETE', path: '/users/me', params: {}, expectError: true },
@@ -157,6 +165,11 @@ before(async () => {
   await t.api('POST', '/api/v1/user_groups/create', { params: { name: 'sweep-base', description: '', members: [member.id] } });
   groupId = (await t.api('GET', '/api/v1/user_groups')).body.user_groups[0].id;
   fieldId = (await t.api('POST', '/api/v1/realm/profile_fields', { params: { name: 'Sweep base', field_type: 1 } })).body.id;
+  await t.api('POST', '/api/v1/invites', { params: { invitee_emails: 'sweep-base@example.com', stream_ids: [streamId] } });
+  await t.api('POST', '/api/v1/invites/multiuse', { params: {} });
+  const invites = (await t.api('GET', '/api/v1/invites')).body.invites;
+  inviteId = invites.find((i: any) => !i.is_multiuse).id;
+  multiuseId = invites.find((i: any) => i.is_multiuse).id;
 });
 after(() => t.close());
 

@@ -190,3 +190,14 @@ test('an expired session answers 401 and its row is removed', async () => {
     await s.close();
   }
 });
+
+test("uploaded files open in the browser with the session cookie, and not with another organization's", async () => {
+  const { uploadOne } = await import('../helpers/multipart.js');
+  const url = await uploadOne(t, t.owner, 'note.txt', 'for the browser');
+  const s = await signIn(t, OWNER_EMAIL, OWNER_PASSWORD);
+  const res = await webCall(t, 'GET', url, { session: s, csrf: null });
+  assert.equal(res.status, 200);
+  assert.equal(res.body, 'for the browser');
+  assert.equal((await webCall(t, 'GET', url, {})).status, 401);
+  assert.equal((await webCall(t, 'GET', url, { session: { cookie: 'parley_session=forged', csrf: '', userId: 0 } })).status, 401);
+});

@@ -3,6 +3,7 @@ import type { Route, BaseRequest } from '../route.js';
 import { pathInt } from '../route.js';
 import type { UserRow } from '../../rows.js';
 import { authenticate } from '../auth.js';
+import { authenticateSession, SESSION_COOKIE } from '../session-auth.js';
 import { uploadFile, deleteAttachment, type IncomingFile } from '../../actions/attachment-upload.js';
 import { readUpload, userAttachments } from '../../reads/attachments.js';
 import { contentDisposition, servedInline } from '../../lib/uploads.js';
@@ -59,6 +60,10 @@ export const uploadRoutes: Route[] = [
   {
     method: 'GET', path: '/user_uploads/:realm_id/*', prefix: '', auth: 'none',
     handler: async (r) => {
+      // The web app's images: the browser sends its session cookie, never basic auth.
+      if (r.req.headers.authorization === undefined && r.req.cookies[SESSION_COOKIE] !== undefined) {
+        return serveUpload(r, (await authenticateSession(r.ctx, r.req)).user);
+      }
       if (r.req.headers.authorization === undefined) throw notLoggedIn();
       const { user } = await authenticate(r.ctx, r.req.headers.host, r.req.headers.authorization);
       return serveUpload(r, user);

@@ -1,0 +1,175 @@
+import crypto from 'node:crypto';
+import type { AppContext } from '../context.js';
+import type { Tx } from './transaction.js';
+import type { InviteRow, Q, RealmRow, StreamRow, UserRow } from '../store/rows.js';
+import { invites, INVITE_STATUS } from '../store/repos/invites.js';
+import { users } from '../store/repos/users.js';
+import { streams } from '../store/repos/streams.js';
+import {
+  badRequest, insufficientPermission, invalidInviteAs, invitationFailed, inviteStreamMissing, multiuseStreamInvalid, mustBeAdmin, mustBeOwner,
+  noInviteEmails, noInviteStreams, noSuchInvitation, notForGuests,
+} from '../errors.js';
+import { accessStreamById } from '../access/stream.js';
+import { hasPolicyPermission } from '../access/realm-policy.js';
+import { INVITE_AS_VALUES } from '../lib/invites.js';
+import { isAdminRole, Role } from '../lib/roles.js';
+import { realmUri } from '../lib/realm-host.js';
+import { nowSeconds } from '../lib/time.js';
+import { checkEmail } from './user-create.js';
+
+/** What an inviter chose: the role, the streams (ids), and minutes until the link expires (null: never). */
+export interface InviteTerms { inviteAs: number; streamIds: number[]; expiresInMinutes: number | null }
+
+const KEY_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+/** Zulip's generate_key shape: 24 lowercase letters and digits (about 124 bits). */
+function newConfirmationKey(): string {
+  let out = '';
+  while (out.length < 24) {
+    for (const b of crypto.randomBytes(32)) if (b < 252 && out.length < 24) out += KEY_ALPHABET[b % 36];
+  }
+  return out;
+}
+
+export const inviteLink = (ctx: AppContext, realm: RealmRow, key: string) => `${realmUri(ctx.config, realm)}/join/${key}/`;
+
+/** Zulip's require_member_or_admin, then can_invite_others_to_realm. */
+function checkCanInvite(realm: RealmRow, user: UserRow): void {
+  if (user.role === Role.GUEST) throw notForGuests();
+  if (!hasPolicyPermission(user, realm, 'invite_to_realm_policy')) throw insufficientPermission();
+}
+
+/** Zulip's check_if_owner_required. */
+function checkOwnerRequired(inviteAs: number, user: UserRow): void {
+  if (inviteAs === Role.OWNER && user.role !== Role.OWNER) throw mustBeOwner();
+}
+
+async function inviteStreams(q: Q, user: UserRow, ids: number[], missing: (id: number) => Error): Promise<StreamRow[]> {
+  const out: StreamRow[] = [];
+  for (const id of ids) {
+    try {
+      out.push((await accessStreamById(q, user, id)).stream);
+    } catch {
+      throw missing(id);
+    }
+  }
+  return out;
+}
+
+const expiryOf = (now: number, minutes: number | null) => (minutes === null ? null : now + minutes * 60);
+
+/**
+ * POST /invites (Zulip 5's invite_users_backend and do_invite_users): every address checked
+ * before any invite is made. Answers the addresses skipped because they already have an
+ * account; the caller reports them after the others' invites have committed, as Zulip does.
+ */
+export async function doInviteUsers(tx: Tx, realm: RealmRow, inviter: UserRow, emails: string[], terms: InviteTerms): Promise<Array<[string, string, boolean]>> {
+  checkCanInvite(realm, inviter);
+  if (!INVITE_AS_VALUES.includes(terms.inviteAs)) throw invalidInviteAs();
+  checkOwnerRequired(terms.inviteAs, inviter);
+  if ((terms.inviteAs === Role.ADMINISTRATOR || terms.inviteAs === Role.MODERATOR) && !isAdminRole(inviter.role)) {
+    throw badRequest('Must be an organization administrator');
+  }
+  if (emails.length === 0) throw noInviteEmails();
+  if (terms.streamIds.length === 0) throw noInviteStreams();
+  const streamRows = await inviteStreams(tx.db, inviter, terms.streamIds, inviteStreamMissing);
+  const errors: Array<[string, string, boolean]> = [];
+  const skipped: Array<[string, string, boolean]> = [];
+  const good: string[] = [];
+  for (const email of emails) {
+    try {
+      checkEmail(email);
+    } catch {
+      errors.push([email, 'Invalid address.', false]);
+      continue;
+    }
+    const existing = await users.findByEmail(tx.db, realm.id, email);
+    if (existing) skipped.push([email, existing.is_active === 1 ? 'Already has an account.' : 'Account has been deactivated.', existing.is_active !== 1]);
+    else good.push(email);
+  }
+  if (errors.length > 0) throw invitationFailed("Some emails did not validate, so we didn't send any invitations.", [...errors, ...skipped], false);
+  if (skipped.length > 0 && skipped.length === emails.length) throw invitationFailed("We weren't able to invite anyone.", skipped, false);
+  const now = nowSeconds();
+  for (const email of good) {
+    const key = newConfirmationKey();
+    await invites.insert(tx.db, {
+      realm_id: realm.id, is_multiuse: 0, email, invited_as: terms.inviteAs, referred_by: inviter.id, invited_at: now,
+      expires: expiryOf(now, terms.expiresInMinutes), confirmation_key: key, stream_ids: JSON.stringify(streamRows.map((s) => s.id)),
+    });
+    tx.later((ctx) => sendInviteMail(ctx, realm, inviter, email, key));
+  }
+  return skipped;
+}
+
+async function sendInviteMail(ctx: AppContext, realm: RealmRow, inviter: UserRow, email: string, key: string): Promise<void> {
+  await ctx.mail.send({
+    to: email,
+    subject: `${inviter.full_name} invited you to join ${realm.name}`,
+    text: `${inviter.full_name} (${inviter.delivery_email}) has invited you to join ${realm.name}, a Parley organization.\n\n`
+      + `Click the link below to create your account:\n\n${inviteLink(ctx, realm, key)}\n\n`
+      + 'If you were not expecting this invitation, you can ignore this message.\n',
+  });
+}
+
+/** POST /invites/multiuse (Zulip's generate_multiuse_invite_backend): administrators only. Answers the link. */
+export async function doCreateMultiuseInvite(tx: Tx, ctx: AppContext, realm: RealmRow, inviter: UserRow, terms: InviteTerms): Promise<string> {
+  if (!isAdminRole(inviter.role)) throw mustBeAdmin();
+  checkOwnerRequired(terms.inviteAs, inviter);
+  if (!INVITE_AS_VALUES.includes(terms.inviteAs)) throw invalidInviteAs();
+  const streamRows = await inviteStreams(tx.db, inviter, terms.streamIds, multiuseStreamInvalid);
+  const now = nowSeconds();
+  const key = newConfirmationKey();
+  await invites.insert(tx.db, {
+    realm_id: realm.id, is_multiuse: 1, email: null, invited_as: terms.inviteAs, referred_by: inviter.id, invited_at: now,
+    expires: expiryOf(now, terms.expiresInMinutes), confirmation_key: key, stream_ids: JSON.stringify(streamRows.map((s) => s.id)),
+  });
+  return inviteLink(ctx, realm, key);
+}
+
+/** An invite of this realm, of this kind, still pending; otherwise Zulip's "No such invitation". */
+async function pendingInvite(q: Q, realm: RealmRow, id: number, multiuse: boolean): Promise<InviteRow> {
+  const invite = await invites.findById(q, id);
+  if (!invite || invite.realm_id !== realm.id || invite.is_multiuse !== (multiuse ? 1 : 0) || invite.status !== INVITE_STATUS.PENDING) throw noSuchInvitation();
+  return invite;
+}
+
+/** Someone else's invite: its owner-only role needs an owner, and the rest an administrator (Zulip's revoke_user_invite). */
+function checkControls(user: UserRow, invite: InviteRow): void {
+  if (invite.referred_by === user.id) return;
+  checkOwnerRequired(invite.invited_as, user);
+  if (!isAdminRole(user.role)) throw badRequest('Must be an organization administrator');
+}
+
+/** DELETE /invites/{id}. */
+export async function doRevokeInvite(tx: Tx, realm: RealmRow, user: UserRow, id: number): Promise<void> {
+  if (user.role === Role.GUEST) throw notForGuests();
+  const invite = await pendingInvite(tx.db, realm, id, false);
+  checkControls(user, invite);
+  await invites.finish(tx.db, invite.id, INVITE_STATUS.REVOKED);
+}
+
+/** DELETE /invites/multiuse/{id}: administrators only. */
+export async function doRevokeMultiuseInvite(tx: Tx, realm: RealmRow, user: UserRow, id: number): Promise<void> {
+  if (!isAdminRole(user.role)) throw mustBeAdmin();
+  const invite = await pendingInvite(tx.db, realm, id, true);
+  checkOwnerRequired(invite.invited_as, user);
+  await invites.finish(tx.db, invite.id, INVITE_STATUS.REVOKED);
+}
+
+/** POST /invites/{id}/resend: the same link mailed again. Answers the new invitation time. */
+export async function doResendInvite(tx: Tx, realm: RealmRow, user: UserRow, id: number): Promise<number> {
+  if (user.role === Role.GUEST) throw notForGuests();
+  const invite = await pendingInvite(tx.db, realm, id, false);
+  checkControls(user, invite);
+  const now = nowSeconds();
+  await invites.update(tx.db, invite.id, { invited_at: now });
+  const inviter = (await users.findById(tx.db, invite.referred_by)) ?? user;
+  tx.later((ctx) => sendInviteMail(ctx, realm, inviter, invite.email!, invite.confirmation_key));
+  return now;
+}
+
+/** The streams an accepted invite names that still exist. */
+export async function inviteStreamRows(q: Q, invite: InviteRow): Promise<StreamRow[]> {
+  const ids = JSON.parse(invite.stream_ids) as number[];
+  return (await streams.listByIds(q, ids)).filter((s) => s.realm_id === invite.realm_id);
+}
