@@ -5,6 +5,7 @@
 import { render } from 'preact';
 import { post } from './api';
 import { App } from './components/App';
+import { Join } from './components/Join';
 import { Login } from './components/Login';
 import { installShortcuts } from './keys';
 import { onRegister, poll, register, SignedOut } from './live';
@@ -30,6 +31,9 @@ function reportPresence(): void {
 
 async function boot(): Promise<void> {
   applyTheme();
+  // An invitation link: the sign-up page, whoever is signed in.
+  const join = /^\/join\/([^/]+)\/?$/.exec(location.pathname);
+  if (join) return render(<Join inviteKey={decodeURIComponent(join[1]!)} />, root);
   try {
     await register();
   } catch (e) {

@@ -47,6 +47,8 @@ export class Store {
   list = new MessageList([]);
   outbox: Message[] = [];
   typing = new Map<string, Typist[]>();
+  /** Topics that appeared by live message since the page loaded, newest first, per stream. */
+  liveTopics = new Map<number, string[]>();
   conn: Conn = 'connecting';
   /** Set when the server says this page has no session. */
   signedOut = false;
@@ -168,6 +170,10 @@ export class Store {
     if (localId !== undefined) this.outbox = this.outbox.filter((o) => o.local_id !== localId);
     this.onConfirm?.(m.id, localId);
     if (m.type === 'private') this.notePrivate(m);
+    else if (m.stream_id !== undefined) {
+      const topics = this.liveTopics.get(m.stream_id) ?? [];
+      if (!topics.some((t) => t.toLowerCase() === m.subject.toLowerCase())) this.liveTopics.set(m.stream_id, [m.subject, ...topics]);
+    }
     // A view whose newest end is loaded grows with live messages; one mid-history does not.
     if (this.list.foundNewest && matches(this.list.narrow, m, s) === true) this.list.insert(m.id);
     // The sender stopped typing: their message is here.

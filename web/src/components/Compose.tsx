@@ -73,6 +73,16 @@ export function Compose() {
   };
 
   useEffect(() => () => stopTyping(), []);
+  // An empty compose box follows the view to its stream and topic or people, as in Zulip.
+  const narrow = st.list.narrow;
+  useEffect(() => {
+    if (compose.draft.content.trim()) return;
+    const stream = narrow.find((t) => t.operator === 'stream')?.operand;
+    const topic = narrow.find((t) => t.operator === 'topic')?.operand;
+    const pm = narrow.find((t) => t.operator === 'pm-with')?.operand;
+    if (stream) update({ mode: 'stream', stream, topic: topic ?? '' });
+    else if (pm) update({ mode: 'private', to: pm.split(',').join(', ') });
+  }, [narrow]);
 
   const submit = () => {
     const to = destination(compose.draft);

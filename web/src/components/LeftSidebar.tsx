@@ -40,7 +40,7 @@ function Topics({ stream }: { stream: Stream }) {
     };
   }, [stream.stream_id]);
   const seen = new Map<string, string>();
-  for (const t of [...unreadTopics(s, stream.stream_id), ...fetched]) if (!seen.has(t.toLowerCase())) seen.set(t.toLowerCase(), t);
+  for (const t of [...(store.liveTopics.get(stream.stream_id) ?? []), ...unreadTopics(s, stream.stream_id), ...fetched]) if (!seen.has(t.toLowerCase())) seen.set(t.toLowerCase(), t);
   const topic = store.list.narrow.find((t) => t.operator === 'topic')?.operand.toLowerCase();
   const topics = [...seen.values()].slice(0, 30);
   return (
