@@ -9,9 +9,9 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
 import { until } from './until.js';
 
-const CANDIDATES = [process.env.PARLEY_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
-export const CHROMIUM = CANDIDATES.find((p): p is string => !!p && fs.existsSync(p)) ?? null;
-export const NO_BROWSER = 'no Chromium on this machine (apt-get install chromium fonts-noto-color-emoji): browser tests skipped';
+import { CHROMIUM, NO_BROWSER } from './chromium.js';
+
+export { CHROMIUM, NO_BROWSER };
 /** node:test's `skip` option: false, or why. */
 export const SKIP: string | false = CHROMIUM ? false : NO_BROWSER;
 
