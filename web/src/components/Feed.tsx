@@ -67,7 +67,7 @@ export function Feed() {
   const list = store.list;
   const scroller = useRef<HTMLDivElement>(null);
   // The window, by message id so that prepending history does not shift it.
-  const win = useRef<{ list: typeof list | null; lo: number; hi: number; stick: boolean; scrolled: boolean; dir: 'up' | 'down' }>({ list: null, lo: 0, hi: 0, stick: false, scrolled: false, dir: 'down' });
+  const win = useRef<{ list: typeof list | null; lo: number; hi: number; stick: boolean; scrolled: boolean; dir: 'up' | 'down'; atEnd: boolean }>({ list: null, lo: 0, hi: 0, stick: false, scrolled: false, dir: 'down', atEnd: false });
   const keep = useRef<{ id: number; top: number } | null>(null);
   const observer = useMarkRead(store, scroller);
 
@@ -78,8 +78,9 @@ export function Feed() {
     const lo = Math.max(0, Math.min(at - 40, ids.length - WINDOW));
     Object.assign(w, { list, lo: ids[lo] ?? 0, hi: ids[Math.min(ids.length, lo + WINDOW) - 1] ?? 0, stick: false, scrolled: false });
   }
-  // Live messages at the newest end join the window while the person is at the bottom.
-  if (w.stick && list.foundNewest && ids.length) w.hi = ids[ids.length - 1]!;
+  // A window that reached the newest end last time takes live messages in (below the viewport
+  // they disturb nothing); the view follows them only while the person is at the bottom.
+  if (w.atEnd && list.foundNewest && ids.length) w.hi = ids[ids.length - 1]!;
   let lo = ids.findIndex((id) => id >= w.lo);
   if (lo < 0) lo = ids.length;
   let hi = ids.length;
@@ -93,6 +94,7 @@ export function Feed() {
   }
   const shown = ids.slice(lo, hi).map((id) => store.messages.get(id)).filter((m): m is Message => m !== undefined);
   const atNewest = hi === ids.length && list.foundNewest;
+  w.atEnd = hi === ids.length;
   const echoes = atNewest ? store.outbox.filter((m) => matches(list.narrow, m, s) !== false) : [];
   const rows = [...shown, ...echoes];
 
@@ -169,8 +171,8 @@ export function Feed() {
     } else if (w.stick) {
       el.scrollTop = el.scrollHeight;
     }
-    // At the bottom of a view whose newest end is loaded (or with nothing to scroll), live messages join.
-    if (w.scrolled || list.anchor === null) w.stick = el.scrollHeight - el.scrollTop - el.clientHeight < 40 && atNewest;
+    // Nothing to scroll yet: the view follows whatever comes.
+    if (el.scrollHeight <= el.clientHeight + 40 && atNewest) w.stick = true;
     for (const row of el.querySelectorAll<HTMLElement>('.message.unread')) observer.current?.observe(row);
   });
 
