@@ -97,3 +97,21 @@ test('two people converse privately and see each other type', { skip: SKIP, time
   await alicePage.locator('.pms .nav-link', { hasText: 'Bob Jones' }).waitFor();
   await screenshot(bobPage, 'private');
 });
+
+test('the network drops: the page says so, a message composed meanwhile is sent once it is back, and only once', { skip: SKIP, timeout: 90_000 }, async () => {
+  const { context, page: alicePage } = pages[1]!;
+  const bobPage = pages[0]!.page;
+  await context.setOffline(true);
+  await alicePage.getByLabel('Message', { exact: true }).fill('Sent while offline');
+  await alicePage.getByLabel('Message', { exact: true }).press('Enter');
+  await alicePage.getByText(/Offline/).waitFor();
+  // Shown at once as a local echo.
+  await alicePage.locator('.message.echo', { hasText: 'Sent while offline' }).waitFor();
+  await context.setOffline(false);
+  await bobPage.locator('.message', { hasText: 'Sent while offline' }).waitFor();
+  await alicePage.locator('.message:not(.echo)', { hasText: 'Sent while offline' }).waitFor();
+  await until(async () => (await alicePage.getByText(/Offline/).count()) === 0, { message: 'back online' });
+  const got = await t.api('GET', '/api/v1/messages', { as: alice, query: { anchor: 'newest', num_before: 20, num_after: 0, narrow: [{ operator: 'search', operand: 'offline' }] } });
+  assert.equal(got.body.messages.filter((m: any) => m.content.includes('Sent while offline')).length, 1, 'sent exactly once');
+  assert.equal(await alicePage.locator('.message', { hasText: 'Sent while offline' }).count(), 1);
+});

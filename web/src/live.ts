@@ -29,6 +29,17 @@ export const onRegister = (fn: () => void) => registerHooks.add(fn);
 
 export class SignedOut extends Error {}
 
+let current: AbortController | null = null;
+let kicked = false;
+/** The network is back (the browser says so): stop waiting on the old poll or the backoff, poll now. */
+export function kick(): void {
+  kicked = true;
+  current?.abort();
+  wake?.();
+}
+let wake: (() => void) | null = null;
+addEventListener('online', kick);
+
 export async function register(): Promise<void> {
   let reg: Record<string, any>;
   try {
@@ -43,7 +54,13 @@ export async function register(): Promise<void> {
   for (const fn of registerHooks) fn();
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const sleep = (ms: number) => new Promise<void>((r) => {
+  const timer = setTimeout(r, ms);
+  wake = () => {
+    clearTimeout(timer);
+    r();
+  };
+});
 export const backoffMs = (attempt: number) => Math.min(30_000, 1000 * 2 ** Math.min(attempt, 5)) * (0.75 + Math.random() * 0.5);
 
 /** Polls until the page goes away. The first register happened before (main.tsx). */
@@ -55,10 +72,15 @@ export async function poll(): Promise<void> {
     try {
       if (queueId === null) await register();
       const ctl = new AbortController();
+      current = ctl;
+      kicked = false;
       const timer = setTimeout(() => ctl.abort(), POLL_TIMEOUT_MS);
       let res: { events: Array<Record<string, any> & { type: string; id: number }> };
       try {
-        res = await get('/events', { queue_id: queueId, last_event_id: lastEventId }, { signal: ctl.signal });
+        // After a failure the first poll does not wait: it collects what the queue holds, so the
+        // outbox knows what arrived before it sends anything again.
+        const catchUp = store.conn !== 'live';
+        res = await get('/events', { queue_id: queueId, last_event_id: lastEventId, dont_block: catchUp || undefined }, { signal: ctl.signal });
       } finally {
         clearTimeout(timer);
       }
@@ -83,6 +105,10 @@ export async function poll(): Promise<void> {
         queueId = null;
         continue;
       }
+      if (kicked) {
+        kicked = false;
+        continue;
+      }
       // Network loss, a server restarting (5xx / no answer) or a poll that timed out.
       const networkish = e instanceof NetworkError || (e as Error).name === 'AbortError';
       failures++;
@@ -91,6 +117,7 @@ export async function poll(): Promise<void> {
         store.changed();
       }
       await sleep(backoffMs(failures - 1));
+      wake = null;
     }
   }
 }

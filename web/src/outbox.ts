@@ -5,7 +5,7 @@
  * arrived, so a message is never sent twice; one composed while offline waits likewise.
  */
 import { ApiError, NetworkError, post } from './api';
-import { onReconnect, queueId } from './live';
+import { backoffMs, kick, onReconnect, queueId } from './live';
 import { store } from './store';
 import type { Message } from './types';
 
@@ -61,7 +61,14 @@ async function attempt(p: Pending): Promise<void> {
     else confirmed.set(r.id, p.echo.local_id!);
   } catch (e) {
     if (e instanceof NetworkError) {
+      // Sent again once the event queue answers (see onReconnect), and only if its event never came.
       p.waiting = true;
+      if (store.conn === 'live') {
+        store.conn = 'offline';
+        store.changed();
+      }
+      // The event queue's poll may be parked on a connection that still works: try it soon.
+      setTimeout(kick, backoffMs(0));
       return;
     }
     pending.delete(p.echo.local_id!);

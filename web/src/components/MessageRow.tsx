@@ -6,6 +6,10 @@ import type { Message, Reaction } from '../types';
 import { store } from '../store';
 import { discard } from '../outbox';
 
+/** The server renders unicode emoji as `<span class="emoji emoji-1f44b" ...>:wave:</span>`; show the glyph. */
+const EMOJI_SPAN = /(<span[^>]*class="emoji emoji-([0-9a-f]+(?:-[0-9a-f]+)*)"[^>]*>):[^<:]+:<\/span>/g;
+const withGlyphs = (html: string) => (html.includes('class="emoji emoji-') ? html.replace(EMOJI_SPAN, (all: string, open: string, code: string) => (/[<>&"'\x00-\x7f]/.test(glyph(code)) ? all : `${open}${glyph(code)}</span>`)) : html);
+
 const time = (ts: number) => new Date(ts * 1000).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
 
 /** Reactions grouped by emoji, as the API lists one entry per person. */
@@ -106,7 +110,7 @@ export const MessageRow = memo(function MessageRow({ m, selected, showSender, ed
           <time dateTime={new Date(m.timestamp * 1000).toISOString()}>{time(m.timestamp)}</time>
         </div>
       )}
-      {editing ? <Editor m={m} done={() => setEditing(false)} /> : <div class="content" dangerouslySetInnerHTML={{ __html: m.content }} />}
+      {editing ? <Editor m={m} done={() => setEditing(false)} /> : <div class="content" dangerouslySetInnerHTML={{ __html: withGlyphs(m.content) }} />}
       {m.last_edit_timestamp !== undefined && !editing && <span class="edited">(edited)</span>}
       {m.failed && m.local_id && <button class="link-button" onClick={() => discard(m.local_id!)}>Dismiss</button>}
       {m.reactions.length > 0 && (
