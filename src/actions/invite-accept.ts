@@ -5,7 +5,7 @@ import { users } from '../store/repos/users.js';
 import { badRequest, confirmationLinkExpired, missingArgument, passwordTooWeak, realmDeactivated } from '../errors.js';
 import { usableInvite } from '../reads/invites.js';
 import { checkEmail, doCreateUser } from './user-create.js';
-import { inviteStreamRows } from './invites.js';
+import { inviteStreamRows, notifyInvitesChanged } from './invites.js';
 
 // Zulip's PASSWORD_MIN_LENGTH default, as PATCH /settings checks a new password.
 const MIN_PASSWORD_LENGTH = 6;
@@ -36,6 +36,7 @@ export async function doAcceptInvite(tx: Tx, realm: RealmRow, s: SignUp): Promis
     // Two sign-ups racing on one link: the second finds it used.
     if (!(await invites.finish(tx.db, invite.id, INVITE_STATUS.USED))) throw confirmationLinkExpired();
     for (const other of await invites.listPendingByEmail(tx.db, realm.id, email.toLowerCase())) await invites.finish(tx.db, other.id, INVITE_STATUS.REVOKED);
+    await notifyInvitesChanged(tx, realm.id);
   }
   return doCreateUser(tx, realm, { email, fullName: s.fullName, password: s.password, role: invite.invited_as, streams: await inviteStreamRows(tx.db, invite) });
 }

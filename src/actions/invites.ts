@@ -56,6 +56,11 @@ async function inviteStreams(q: Q, user: UserRow, ids: number[], missing: (id: n
   return out;
 }
 
+/** Zulip 5's notify_invites_changed: to the organization's administrators. */
+export async function notifyInvitesChanged(tx: Tx, realmId: number): Promise<void> {
+  tx.notify({ type: 'invites_changed' }, await users.listAdminIds(tx.db, realmId), realmId);
+}
+
 const expiryOf = (now: number, minutes: number | null) => (minutes === null ? null : now + minutes * 60);
 
 /**
@@ -98,6 +103,7 @@ export async function doInviteUsers(tx: Tx, realm: RealmRow, inviter: UserRow, e
     });
     tx.later((ctx) => sendInviteMail(ctx, realm, inviter, email, key));
   }
+  await notifyInvitesChanged(tx, realm.id);
   return skipped;
 }
 
@@ -123,6 +129,7 @@ export async function doCreateMultiuseInvite(tx: Tx, ctx: AppContext, realm: Rea
     realm_id: realm.id, is_multiuse: 1, email: null, invited_as: terms.inviteAs, referred_by: inviter.id, invited_at: now,
     expires: expiryOf(now, terms.expiresInMinutes), confirmation_key: key, stream_ids: JSON.stringify(streamRows.map((s) => s.id)),
   });
+  await notifyInvitesChanged(tx, realm.id);
   return inviteLink(ctx, realm, key);
 }
 
@@ -146,6 +153,7 @@ export async function doRevokeInvite(tx: Tx, realm: RealmRow, user: UserRow, id:
   const invite = await pendingInvite(tx.db, realm, id, false);
   checkControls(user, invite);
   await invites.finish(tx.db, invite.id, INVITE_STATUS.REVOKED);
+  await notifyInvitesChanged(tx, realm.id);
 }
 
 /** DELETE /invites/multiuse/{id}: administrators only. */
@@ -154,6 +162,7 @@ export async function doRevokeMultiuseInvite(tx: Tx, realm: RealmRow, user: User
   const invite = await pendingInvite(tx.db, realm, id, true);
   checkOwnerRequired(invite.invited_as, user);
   await invites.finish(tx.db, invite.id, INVITE_STATUS.REVOKED);
+  await notifyInvitesChanged(tx, realm.id);
 }
 
 /** POST /invites/{id}/resend: the same link mailed again. Answers the new invitation time. */

@@ -246,6 +246,9 @@ export function applyEvent(state: State, e: Ev, viewerId: number): void {
     case 'realm_filters':
       if ('realm_filters' in state) state.realm_filters = e.realm_filters;
       return;
+    case 'invites_changed':
+      // Register holds no invitations: clients refetch GET /invites.
+      return;
     case 'attachment':
       // Zulip 5's register holds no attachments (clients fetch GET /attachments).
       return;

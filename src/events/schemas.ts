@@ -125,6 +125,7 @@ EVENT_SCHEMAS['user_group:add_members'] = groupMembers;
 EVENT_SCHEMAS['user_group:remove_members'] = groupMembers;
 EVENT_SCHEMAS['user_group:remove'] = { type: str, op: str, id: int, group_id: int };
 const profileField = shape({ id: int, name: str, type: int, hint: str, field_data: str, order: int });
+EVENT_SCHEMAS.invites_changed = { type: str, id: int };
 EVENT_SCHEMAS.custom_profile_fields = { type: str, id: int, fields: arrayOf(profileField) };
 EVENT_SCHEMAS['realm:update'] = { type: str, op: str, id: int, property: str, value: any };
 EVENT_SCHEMAS['realm:update_dict'] = { type: str, op: str, id: int, property: oneOf('default'), data: obj };

@@ -86,7 +86,8 @@ export type ParleyEvent =
   | { type: 'realm_linkifiers'; realm_linkifiers: Array<{ pattern: string; url_format: string; id: number }> }
   | { type: 'realm_filters'; realm_filters: Array<[string, string, number]> }
   | AttachmentEvent
-  | RealmEmojiEvent;
+  | RealmEmojiEvent
+  | InvitesChangedEvent;
 
 /** A user group changed (Zulip 5's user_group events), to every active user of the organization. */
 export type UserGroupEvent =
@@ -114,6 +115,9 @@ export interface WireAttachment {
 
 /** The organization's whole custom-emoji dictionary, as register's `realm_emoji`. */
 export interface RealmEmojiEvent { type: 'realm_emoji'; op: 'update'; realm_emoji: Record<string, Dict> }
+
+/** The set of pending invitations changed: administrators refetch GET /invites (Zulip 5's notify_invites_changed). */
+export interface InvitesChangedEvent { type: 'invites_changed' }
 
 /** The owner's own drafts (Zulip's drafts events), to all of the owner's queues only. */
 export type DraftsEvent =
@@ -168,6 +172,7 @@ export const EVENT_KINDS = {
   realm_filters: [],
   attachment: ['add', 'update', 'remove'],
   realm_emoji: ['update'],
+  invites_changed: [],
 } as const satisfies Record<EventType, readonly string[]>;
 
 export interface EventEnvelope {

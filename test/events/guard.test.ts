@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { testApp, type TestApp, type TestUser } from '../helpers/app.js';
+import { testApp, HOST, type TestApp, type TestUser } from '../helpers/app.js';
 import { validateEvent, schemaKey } from '../../src/events/schemas.js';
 import { applyEvent } from '../../src/events/apply.js';
 import { EVENT_KINDS } from '../../src/events/types.js';
@@ -317,6 +317,23 @@ test('custom emoji: add, deactivate; register realm_emoji follows', async () => 
   }, REGISTER, withEmoji);
   assert.deepEqual(added.map((e) => `${e.type}:${e.op}`), ['realm_emoji:update']);
   await guard('deactivate it', viewer, api(viewer, 'DELETE', '/realm/emoji/guarded'), REGISTER, withEmoji);
+});
+
+test('invites: invite, sign up through the link, multi-use link made and revoked', async () => {
+  const lobby = await streamId('base', viewer);
+  const sent = await guard('invite by email', viewer, api(t.owner, 'POST', '/invites', { invitee_emails: 'guarded-invitee@example.com', stream_ids: [lobby] }));
+  assert.deepEqual(sent.map((e) => e.type), ['invites_changed']);
+  const key = (await t.app.ctx.store.db.selectFrom('invite').select('confirmation_key').where('email', '=', 'guarded-invitee@example.com').executeTakeFirstOrThrow()).confirmation_key;
+  const joined = await guard('sign up through the link', viewer, async () => {
+    const r = await t.app.http.inject({ method: 'POST', url: '/accounts/register', headers: { host: HOST, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ key, full_name: 'Guarded Invitee', password: 'pw-12345678' }).toString() });
+    assert.equal(r.statusCode, 200, r.body);
+  });
+  assert.ok(joined.some((e) => e.type === 'invites_changed') && joined.some((e) => e.type === 'realm_user' && e.op === 'add'));
+  let link = '';
+  await guard('multi-use link', viewer, async () => { link = (await api(t.owner, 'POST', '/invites/multiuse', {})()).invite_link; });
+  const id = (await t.api('GET', '/api/v1/invites')).body.invites.find((i: any) => i.link_url === link).id;
+  await guard('revoke it', viewer, api(t.owner, 'DELETE', `/invites/multiuse/${id}`));
 });
 
 test('heartbeats have their schema', async () => {
