@@ -179,3 +179,31 @@ test('an invited person signs up through the link and lands in the app', { skip:
   assert.deepEqual(pseen, { errors: [], dialogs: [] });
   await other.close();
 });
+
+test('compose: the markdown preview comes from the server, a draft survives a reload, a topic moves whole', { skip: SKIP, timeout: 60_000 }, async () => {
+  await page.goto(`${base}/#narrow/stream/${general}-general/topic/drafts`);
+  await page.getByRole('heading', { name: '#general > drafts' }).waitFor();
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('c');
+  const box = page.getByLabel('Message', { exact: true });
+  await box.fill('**half** written');
+  await page.getByRole('button', { name: 'Preview' }).click();
+  await page.locator('.preview strong', { hasText: 'half' }).waitFor();
+  await page.getByRole('button', { name: 'Edit' }).click();
+  await page.reload();
+  await page.locator('.app').waitFor();
+  assert.equal(await page.getByLabel('Message', { exact: true }).inputValue(), '**half** written');
+  await page.getByLabel('Message', { exact: true }).press('Enter');
+  await row('half written').waitFor();
+
+  // Move the whole topic from the editor: the view follows nothing, the messages leave it.
+  await page.locator('.message:not(.echo)', { hasText: 'half written' }).hover();
+  await row('half written').getByRole('button', { name: 'Edit' }).click();
+  await page.locator('.editor').getByLabel('Topic').fill('moved');
+  await page.locator('.editor').getByLabel('Move which messages').selectOption('change_all');
+  await page.locator('.editor').getByRole('button', { name: 'Save' }).click();
+  await until(async () => (await row('half written').count()) === 0, { message: 'the moved message leaves the old topic' });
+  await page.goto(`${base}/#narrow/stream/${general}-general/topic/moved`);
+  await row('half written').waitFor();
+  assert.deepEqual(seen, { errors: [], dialogs: [] });
+});

@@ -25,9 +25,11 @@ const loadDraft = (): Draft | null => {
 };
 
 /** Compose's state lives outside the component so shortcuts (c, x, r) can open and aim it. */
+const saved = loadDraft();
 export const compose = {
-  open: false,
-  draft: loadDraft() ?? { mode: 'stream', stream: '', topic: '', to: '', content: '' } as Draft,
+  // A half-written message reopens where it was left.
+  open: Boolean(saved?.content),
+  draft: saved ?? { mode: 'stream', stream: '', topic: '', to: '', content: '' } as Draft,
   focus: null as null | (() => void),
 };
 

@@ -61,6 +61,7 @@ function Picker({ m, close }: { m: Message; close: () => void }) {
 function Editor({ m, done }: { m: Message; done: () => void }) {
   const [text, setText] = useState<string | null>(null);
   const [topic, setTopic] = useState(m.subject);
+  const [propagate, setPropagate] = useState('change_one');
   // The raw markdown comes from GET /messages/{id} (the feed holds rendered HTML).
   if (text === null) {
     get(`/messages/${m.id}`).then((r) => setText(r.raw_content ?? ''), () => setText(''));
@@ -68,7 +69,7 @@ function Editor({ m, done }: { m: Message; done: () => void }) {
   const save = async (e: Event) => {
     e.preventDefault();
     try {
-      await patch(`/messages/${m.id}`, { content: text ?? undefined, ...(m.type === 'stream' && topic !== m.subject ? { topic, propagate_mode: 'change_one' } : {}) });
+      await patch(`/messages/${m.id}`, { content: text ?? undefined, ...(m.type === 'stream' && topic !== m.subject ? { topic, propagate_mode: propagate } : {}) });
       done();
     } catch (err) {
       alertError(err);
@@ -76,7 +77,17 @@ function Editor({ m, done }: { m: Message; done: () => void }) {
   };
   return (
     <form class="editor" onSubmit={save}>
-      {m.type === 'stream' && <input aria-label="Topic" value={topic} onInput={(e) => setTopic(e.currentTarget.value)} />}
+      {m.type === 'stream' && (
+        <div class="editor-topic">
+          <input aria-label="Topic" value={topic} onInput={(e) => setTopic(e.currentTarget.value)} />
+          {/* Moving a topic: this message, it and later ones, or the whole topic (Zulip's propagate_mode). */}
+          <select aria-label="Move which messages" value={propagate} onChange={(e) => setPropagate(e.currentTarget.value)}>
+            <option value="change_one">This message</option>
+            <option value="change_later">This and later messages</option>
+            <option value="change_all">The whole topic</option>
+          </select>
+        </div>
+      )}
       <textarea aria-label="Message" value={text ?? ''} disabled={text === null} onInput={(e) => setText(e.currentTarget.value)}
         onKeyDown={(e) => { if (e.key === 'Enter' && !e.shiftKey) void save(e); if (e.key === 'Escape') done(); }} />
       <button type="submit">Save</button>
