@@ -61,12 +61,38 @@ test('sign in: the login page, a wrong password is refused with the server\'s wo
   await context.close();
 });
 
-test('a signed-in page renders the feed without errors (smoke)', { skip: SKIP, timeout: 60_000 }, async () => {
-  const context = await browser.newContext();
+test('the shortcuts list (?), settings and the dark theme: shown, accessible, and the theme follows the system until chosen', { skip: SKIP, timeout: 60_000 }, async () => {
+  const context = await browser.newContext({ colorScheme: 'dark' });
   const page = await context.newPage();
   const seen = watch(page);
   await signInPage(page, base, OWNER_EMAIL, OWNER_PASSWORD);
   await page.locator('.message').first().waitFor();
+  const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  assert.equal(await background(), 'rgb(21, 25, 30)', 'dark, as the system prefers');
+  await screenshot(page, 'all-messages-dark');
+  assert.deepEqual(await axeProblems(page), []);
+
+  await page.keyboard.press('?');
+  await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
+  await screenshot(page, 'shortcuts');
+  assert.deepEqual(await axeProblems(page), []);
+  await page.keyboard.press('Escape');
+  assert.equal(await page.getByRole('dialog').count(), 0);
+
+  await page.getByRole('button', { name: 'Administrator' }).click();
+  const settings = page.getByRole('dialog', { name: 'Settings' });
+  await settings.waitFor();
+  assert.deepEqual(await axeProblems(page), []);
+  await settings.getByLabel('light').check();
+  assert.equal(await background(), 'rgb(255, 255, 255)', 'light, as chosen');
+  await settings.getByLabel('Full name').fill('The Administrator');
+  await settings.getByRole('button', { name: 'Save name' }).click();
+  // The name comes back through the event queue.
+  await page.getByRole('button', { name: 'The Administrator' }).waitFor();
+  await screenshot(page, 'settings');
+  await page.reload();
+  await page.locator('.app').waitFor();
+  assert.equal(await background(), 'rgb(255, 255, 255)', 'the choice survives a reload');
   assert.deepEqual(seen, { errors: [], dialogs: [] });
   await context.close();
 });
