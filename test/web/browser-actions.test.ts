@@ -186,6 +186,17 @@ test('compose: the markdown preview comes from the server, a draft survives a re
   await page.keyboard.press('Escape');
   await page.keyboard.press('c');
   const box = page.getByLabel('Message', { exact: true });
+  // Autocomplete: @mentions and :emoji: (Enter or Tab takes the highlighted suggestion).
+  await box.pressSequentially('Hi @Bo');
+  await page.getByRole('option', { name: /Bob Jones/ }).waitFor();
+  await box.press('Enter');
+  await box.pressSequentially(':tad');
+  await page.getByRole('option', { name: /:tada:/ }).waitFor();
+  await box.press('Tab');
+  await box.pressSequentially('#gen');
+  await page.getByRole('option', { name: '#general' }).waitFor();
+  await box.press('Enter');
+  assert.equal(await box.inputValue(), 'Hi @**Bob Jones** :tada: #**general** ');
   await box.fill('**half** written');
   await page.getByRole('button', { name: 'Preview' }).click();
   await page.locator('.preview strong', { hasText: 'half' }).waitFor();

@@ -4,7 +4,7 @@
  * localStorage that survives a reload.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { post } from '../api';
+import { get, post } from '../api';
 import type { Completion } from '../autocomplete';
 import { complete } from '../autocomplete';
 import { useStore } from '../hooks';
@@ -75,6 +75,17 @@ export function Compose() {
   };
 
   useEffect(() => () => stopTyping(), []);
+  // Topic autocomplete: the chosen stream's topics (GET /users/me/{id}/topics).
+  const [topics, setTopics] = useState<string[]>([]);
+  const composeStream = ((s.reg.subscriptions ?? []) as Stream[]).find((x) => x.name.toLowerCase() === d.stream.trim().toLowerCase());
+  useEffect(() => {
+    if (!composeStream || !compose.open) return setTopics([]);
+    let live = true;
+    get<{ topics: Array<{ name: string }> }>(`/users/me/${composeStream.stream_id}/topics`).then((r) => live && setTopics(r.topics.map((t) => t.name)), () => {});
+    return () => {
+      live = false;
+    };
+  }, [composeStream?.stream_id, compose.open]);
   // An empty compose box follows the view to its stream and topic or people, as in Zulip.
   const narrow = st.list.narrow;
   useEffect(() => {
@@ -171,7 +182,8 @@ export function Compose() {
           <>
             <input aria-label="Stream" list="compose-streams" placeholder="Stream" value={d.stream} onInput={(e) => update({ stream: e.currentTarget.value })} />
             <datalist id="compose-streams">{subs.map((x) => <option key={x.stream_id} value={x.name} />)}</datalist>
-            <input aria-label="Topic" placeholder="Topic" value={d.topic} onInput={(e) => update({ topic: e.currentTarget.value })} />
+            <input aria-label="Topic" list="compose-topics" placeholder="Topic" value={d.topic} onInput={(e) => update({ topic: e.currentTarget.value })} />
+            <datalist id="compose-topics">{topics.slice(0, 50).map((x) => <option key={x} value={x} />)}</datalist>
           </>
         ) : (
           <>
