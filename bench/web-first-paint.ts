@@ -5,7 +5,10 @@
  *   - 20 incoming messages per second for a minute: long tasks (PerformanceObserver
  *     'longtask', > 50 ms) in the page, and the server process's CPU per /json/events poll.
  *
- *   npm run bench -- web-first-paint [--runs 5] [--seconds 60] [--rate 20] [--messages 3000]
+ *   - scrolling back through the whole history of All messages (--messages of them), loaded
+ *     page by page as the view nears its top: long tasks, and the rows in the DOM (windowed).
+ *
+ *   npm run bench -- web-first-paint [--runs 5] [--seconds 60] [--rate 20] [--messages 3000] [--scroll 1]
  *
  * The server runs in this process (so its CPU figure includes the sender and the
  * playwright driver: an upper bound). Prints figures; never fails on a timing.
@@ -28,6 +31,7 @@ const RUNS = arg('runs', 5);
 const SECONDS = arg('seconds', 60);
 const RATE = arg('rate', 20);
 const MESSAGES = arg('messages', 3000);
+const SCROLL = arg('scroll', 1);
 
 if (!CHROMIUM) {
   process.stdout.write('web-first-paint: no Chromium on this machine (apt-get install chromium); nothing measured\n');
@@ -104,5 +108,27 @@ const shown = await page.locator('.message').count();
 const pollCount = polls - pollsBefore;
 process.stdout.write(`${RATE} msgs/s for ${SECONDS} s: ${long.length} long tasks (> 50 ms), longest ${long.length ? Math.max(...long).toFixed(0) : 0} ms; ${shown} rows in the DOM at the end (windowed)\n`);
 process.stdout.write(`server process CPU: ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms over ${pollCount} polls = ${((cpu.user + cpu.system) / 1000 / Math.max(1, pollCount)).toFixed(2)} ms per poll (includes sending and the browser driver)\n`);
+
+// 4. Scrolling back through everything.
+if (SCROLL) {
+  let loaded = 0;
+  page.on('response', async (r) => {
+    if (r.url().includes('/json/messages?')) loaded += ((await r.json().catch(() => ({}))) as { messages?: unknown[] }).messages?.length ?? 0;
+  });
+  await page.evaluate(() => {
+    (window as any).__long = [];
+  });
+  const began = Date.now();
+  let maxRows = 0;
+  await page.locator('.scroller').hover();
+  // Until the top of the history shows (or two minutes pass).
+  while (Date.now() - began < 120_000 && (await page.getByText('The beginning of this view').count()) === 0) {
+    await page.mouse.wheel(0, -3000);
+    await page.waitForTimeout(16);
+    maxRows = Math.max(maxRows, await page.locator('.message').count());
+  }
+  const scrollLong: number[] = await page.evaluate(() => (window as any).__long);
+  process.stdout.write(`scrolling back through ${loaded} loaded messages in ${((Date.now() - began) / 1000).toFixed(1)} s: ${scrollLong.length} long tasks, longest ${scrollLong.length ? Math.max(...scrollLong).toFixed(0) : 0} ms; at most ${maxRows} rows in the DOM\n`);
+}
 await browser.close();
 await b.close();

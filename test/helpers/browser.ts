@@ -52,6 +52,8 @@ export function watch(page: Page): { errors: string[]; dialogs: string[] } {
   // Console noise (a 401 while signed out is expected) goes to the test's log, for post-mortems.
   page.on('console', (m) => { if (m.type() === 'error' || process.env.PARLEY_BROWSER_LOG) process.stderr.write(`[browser ${m.type()}] ${m.text()}\n`); });
   page.on('response', (r) => { if (r.status() >= 400 || (process.env.PARLEY_BROWSER_LOG && r.url().includes('/json/'))) process.stderr.write(`[browser http] ${r.status()} ${r.request().method()} ${r.url()}\n`); });
+  // PARLEY_BROWSER_LOG=2: the event queue's answers too, timestamped.
+  if (process.env.PARLEY_BROWSER_LOG === '2') page.on('response', async (r) => { if (r.url().includes('/json/events')) process.stderr.write(`[events] ${Date.now() % 100000} ${(await r.text().catch(() => '')).slice(0, 300)}\n`); });
   page.on('dialog', (d) => {
     seen.dialogs.push(`${d.type()}: ${d.message()}`);
     void d.dismiss();
