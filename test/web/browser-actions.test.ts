@@ -218,3 +218,24 @@ test('compose: the markdown preview comes from the server, a draft survives a re
   await row('half written').waitFor();
   assert.deepEqual(seen, { errors: [], dialogs: [] });
 });
+
+test('shortcuts: j/k move the selection, * stars it, n opens the next unread topic, Esc goes back to All messages', { skip: SKIP, timeout: 60_000 }, async () => {
+  await send(bob, 'shortcuts', 'First of two');
+  await send(bob, 'shortcuts', 'Second of two');
+  await send(bob, 'unread elsewhere', 'Waiting to be read');
+  await page.goto(`${base}/#narrow/stream/${general}-general/topic/shortcuts`);
+  await page.getByRole('heading', { name: '#general > shortcuts' }).waitFor();
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('Escape');
+  const selected = () => page.locator('.message.selected .content').innerText();
+  await page.keyboard.press('k');
+  assert.equal(await selected(), 'First of two');
+  await page.keyboard.press('j');
+  assert.equal(await selected(), 'Second of two');
+  await page.keyboard.press('*');
+  await page.locator('.message.selected').getByRole('button', { name: 'Unstar' }).waitFor();
+  await page.keyboard.press('n');
+  await page.getByRole('heading', { name: '#general > unread elsewhere' }).waitFor();
+  await page.keyboard.press('Escape');
+  await page.getByRole('heading', { name: 'All messages' }).waitFor();
+});

@@ -16,8 +16,8 @@ import type { Message, State } from '../types';
 import { loadNewer, loadOlder, showNarrow } from '../view';
 import { MessageRow } from './MessageRow';
 
-const WINDOW = 150;
-const STEP = 50;
+const WINDOW = 120;
+const STEP = 30;
 const EDGE_PX = 600;
 
 /** The conversation a message belongs to: same key, same header. */
@@ -67,7 +67,7 @@ export function Feed() {
   const list = store.list;
   const scroller = useRef<HTMLDivElement>(null);
   // The window, by message id so that prepending history does not shift it.
-  const win = useRef<{ list: typeof list | null; lo: number; hi: number; stick: boolean; scrolled: boolean; dir: 'up' | 'down'; atEnd: boolean }>({ list: null, lo: 0, hi: 0, stick: false, scrolled: false, dir: 'down', atEnd: false });
+  const win = useRef<{ list: typeof list | null; lo: number; hi: number; stick: boolean; scrolled: boolean; dir: 'up' | 'down'; atEnd: boolean; selected: number | null }>({ list: null, lo: 0, hi: 0, stick: false, scrolled: false, dir: 'down', atEnd: false, selected: null });
   const keep = useRef<{ id: number; top: number } | null>(null);
   const observer = useMarkRead(store, scroller);
 
@@ -92,6 +92,17 @@ export function Feed() {
     w.lo = ids[lo] ?? 0;
     w.hi = ids[hi - 1] ?? 0;
   }
+  // A selection moved by the keyboard (j/k) beyond the window brings the window along.
+  const sel = store.selected === null ? -1 : ids.indexOf(store.selected);
+  if (store.selected !== w.selected) {
+    w.selected = store.selected;
+    if (sel >= 0 && (sel < lo || sel >= hi)) {
+      lo = Math.max(0, sel - WINDOW / 2);
+      hi = Math.min(ids.length, lo + WINDOW);
+      w.lo = ids[lo]!;
+      w.hi = ids[hi - 1]!;
+    }
+  }
   const shown = ids.slice(lo, hi).map((id) => store.messages.get(id)).filter((m): m is Message => m !== undefined);
   const atNewest = hi === ids.length && list.foundNewest;
   w.atEnd = hi === ids.length;
@@ -110,12 +121,13 @@ export function Feed() {
     }
   };
 
+  const edges = useRef<() => void>(() => {});
   const onScroll = () => {
     const el = scroller.current;
     if (!el) return;
     const fromBottom = el.scrollHeight - el.scrollTop - el.clientHeight;
     w.stick = fromBottom < 40 && atNewest;
-    if (el.scrollTop < EDGE_PX) {
+    if (el.scrollTop < EDGE_PX && (lo > 0 || (!list.foundOldest && !list.loadingOlder))) {
       w.dir = 'up';
       if (lo > 0) {
         remember();
@@ -127,7 +139,8 @@ export function Feed() {
         remember();
         const first = ids[0];
         void loadOlder().then(() => {
-          // Reach a step into the history just fetched.
+          // Reach a step into the history just fetched, keeping the row on screen where it is.
+          remember();
           const at = store.list.ids.indexOf(first ?? 0);
           w.lo = store.list.ids[Math.max(0, at - STEP)] ?? 0;
           store.changed();
@@ -152,6 +165,7 @@ export function Feed() {
     }
   };
 
+  edges.current = onScroll;
   useLayoutEffect(() => {
     const el = scroller.current;
     if (!el) return;
@@ -170,6 +184,10 @@ export function Feed() {
       keep.current = null;
     } else if (w.stick) {
       el.scrollTop = el.scrollHeight;
+    }
+    // At an edge with more to show, no scroll event may come (already at scrollTop 0): look again.
+    if (w.scrolled && !list.loadingOlder && !list.loadingNewer && (el.scrollTop < EDGE_PX || el.scrollHeight - el.scrollTop - el.clientHeight < EDGE_PX)) {
+      if (lo > 0 || !list.foundOldest || hi < ids.length || !list.foundNewest) setTimeout(() => edges.current(), 0);
     }
     // Nothing to scroll yet: the view follows whatever comes.
     if (el.scrollHeight <= el.clientHeight + 40 && atNewest) w.stick = true;
