@@ -225,13 +225,15 @@ test('shortcuts: j/k move the selection, * stars it, n opens the next unread top
   await send(bob, 'unread elsewhere', 'Waiting to be read');
   await page.goto(`${base}/#narrow/stream/${general}-general/topic/shortcuts`);
   await page.getByRole('heading', { name: '#general > shortcuts' }).waitFor();
+  await row('Second of two').waitFor();
+  await page.locator('.message.selected').waitFor();
   await page.locator('body').click({ position: { x: 5, y: 5 } });
   await page.keyboard.press('Escape');
-  const selected = () => page.locator('.message.selected .content').innerText();
+  const selected = (text: string) => until(async () => (await page.locator('.message.selected .content').innerText()) === text, { message: `${text} selected` });
   await page.keyboard.press('k');
-  assert.equal(await selected(), 'First of two');
+  await selected('First of two');
   await page.keyboard.press('j');
-  assert.equal(await selected(), 'Second of two');
+  await selected('Second of two');
   await page.keyboard.press('*');
   await page.locator('.message.selected').getByRole('button', { name: 'Unstar' }).waitFor();
   await page.keyboard.press('n');
