@@ -51,7 +51,7 @@ const layered = LAYERS.map((l) => `src/${l.folder}/**`);
 const ENTRIES = ['src/main.ts', 'src/app.ts', 'src/wiring.ts', 'src/cli/**'];
 
 export default defineConfig(
-  { ignores: ['dist/', 'node_modules/', 'data/', 'scratch-tmp/', 'tmp/'] },
+  { ignores: ['dist/', 'node_modules/', 'data/', 'scratch-tmp/', 'tmp/', 'web/dist/', 'web/dist.*/', 'test-output/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -10,4 +10,12 @@ if (isStale()) {
   process.stderr.write('parley: compiling src/ into dist/ (missing or older than the sources)...\n');
   if (!build()) process.exit(1);
 }
+// `parley serve` serves the browser app too: rebuild it when its sources changed.
+if (process.argv[2] === 'serve') {
+  const web = await import('../scripts/web-build.mjs');
+  if (web.isStale()) {
+    process.stderr.write('parley: building the web app, web/ into web/dist/ (missing or older than its sources)...\n');
+    if (!(await web.build())) process.exit(1);
+  }
+}
 await import(pathToFileURL(path.join(DIST, 'main.js')).href);

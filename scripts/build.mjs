@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * Compiles src/ into dist/ (tsconfig.build.json: dist/ mirrors src/, so dist/main.js is
- * src/main.ts) and copies any non-TypeScript file under src/ beside its compiled siblings.
+ * src/main.ts) and copies any non-TypeScript file under src/ beside its compiled siblings;
+ * then builds the browser app, web/ into web/dist/, with Vite (web-build.mjs).
  *
  *   node scripts/build.mjs             always rebuilds (`npm run build`)
  *   node scripts/build.mjs --if-stale  rebuilds only when dist/ is missing or older than
@@ -81,8 +82,15 @@ export function build() {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const ifStale = process.argv.includes('--if-stale');
+  let ok = true;
   if (!ifStale || isStale()) {
     if (ifStale) process.stderr.write('parley: compiling src/ into dist/ (missing or older than the sources)...\n');
-    process.exit(build() ? 0 : 1);
+    ok = build();
   }
+  const web = await import('./web-build.mjs');
+  if (ok && (!ifStale || web.isStale())) {
+    if (ifStale) process.stderr.write('parley: building the web app, web/ into web/dist/ (missing or older than its sources)...\n');
+    ok = await web.build();
+  }
+  process.exit(ok ? 0 : 1);
 }

@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { findPgBin, startCluster } from './helpers/pg.js';
+import { CHROMIUM, NO_BROWSER } from './helpers/chromium.js';
 
 function listTests(dir: string): string[] {
   const out: string[] = [];
@@ -61,6 +62,9 @@ if (engines.includes('postgres')) {
       cluster.stop();
     }
   }
+}
+if (!CHROMIUM && files.some((f) => path.basename(f).startsWith('browser'))) {
+  process.stdout.write(`\n*** Browser tests SKIPPED: ${NO_BROWSER}. ***\n`);
 }
 process.stdout.write(`\ntests: ${pass} passed, ${fail} failed\n`);
 process.exit(fail > 0 || pass === 0 ? 1 : 0);

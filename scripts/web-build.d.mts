@@ -1,0 +1,3 @@
+export const WEB_DIST: string;
+export function isStale(): boolean;
+export function build(): Promise<boolean>;

@@ -1,0 +1,76 @@
+/**
+ * Builds the browser app (web/) into web/dist/ with Vite, after type-checking it (Vite only
+ * strips types). Like the server's build it writes into a scratch folder and swaps it in
+ * whole, so a failed build leaves the previous app served. Run by scripts/build.mjs, so by
+ * `npm install` (prepare), `npm start` (prestart) and `npm run build`.
+ *
+ * Vite is a devDependency: an install without dev dependencies (npm ci --omit=dev) keeps
+ * whatever web/dist/ it shipped with, and the server says plainly when there is none.
+ */
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const WEB = path.join(root, 'web');
+export const WEB_DIST = path.join(WEB, 'dist');
+const STAMP = '.built';
+/** The app's sources and what it shares with the server (the event-application logic). */
+const INPUTS = [
+  path.join(WEB, 'src'), path.join(WEB, 'index.html'), path.join(WEB, 'vite.config.ts'), path.join(WEB, 'tsconfig.json'),
+  path.join(root, 'src', 'events', 'apply.ts'), path.join(root, 'src', 'events', 'apply-unread.ts'),
+];
+
+function newest(p) {
+  const st = fs.statSync(p);
+  let t = st.mtimeMs;
+  if (st.isDirectory()) for (const e of fs.readdirSync(p)) t = Math.max(t, newest(path.join(p, e)));
+  return t;
+}
+
+export function isStale() {
+  if (!fs.existsSync(path.join(WEB, 'src'))) return false;
+  let built;
+  try {
+    built = fs.statSync(path.join(WEB_DIST, STAMP)).mtimeMs;
+  } catch {
+    return true;
+  }
+  return INPUTS.some((p) => fs.existsSync(p) && newest(p) > built);
+}
+
+export async function build() {
+  const require = createRequire(import.meta.url);
+  let vite;
+  try {
+    vite = await import(require.resolve('vite'));
+  } catch {
+    process.stderr.write('parley: vite is not installed (a production install?): web/dist/ is left as it is\n');
+    return true;
+  }
+  const started = new Date();
+  const tsc = require.resolve('typescript/bin/tsc');
+  const check = spawnSync(process.execPath, [tsc, '--noEmit', '-p', path.join(WEB, 'tsconfig.json')], { stdio: ['ignore', 'inherit', 'inherit'] });
+  if (check.status !== 0) {
+    process.stderr.write('parley: the web app does not type-check; web/dist/ is unchanged\n');
+    return false;
+  }
+  const tmp = `${WEB_DIST}.tmp-${process.pid}`;
+  const old = `${WEB_DIST}.old-${process.pid}`;
+  fs.rmSync(tmp, { recursive: true, force: true });
+  try {
+    await vite.build({ configFile: path.join(WEB, 'vite.config.ts'), root: WEB, logLevel: 'warn', build: { outDir: tmp, emptyOutDir: true } });
+  } catch (e) {
+    fs.rmSync(tmp, { recursive: true, force: true });
+    process.stderr.write(`parley: the web app's build failed (${e?.message ?? e}); web/dist/ is unchanged\n`);
+    return false;
+  }
+  fs.writeFileSync(path.join(tmp, STAMP), `${started.toISOString()}\n`);
+  fs.utimesSync(path.join(tmp, STAMP), started, started);
+  if (fs.existsSync(WEB_DIST)) fs.renameSync(WEB_DIST, old);
+  fs.renameSync(tmp, WEB_DIST);
+  fs.rmSync(old, { recursive: true, force: true });
+  return true;
+}

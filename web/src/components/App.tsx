@@ -1,0 +1,45 @@
+import { logout } from '../api';
+import { useStore } from '../hooks';
+import { ui } from '../keys';
+import { Compose } from './Compose';
+import { Feed } from './Feed';
+import { Help } from './Help';
+import { LeftSidebar } from './LeftSidebar';
+import { RightSidebar } from './RightSidebar';
+import { Search } from './Search';
+import { Settings } from './Settings';
+import { Streams } from './Streams';
+
+const CONN_TEXT = { connecting: 'Connecting…', live: '', offline: 'Offline: trying to reconnect…' };
+
+export function App() {
+  const store = useStore();
+  const s = store.state!;
+  const me = s.usersById.get(s.me);
+  const toggle = (k: keyof typeof ui, on: boolean) => {
+    ui[k] = on;
+    store.changed();
+  };
+  return (
+    <div class="app">
+      <header class="top">
+        <span class="brand">{s.reg.realm_name ?? 'Parley'}</span>
+        <Search />
+        <span class={`conn ${store.conn}`} role="status">{CONN_TEXT[store.conn]}</span>
+        <button class="link-button" onClick={() => toggle('help', true)} aria-label="Keyboard shortcuts">?</button>
+        <button class="link-button" onClick={() => toggle('settings', true)}>{me?.full_name ?? 'Settings'}</button>
+        <button class="link-button" onClick={() => logout().finally(() => location.assign('/login'))}>Sign out</button>
+      </header>
+      <LeftSidebar onNewStream={() => toggle('streams', true)} />
+      <main class="middle">
+        {store.flash && <p class="flash" role="alert" onClick={() => { store.flash = null; store.changed(); }}>{store.flash}</p>}
+        <Feed />
+        <Compose />
+      </main>
+      <RightSidebar />
+      {ui.help && <Help close={() => toggle('help', false)} />}
+      {ui.settings && <Settings close={() => toggle('settings', false)} />}
+      {ui.streams && <Streams close={() => toggle('streams', false)} />}
+    </div>
+  );
+}

@@ -1,0 +1,215 @@
+/**
+ * The compose box: a stream and topic or people, Enter to send (Shift+Enter for a new line),
+ * autocomplete, a preview rendered by the server, typing notifications, and a draft in
+ * localStorage that survives a reload.
+ */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { get, post } from '../api';
+import type { Completion } from '../autocomplete';
+import { complete } from '../autocomplete';
+import { useStore } from '../hooks';
+import { send, type Destination } from '../outbox';
+import { stopTyping, typed } from '../typing';
+import type { Stream } from '../types';
+import { store } from '../store';
+
+const DRAFT_KEY = 'parley.compose-draft';
+type Draft = { mode: 'stream' | 'private'; stream: string; topic: string; to: string; content: string };
+
+const loadDraft = (): Draft | null => {
+  try {
+    return JSON.parse(localStorage.getItem(DRAFT_KEY) ?? 'null');
+  } catch {
+    return null;
+  }
+};
+
+/** Compose's state lives outside the component so shortcuts (c, x, r) can open and aim it. */
+const saved = loadDraft();
+export const compose = {
+  // A half-written message reopens where it was left.
+  open: Boolean(saved?.content),
+  draft: saved ?? { mode: 'stream', stream: '', topic: '', to: '', content: '' } as Draft,
+  focus: null as null | (() => void),
+};
+
+export function openCompose(d: Partial<Draft>): void {
+  compose.open = true;
+  compose.draft = { ...compose.draft, ...d };
+  store.changed();
+  setTimeout(() => compose.focus?.(), 0);
+}
+
+function destination(d: Draft): Destination | string {
+  const s = store.state!;
+  if (d.mode === 'stream') {
+    const st = ((s.reg.subscriptions ?? []) as Stream[]).find((x) => x.name.toLowerCase() === d.stream.trim().toLowerCase());
+    if (!st) return 'Choose a stream';
+    if (!d.topic.trim() && s.reg.realm_mandatory_topics) return 'Enter a topic';
+    return { type: 'stream', streamId: st.stream_id, topic: d.topic.trim() || '(no topic)' };
+  }
+  const ids: number[] = [];
+  for (const part of d.to.split(',').map((x) => x.trim()).filter(Boolean)) {
+    const lower = part.toLowerCase();
+    const u = s.usersByEmail.get(lower) ?? [...s.usersById.values()].find((x) => x.full_name.toLowerCase() === lower);
+    if (!u) return `Unknown person: ${part}`;
+    ids.push(u.user_id);
+  }
+  return ids.length ? { type: 'private', userIds: ids } : 'Choose who to send to';
+}
+
+export function Compose() {
+  const st = useStore();
+  const s = st.state!;
+  const d = compose.draft;
+  const [problem, setProblem] = useState<string | null>(null);
+  const [preview, setPreview] = useState<string | null>(null);
+  const [ac, setAc] = useState<(Completion & { index: number }) | null>(null);
+  const box = useRef<HTMLTextAreaElement>(null);
+  compose.focus = () => box.current?.focus();
+
+  const update = (patch: Partial<Draft>) => {
+    compose.draft = { ...compose.draft, ...patch };
+    localStorage.setItem(DRAFT_KEY, JSON.stringify(compose.draft));
+    store.changed();
+  };
+
+  useEffect(() => () => stopTyping(), []);
+  // Topic autocomplete: the chosen stream's topics (GET /users/me/{id}/topics).
+  const [topics, setTopics] = useState<string[]>([]);
+  const composeStream = ((s.reg.subscriptions ?? []) as Stream[]).find((x) => x.name.toLowerCase() === d.stream.trim().toLowerCase());
+  useEffect(() => {
+    if (!composeStream || !compose.open) return setTopics([]);
+    let live = true;
+    get<{ topics: Array<{ name: string }> }>(`/users/me/${composeStream.stream_id}/topics`).then((r) => live && setTopics(r.topics.map((t) => t.name)), () => {});
+    return () => {
+      live = false;
+    };
+  }, [composeStream?.stream_id, compose.open]);
+  // An empty compose box follows the view to its stream and topic or people, as in Zulip.
+  const narrow = st.list.narrow;
+  useEffect(() => {
+    if (compose.draft.content.trim()) return;
+    const stream = narrow.find((t) => t.operator === 'stream')?.operand;
+    const topic = narrow.find((t) => t.operator === 'topic')?.operand;
+    const pm = narrow.find((t) => t.operator === 'pm-with')?.operand;
+    if (stream) update({ mode: 'stream', stream, topic: topic ?? '' });
+    else if (pm) update({ mode: 'private', to: pm.split(',').join(', ') });
+  }, [narrow]);
+
+  const submit = () => {
+    const to = destination(compose.draft);
+    if (typeof to === 'string') return setProblem(to);
+    if (!compose.draft.content.trim()) return setProblem('Write a message first');
+    setProblem(null);
+    setPreview(null);
+    stopTyping();
+    send(to, compose.draft.content);
+    update({ content: '' });
+  };
+
+  const pick = (i: number) => {
+    if (!ac) return;
+    const text = compose.draft.content;
+    const item = ac.items[i]!;
+    update({ content: text.slice(0, ac.start) + item.insert + text.slice(ac.end) });
+    setAc(null);
+    const caret = ac.start + item.insert.length;
+    setTimeout(() => box.current?.setSelectionRange(caret, caret), 0);
+  };
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (ac) {
+      if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+        e.preventDefault();
+        const n = ac.items.length;
+        setAc({ ...ac, index: (ac.index + (e.key === 'ArrowDown' ? 1 : n - 1)) % n });
+        return;
+      }
+      if (e.key === 'Enter' || e.key === 'Tab') {
+        e.preventDefault();
+        pick(ac.index);
+        return;
+      }
+      if (e.key === 'Escape') {
+        e.stopPropagation();
+        setAc(null);
+        return;
+      }
+    }
+    if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+      e.preventDefault();
+      submit();
+    }
+  };
+
+  const onInput = (e: Event) => {
+    const el = e.currentTarget as HTMLTextAreaElement;
+    update({ content: el.value });
+    const c = complete(el.value, el.selectionStart, s);
+    setAc(c ? { ...c, index: 0 } : null);
+    const to = destination(compose.draft);
+    typed(typeof to === 'string' || !el.value ? null : to);
+  };
+
+  const togglePreview = async () => {
+    if (preview !== null) return setPreview(null);
+    try {
+      const r = await post<{ rendered: string }>('/messages/render', { content: compose.draft.content });
+      setPreview(r.rendered);
+    } catch (err) {
+      setProblem((err as Error).message);
+    }
+  };
+
+  if (!compose.open) {
+    return (
+      <div class="compose-closed">
+        <button onClick={() => openCompose({ mode: 'stream' })}>New topic</button>
+        <button onClick={() => openCompose({ mode: 'private' })}>New private message</button>
+      </div>
+    );
+  }
+  const subs = (s.reg.subscriptions ?? []) as Stream[];
+  return (
+    <form class="compose" aria-label="Compose" onSubmit={(e) => { e.preventDefault(); submit(); }}>
+      <div class="compose-to">
+        <select aria-label="Message type" value={d.mode} onChange={(e) => update({ mode: e.currentTarget.value as Draft['mode'] })}>
+          <option value="stream">Stream</option>
+          <option value="private">Private</option>
+        </select>
+        {d.mode === 'stream' ? (
+          <>
+            <input aria-label="Stream" list="compose-streams" placeholder="Stream" value={d.stream} onInput={(e) => update({ stream: e.currentTarget.value })} />
+            <datalist id="compose-streams">{subs.map((x) => <option key={x.stream_id} value={x.name} />)}</datalist>
+            <input aria-label="Topic" list="compose-topics" placeholder="Topic" value={d.topic} onInput={(e) => update({ topic: e.currentTarget.value })} />
+            <datalist id="compose-topics">{topics.slice(0, 50).map((x) => <option key={x} value={x} />)}</datalist>
+          </>
+        ) : (
+          <>
+            <input aria-label="To" list="compose-people" placeholder="Emails, comma separated" value={d.to} onInput={(e) => update({ to: e.currentTarget.value })} />
+            <datalist id="compose-people">{[...s.usersById.values()].filter((u) => u.is_active !== false).map((u) => <option key={u.user_id} value={u.email}>{u.full_name}</option>)}</datalist>
+          </>
+        )}
+        <button type="button" class="link-button" aria-label="Close compose box" onClick={() => { compose.open = false; stopTyping(); store.changed(); }}>✕</button>
+      </div>
+      {preview !== null ? (
+        <div class="preview content" aria-label="Preview" dangerouslySetInnerHTML={{ __html: preview }} />
+      ) : (
+        <textarea ref={box} aria-label="Message" placeholder="Message (Enter to send, Shift+Enter for a new line)" value={d.content} onInput={onInput} onKeyDown={onKeyDown} />
+      )}
+      {ac && (
+        <ul class="autocomplete" role="listbox" aria-label="Suggestions">
+          {ac.items.map((it, i) => (
+            <li key={it.insert} role="option" aria-selected={i === ac.index} class={i === ac.index ? 'active' : ''} onMouseDown={(e) => { e.preventDefault(); pick(i); }}>{it.label}</li>
+          ))}
+        </ul>
+      )}
+      <div class="compose-bar">
+        {problem && <span class="error" role="alert">{problem}</span>}
+        <button type="button" onClick={togglePreview}>{preview !== null ? 'Edit' : 'Preview'}</button>
+        <button type="submit">Send</button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,25 @@
+export const SHORTCUTS: Array<[string, string]> = [
+  ['c', 'New message to the current stream and topic'],
+  ['x', 'New private message'],
+  ['r or Enter', 'Reply to the selected message'],
+  ['Esc', 'Close the compose box or this list; back to All messages'],
+  ['n', 'Next unread topic'],
+  ['j / k', 'Select the next / previous message'],
+  ['/', 'Search'],
+  ['*', 'Star or unstar the selected message'],
+  ['?', 'This list'],
+];
+
+export function Help({ close }: { close: () => void }) {
+  return (
+    <div class="modal" role="dialog" aria-modal="true" aria-labelledby="help-title">
+      <div class="modal-box">
+        <h2 id="help-title">Keyboard shortcuts</h2>
+        <table>
+          <tbody>{SHORTCUTS.map(([k, what]) => <tr key={k}><th scope="row"><kbd>{k}</kbd></th><td>{what}</td></tr>)}</tbody>
+        </table>
+        <button onClick={close}>Close</button>
+      </div>
+    </div>
+  );
+}
