@@ -39,7 +39,7 @@ export async function receiveWebhook(ctx: AppContext, realm: RealmRow, bot: User
   const { integration } = req;
   const payload = decodePayload(req);
   if (payload === undefined) {
-    await noticeToOwner(ctx, realm, bot, `Hi there! It looks like you tried to set up the Zulip ${integration.displayName} integration,\n`
+    await noticeToOwner(ctx, realm, bot, `Hi there! It looks like you tried to set up the ${integration.displayName} integration,\n`
       + "but didn't correctly configure the webhook to send data in the JSON format\nthat this integration expects!");
     throw malformedJson();
   }

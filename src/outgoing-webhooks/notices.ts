@@ -25,7 +25,7 @@ export const exceptionFailure = (type: string, command: string) =>
 /** Parley's own (Zulip's queue is unbounded): the delivery queue was full. */
 export const DROPPED = 'The server had too many outgoing webhook calls waiting, so this one was dropped.';
 export const replyRejected = (error: string) =>
-  `The outgoing webhook server attempted to send a message in Zulip, but that request resulted in the following error:\n> ${error}`;
+  `The outgoing webhook server attempted to send a message in Parley, but that request resulted in the following error:\n> ${error}`;
 
 /**
  * Python's repr() of the answer's body, as Zulip quotes it: `bytes` (b'...') for a body

@@ -195,7 +195,7 @@ test('an answer that is not JSON: "Failure!" in the topic, and the owner is told
     assert.equal(inTopic.content, 'Failure! Invalid JSON in response');
     const notice = await until(async () => (await messagesFrom(t, alice, bad.bot)).find((m) => m.type === 'private'));
     assert.equal(notice.content, `[A message](${nearLink(id, 'bad')}) to your bot @_**Badjson Bot** triggered an outgoing webhook.\n`
-      + 'The outgoing webhook server attempted to send a message in Zulip, but that request resulted in the following error:\n> Invalid JSON in response\n'
+      + 'The outgoing webhook server attempted to send a message in Parley, but that request resulted in the following error:\n> Invalid JSON in response\n'
       + "The response contains the following payload:\n```\n'not json'\n```");
     assert.deepEqual(sorted(notice.display_recipient.map((u: any) => u.id)), sorted([alice.id, bad.bot.id]));
   } finally {

@@ -103,7 +103,7 @@ test('a body that is not JSON: Malformed JSON, nothing posted, the owner told on
   assert.deepEqual(r.body, { result: 'error', msg: 'Malformed JSON', code: 'INVALID_JSON' });
   const notice = await newestMessage(t, alice);
   assert.equal(notice.sender_email, 'notification-bot@zulip.com');
-  assert.match(notice.content, /^Hi there! It looks like you tried to set up the Zulip HelloWorld integration,\nbut didn't correctly configure/);
+  assert.match(notice.content, /^Hi there! It looks like you tried to set up the HelloWorld integration,\nbut didn't correctly configure/);
   assert.equal(await messageCount(t, alice), before + 1);
 });
 
