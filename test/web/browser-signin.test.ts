@@ -77,6 +77,8 @@ test('the shortcuts list (?), settings and the dark theme: shown, accessible, an
   await screenshot(page, 'shortcuts');
   assert.deepEqual(await axeProblems(page), []);
   await page.keyboard.press('Escape');
+  // Esc closes it once the page has re-rendered: a condition, not an instant.
+  await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor({ state: 'detached' });
   assert.equal(await page.getByRole('dialog').count(), 0);
 
   await page.getByRole('button', { name: 'Administrator' }).click();

@@ -1,7 +1,8 @@
 /** The message view: which narrow is shown, fetching it (first unread first) and more either way. */
 import { get } from './api';
 import type { Narrow } from './narrow';
-import { hashToNarrow, narrowToHash, sameNarrow } from './narrow';
+import { hashToNarrow, matches, narrowToHash, sameNarrow } from './narrow';
+import { onReconnect } from './live';
 import { MessageList, store } from './store';
 import type { Message } from './types';
 
@@ -35,10 +36,16 @@ async function load(list: MessageList): Promise<void> {
   try {
     const r = await fetchMessages(list.narrow, 'first_unread', 50, 50);
     if (store.list !== list) return;
+    // Messages whose events came while the fetch was under way may be newer than its answer:
+    // a view that reached the newest end takes them in too.
+    const newestFetched = r.messages.at(-1)?.id ?? -1;
     store.addMessages(r.messages);
     for (const m of r.messages) list.insert(m.id);
     list.foundOldest = r.found_oldest;
     list.foundNewest = r.found_newest;
+    if (r.found_newest && store.state) {
+      for (const m of store.messages.values()) if (m.id > newestFetched && matches(list.narrow, m, store.state) === true) list.insert(m.id);
+    }
     list.anchor = r.messages.some((m) => m.id === r.anchor) ? r.anchor : (r.messages.at(-1)?.id ?? null);
     list.error = null;
   } catch (e) {
@@ -48,6 +55,11 @@ async function load(list: MessageList): Promise<void> {
     store.changed();
   }
 }
+
+/** A view whose fetch failed (the server was away) is fetched again once the queue answers. */
+onReconnect(() => {
+  if (store.list.error !== null) refetch();
+});
 
 /** After a re-register the queue missed events: fetch the view again, keeping what is shown. */
 export function refetch(): void {

@@ -112,10 +112,17 @@ export function Compose() {
     if (!ac) return;
     const text = compose.draft.content;
     const item = ac.items[i]!;
-    update({ content: text.slice(0, ac.start) + item.insert + text.slice(ac.end) });
-    setAc(null);
+    const next = text.slice(0, ac.start) + item.insert + text.slice(ac.end);
     const caret = ac.start + item.insert.length;
-    setTimeout(() => box.current?.setSelectionRange(caret, caret), 0);
+    // The text and caret change now, in the same task as the key: a caret moved later (a
+    // timer) would land behind whatever a fast typist has typed meanwhile.
+    const el = box.current;
+    if (el) {
+      el.value = next;
+      el.setSelectionRange(caret, caret);
+    }
+    update({ content: next });
+    setAc(null);
   };
 
   const onKeyDown = (e: KeyboardEvent) => {
