@@ -58,6 +58,9 @@ test(`kill -9 mid-load on ${ENGINE}: after a restart every acknowledged message 
 
   const acked = new Map<number, string>();
   let stop = false;
+  // Settles once enough sends are acknowledged (or one failed): the moment to kill.
+  let reached!: () => void;
+  const enough = new Promise<void>((r) => { reached = r; });
   let failedAfterKill = 0;
   const sender = async (w: number) => {
     for (let i = 0; !stop; i++) {
@@ -70,6 +73,7 @@ test(`kill -9 mid-load on ${ENGINE}: after a restart every acknowledged message 
         if (res.status !== 200) throw new Error(`send answered ${res.status}: ${await res.text()}`);
         const { id } = (await res.json()) as { id: number };
         acked.set(id, content);
+        if (acked.size >= 150) reached();
       } catch (err) {
         // Only the kill may interrupt a send; an answer that never came was not an acknowledgement.
         if (!stop) throw err;
@@ -79,9 +83,14 @@ test(`kill -9 mid-load on ${ENGINE}: after a restart every acknowledged message 
   };
   const senders = Array.from({ length: 8 }, (_, w) => sender(w));
   let failure: unknown;
-  for (const s of senders) s.catch((err: unknown) => (failure ??= err));
+  for (const s of senders) {
+    s.catch((err: unknown) => {
+      failure ??= err;
+      reached();
+    });
+  }
   // Mid-load: once a good number of sends have been acknowledged and more are in flight.
-  while (acked.size < 150 && failure === undefined) await new Promise((r) => setTimeout(r, 20));
+  await enough;
   if (failure !== undefined) {
     first.child.kill('SIGKILL');
     throw failure;

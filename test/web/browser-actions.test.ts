@@ -129,9 +129,11 @@ test('no script runs from message content: every XSS payload is sent and shown, 
   }
   await until(async () => (await (await api(alice, 'GET', '/messages', { anchor: 'newest', num_before: 50, num_after: 0, narrow: [{ operator: 'topic', operand: 'xss' }] })).body.messages.length) === XSS.length, { message: 'all payloads sent' });
   await until(async () => (await page.locator('.message:not(.echo)').count()) === XSS.length, { message: 'all payloads shown' });
-  // Hover every message (mouse events) and wait a moment's worth of frames for anything deferred.
+  // Hover every message (mouse events); then wait until every image in the messages has
+  // loaded or failed (an onerror would have run by then) and one more frame has painted.
   for (const m of await page.locator('.message .content').all()) await m.hover();
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 200))));
+  await until(() => page.evaluate(() => [...document.querySelectorAll('.content img')].every((i) => (i as HTMLImageElement).complete)), { message: 'images in messages settled' });
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   assert.deepEqual(await page.evaluate(() => (window as any).__fired), []);
   assert.equal(await page.locator('.content script, .content iframe, .content [onerror], .content [onload], .content a[href^="javascript"]').count(), 0);
   assert.deepEqual(seen, { errors: [], dialogs: [] });
