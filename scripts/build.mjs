@@ -18,6 +18,7 @@ import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
+import { olderThanInputs } from './staleness.mjs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -27,23 +28,10 @@ const SRC = path.join(root, 'src');
 const STAMP = '.built';
 const INPUTS = [SRC, path.join(root, 'tsconfig.json'), path.join(root, 'tsconfig.build.json')];
 
-/** Newest modification time under p; a folder's own time moves when an entry is added, removed or renamed. */
-function newest(p) {
-  const st = fs.statSync(p);
-  let t = st.mtimeMs;
-  if (st.isDirectory()) for (const e of fs.readdirSync(p)) t = Math.max(t, newest(path.join(p, e)));
-  return t;
-}
 
 export function isStale() {
   if (!fs.existsSync(SRC)) return false; // an installed copy without sources runs what it has
-  let built;
-  try {
-    built = fs.statSync(path.join(DIST, STAMP)).mtimeMs;
-  } catch {
-    return true;
-  }
-  return INPUTS.some((p) => fs.existsSync(p) && newest(p) > built);
+  return olderThanInputs(path.join(DIST, STAMP), INPUTS);
 }
 
 function copyAssets(from, to) {

@@ -11,6 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
+import { olderThanInputs } from './staleness.mjs';
 import { fileURLToPath } from 'node:url';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -23,22 +24,10 @@ const INPUTS = [
   path.join(root, 'src', 'events', 'apply.ts'), path.join(root, 'src', 'events', 'apply-unread.ts'),
 ];
 
-function newest(p) {
-  const st = fs.statSync(p);
-  let t = st.mtimeMs;
-  if (st.isDirectory()) for (const e of fs.readdirSync(p)) t = Math.max(t, newest(path.join(p, e)));
-  return t;
-}
 
 export function isStale() {
   if (!fs.existsSync(path.join(WEB, 'src'))) return false;
-  let built;
-  try {
-    built = fs.statSync(path.join(WEB_DIST, STAMP)).mtimeMs;
-  } catch {
-    return true;
-  }
-  return INPUTS.some((p) => fs.existsSync(p) && newest(p) > built);
+  return olderThanInputs(path.join(WEB_DIST, STAMP), INPUTS);
 }
 
 export async function build() {
