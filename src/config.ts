@@ -8,6 +8,11 @@ export interface Config {
   dataDir: string;
   /** PostgreSQL connection URL; SQLite under dataDir when absent. */
   databaseUrl: string | undefined;
+  /**
+   * Redis URL: with a PostgreSQL databaseUrl it makes this process one node of a cluster
+   * (events, queues, cache retirement and budgets shared through Redis). Absent: one process.
+   */
+  redisUrl: string | undefined;
   /** Public base URL, e.g. http://chat.example.com; realm_uri derives from it. */
   externalUrl: string;
   orgName: string;
@@ -110,6 +115,7 @@ export function loadConfig(overrides: ConfigOverrides = {}): Config {
     port,
     dataDir: path.resolve(overrides.dataDir ?? process.env.PARLEY_DATA_DIR ?? './data'),
     databaseUrl: overrides.databaseUrl ?? (process.env.PARLEY_DATABASE_URL || undefined),
+    redisUrl: overrides.redisUrl ?? (process.env.PARLEY_REDIS_URL || undefined),
     externalUrl,
     orgName: overrides.orgName ?? process.env.PARLEY_ORG_NAME ?? 'Parley',
     adminEmail: overrides.adminEmail ?? (process.env.PARLEY_ADMIN_EMAIL || undefined),

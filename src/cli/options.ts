@@ -7,6 +7,7 @@ export function storeOptions(cmd: Command): Command {
   return cmd
     .option('--data-dir <dir>', 'data directory (PARLEY_DATA_DIR)')
     .option('--database-url <url>', 'PostgreSQL URL; SQLite when absent (PARLEY_DATABASE_URL)')
+    .option('--redis-url <url>', 'Redis URL: with a PostgreSQL URL, makes this process a cluster node (PARLEY_REDIS_URL)')
     .option('--external-url <url>', 'public base URL (PARLEY_EXTERNAL_URL)');
 }
 
@@ -36,6 +37,7 @@ export function overridesFrom(opts: Record<string, unknown>): ConfigOverrides {
   if (opts.port !== undefined) o.port = Number(opts.port);
   if (opts.dataDir) o.dataDir = String(opts.dataDir);
   if (opts.databaseUrl) o.databaseUrl = String(opts.databaseUrl);
+  if (opts.redisUrl) o.redisUrl = String(opts.redisUrl);
   if (opts.externalUrl) o.externalUrl = String(opts.externalUrl);
   if (opts.orgName) o.orgName = String(opts.orgName);
   if (opts.adminEmail) o.adminEmail = String(opts.adminEmail);
