@@ -13,6 +13,7 @@ import { startServices } from './wiring.js';
 import { InMemoryRateLimiter } from './ratelimit/memory.js';
 import { UNLIMITED, type RateLimiter } from './ratelimit/limiter.js';
 import { setPasswordHashCost } from './lib/secrets.js';
+import { joinCluster } from './cluster/link.js';
 
 export interface App {
   ctx: AppContext;
@@ -43,7 +44,12 @@ export async function openContext(overrides: ConfigOverrides = {}, deps: { log?:
   const mail = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox') }, log);
   const storage = await createStorage(config);
   const limiter = deps.limiter ?? (config.rateLimiting ? new InMemoryRateLimiter(config.rateLimits) : UNLIMITED);
-  return { config, store, bus: deps.bus ?? new InProcessBus(), log, mail, storage, limiter, drainHooks: [], shutdownHooks: [] };
+  // A cluster node hears every node's events through Redis; one process, through itself.
+  const cluster = config.redisUrl && !deps.bus ? await joinCluster(config, log) : undefined;
+  return {
+    config, store, bus: deps.bus ?? cluster?.bus ?? new InProcessBus(), log, mail, storage, limiter, drainHooks: [], shutdownHooks: [],
+    ...(cluster ? { cluster } : {}),
+  };
 }
 
 /** Builds the whole server without listening; tests, the CLI and main all use it. */

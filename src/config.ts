@@ -13,6 +13,14 @@ export interface Config {
    * (events, queues, cache retirement and budgets shared through Redis). Absent: one process.
    */
   redisUrl: string | undefined;
+  /**
+   * How long the cluster's bus keeps its entries, and how many at most: a queue whose
+   * node died can be rebuilt elsewhere only from a checkpoint still within them.
+   */
+  clusterBusRetentionSecs: number;
+  clusterBusMaxEntries: number;
+  /** The prefix of every key this cluster keeps in Redis: several clusters may share one Redis. */
+  clusterName: string;
   /** Public base URL, e.g. http://chat.example.com; realm_uri derives from it. */
   externalUrl: string;
   orgName: string;
@@ -116,6 +124,9 @@ export function loadConfig(overrides: ConfigOverrides = {}): Config {
     dataDir: path.resolve(overrides.dataDir ?? process.env.PARLEY_DATA_DIR ?? './data'),
     databaseUrl: overrides.databaseUrl ?? (process.env.PARLEY_DATABASE_URL || undefined),
     redisUrl: overrides.redisUrl ?? (process.env.PARLEY_REDIS_URL || undefined),
+    clusterBusRetentionSecs: overrides.clusterBusRetentionSecs ?? envInt('PARLEY_CLUSTER_BUS_RETENTION_SECS', 900),
+    clusterBusMaxEntries: overrides.clusterBusMaxEntries ?? envInt('PARLEY_CLUSTER_BUS_MAX_ENTRIES', 200_000),
+    clusterName: overrides.clusterName ?? process.env.PARLEY_CLUSTER_NAME ?? 'parley',
     externalUrl,
     orgName: overrides.orgName ?? process.env.PARLEY_ORG_NAME ?? 'Parley',
     adminEmail: overrides.adminEmail ?? (process.env.PARLEY_ADMIN_EMAIL || undefined),

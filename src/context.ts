@@ -6,6 +6,7 @@ import type { Mailer } from './mail/mailer.js';
 import type { Storage } from './uploads/storage.js';
 import type { RateLimiter } from './ratelimit/limiter.js';
 import type { OutgoingWebhookQueue } from './outgoing-webhooks/types.js';
+import type { ClusterLink } from './cluster/link.js';
 
 /** Everything a handler or action needs, built once by buildApp. */
 export interface AppContext {
@@ -19,6 +20,8 @@ export interface AppContext {
   storage: Storage;
   /** Request budgets (src/ratelimit/): in this process, or shared by a cluster's nodes. */
   limiter: RateLimiter;
+  /** Present when this process is a node of a cluster (PARLEY_REDIS_URL): what the nodes share in Redis. */
+  cluster?: ClusterLink;
   /**
    * Run as soon as shutdown begins, while in-flight requests finish: release anything
    * that would hold a request open (parked long-polls answer at once).

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { findPgBin, startCluster } from './helpers/pg.js';
 import { CHROMIUM, NO_BROWSER } from './helpers/chromium.js';
+import { findRedisServer, startRedis } from './helpers/redis.js';
 
 function listTests(dir: string): string[] {
   const out: string[] = [];
@@ -22,10 +23,13 @@ const filter = process.argv.slice(2);
 const files = listTests('test').filter((f) => filter.length === 0 || filter.some((x) => f.includes(x)));
 const engines = (process.env.PARLEY_TEST_ENGINES ?? 'sqlite,postgres').split(',');
 
-async function runSuite(engine: string, env: Record<string, string>): Promise<{ pass: number; fail: number }> {
-  process.stdout.write(`\n=== ${files.length} test files on ${engine} ===\n`);
+/** What the two-node run covers: the issue's floor (events, messages, streams). */
+const TWO_NODE_FOLDERS = ['test/events/', 'test/messages/', 'test/streams/'];
+
+async function runSuite(engine: string, env: Record<string, string>, only = files): Promise<{ pass: number; fail: number }> {
+  process.stdout.write(`\n=== ${only.length} test files on ${engine} ===\n`);
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files], {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...only], {
       // Request budgets off, for the servers tests start as children too; the rate-limit
       // tests turn them on in their own config.
       env: { PARLEY_RATE_LIMITING: 'false', ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'],
@@ -58,6 +62,23 @@ if (engines.includes('postgres')) {
     try {
       const r = await runSuite('postgres', { PARLEY_TEST_ENGINE: 'postgres', PARLEY_TEST_PG_URL: cluster.url });
       pass += r.pass; fail += r.fail;
+      // Again with every test's server as two cluster nodes (PostgreSQL + Redis).
+      const twoNode = files.filter((f) => TWO_NODE_FOLDERS.some((d) => f.startsWith(d)));
+      if (twoNode.length > 0 && process.env.PARLEY_TEST_TWO_NODES !== 'false') {
+        if (!findRedisServer()) {
+          process.stdout.write('\n*** Two-node run SKIPPED: no redis-server on this machine (apt-get install redis-server). ***\n');
+        } else {
+          const redis = await startRedis();
+          try {
+            const t = await runSuite('postgres, two cluster nodes', {
+              PARLEY_TEST_ENGINE: 'postgres', PARLEY_TEST_PG_URL: cluster.url, PARLEY_TEST_NODES: '2', PARLEY_TEST_REDIS_URL: redis.url,
+            }, twoNode);
+            pass += t.pass; fail += t.fail;
+          } finally {
+            await redis.stop();
+          }
+        }
+      }
     } finally {
       cluster.stop();
     }

@@ -7,6 +7,7 @@ import { releaseCaches } from './index.js';
 
 /** How often a process looks for changes other processes made; the bound on how stale its caches can be. */
 export const EPOCH_POLL_MS = 1000;
+const CLUSTER_EPOCH_POLL_MS = 30_000;
 
 // What each event says has changed, for caches that must hear of it from every node.
 const SCOPES_OF_EVENT: Partial<Record<ParleyEvent['type'], CacheScope>> = {
@@ -35,8 +36,17 @@ function messageIdsOf(e: ParleyEvent): number[] {
  * A cluster's bus hooks in here.
  */
 export function connectCacheSignal(ctx: AppContext, epochPollMs = EPOCH_POLL_MS): () => void {
-  const stopWrites = onRowsWritten((kinds) => cacheSignal.retire({ scopes: kinds }));
-  const stopBus = ctx.bus.subscribe(({ event }) => {
+  const { bus } = ctx;
+  const stopWrites = onRowsWritten((kinds) => {
+    cacheSignal.retire({ scopes: kinds });
+    // The other nodes of a cluster retire the same at once, in the bus's order: before
+    // they hear any event published after this write.
+    if (bus.shared) bus.announce({ kind: 'retire', origin: bus.nodeId, scopes: [...kinds] });
+  });
+  const stopNotices = bus.onNotice((n) => {
+    if (n.kind === 'retire' && n.origin !== bus.nodeId) cacheSignal.retire({ scopes: new Set(n.scopes as CacheScope[]) });
+  });
+  const stopBus = bus.subscribe(({ event }) => {
     const scope = SCOPES_OF_EVENT[event.type];
     if (!scope) return;
     // A new message changes no message already held: it moves the counter (max_message_id,
@@ -44,6 +54,21 @@ export function connectCacheSignal(ctx: AppContext, epochPollMs = EPOCH_POLL_MS)
     const named = scope === 'messages' && event.type !== 'message' ? { messageIds: messageIdsOf(event) } : {};
     cacheSignal.retire({ scopes: new Set([scope]), ...named });
   });
+  // A cluster's nodes hear each other's writes on the bus at once. The epoch is one
+  // process's way to hear the CLI; in a cluster (whose CLI runs join the bus) it remains
+  // only a slow safety net for writes nobody announces (a hand-run statement).
+  const stopEpoch = pollEpoch(ctx, bus.shared ? CLUSTER_EPOCH_POLL_MS : epochPollMs);
+  return () => {
+    stopEpoch();
+    stopWrites();
+    stopNotices();
+    stopBus();
+    releaseCaches(ctx.store.db);
+  };
+}
+
+/** Retires every row kind when the store's epoch moves (a write this process was not told of). */
+function pollEpoch(ctx: AppContext, epochPollMs: number): () => void {
   let seen: number | undefined;
   let busy = false;
   const poll = async (): Promise<void> => {
@@ -63,10 +88,5 @@ export function connectCacheSignal(ctx: AppContext, epochPollMs = EPOCH_POLL_MS)
   void poll();
   const timer = setInterval(() => void poll(), epochPollMs);
   timer.unref();
-  return () => {
-    clearInterval(timer);
-    stopWrites();
-    stopBus();
-    releaseCaches(ctx.store.db);
-  };
+  return () => clearInterval(timer);
 }

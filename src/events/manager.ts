@@ -4,10 +4,13 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import type { AppContext } from '../context.js';
 import type { EventEnvelope } from './types.js';
+import type { BusNotice, BusPlace } from './bus.js';
 import { EventQueue, type QueueOptions, type QueueState, type QueuedEvent } from './queue.js';
 import { Personalizer } from './personalize.js';
 import { badEventQueueId } from '../errors.js';
 import { SERVER_GENERATION, versionFields } from '../lib/version.js';
+import type { DurableQueues } from '../cluster/durable-queues.js';
+import { rebuildQueue, type Heard } from '../cluster/queue-rebuild.js';
 
 
 /** Zulip's long-poll ceiling; a parked poll always answers before this. */
@@ -16,15 +19,24 @@ export const LONGPOLL_TIMEOUT_SECS = 90;
 const HEARTBEAT = JSON.stringify({ type: 'heartbeat' });
 
 /**
- * The event queues of this process. Ownership: a queue lives in the process that
- * registered it, and its id starts with that process's node id (`<node>:<random>`).
- * With several nodes, every node hears every envelope on the shared bus, delivers to the
- * queues it owns, and the load balancer (or a forwarding node) routes GET /events by the
- * id's node prefix; a queue is never split between nodes.
+ * The event queues of this process, in memory: a poll is answered from here, and a new
+ * event reaches a parked poll without leaving the process.
+ *
+ * In a cluster (`durable` set) every node hears every bus entry in one order, and any node
+ * may answer a poll. A queue is held by one node at a time; what another node needs to
+ * rebuild it (its options and a checkpoint) is in Redis (src/cluster/durable-queues.ts).
+ * A poll for a queue this node does not hold rebuilds it from the checkpoint by replaying
+ * the bus, and the bus tells the node that held it to let go. Events are numbered the
+ * same on every node, so the client sees no gap and no repeat, even when the node that
+ * held its queue died.
  */
 export class QueueManager {
-  readonly nodeId = crypto.randomBytes(4).toString('hex');
+  readonly nodeId: string;
   private queues = new Map<string, EventQueue>();
+  /** Queues being rebuilt here: what the bus delivered meanwhile, replayed after the stored part. */
+  private rebuilding = new Map<string, { heard: Heard[]; done: Promise<EventQueue> }>();
+  private durable: DurableQueues | undefined;
+  private stopNotices: () => void = () => undefined;
   private byUser = new Map<number, Set<EventQueue>>();
   private publicStreamQueues = new Map<number, Set<EventQueue>>();
   private gcTimer: NodeJS.Timeout;
@@ -34,7 +46,10 @@ export class QueueManager {
   readonly generation = SERVER_GENERATION;
 
   constructor(private ctx: AppContext) {
-    this.unsubscribe = ctx.bus.subscribe((e) => this.deliver(e));
+    this.nodeId = ctx.bus.nodeId;
+    this.durable = ctx.cluster?.queues;
+    this.unsubscribe = ctx.bus.subscribe((e, place) => this.deliver(e, place));
+    if (this.durable) this.stopNotices = ctx.bus.onNotice((n) => this.heard(n));
     this.gcTimer = setInterval(() => this.collect(), 30_000);
     this.gcTimer.unref();
     // Heartbeats go out between heartbeatMs and a tenth of it later (at most a second).
@@ -46,9 +61,13 @@ export class QueueManager {
     return this.queues.size;
   }
 
-  create(opts: QueueOptions): EventQueue {
+  /** A new queue; in a cluster, the promise settles once another node could rebuild it. */
+  create(opts: QueueOptions): { queue: EventQueue; stored: Promise<void> } {
     const state: QueueState = { ...opts, id: `${this.nodeId}:${crypto.randomBytes(9).toString('base64url')}`, nextEventId: 0, events: [], lastAccess: Date.now() };
-    return this.add(new EventQueue(state));
+    const queue = this.add(new EventQueue(state));
+    // It holds every entry after the bus position it was made at.
+    const stored = this.durable ? this.durable.create(queue.id, opts, { id: 0, pos: this.ctx.bus.position() }) : Promise.resolve();
+    return { queue, stored };
   }
 
   private add(q: EventQueue): EventQueue {
@@ -71,19 +90,34 @@ export class QueueManager {
     return q;
   }
 
-  delete(id: string, userId: number): void {
-    const q = this.get(id, userId);
-    this.remove(q);
+  /** The queue from memory, or (in a cluster) rebuilt here from what Redis keeps of it. */
+  find(id: string, userId: number): EventQueue | Promise<EventQueue> {
+    const q = this.queues.get(id);
+    if (q || !this.durable) return this.get(id, userId);
+    return this.takeOver(this.durable, id, userId);
   }
 
-  private remove(q: EventQueue): void {
-    q.release();
+  async delete(id: string, userId: number): Promise<void> {
+    const q = this.queues.get(id);
+    if (!this.durable) return this.remove(this.get(id, userId));
+    if (q && q.state.userId === userId) this.remove(q);
+    else {
+      const saved = await this.durable.load(id);
+      if (!saved || saved.options.userId !== userId) throw badEventQueueId(id);
+    }
+    await this.durable.remove(id);
+    this.ctx.bus.announce({ kind: 'queue', origin: this.nodeId, op: 'delete', queueId: id, token: '' });
+  }
+
+  private remove(q: EventQueue, empty = false): void {
+    q.release(empty);
     this.queues.delete(q.id);
     this.byUser.get(q.state.userId)?.delete(q);
     this.publicStreamQueues.get(q.state.realmId)?.delete(q);
   }
 
-  deliver(env: EventEnvelope): void {
+  deliver(env: EventEnvelope, place: BusPlace = { at: '', after: '' }): void {
+    for (const r of this.rebuilding.values()) r.heard.push([env, place]);
     const recipients = new Set(env.userIds);
     const shaped = new Personalizer(env.event);
     for (const userId of recipients) {
@@ -91,16 +125,97 @@ export class QueueManager {
       if (!queues) continue;
       for (const q of queues) {
         if (q.state.realmId !== env.realmId || !q.wants(env.event.type)) continue;
-        for (const json of shaped.for(q, userId, false)) q.push(json);
+        this.pushTo(q, shaped, userId, false, place);
       }
     }
     // all_public_streams queues also hear public-stream messages they were not sent.
     if (env.event.type === 'message' && env.event.public_stream === true) {
       for (const q of this.publicStreamQueues.get(env.realmId) ?? []) {
         if (recipients.has(q.state.userId) || !q.wants('message')) continue;
-        for (const json of shaped.for(q, q.state.userId, true)) q.push(json);
+        this.pushTo(q, shaped, q.state.userId, true, place);
       }
     }
+  }
+
+  /** What deliver() gives one queue, for a queue being rebuilt: the same rules, in the same order. */
+  private deliverTo(q: EventQueue, env: EventEnvelope, place: BusPlace): void {
+    if (q.state.realmId !== env.realmId) return;
+    const shaped = new Personalizer(env.event);
+    if (env.userIds.includes(q.state.userId)) {
+      if (q.wants(env.event.type)) this.pushTo(q, shaped, q.state.userId, false, place);
+    } else if (env.event.type === 'message' && env.event.public_stream === true && q.state.allPublicStreams && q.wants('message')) {
+      this.pushTo(q, shaped, q.state.userId, true, place);
+    }
+  }
+
+  private pushTo(q: EventQueue, shaped: Personalizer, userId: number, viaPublicStream: boolean, place: BusPlace): void {
+    const jsons = shaped.for(q, userId, viaPublicStream);
+    if (jsons.length === 0) return;
+    // Rebuilt from just before this entry, the queue numbers its events from here.
+    const ck = this.durable ? { id: q.state.nextEventId, pos: place.after } : undefined;
+    for (const json of jsons) q.push(json, ck);
+  }
+
+  /**
+   * Rebuilds a queue another node held (or held until it died): from its checkpoint, the
+   * bus's entries up to where this node is, then what this node heard while reading them.
+   * Then the bus tells the other node to let go.
+   */
+  private takeOver(durable: DurableQueues, id: string, userId: number): Promise<EventQueue> {
+    const pending = this.rebuilding.get(id);
+    if (pending) return pending.done.then((q) => this.get(q.id, userId));
+    // From this moment the bus's entries are collected in `heard`; those before, up to
+    // `upto`, are read from Redis. Taken together, so that no entry is in both or neither.
+    const heard: Heard[] = [];
+    const upto = this.ctx.bus.position();
+    const finish = (): void => void this.rebuilding.delete(id);
+    const done = (async () => {
+      const saved = await durable.load(id);
+      if (!saved || saved.options.userId !== userId) throw badEventQueueId(id);
+      const q = await rebuildQueue(durable, id, saved, upto, heard, (q, env, place) => this.deliverTo(q, env, place));
+      if (!q) {
+        void durable.remove(id).catch(() => undefined);
+        throw badEventQueueId(id);
+      }
+      // Whatever arrived after the rebuild's last look is delivered before the queue goes live.
+      for (const [env, place] of heard) this.deliverTo(q, env, place);
+      finish();
+      q.token = crypto.randomBytes(6).toString('base64url');
+      q.confirmed = false;
+      this.add(q);
+      this.ctx.bus.announce({ kind: 'queue', origin: this.nodeId, op: 'adopt', queueId: id, token: q.token });
+      return q;
+    })();
+    this.rebuilding.set(id, { heard, done });
+    done.catch(finish);
+    return done;
+  }
+
+  /** A queue taken over or deleted elsewhere is let go here; the last claim on the bus wins. */
+  private heard(n: BusNotice): void {
+    if (n.kind !== 'queue') return;
+    const q = this.queues.get(n.queueId);
+    if (!q) return;
+    if (n.op === 'adopt' && n.token === q.token) {
+      q.confirmed = true;
+      return;
+    }
+    // A claim heard before this node's own was confirmed came earlier: this node's is later and wins.
+    if (n.op === 'adopt' && !q.confirmed) return;
+    // Any poll still parked here belongs to a client now heard elsewhere: it answers empty.
+    this.remove(q, true);
+  }
+
+  /** Saves where the queue could be rebuilt from, when that has moved since last saved. */
+  private saveCheckpoint(q: EventQueue): Promise<void> | undefined {
+    if (!this.durable) return undefined;
+    const ck = q.checkpoint(this.ctx.bus.position());
+    if (ck.id === q.savedId) return undefined;
+    q.savedId = ck.id;
+    return this.durable.checkpoint(q.id, ck, q.state.lifespanSecs).catch((err: unknown) => {
+      q.savedId = -1;
+      this.ctx.log.warn({ err, queue: q.id }, 'could not save an event queue checkpoint');
+    });
   }
 
   /**
@@ -112,6 +227,8 @@ export class QueueManager {
    */
   take(q: EventQueue, lastEventId: number, dontBlock: boolean): QueuedEvent[] | undefined {
     const pending = q.acknowledge(lastEventId);
+    void this.saveCheckpoint(q);
+    if (q.held) return dontBlock || this.draining ? [] : undefined;
     // Once shutdown has begun, a poll that slipped in answers at once instead of holding the server open.
     if (pending.length > 0 || dontBlock || this.draining) return [...pending];
     return undefined;
@@ -138,10 +255,31 @@ export class QueueManager {
     const after = this.heartbeatMs();
     let parked = false;
     for (const q of this.queues.values()) {
-      if (q.waiter && now - q.parkedAt >= after) q.push(HEARTBEAT);
+      if (q.waiter && now - q.parkedAt >= after) this.heartbeat(q);
       parked ||= q.waiter !== undefined;
     }
     if (!parked) this.beatTimer.unref();
+  }
+
+  /**
+   * A heartbeat takes an event id, which no other node could reproduce: in a cluster the
+   * checkpoint after it is saved before the client hears it, so that a queue rebuilt
+   * elsewhere numbers its next event after the heartbeat the client acknowledged.
+   */
+  private heartbeat(q: EventQueue): void {
+    if (!this.durable) {
+      q.push(HEARTBEAT);
+      return;
+    }
+    q.parkedAt = Number.POSITIVE_INFINITY; // one heartbeat per parked poll
+    const id = q.state.nextEventId;
+    q.push(HEARTBEAT, { id: id + 1, pos: this.ctx.bus.position() }, false);
+    q.held = true;
+    const saved = this.saveCheckpoint(q) ?? Promise.resolve();
+    void saved.then(() => {
+      q.held = false;
+      q.wake();
+    });
   }
 
   private heartbeatMs(): number {
@@ -151,8 +289,20 @@ export class QueueManager {
   /** Idle queues (nobody polling, nothing asked for within their lifespan) go away. */
   collect(now = Date.now()): void {
     for (const q of this.queues.values()) {
-      if (!q.waiter && now - q.state.lastAccess > q.state.lifespanSecs * 1000) this.remove(q);
+      if (!q.waiter && now - q.state.lastAccess > q.state.lifespanSecs * 1000) {
+        this.remove(q);
+        void this.durable?.remove(q.id).catch(() => undefined);
+      }
     }
+  }
+
+  /** In a cluster, at shutdown: every queue's latest checkpoint, so that another node rebuilds it from there. */
+  async saveAll(): Promise<void> {
+    await Promise.all([...this.queues.values()].map((q) => this.saveCheckpoint(q)));
+  }
+
+  get clustered(): boolean {
+    return this.durable !== undefined;
   }
 
   /** Shutdown: parked polls answer at once, and so do any that arrive after. */
@@ -213,6 +363,7 @@ export class QueueManager {
     clearInterval(this.gcTimer);
     clearInterval(this.beatTimer);
     this.unsubscribe();
+    this.stopNotices();
   }
 }
 
@@ -221,9 +372,18 @@ const managers = new WeakMap<AppContext, QueueManager>();
 export function installQueueManager(ctx: AppContext): QueueManager {
   const m = new QueueManager(ctx);
   managers.set(ctx, m);
+  ctx.drainHooks.push(() => m.drain());
+  if (m.clustered) {
+    // The queues outlive this node in Redis: its clients' next polls go to the others,
+    // which rebuild them; nothing is saved to disk and no restart event is sent.
+    ctx.shutdownHooks.push(async () => {
+      await m.saveAll();
+      m.close();
+    });
+    return m;
+  }
   const restored = m.restore();
   if (restored > 0) ctx.log.info({ restored }, 'restored event queues');
-  ctx.drainHooks.push(() => m.drain());
   ctx.shutdownHooks.push(async () => {
     m.save();
     m.close();

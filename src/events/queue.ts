@@ -1,4 +1,5 @@
 import type { ResolvedTerm } from '../narrow/types.js';
+import type { Checkpoint } from '../cluster/durable-queues.js';
 
 export interface Capabilities {
   notification_settings_null: boolean;
@@ -21,8 +22,12 @@ export interface QueueOptions {
   lifespanSecs: number;
 }
 
-/** An event as queued: its id, and the event serialised without the id (shared between queues). */
-export interface QueuedEvent { id: number; json: string }
+/**
+ * An event as queued: its id, and the event serialised without the id (shared between
+ * queues). In a cluster, `ck`: a checkpoint from which the queue, rebuilt on another
+ * node, would hold this event and those after it with the same ids.
+ */
+export interface QueuedEvent { id: number; json: string; ck?: Checkpoint }
 
 /** What a saved queue looks like on disk (and in memory, minus the parked request). */
 export interface QueueState extends QueueOptions {
@@ -37,6 +42,16 @@ export class EventQueue {
   waiter: ((events: QueuedEvent[]) => void) | undefined;
   /** When the parked poll (if any) began waiting: its heartbeat is due heartbeatMs later. */
   parkedAt = 0;
+  /**
+   * In a cluster: this node's claim on the queue (`token`, announced when it took the
+   * queue over), whether the bus has confirmed it (`confirmed`: a later claim by another
+   * node then wins), and the checkpoint id last saved, to skip saving the same one again.
+   */
+  token = '';
+  confirmed = true;
+  savedId = -1;
+  /** While a heartbeat's checkpoint is being saved (a cluster's), nothing newer may reach the client. */
+  held = false;
 
   constructor(public state: QueueState) {}
 
@@ -50,12 +65,20 @@ export class EventQueue {
     return this.state.eventTypes === null || this.state.eventTypes.includes(type) || type === 'heartbeat';
   }
 
-  /** `json`: one serialised event object, as from JSON.stringify. */
-  push(json: string): void {
-    this.state.events.push({ id: this.state.nextEventId++, json });
+  /** `json`: one serialised event object, as from JSON.stringify. `wake` false: a parked poll hears it later (wake()). */
+  push(json: string, ck?: Checkpoint, wake = true): void {
+    this.state.events.push(ck ? { id: this.state.nextEventId++, json, ck } : { id: this.state.nextEventId++, json });
     // Zulip bounds a queue too: a client that never polls cannot grow it without limit.
     if (this.state.events.length > 10_000) this.state.events.splice(0, this.state.events.length - 10_000);
-    this.wake();
+    if (wake) this.wake();
+  }
+
+  /**
+   * Where this queue could be rebuilt from now, every bus entry up to `pos` having been
+   * delivered to it: before its oldest unacknowledged event, or after everything.
+   */
+  checkpoint(pos: string): Checkpoint {
+    return this.state.events[0]?.ck ?? { id: this.state.nextEventId, pos };
   }
 
   /** Drops what the client has acknowledged, then answers what remains. */
@@ -71,19 +94,22 @@ export class EventQueue {
 
   wake(): void {
     const w = this.waiter;
-    if (w && this.state.events.length > 0) {
+    if (w && this.state.events.length > 0 && !this.held) {
       this.waiter = undefined;
       this.state.lastAccess = Date.now();
       w(this.state.events);
     }
   }
 
-  /** Answers a parked poll now, even with nothing to say (shutdown). */
-  release(): void {
+  /**
+   * Answers a parked poll now, even with nothing to say (shutdown). `empty`: with no
+   * events, for a poll another node now answers (its client must not hear them twice).
+   */
+  release(empty = false): void {
     const w = this.waiter;
     if (!w) return;
     this.waiter = undefined;
     this.state.lastAccess = Date.now();
-    w(this.state.events);
+    w(empty || this.held ? [] : this.state.events);
   }
 }

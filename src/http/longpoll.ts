@@ -12,16 +12,25 @@ import { eventsAnswer } from '../presenters/events.js';
 import type { UserRow } from '../rows.js';
 import type { EventQueue, QueuedEvent } from '../events/queue.js';
 
-/** The queue a GET /events names, and its events now (undefined: the poll should park). */
-function takePoll(ctx: AppContext, user: UserRow, params: Params): { queue: EventQueue; events: QueuedEvent[] | undefined } {
+interface Taken { queue: EventQueue; events: QueuedEvent[] | undefined }
+
+/**
+ * The queue a GET /events names, and its events now (undefined: the poll should park).
+ * A promise only when a cluster node must first rebuild a queue another node held.
+ */
+function takePoll(ctx: AppContext, user: UserRow, params: Params): Taken | Promise<Taken> {
   const manager = queuesOf(ctx);
-  const queue = manager.get(params.str('queue_id'), user.id);
-  return { queue, events: manager.take(queue, params.optInt('last_event_id') ?? -1, params.bool('dont_block', false)) };
+  const queueId = params.str('queue_id');
+  const lastEventId = params.optInt('last_event_id') ?? -1;
+  const dontBlock = params.bool('dont_block', false);
+  const found = manager.find(queueId, user.id);
+  const take = (queue: EventQueue): Taken => ({ queue, events: manager.take(queue, lastEventId, dontBlock) });
+  return found instanceof Promise ? found.then(take) : take(found);
 }
 
 /** GET /events as one promise, for the Fastify route (inject(), and requests while closing). */
 export async function serveEvents(ctx: AppContext, user: UserRow, params: Params, onClose: (cb: () => void) => void): Promise<string> {
-  const { queue, events } = takePoll(ctx, user, params);
+  const { queue, events } = await takePoll(ctx, user, params);
   if (events) return eventsAnswer(events, queue.id);
   const manager = queuesOf(ctx);
   return new Promise<string>((resolve) => {
@@ -141,14 +150,18 @@ function chargedPoll(ctx: AppContext, user: UserRow, socket: MarkedSocket, query
 }
 
 function servePoll(ctx: AppContext, user: UserRow, socket: MarkedSocket, query: string, reply: Reply): void {
-  let queue: EventQueue;
-  let events: QueuedEvent[] | undefined;
+  let taken: Taken | Promise<Taken>;
   try {
-    ({ queue, events } = takePoll(ctx, user, queryParams(query)));
+    taken = takePoll(ctx, user, queryParams(query));
   } catch (err) {
     replyError(ctx, err, reply);
     return;
   }
+  if (taken instanceof Promise) taken.then((t) => answerTaken(ctx, socket, t, reply), (err: unknown) => replyError(ctx, err, reply));
+  else answerTaken(ctx, socket, taken, reply);
+}
+
+function answerTaken(ctx: AppContext, socket: MarkedSocket, { queue, events }: Taken, reply: Reply): void {
   if (events) {
     reply(200, eventsAnswer(events, queue.id));
     return;

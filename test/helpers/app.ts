@@ -4,6 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import type { InjectOptions } from 'fastify';
 import { buildApp, type App } from '../../src/app.js';
+import { compareIds } from '../../src/cluster/stream-ids.js';
 import type { ConfigOverrides } from '../../src/config.js';
 import { transact } from '../../src/actions/transaction.js';
 import { doCreateUser } from '../../src/actions/user-create.js';
@@ -13,8 +14,15 @@ import { ensureDefaultRealm } from '../../src/cli/bootstrap.js';
 import { realms } from '../../src/store/repos/realms.js';
 import { Role } from '../../src/lib/roles.js';
 import type { RealmRow, UserRow } from '../../src/store/rows.js';
+import type { RedisBus } from '../../src/cluster/redis-bus.js';
 
 export const ENGINE = process.env.PARLEY_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
+/**
+ * The suite's two-node run (test/run.ts): each test's server is two cluster nodes on one
+ * database and Redis. Queue requests go to the first (where tests look at queues), every
+ * other request to the second, so each event a test waits for crosses the bus.
+ */
+export const TWO_NODES = ENGINE === 'postgres' && process.env.PARLEY_TEST_NODES === '2' && !!process.env.PARLEY_TEST_REDIS_URL;
 export const HOST = 'parley.test';
 export const OWNER_EMAIL = 'owner@parley.test';
 export const OWNER_PASSWORD = 'owner-password-123';
@@ -130,11 +138,25 @@ export async function createPgDatabase(): Promise<string> {
 export async function testApp(overrides: ConfigOverrides = {}, opts: { welcome?: boolean } = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-test-'));
   const databaseUrl = ENGINE === 'postgres' ? await createPgDatabase() : undefined;
-  const app = await buildApp({
+  // Each test's cluster keeps its own keys in the run's one Redis.
+  const cluster: ConfigOverrides = TWO_NODES ? { redisUrl: process.env.PARLEY_TEST_REDIS_URL, clusterName: `t${process.pid}-${counter++}` } : {};
+  const config: ConfigOverrides = {
     dataDir, databaseUrl, logLevel: 'silent', externalUrl: `http://${HOST}`,
     // Tests hammer the API: budgets off unless a test turns them on (test/ratelimit/).
-    adminEmail: OWNER_EMAIL, adminPassword: OWNER_PASSWORD, orgName: 'Parley Test', rateLimiting: false, ...overrides,
-  });
+    adminEmail: OWNER_EMAIL, adminPassword: OWNER_PASSWORD, orgName: 'Parley Test', rateLimiting: false, ...cluster, ...overrides,
+  };
+  const app = await buildApp(config);
+  const peerDir = TWO_NODES ? fs.mkdtempSync(path.join(os.tmpdir(), 'parley-test-peer-')) : undefined;
+  const peer = peerDir && config.redisUrl ? await buildApp({ ...config, dataDir: peerDir }) : undefined;
+  const queuePaths = /^\/(api\/v1|json)\/(register|events)(\/|\?|$)/;
+  /** Until every node has heard everything published so far: what a test does next sees it on any node. */
+  const settle = async (): Promise<void> => {
+    if (!peer) return;
+    const buses = [app, peer].map((a) => a.ctx.bus as RedisBus);
+    await Promise.all(buses.map((b) => b.settled()));
+    const newest = buses.map((b) => b.lastAppended).sort((x, y) => compareIds(y, x))[0]!;
+    await Promise.all(buses.map((b) => b.heard(newest)));
+  };
   await ensureDefaultRealm(app.ctx, { welcome: opts.welcome ?? false });
   const realm = (await realms.findByStringId(app.ctx.store.db, ''))!;
   const ownerRow = (await app.ctx.store.db.selectFrom('users').selectAll().where('email', '=', OWNER_EMAIL).executeTakeFirstOrThrow());
@@ -158,7 +180,9 @@ export async function testApp(overrides: ConfigOverrides = {}, opts: { welcome?:
         headers['content-type'] = 'application/x-www-form-urlencoded';
       }
     }
-    const res = await app.http.inject(inject);
+    await settle();
+    const res = await (peer && !queuePaths.test(url) ? peer : app).http.inject(inject);
+    await settle();
     let body: unknown;
     try {
       body = res.json();
@@ -189,8 +213,10 @@ export async function testApp(overrides: ConfigOverrides = {}, opts: { welcome?:
       asTestUser(await transact(app.ctx, (tx) => doCreateBot(tx, app.ctx.config, realm, botOwner.row, { ...names, botType: 1 }))),
     listen: () => app.http.listen({ port: 0, host: '127.0.0.1' }),
     close: async () => {
+      await peer?.close();
       await app.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
+      if (peerDir) fs.rmSync(peerDir, { recursive: true, force: true });
     },
   };
 }

@@ -59,11 +59,13 @@ export const eventRoutes: Route[] = [
       if (allPublicStreams && r.user.role === Role.GUEST) throw badRequest('User not authorized for this query');
       const clientGravatar = r.params.bool('client_gravatar', false);
       // The queue exists before the state is read, so nothing that happens meanwhile is lost.
-      const queue = queuesOf(r.ctx).create({
+      const { queue, stored } = queuesOf(r.ctx).create({
         userId: r.user.id, realmId: r.realm.id, eventTypes, narrow: narrow.terms,
         allPublicStreams, applyMarkdown: r.params.bool('apply_markdown', false),
         clientGravatar, capabilities: caps, lifespanSecs: queueLifespan(lifespan, r.ctx.config.queueTimeoutSecs),
       });
+      // In a cluster, before the client can poll another node for it.
+      await stored;
       const state = await fetchInitialState(r.ctx.store.db, r.ctx.config, r.realm, r.user, new Set(fetchTypes), {
         clientGravatar, slimPresence: r.params.bool('slim_presence', false),
         includeSubscribers: r.params.bool('include_subscribers', false), capabilities: caps,
@@ -82,7 +84,7 @@ export const eventRoutes: Route[] = [
   {
     method: 'DELETE', path: '/events', auth: 'user',
     handler: async (r) => {
-      queuesOf(r.ctx).delete(r.params.str('queue_id'), r.user.id);
+      await queuesOf(r.ctx).delete(r.params.str('queue_id'), r.user.id);
       return {};
     },
   },

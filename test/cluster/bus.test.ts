@@ -1,0 +1,99 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { clusterUnavailable, inProcessCluster, type InProcessCluster } from '../helpers/cluster.js';
+import { httpClient, type TestUser } from '../helpers/app.js';
+import { eventQueues, untilParked } from '../helpers/events.js';
+import { until } from '../helpers/until.js';
+import { queuesOf } from '../../src/events/manager.js';
+
+const skip = clusterUnavailable();
+let c: InProcessCluster;
+let urls: string[] = [];
+let alice: TestUser, bob: TestUser;
+
+before(async () => {
+  if (skip) return;
+  c = await inProcessCluster(3);
+  urls = await Promise.all(c.nodes.map((n) => n.listen()));
+  alice = await c.nodes[0]!.createUser({ name: 'Alice', email: 'alice@parley.test' });
+  bob = await c.nodes[0]!.createUser({ name: 'Bob', email: 'bob@parley.test' });
+});
+after(async () => {
+  if (!skip) await c.close();
+});
+
+const node = (i: number) => eventQueues(httpClient(() => urls[i]!));
+const http = (i: number) => httpClient(() => urls[i]!);
+
+test('a message sent on one node reaches queues parked on the other two', { skip }, async () => {
+  const onB = await node(1).listen(bob);
+  const onC = await node(2).listen(alice);
+  const pollB = node(1).poll(bob, onB.queueId, -1);
+  const pollC = node(2).poll(alice, onC.queueId, -1);
+  await untilParked(c.nodes[1]!.app.ctx, onB.queueId, bob.id);
+  await untilParked(c.nodes[2]!.app.ctx, onC.queueId, alice.id);
+  const sent = await http(0)(alice, 'POST', '/messages', { type: 'private', to: JSON.stringify([bob.id]), content: 'across nodes' });
+  assert.equal(sent.status, 200, JSON.stringify(sent.body));
+  const [b, a] = await Promise.all([pollB, pollC]);
+  assert.deepEqual(b.body.events.map((e: any) => [e.type, e.message?.id, e.message?.content]), [['message', sent.body.id, 'across nodes']]);
+  assert.deepEqual(a.body.events.map((e: any) => [e.type, e.message?.id]), [['message', sent.body.id]]);
+});
+
+test('one queue polled alternately on three nodes gets every event once, in order', { skip }, async () => {
+  const l = await node(0).listen(bob, { event_types: JSON.stringify(['message']) });
+  const seen: number[] = [];
+  const ids: number[] = [];
+  let last = -1;
+  for (let i = 0; i < 9; i++) {
+    const sent = await http(i % 3)(alice, 'POST', '/messages', { type: 'private', to: JSON.stringify([bob.id]), content: `m${i}` });
+    assert.equal(sent.status, 200);
+    seen.push(sent.body.id);
+    // Polled on another node than the one that answered last time, without blocking once the event is there.
+    const events = await until(async () => {
+      const r = await node((i + 1) % 3).poll(bob, l.queueId, last, { dont_block: true });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      return r.body.events.length > 0 ? r.body.events : undefined;
+    });
+    for (const e of events) {
+      ids.push(e.message.id);
+      assert.equal(e.id, last + 1, 'event ids follow one another');
+      last = e.id;
+    }
+  }
+  assert.deepEqual(ids, seen);
+  // The queue is held by one node at a time: the others let it go when told.
+  await until(() => c.nodes.filter((n) => { try { queuesOf(n.app.ctx).get(l.queueId, bob.id); return true; } catch { return false; } }).length === 1);
+});
+
+test('a cache retired on one node is retired on the others before its event is heard', { skip }, async () => {
+  const l = await node(2).listen(bob, { event_types: JSON.stringify(['realm_user']) });
+  // Node 2 caches Alice's name by answering with it.
+  const before = await http(2)(bob, 'GET', `/users/${alice.id}`);
+  assert.equal(before.body.user.full_name, 'Alice');
+  const renamed = await http(0)(alice, 'PATCH', '/settings', { full_name: 'Alice Renamed' });
+  assert.equal(renamed.status, 200, JSON.stringify(renamed.body));
+  const events = await until(async () => {
+    const r = await node(2).poll(bob, l.queueId, -1, { dont_block: true });
+    return r.body.events.length > 0 ? r.body.events : undefined;
+  });
+  assert.equal(events[0].person.full_name, 'Alice Renamed');
+  const afterRename = await http(2)(bob, 'GET', `/users/${alice.id}`);
+  assert.equal(afterRename.body.user.full_name, 'Alice Renamed');
+});
+
+test('DELETE /events on another node ends the queue everywhere', { skip }, async () => {
+  const l = await node(0).listen(bob);
+  const del = await http(1)(bob, 'DELETE', '/events', { queue_id: l.queueId });
+  assert.deepEqual([del.status, del.body.result], [200, 'success']);
+  for (let i = 0; i < 3; i++) {
+    const r = await until(async () => {
+      const p = await node(i).poll(bob, l.queueId, -1, { dont_block: true });
+      return p.status === 400 ? p : undefined;
+    });
+    assert.equal(r.body.code, 'BAD_EVENT_QUEUE_ID');
+  }
+  // Another user's queue does not exist for them on any node.
+  const mine = await node(0).listen(alice);
+  const r = await node(1).poll(bob, mine.queueId, -1, { dont_block: true });
+  assert.deepEqual([r.status, r.body.code], [400, 'BAD_EVENT_QUEUE_ID']);
+});
