@@ -10,6 +10,8 @@ export interface ClusterLink {
   /** The command connection (not the bus's blocking reader), for anything else kept in Redis. */
   redis: Redis;
   queues: DurableQueues;
+  /** Called each time the command connection is back after Redis was away (it may have lost its keys). */
+  onReconnect(listener: () => void): void;
 }
 
 /**
@@ -19,6 +21,7 @@ export interface ClusterLink {
  */
 export async function joinCluster(config: Config, log: Logger): Promise<ClusterLink> {
   const url = config.redisUrl!;
+  const reconnected: Array<() => void> = [];
   const connect = (name: string): Redis => {
     const r = new Redis(url, { maxRetriesPerRequest: null, connectionName: `parley-${name}`, lazyConnect: true,
       retryStrategy: (times) => Math.min(50 * times, 1000) });
@@ -28,7 +31,10 @@ export async function joinCluster(config: Config, log: Logger): Promise<ClusterL
       down = true;
     });
     r.on('ready', () => {
-      if (down) log.info({ connection: name }, 'Redis connection back');
+      if (down) {
+        log.info({ connection: name }, 'Redis connection back');
+        if (name === 'commands') for (const l of reconnected) l();
+      }
       down = false;
     });
     return r;
@@ -40,5 +46,5 @@ export async function joinCluster(config: Config, log: Logger): Promise<ClusterL
     cluster: config.clusterName, retentionMs: config.clusterBusRetentionSecs * 1000, maxEntries: config.clusterBusMaxEntries,
   });
   await bus.start();
-  return { bus, redis: commands, queues: new DurableQueues(commands, config.clusterName) };
+  return { bus, redis: commands, queues: new DurableQueues(commands, config.clusterName), onReconnect: (l) => void reconnected.push(l) };
 }

@@ -50,6 +50,7 @@ export class QueueManager {
     this.durable = ctx.cluster?.queues;
     this.unsubscribe = ctx.bus.subscribe((e, place) => this.deliver(e, place));
     if (this.durable) this.stopNotices = ctx.bus.onNotice((n) => this.heard(n));
+    ctx.cluster?.onReconnect(() => this.redisBack());
     this.gcTimer = setInterval(() => this.collect(), 30_000);
     this.gcTimer.unref();
     // Heartbeats go out between heartbeatMs and a tenth of it later (at most a second).
@@ -206,10 +207,32 @@ export class QueueManager {
     this.remove(q, true);
   }
 
+  /**
+   * Redis was away, and may have restarted empty: every queue here is saved whole again
+   * once nothing unacknowledged remains in it (events still unacknowledged came from bus
+   * entries that may be gone: until then, only this node can answer for the queue).
+   */
+  private redisBack(): void {
+    for (const q of this.queues.values()) {
+      q.stored = false;
+      void this.saveCheckpoint(q);
+    }
+  }
+
   /** Saves where the queue could be rebuilt from, when that has moved since last saved. */
   private saveCheckpoint(q: EventQueue): Promise<void> | undefined {
     if (!this.durable) return undefined;
     const ck = q.checkpoint(this.ctx.bus.position());
+    if (!q.stored) {
+      if (q.state.events.length > 0) return undefined;
+      q.stored = true;
+      q.savedId = ck.id;
+      const { id: _id, nextEventId: _next, events: _events, lastAccess: _last, ...options } = q.state;
+      return this.durable.create(q.id, options, ck).catch((err: unknown) => {
+        q.stored = false;
+        this.ctx.log.warn({ err, queue: q.id }, 'could not save an event queue again after Redis came back');
+      });
+    }
     if (ck.id === q.savedId) return undefined;
     q.savedId = ck.id;
     return this.durable.checkpoint(q.id, ck, q.state.lifespanSecs).catch((err: unknown) => {

@@ -52,6 +52,8 @@ export class EventQueue {
   savedId = -1;
   /** While a heartbeat's checkpoint is being saved (a cluster's), nothing newer may reach the client. */
   held = false;
+  /** False after Redis came back (it may have lost the queue): saved whole again once it can be. */
+  stored = true;
 
   constructor(public state: QueueState) {}
 

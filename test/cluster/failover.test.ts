@@ -56,8 +56,8 @@ function follow(user: TestUser, queueId: string, nodes: string[]) {
   const abort = new AbortController();
   let at = 0;
   let failure: unknown;
+  let last = -1;
   const run = (async () => {
-    let last = -1;
     while (!abort.signal.aborted) {
       let r: { status: number; body: any };
       try {
@@ -79,7 +79,7 @@ function follow(user: TestUser, queueId: string, nodes: string[]) {
     failure = err;
   });
   return {
-    got, node: () => at,
+    got, node: () => at, last: () => last,
     check: () => {
       if (failure) throw failure;
     },
@@ -161,6 +161,13 @@ test('a Redis restart: nodes reconnect, and sends made meanwhile are stored and 
   await f.stop();
   f.check();
   assert.equal(new Set(f.got).size, f.got.length);
+  // Redis restarted empty; once the client has acknowledged everything, C saves the queue
+  // again, and another node can answer for it.
+  const moved = await until(async () => {
+    const r = await call(aUrl, r0, 'GET', '/events', { queue_id: reg.body.queue_id, last_event_id: f.last(), dont_block: true });
+    return r.status === 200 ? r : undefined;
+  }, { message: 'the queue to be answerable on another node after the Redis restart' });
+  assert.deepEqual(moved.body.events, []);
 });
 
 test('a node stopped gracefully hands its parked polls to the others, with no restart event', { skip, timeout: 120_000 }, async () => {
