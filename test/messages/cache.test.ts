@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { testApp, type TestApp, type TestUser } from '../helpers/app.js';
+import { testApp, TWO_NODES, type TestApp, type TestUser } from '../helpers/app.js';
 import { assertOk } from '../helpers/assert.js';
 import { createStreams } from '../helpers/streams.js';
 import { getMessages, sendMessage } from '../helpers/messages.js';
@@ -92,7 +92,8 @@ test('messages deleted with their topic leave every read', async () => {
   assert.deepEqual(kept, []);
 });
 
-test('the cache accounts for what it holds: a message event frees its entry, a user change frees everything', async () => {
+// It looks into the cache of the node its reads go to, which is another process's in the two-node run.
+test('the cache accounts for what it holds: a message event frees its entry, a user change frees everything', { skip: TWO_NODES && 'reads go to the other node' }, async () => {
   const cache = cachesOf(t.app.ctx.store.db).messageJson;
   const ids = [await send(alice, { type: 'private', to: [bob.id], content: 'first' }),
     await send(alice, { type: 'private', to: [bob.id], content: 'second' })];
