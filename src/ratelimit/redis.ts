@@ -1,0 +1,148 @@
+import { createRequire } from 'node:module';
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { RateLimiter, RateLimitResult } from './limiter.js';
+import type { RateLimitDomain, RateLimitRule, RateLimitRules } from './rules.js';
+import { InMemoryRateLimiter } from './memory.js';
+import { resultOf, windowKey, type StoreEntry, type StoreOp, type WindowStore } from './windows.js';
+
+type RedisStoreCtor = new (continueExceeding: boolean, exponentialBackoff: boolean, redis: Redis, key: string) => WindowStore;
+// @fastify/rate-limit's RedisStore: the same fixed windows as the in-memory LocalStore, one
+// atomic script per count (INCR, and PEXPIRE on the first use of a window).
+const RedisStore = createRequire(import.meta.url)('@fastify/rate-limit/store/RedisStore.js') as RedisStoreCtor;
+
+export interface RedisRateLimiterOptions {
+  url: string;
+  log: Logger;
+  /** Before every key; several servers (or tests) may share one Redis under different prefixes. */
+  keyPrefix?: string;
+  /** How long one count may take before this node counts by itself instead. */
+  commandTimeoutMs?: number;
+  /** After a count timed out, how long Redis is left alone before it is asked again. */
+  pauseAfterFailureMs?: number;
+}
+
+/**
+ * Budgets shared by every node of a cluster, in Redis: the same domains, rules, windows
+ * and answers as InMemoryRateLimiter, so a user's budget and an address's failed sign-ins
+ * are one however many nodes their requests reach.
+ *
+ * When Redis cannot answer (down, restarting, slower than commandTimeoutMs), each node
+ * counts in its own memory until it can again: never a 500 (Zulip's RedisRateLimiterBackend
+ * lets the Redis error through and answers 500), and never a server without limits, which
+ * would leave sign-ins open to guessing exactly while Redis is away. The cost: during an
+ * outage a budget holds per node (N nodes allow up to N times it), and the counts of the
+ * outage stay on the nodes that made them.
+ */
+export class RedisRateLimiter implements RateLimiter {
+  readonly enabled = true;
+  private readonly client: Redis;
+  private readonly stores = new Map<RateLimitDomain, WindowStore>();
+  private readonly local: InMemoryRateLimiter;
+  private readonly log: Logger;
+  private readonly pauseAfterFailureMs: number;
+  /** The first connection, made on the first count: the admin CLI opens a context and never counts. */
+  private firstConnect: Promise<void> | undefined;
+  private firstConnectDone = false;
+  private pausedUntil = 0;
+  /** Counting in this node's memory now (logged once when it starts, once when it ends). */
+  private degraded = false;
+
+  constructor(private readonly rules: RateLimitRules, opts: RedisRateLimiterOptions) {
+    this.log = opts.log;
+    this.pauseAfterFailureMs = opts.pauseAfterFailureMs ?? 2_000;
+    this.local = new InMemoryRateLimiter(rules);
+    this.client = new Redis(opts.url, {
+      keyPrefix: opts.keyPrefix ?? 'parley:rl:',
+      lazyConnect: true,
+      connectionName: 'parley-ratelimit',
+      // A count waits for no reconnection: while Redis is away this node counts by itself.
+      enableOfflineQueue: false,
+      autoResendUnfulfilledCommands: false,
+      maxRetriesPerRequest: 0,
+      commandTimeout: opts.commandTimeoutMs ?? 500,
+      connectTimeout: 2_000,
+      retryStrategy: (times) => Math.min(times * 200, 2_000),
+    });
+    this.client.on('error', (err: Error) => this.failed(err));
+    this.client.on('ready', () => this.recovered());
+  }
+
+  hit(domain: RateLimitDomain, key: string): Promise<RateLimitResult | undefined> {
+    return this.check(domain, key, 'incr');
+  }
+
+  peek(domain: RateLimitDomain, key: string): Promise<RateLimitResult | undefined> {
+    return this.check(domain, key, 'read');
+  }
+
+  /** Whether counts go to Redis now (rather than to this node's memory). */
+  get shared(): boolean {
+    return this.client.status === 'ready' && Date.now() >= this.pausedUntil;
+  }
+
+  /** Closes the connection (shutdown); later counts are this node's own. */
+  async close(): Promise<void> {
+    if (this.client.status === 'ready') {
+      try {
+        await this.client.quit();
+        return;
+      } catch {
+        /* closing anyway */
+      }
+    }
+    this.client.disconnect();
+  }
+
+  private async check(domain: RateLimitDomain, key: string, op: StoreOp): Promise<RateLimitResult | undefined> {
+    const rules = this.rules[domain];
+    if (rules.length === 0) return undefined;
+    if (!(await this.usable())) return this.fallback(domain, key, op);
+    const store = this.storeOf(domain);
+    try {
+      const entries = await Promise.all(rules.map((rule) => entry(store, op, windowKey(rules, rule, key), rule)));
+      this.recovered();
+      return resultOf(rules, entries, op);
+    } catch (err) {
+      this.failed(err as Error);
+      this.pausedUntil = Date.now() + this.pauseAfterFailureMs;
+      return this.fallback(domain, key, op);
+    }
+  }
+
+  private async usable(): Promise<boolean> {
+    if (!this.firstConnectDone) {
+      this.firstConnect ??= this.client.connect().catch((err: Error) => this.failed(err)).finally(() => { this.firstConnectDone = true; });
+      await this.firstConnect;
+    }
+    return this.shared;
+  }
+
+  private fallback(domain: RateLimitDomain, key: string, op: StoreOp): RateLimitResult | undefined {
+    return op === 'incr' ? this.local.hit(domain, key) : this.local.peek(domain, key);
+  }
+
+  private failed(err: Error): void {
+    if (this.degraded) return;
+    this.degraded = true;
+    this.log.warn({ err: err.message }, 'rate limiter: Redis does not answer; this node counts budgets by itself until it does');
+  }
+
+  private recovered(): void {
+    if (!this.degraded) return;
+    this.degraded = false;
+    this.log.info('rate limiter: Redis answers again; budgets are shared by the nodes again');
+  }
+
+  private storeOf(domain: RateLimitDomain): WindowStore {
+    let store = this.stores.get(domain);
+    if (!store) this.stores.set(domain, (store = new RedisStore(false, false, this.client, `${domain}:`)));
+    return store;
+  }
+}
+
+function entry(store: WindowStore, op: StoreOp, storeKey: string, rule: RateLimitRule): Promise<StoreEntry> {
+  return new Promise((resolve, reject) => {
+    store[op](storeKey, (err, res) => (err ? reject(err) : resolve(res)), rule.windowSecs * 1000, rule.max);
+  });
+}
