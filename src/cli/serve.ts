@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import { loadConfig, type ConfigOverrides } from '../config.js';
 import { buildApp, makeLogger } from '../app.js';
 import { ensureDefaultRealm } from './bootstrap.js';
@@ -12,6 +13,16 @@ export async function serve(overrides: ConfigOverrides, opts: { workers?: number
   if (slot === undefined && (opts.workers ?? 1) > 1) return runPrimary(overrides, opts.workers!);
   // A worker's every log line names it; the primary made the default organization already.
   const log = slot === undefined ? undefined : makeLogger(loadConfig(overrides).logLevel).child({ worker: slot });
+  try {
+    await serveOne(overrides, slot, log);
+  } catch (err) {
+    // A worker says which one failed to start; the primary starts it again after a pause.
+    if (log) log.error({ err }, `worker ${slot} failed to start`);
+    throw err;
+  }
+}
+
+async function serveOne(overrides: ConfigOverrides, slot: number | undefined, log: Logger | undefined): Promise<void> {
   const app = await buildApp(overrides, log ? { log } : {});
   const { ctx } = app;
   if (slot === undefined) {

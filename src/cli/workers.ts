@@ -84,7 +84,8 @@ export async function runPrimary(overrides: ConfigOverrides, workers: number): P
     worker.on('exit', (code, signal) => {
       if (s.worker === worker) s.worker = undefined;
       if (stopping) {
-        if (code !== 0) failed = true;
+        // Killed by the SIGTERM it was sent before its handler was installed (still starting): it had no requests.
+        if (code !== 0 && signal !== 'SIGTERM') failed = true;
         log.info({ worker: s.slot, workerPid: worker.process.pid, code, signal }, `worker ${s.slot} stopped`);
         if (slots.every((x) => !x.worker)) finish();
         return;
@@ -99,7 +100,8 @@ export async function runPrimary(overrides: ConfigOverrides, workers: number): P
 
   const finish = (): void => {
     log.info('all workers stopped');
-    process.exit(failed ? 1 : 0);
+    // The log is written asynchronously: out before the process ends.
+    log.flush(() => process.exit(failed ? 1 : 0));
   };
 
   const stop = (signal: NodeJS.Signals): void => {

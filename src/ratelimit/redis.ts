@@ -20,6 +20,8 @@ export interface RedisRateLimiterOptions {
   commandTimeoutMs?: number;
   /** After a count timed out, how long Redis is left alone before it is asked again. */
   pauseAfterFailureMs?: number;
+  /** How long the first counts wait for the first connection before this node counts by itself. */
+  firstConnectWaitMs?: number;
 }
 
 /**
@@ -41,6 +43,7 @@ export class RedisRateLimiter implements RateLimiter {
   private readonly local: InMemoryRateLimiter;
   private readonly log: Logger;
   private readonly pauseAfterFailureMs: number;
+  private readonly firstConnectWaitMs: number;
   /** The first connection, made on the first count: the admin CLI opens a context and never counts. */
   private firstConnect: Promise<void> | undefined;
   private firstConnectDone = false;
@@ -51,6 +54,7 @@ export class RedisRateLimiter implements RateLimiter {
   constructor(private readonly rules: RateLimitRules, opts: RedisRateLimiterOptions) {
     this.log = opts.log;
     this.pauseAfterFailureMs = opts.pauseAfterFailureMs ?? 2_000;
+    this.firstConnectWaitMs = opts.firstConnectWaitMs ?? 1_000;
     this.local = new InMemoryRateLimiter(rules);
     this.client = new Redis(opts.url, {
       keyPrefix: opts.keyPrefix ?? 'parley:rl:',
@@ -112,7 +116,12 @@ export class RedisRateLimiter implements RateLimiter {
 
   private async usable(): Promise<boolean> {
     if (!this.firstConnectDone) {
-      this.firstConnect ??= this.client.connect().catch((err: Error) => this.failed(err)).finally(() => { this.firstConnectDone = true; });
+      // Requests wait for the first connection only so long: a Redis that accepts and
+      // never answers would otherwise hold them for seconds.
+      this.firstConnect ??= Promise.race([
+        this.client.connect().catch((err: Error) => this.failed(err)),
+        new Promise<void>((resolve) => setTimeout(resolve, this.firstConnectWaitMs).unref()),
+      ]).finally(() => { this.firstConnectDone = true; });
       await this.firstConnect;
     }
     return this.shared;

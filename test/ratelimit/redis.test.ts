@@ -6,6 +6,7 @@
  */
 import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import { Redis } from 'ioredis';
 import { testApp, createPgDatabase, asTestUser, ENGINE, OWNER_EMAIL, OWNER_PASSWORD, type ApiResult, type TestApp, type TestUser } from '../helpers/app.js';
 import { findRedisServer, startRedis, type RedisServer } from '../helpers/redis.js';
@@ -185,5 +186,23 @@ test('a Redis that never answered: the server starts and counts by itself', { sk
     assert.deepEqual([(await me(t)).status, (await me(t)).status, (await me(t)).status], [200, 200, 429]);
   } finally {
     await redis.start();
+  }
+});
+
+test('a Redis that accepts connections and never answers: a request waits about a second at most, then counts here', async () => {
+  const silent = net.createServer(() => { /* accepts, never answers */ });
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  try {
+    const t = await testApp({ rateLimiting: true, rateLimits: parseRateLimitRules('api_by_user=60:2'), redisUrl: `redis://127.0.0.1:${(silent.address() as net.AddressInfo).port}` });
+    apps.push(t);
+    const started = Date.now();
+    assert.equal((await me(t)).status, 200);
+    assert.ok(Date.now() - started < 2_500, `the first request took ${Date.now() - started} ms`);
+    assert.equal(limiterOf(t).shared, false);
+    const next = Date.now();
+    assert.deepEqual([(await me(t)).status, (await me(t)).status], [200, 429]);
+    assert.ok(Date.now() - next < 1_000, `later requests took ${Date.now() - next} ms`);
+  } finally {
+    silent.close();
   }
 });
