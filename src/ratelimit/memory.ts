@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import type { RateLimiter, RateLimitResult } from './limiter.js';
+import { LocalPending, type Pending, type RateLimiter, type RateLimitResult } from './limiter.js';
 import type { RateLimitDomain, RateLimitRule, RateLimitRules } from './rules.js';
 import { resultOf, windowKey, type StoreEntry, type StoreOp, type WindowStore } from './windows.js';
 
@@ -20,6 +20,7 @@ export class InMemoryRateLimiter implements RateLimiter {
    * users must not make the server forget an address's failed sign-ins.
    */
   private readonly stores = new Map<RateLimitDomain, WindowStore>();
+  private readonly pending = new LocalPending();
 
   /**
    * `entries`: how many keys (per rule) each domain remembers; past that the least recently
@@ -33,6 +34,10 @@ export class InMemoryRateLimiter implements RateLimiter {
 
   peek(domain: RateLimitDomain, key: string): RateLimitResult | undefined {
     return this.check(domain, key, 'read');
+  }
+
+  begin(domain: RateLimitDomain, key: string): Pending {
+    return this.pending.begin(domain, key);
   }
 
   private check(domain: RateLimitDomain, key: string, op: StoreOp): RateLimitResult | undefined {

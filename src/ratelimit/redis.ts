@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { RateLimiter, RateLimitResult } from './limiter.js';
+import type { Pending, RateLimiter, RateLimitResult } from './limiter.js';
 import type { RateLimitDomain, RateLimitRule, RateLimitRules } from './rules.js';
 import { InMemoryRateLimiter } from './memory.js';
 import { resultOf, windowKey, type StoreEntry, type StoreOp, type WindowStore } from './windows.js';
@@ -10,6 +10,21 @@ type RedisStoreCtor = new (continueExceeding: boolean, exponentialBackoff: boole
 // @fastify/rate-limit's RedisStore: the same fixed windows as the in-memory LocalStore, one
 // atomic script per count (INCR, and PEXPIRE on the first use of a window).
 const RedisStore = createRequire(import.meta.url)('@fastify/rate-limit/store/RedisStore.js') as RedisStoreCtor;
+
+/**
+ * A pending mark outlives a node that died while deciding its use by this long at most; a
+ * password check takes well under a second.
+ */
+const PENDING_TTL_MS = 10_000;
+/**
+ * Drops one pending mark, and the key with the last: one atomic step, so that a mark
+ * another node adds meanwhile is never deleted with it (RedisStore has no such verb).
+ */
+const RELEASE_PENDING_LUA = `
+local n = redis.call('DECR', KEYS[1])
+if n <= 0 then redis.call('DEL', KEYS[1]) end
+return n`;
+type PendingClient = Redis & { parleyReleasePending(key: string): Promise<number> };
 
 export interface RedisRateLimiterOptions {
   url: string;
@@ -68,6 +83,7 @@ export class RedisRateLimiter implements RateLimiter {
       connectTimeout: 2_000,
       retryStrategy: (times) => Math.min(times * 200, 2_000),
     });
+    this.client.defineCommand('parleyReleasePending', { numberOfKeys: 1, lua: RELEASE_PENDING_LUA });
     this.client.on('error', (err: Error) => this.failed(err));
     this.client.on('ready', () => this.recovered());
   }
@@ -78,6 +94,31 @@ export class RedisRateLimiter implements RateLimiter {
 
   peek(domain: RateLimitDomain, key: string): Promise<RateLimitResult | undefined> {
     return this.check(domain, key, 'read');
+  }
+
+  async begin(domain: RateLimitDomain, key: string): Promise<Pending> {
+    if (this.rules[domain].length === 0 || !(await this.usable())) return this.local.begin(domain, key);
+    const k = `pending:${domain}:${key}`;
+    try {
+      const replies = await this.client.multi().incr(k).pexpire(k, PENDING_TTL_MS).exec();
+      const [err, count] = replies?.[0] ?? [new Error('transaction discarded'), 0];
+      if (err) throw err;
+      this.recovered();
+      let released = false;
+      return {
+        count: Number(count),
+        release: () => {
+          if (released) return;
+          released = true;
+          // Lost with Redis: the mark expires by itself.
+          (this.client as PendingClient).parleyReleasePending(k).catch(() => {});
+        },
+      };
+    } catch (err) {
+      this.failed(err as Error);
+      this.pausedUntil = Date.now() + this.pauseAfterFailureMs;
+      return this.local.begin(domain, key);
+    }
   }
 
   /** Whether counts go to Redis now (rather than to this node's memory). */

@@ -118,6 +118,18 @@ test('two servers share the failed sign-ins of an address and of an account', { 
   assert.equal((await signIn(b, OWNER_EMAIL, OWNER_PASSWORD, '10.1.1.1')).status, 200);
 });
 
+test('parallel guesses from one address spread over two servers cannot all slip past the budget', { skip: NO_REDIS || ONE_DATABASE }, async () => {
+  const [a, b] = await twoNodes('authenticate_by_ip=1800:3');
+  const people: TestUser[] = [];
+  for (let i = 0; i < 12; i++) people.push(await a.createUser({ password: `password-of-${i}` }));
+  const answers = await Promise.all(people.map((p, i) => signIn(i % 2 ? b : a, p.email, 'guess', '203.0.113.9')));
+  const failed = answers.filter((r) => r.status === 401).length;
+  assert.equal(failed + answers.filter((r) => r.status === 429).length, people.length);
+  assert.ok(failed <= 3, `${failed} guesses were checked`);
+  // The marks of the checks are gone once they are decided.
+  await until(async () => (await admin.keys('parley:rl:pending:*')).length === 0, { message: 'the pending marks to go' });
+});
+
 test('a 429 from Redis budgets has the shape and headers of the in-memory one', { skip: NO_REDIS }, async () => {
   const spec = 'api_by_user=60:2;api_by_ip=60:2';
   const memory = await testApp({ rateLimiting: true, rateLimits: parseRateLimitRules(spec) });
