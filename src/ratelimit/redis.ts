@@ -75,6 +75,8 @@ export class RedisRateLimiter implements RateLimiter {
       keyPrefix: opts.keyPrefix ?? 'parley:rl:',
       lazyConnect: true,
       connectionName: 'parley-ratelimit',
+      // Counts of concurrent requests go out in one write and come back in one read.
+      enableAutoPipelining: true,
       // A count waits for no reconnection: while Redis is away this node counts by itself.
       enableOfflineQueue: false,
       autoResendUnfulfilledCommands: false,
