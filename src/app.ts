@@ -11,6 +11,7 @@ import { InProcessBus, type EventBus } from './events/bus.js';
 import { buildHttp } from './http/app.js';
 import { startServices } from './wiring.js';
 import { InMemoryRateLimiter } from './ratelimit/memory.js';
+import { RedisRateLimiter } from './ratelimit/redis.js';
 import { UNLIMITED, type RateLimiter } from './ratelimit/limiter.js';
 import { setPasswordHashCost } from './lib/secrets.js';
 import { joinCluster } from './cluster/link.js';
@@ -43,13 +44,27 @@ export async function openContext(overrides: ConfigOverrides = {}, deps: { log?:
   });
   const mail = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox') }, log);
   const storage = await createStorage(config);
-  const limiter = deps.limiter ?? (config.rateLimiting ? new InMemoryRateLimiter(config.rateLimits) : UNLIMITED);
+  const shutdownHooks: AppContext['shutdownHooks'] = [];
+  const limiter = deps.limiter ?? makeLimiter(config, log, shutdownHooks);
   // A cluster node hears every node's events through Redis; one process, through itself.
   const cluster = config.redisUrl && !deps.bus ? await joinCluster(config, log) : undefined;
   return {
-    config, store, bus: deps.bus ?? cluster?.bus ?? new InProcessBus(), log, mail, storage, limiter, drainHooks: [], shutdownHooks: [],
+    config, store, bus: deps.bus ?? cluster?.bus ?? new InProcessBus(), log, mail, storage, limiter, drainHooks: [], shutdownHooks,
     ...(cluster ? { cluster } : {}),
   };
+}
+
+/**
+ * Request budgets: in Redis when there is one, so that every node of a cluster counts in
+ * the same budgets (src/ratelimit/redis.ts: it connects on its first count, so commands
+ * that never count open no connection), in this process's memory otherwise.
+ */
+function makeLimiter(config: Config, log: Logger, shutdownHooks: AppContext['shutdownHooks']): RateLimiter {
+  if (!config.rateLimiting) return UNLIMITED;
+  if (!config.redisUrl) return new InMemoryRateLimiter(config.rateLimits);
+  const limiter = new RedisRateLimiter(config.rateLimits, { url: config.redisUrl, log });
+  shutdownHooks.push(() => limiter.close());
+  return limiter;
 }
 
 /** Builds the whole server without listening; tests, the CLI and main all use it. */

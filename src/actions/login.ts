@@ -7,31 +7,32 @@ import type { RateLimitDomain } from '../ratelimit/rules.js';
 import type { RateLimiter } from '../ratelimit/limiter.js';
 import { transact } from './transaction.js';
 
-/**
- * Sign-ins being checked now, per budget key, on this node. A failure is counted only once
- * the hash said so (a success never counts), so without these a burst of parallel guesses
- * would all pass the check before the first of them failed.
- */
-const inFlight = new WeakMap<RateLimiter, Map<string, number>>();
-
-function flights(limiter: RateLimiter): Map<string, number> {
-  let m = inFlight.get(limiter);
-  if (!m) inFlight.set(limiter, (m = new Map()));
-  return m;
-}
-
 interface Budget { domain: RateLimitDomain; key: string }
 
-/** Refuses a sign-in whose account or address has spent its failures (Zulip's rate_limit_auth). */
-async function checkBudgets(limiter: RateLimiter, budgets: Budget[]): Promise<void> {
-  const running = flights(limiter);
-  for (const { domain, key } of budgets) {
-    const r = await limiter.peek(domain, key);
-    if (!r) continue;
-    const pending = running.get(`${domain}\n${key}`) ?? 0;
-    if (r.limited) throw rateLimited(r.secsToFreedom);
-    // The failures still possible are being tried now: the answer is a second away.
-    if (r.remaining - pending <= 0) throw rateLimited(1);
+/**
+ * Refuses a sign-in whose account or address has spent its failures (Zulip's
+ * rate_limit_auth), and marks it pending in each budget: a failure is counted only once
+ * the hash said so (a success never counts), so the failures still possible are shared
+ * with the sign-ins being checked now, on every node. Answers the marks to release.
+ */
+async function checkBudgets(limiter: RateLimiter, budgets: Budget[]): Promise<Array<() => void>> {
+  const releases: Array<() => void> = [];
+  try {
+    for (const { domain, key } of budgets) {
+      // Marked before the budget is read: a failure another check counts meanwhile is then
+      // either in what is read or still among the marks, never in neither.
+      const pending = await limiter.begin(domain, key);
+      releases.push(pending.release);
+      const r = await limiter.peek(domain, key);
+      if (!r) continue;
+      if (r.limited) throw rateLimited(r.secsToFreedom);
+      // The failures still possible are being tried now: the answer is a second away.
+      if (r.remaining - (pending.count - 1) <= 0) throw rateLimited(1);
+    }
+    return releases;
+  } catch (err) {
+    for (const release of releases) release();
+    throw err;
   }
 }
 
@@ -46,26 +47,19 @@ export async function fetchApiKey(ctx: AppContext, realm: RealmRow, username: st
   const budgets: Budget[] = limiter.enabled
     ? [{ domain: 'authenticate_by_username', key: `${realm.id}:${username.trim().toLowerCase()}` }, { domain: 'authenticate_by_ip', key: ip }]
     : [];
-  await checkBudgets(limiter, budgets);
-  const running = flights(limiter);
-  for (const b of budgets) running.set(`${b.domain}\n${b.key}`, (running.get(`${b.domain}\n${b.key}`) ?? 0) + 1);
+  const releases = await checkBudgets(limiter, budgets);
   let user: UserRow | undefined;
-  let ok: boolean;
   try {
     user = await users.findByEmail(ctx.store.db, realm.id, username.trim());
     // Hash even for unknown users so response time does not reveal which emails exist.
-    ok = await verifyPassword(password, user?.password_hash ?? await dummyHash());
-  } finally {
-    for (const b of budgets) {
-      const k = `${b.domain}\n${b.key}`;
-      const n = (running.get(k) ?? 1) - 1;
-      if (n > 0) running.set(k, n);
-      else running.delete(k);
+    const ok = await verifyPassword(password, user?.password_hash ?? await dummyHash());
+    if (!user || !ok || user.password_hash === null) {
+      // Counted before the pending marks go, so that no check sees neither.
+      for (const b of budgets) await limiter.hit(b.domain, b.key);
+      throw authenticationFailed();
     }
-  }
-  if (!user || !ok || user.password_hash === null) {
-    for (const b of budgets) await limiter.hit(b.domain, b.key);
-    throw authenticationFailed();
+  } finally {
+    for (const release of releases) release();
   }
   if (realm.deactivated === 1) throw realmDeactivated();
   if (user.is_active !== 1) throw userDeactivated();

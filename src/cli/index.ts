@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { serve } from './serve.js';
+import { parseWorkers } from './workers.js';
 import { serverOptions, overridesFrom } from './options.js';
 import { addAdminCommands } from './admin.js';
 import { addDemoCommand } from './demo.js';
@@ -9,7 +10,8 @@ export { serverOptions, overridesFrom };
 export function buildCli(): Command {
   const program = new Command('parley').description('Parley team-chat server');
   serverOptions(program.command('serve').description('start the server'))
-    .action((opts: Record<string, unknown>) => serve(overridesFrom(opts)));
+    .option('--workers <n>', 'server processes sharing the port, default 1; more than 1 needs PostgreSQL and Redis (PARLEY_WORKERS)')
+    .action((opts: Record<string, unknown>) => serve(overridesFrom(opts), { workers: parseWorkers(opts.workers) }));
   addAdminCommands(program);
   addDemoCommand(program);
   return program;

@@ -1,20 +1,42 @@
-import type { ConfigOverrides } from '../config.js';
-import { buildApp } from '../app.js';
+import type { Logger } from 'pino';
+import { loadConfig, type ConfigOverrides } from '../config.js';
+import { buildApp, makeLogger } from '../app.js';
 import { ensureDefaultRealm } from './bootstrap.js';
+import { runPrimary, workerSlot } from './workers.js';
 
-export async function serve(overrides: ConfigOverrides): Promise<void> {
-  const app = await buildApp(overrides);
+/**
+ * `parley serve`: one process (the default), or with `workers` > 1 a primary that forks
+ * that many of them on one port (workers.ts); each worker runs this same function.
+ */
+export async function serve(overrides: ConfigOverrides, opts: { workers?: number } = {}): Promise<void> {
+  const slot = workerSlot();
+  if (slot === undefined && (opts.workers ?? 1) > 1) return runPrimary(overrides, opts.workers!);
+  // A worker's every log line names it; the primary made the default organization already.
+  const log = slot === undefined ? undefined : makeLogger(loadConfig(overrides).logLevel).child({ worker: slot });
+  try {
+    await serveOne(overrides, slot, log);
+  } catch (err) {
+    // A worker says which one failed to start; the primary starts it again after a pause.
+    if (log) log.error({ err }, `worker ${slot} failed to start`);
+    throw err;
+  }
+}
+
+async function serveOne(overrides: ConfigOverrides, slot: number | undefined, log: Logger | undefined): Promise<void> {
+  const app = await buildApp(overrides, log ? { log } : {});
   const { ctx } = app;
-  const boot = await ensureDefaultRealm(ctx);
-  if (boot.created) {
-    ctx.log.info({ email: boot.email }, 'created the default organization and its owner');
-    if (boot.generated) {
-      // Printed once, on the first start only: the password is not stored anywhere readable.
-      process.stdout.write(`\nFirst start: log in as ${boot.email} with password ${boot.password}\n\n`);
+  if (slot === undefined) {
+    const boot = await ensureDefaultRealm(ctx);
+    if (boot.created) {
+      ctx.log.info({ email: boot.email }, 'created the default organization and its owner');
+      if (boot.generated) {
+        // Printed once, on the first start only: the password is not stored anywhere readable.
+        process.stdout.write(`\nFirst start: log in as ${boot.email} with password ${boot.password}\n\n`);
+      }
     }
   }
   await app.http.listen({ host: ctx.config.host, port: ctx.config.port });
-  ctx.log.info(`Parley listening on http://${ctx.config.host}:${ctx.config.port} (${ctx.store.dialect.name}); public URL ${ctx.config.externalUrl}`);
+  ctx.log.info(`Parley ${slot === undefined ? '' : `worker ${slot} `}listening on http://${ctx.config.host}:${ctx.config.port} (${ctx.store.dialect.name}); public URL ${ctx.config.externalUrl}`);
 
   let stopping = false;
   const stop = async (signal: string) => {

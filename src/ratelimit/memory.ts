@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
-import type { RateLimiter, RateLimitResult } from './limiter.js';
+import { LocalPending, type Pending, type RateLimiter, type RateLimitResult } from './limiter.js';
 import type { RateLimitDomain, RateLimitRule, RateLimitRules } from './rules.js';
+import { resultOf, windowKey, type StoreEntry, type StoreOp, type WindowStore } from './windows.js';
 
 /**
  * @fastify/rate-limit's in-process store (an LRU of fixed windows). Its route hooks run
@@ -9,12 +10,7 @@ import type { RateLimitDomain, RateLimitRule, RateLimitRules } from './rules.js'
  * seconds), so the store is used directly: the same counting, under our own checks. Its
  * RedisStore has the same contract for the cluster.
  */
-interface StoreEntry { current: number; ttl: number }
-interface LocalStore {
-  incr(key: string, cb: (err: Error | null, res: StoreEntry) => void, timeWindowMs: number, max: number): void;
-  read(key: string, cb: (err: Error | null, res: StoreEntry) => void, timeWindowMs: number, max: number): void;
-}
-type LocalStoreCtor = new (continueExceeding: boolean, exponentialBackoff: boolean, cache: number) => LocalStore;
+type LocalStoreCtor = new (continueExceeding: boolean, exponentialBackoff: boolean, cache: number) => WindowStore;
 const LocalStore = createRequire(import.meta.url)('@fastify/rate-limit/store/LocalStore.js') as LocalStoreCtor;
 
 export class InMemoryRateLimiter implements RateLimiter {
@@ -23,7 +19,8 @@ export class InMemoryRateLimiter implements RateLimiter {
    * One store per domain, so that the keys of one cannot push another's out: many busy
    * users must not make the server forget an address's failed sign-ins.
    */
-  private readonly stores = new Map<RateLimitDomain, LocalStore>();
+  private readonly stores = new Map<RateLimitDomain, WindowStore>();
+  private readonly pending = new LocalPending();
 
   /**
    * `entries`: how many keys (per rule) each domain remembers; past that the least recently
@@ -39,38 +36,24 @@ export class InMemoryRateLimiter implements RateLimiter {
     return this.check(domain, key, 'read');
   }
 
-  private check(domain: RateLimitDomain, key: string, op: 'incr' | 'read'): RateLimitResult | undefined {
-    const rules = this.rules[domain];
-    if (rules.length === 0) return undefined;
-    let limited = false;
-    let limitedFor = 0;
-    let longest: { rule: RateLimitRule; entry: StoreEntry } | undefined;
-    for (const rule of rules) {
-      const entry = this.entry(this.storeOf(domain), op, rules.length === 1 ? key : `${rule.windowSecs}:${key}`, rule);
-      // incr counts this use; read reports the uses so far, so the next one is what is asked about.
-      const used = op === 'incr' ? entry.current : entry.current + 1;
-      if (used > rule.max) {
-        limited = true;
-        limitedFor = Math.max(limitedFor, entry.ttl / 1000);
-      }
-      if (!longest || rule.windowSecs >= longest.rule.windowSecs) longest = { rule, entry };
-    }
-    const { rule, entry } = longest!;
-    return {
-      limited,
-      limit: rule.max,
-      remaining: Math.max(0, rule.max - entry.current),
-      secsToFreedom: limited ? limitedFor : Math.max(0, entry.ttl / 1000),
-    };
+  begin(domain: RateLimitDomain, key: string): Pending {
+    return this.pending.begin(domain, key);
   }
 
-  private storeOf(domain: RateLimitDomain): LocalStore {
+  private check(domain: RateLimitDomain, key: string, op: StoreOp): RateLimitResult | undefined {
+    const rules = this.rules[domain];
+    if (rules.length === 0) return undefined;
+    const store = this.storeOf(domain);
+    return resultOf(rules, rules.map((rule) => this.entry(store, op, windowKey(rules, rule, key), rule)), op);
+  }
+
+  private storeOf(domain: RateLimitDomain): WindowStore {
     let store = this.stores.get(domain);
     if (!store) this.stores.set(domain, (store = new LocalStore(false, false, this.entries)));
     return store;
   }
 
-  private entry(store: LocalStore, op: 'incr' | 'read', storeKey: string, rule: RateLimitRule): StoreEntry {
+  private entry(store: WindowStore, op: StoreOp, storeKey: string, rule: RateLimitRule): StoreEntry {
     let out: StoreEntry | undefined;
     // LocalStore answers synchronously; the callback is its contract with RedisStore.
     store[op](storeKey, (err, res) => {
