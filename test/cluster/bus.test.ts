@@ -97,3 +97,40 @@ test('DELETE /events on another node ends the queue everywhere', { skip }, async
   const r = await node(1).poll(bob, mine.queueId, -1, { dont_block: true });
   assert.deepEqual([r.status, r.body.code], [400, 'BAD_EVENT_QUEUE_ID']);
 });
+
+test('typing, presence, drafts and local echo work across nodes', { skip }, async () => {
+  const onA = await node(0).listen(alice, { event_types: JSON.stringify(['message', 'drafts', 'typing', 'presence']) });
+  const onB = await node(1).listen(bob, { event_types: JSON.stringify(['typing', 'presence']) });
+  const next = async (i: number, l: typeof onA, type: string) => until(async () => {
+    const r = await node(i).poll(l.user, l.queueId, l.lastId, { dont_block: true });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    if (r.body.events.length) l.lastId = r.body.events.at(-1).id;
+    return r.body.events.find((e: any) => e.type === type);
+  }, { message: `a ${type} event on node ${i}` });
+
+  // Alice's message, sent through node 2 with her queue (held by node 0) and a local id, echoes back.
+  const sent = await http(2)(alice, 'POST', '/messages', { type: 'private', to: JSON.stringify([bob.id]), content: 'echo', queue_id: onA.queueId, local_id: '7.01' });
+  assert.equal(sent.status, 200, JSON.stringify(sent.body));
+  const echoed = await next(0, onA, 'message');
+  assert.deepEqual([echoed.message.id, echoed.local_message_id], [sent.body.id, '7.01']);
+
+  // Typing on node 2 reaches Bob's queue on node 1.
+  assert.equal((await http(2)(alice, 'POST', '/typing', { op: 'start', to: JSON.stringify([bob.id]) })).status, 200);
+  const typing = await next(1, onB, 'typing');
+  assert.deepEqual([typing.op, typing.sender.user_id], ['start', alice.id]);
+
+  // A draft saved on node 1 reaches Alice's queue on node 0, and node 2 lists it.
+  const saved = await http(1)(alice, 'POST', '/drafts', { drafts: JSON.stringify([{ type: 'private', to: [bob.id], topic: '', content: 'later', timestamp: 1_700_000_000 }]) });
+  assert.equal(saved.status, 200, JSON.stringify(saved.body));
+  const added = await next(0, onA, 'drafts');
+  assert.deepEqual([added.op, added.drafts[0].content], ['add', 'later']);
+  const listed = await http(2)(alice, 'GET', '/drafts');
+  assert.deepEqual(listed.body.drafts.map((d: any) => d.content), ['later']);
+
+  // Presence reported on node 0 is what node 2 answers, and Bob's queue on node 1 hears it.
+  assert.equal((await http(0)(alice, 'POST', '/users/me/presence', { status: 'active' })).status, 200);
+  const presence = await next(1, onB, 'presence');
+  assert.equal(presence.user_id, alice.id);
+  const seen = await http(2)(bob, 'GET', `/users/${alice.id}/presence`);
+  assert.equal(seen.body.presence.aggregated.status, 'active');
+});
