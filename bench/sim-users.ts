@@ -113,7 +113,7 @@ for (const w of workers) {
     pending.push(m);
     if (pending.length < workers.length) return;
     // One second of the whole generator, once every worker has reported it.
-    const s: Second = { at: Date.now(), ops: {}, delivery: emptyHist(), eldP99: 0, genCpuMs: 0, users: 0 };
+    const s: Second = { at: Date.now(), ops: {}, delivery: emptyHist(), eldP99: 0, genCpuMs: 0, users: 0, ready: 0 };
     for (const t of pending) {
       for (const [op, o] of Object.entries(t.ops)) {
         const into = (s.ops[op] ??= { hist: emptyHist(), errors: 0 });
@@ -124,6 +124,7 @@ for (const w of workers) {
       s.eldP99 = Math.max(s.eldP99, t.eld.p99);
       s.genCpuMs += t.cpuMs;
       s.users += t.users;
+      s.ready += t.ready;
     }
     pending = [];
     seconds.push(s);
@@ -138,7 +139,7 @@ const markAll = () => Promise.all(workers.map((w) => new Promise<WorkerMark>((re
 const steps = Math.ceil(opts.users / opts.step);
 const stepSeconds = opts.stepSeconds ?? opts.duration / steps;
 const settleSeconds = Math.min(10, opts.thinkMean);
-out(`${steps} steps of ${opts.step} users (ramp ${opts.ramp}/s), ${stepSeconds.toFixed(0)} s each; measured after the ramp and ${settleSeconds} s of settling; ${opts.workers} generator processes, ${opts.client} client\n`);
+out(`${steps} steps of ${opts.step} users (ramp ${opts.ramp}/s), ${stepSeconds.toFixed(0)} s each; measured once the step's users have registered, after ${settleSeconds} s of settling; ${opts.workers} generator processes, ${opts.client} client\n`);
 
 // The live display: the last five seconds.
 const live = new cliProgress.SingleBar({
@@ -183,6 +184,9 @@ for (let step = 1; step <= steps; step++) {
     next += batch.length;
     await sleep(100);
   }
+  // Registers queued behind one another would spill into the measured window: wait until
+  // every user of the step has started, then let the first actions spread out.
+  while ((seconds.at(-1)?.ready ?? 0) < target && Date.now() < stepEnd - 10_000) await sleep(250);
   await sleep(settleSeconds * 1000);
   const from = seconds.length;
   const t0 = Date.now();

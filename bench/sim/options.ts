@@ -14,7 +14,7 @@ export interface SimOptions {
 export const usage = `npm run bench -- sim-users [options]
   --users N            most concurrent simulated users (default 2000)
   --step N             users added per step (default 250)
-  --ramp R             users started per second within a step (default 50)
+  --ramp R             users started per second within a step (default 10)
   --duration S         seconds for all steps together (default 600)
   --step-seconds S     or: seconds per step (overrides --duration)
   --streams N          streams in the organization (default 50)
@@ -54,7 +54,7 @@ export function parseOptions(argv: string[]): SimOptions {
   if (client !== 'terminal' && client !== 'web') throw new Error('--client must be terminal or web');
   const users = num('users', 2000);
   return {
-    users, step: Math.min(users, num('step', 250)), ramp: num('ramp', 50), duration: num('duration', 600),
+    users, step: Math.min(users, num('step', 250)), ramp: num('ramp', 10), duration: num('duration', 600),
     stepSeconds: v['step-seconds'] === undefined ? undefined : num('step-seconds', 60),
     streams: num('streams', 50), subs: num('subs', 10), history: num('history', 60),
     thinkMean: num('think-mean', 20), thinkMin: num('think-min', 1), reactionWeight: num('reaction-weight', 0.5),

@@ -8,7 +8,7 @@ export const CRITERIA = { avgMs: 100, p99Ms: 2000, errorRate: 0.00025 };
 /** The long poll is held open by design: its errors count, its duration does not. */
 export const HELD_OPEN = new Set(['events']);
 
-export interface Second { at: number; ops: Record<string, { hist: Hist; errors: number }>; delivery: Hist; eldP99: number; genCpuMs: number; users: number }
+export interface Second { at: number; ops: Record<string, { hist: Hist; errors: number }>; delivery: Hist; eldP99: number; genCpuMs: number; users: number; ready: number }
 
 export interface OpFigures { op: string; count: number; avg: number; p50: number; p99: number; errors: number }
 export interface WindowFigures {

@@ -19,7 +19,7 @@ const { shape, databaseUrl } = JSON.parse(process.argv[2]!) as { shape: Shape; d
 const say = (o: unknown) => process.stdout.write(`${JSON.stringify(o)}\n`);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-sim-'));
 const app = await buildApp({
-  dataDir, logLevel: 'silent', adminEmail: `owner-${shape.prefix}@sim.test`, adminPassword: 'sim-owner-password-1',
+  dataDir, logLevel: 'silent', adminEmail: 'owner@sim.test', adminPassword: 'sim-owner-password-1',
   ...(databaseUrl ? { databaseUrl } : {}), ...benchLimits(),
 });
 await ensureDefaultRealm(app.ctx, { welcome: false });

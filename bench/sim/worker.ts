@@ -15,7 +15,7 @@ import { SimulatedUser, type Recorder } from './user.js';
 export interface WorkerStart { cmd: 'start'; base: string; client: 'terminal' | 'web'; thinkMean: number; thinkMin: number; reactionWeight: number }
 export type ToWorker = WorkerStart | { cmd: 'add'; users: SimUser[] } | { cmd: 'mark' } | { cmd: 'stop' };
 export interface EldFigures { p50: number; p99: number; max: number }
-export interface WorkerTick { kind: 'tick'; ops: Record<string, { hist: Hist; errors: number }>; delivery: Hist; eld: EldFigures; cpuMs: number; users: number }
+export interface WorkerTick { kind: 'tick'; ops: Record<string, { hist: Hist; errors: number }>; delivery: Hist; eld: EldFigures; cpuMs: number; users: number; ready: number }
 export interface WorkerMark { kind: 'mark'; eld: EldFigures; cpuMs: number }
 
 const send = (m: WorkerTick | WorkerMark) => process.send!(m);
@@ -25,6 +25,8 @@ const late = (ns: number) => Math.max(0, ns / 1e6 - RESOLUTION_MS);
 const figures = (h: IntervalHistogram): EldFigures => ({ p50: late(h.percentile(50)), p99: late(h.percentile(99)), max: late(h.max) });
 
 let users: SimulatedUser[] = [];
+/** Users whose start (register, presence, first view) has finished, well or not. */
+let ready = 0;
 let ops: WorkerTick['ops'] = {};
 let delivery = emptyHist();
 const rec: Recorder = {
@@ -55,7 +57,7 @@ process.on('message', (m: ToWorker) => {
     const pool = new Pool(m.base, { connections: 128, keepAliveTimeout: 60_000, keepAliveMaxTimeout: 120_000 });
     env = { pool, host: url.hostname, port: Number(url.port), hostHeader: url.host, client: clientProfile(m.client), thinkMean: m.thinkMean, thinkMin: m.thinkMin, reactionWeight: m.reactionWeight, rec };
     setInterval(() => {
-      send({ kind: 'tick', ops, delivery, eld: figures(eldSecond), cpuMs: cpuSince(cpuSecond), users: users.length });
+      send({ kind: 'tick', ops, delivery, eld: figures(eldSecond), cpuMs: cpuSince(cpuSecond), users: users.length, ready });
       ops = {};
       delivery = emptyHist();
       eldSecond.reset();
@@ -65,7 +67,8 @@ process.on('message', (m: ToWorker) => {
     for (const u of m.users) {
       const sim = new SimulatedUser(env!, u);
       users.push(sim);
-      void sim.start().catch(() => undefined); // a failed register is counted; the user stays idle
+      // A failed register is counted; that user stays idle.
+      void sim.start().catch(() => undefined).finally(() => ready++);
     }
   } else if (m.cmd === 'mark') {
     send({ kind: 'mark', eld: figures(eldWindow), cpuMs: cpuSince(cpuWindow) });
