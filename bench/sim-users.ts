@@ -137,16 +137,17 @@ const markAll = () => Promise.all(workers.map((w) => new Promise<WorkerMark>((re
 })));
 
 const steps = Math.ceil(opts.users / opts.step);
-const stepSeconds = opts.stepSeconds ?? opts.duration / steps;
 const settleSeconds = Math.min(10, opts.thinkMean);
-out(`${steps} steps of ${opts.step} users (ramp ${opts.ramp}/s), ${stepSeconds.toFixed(0)} s each; measured once the step's users have registered, after ${settleSeconds} s of settling; ${opts.workers} generator processes, ${opts.client} client\n`);
+// Each step: its ramp, the wait for its users' registers, settling, then the measured window.
+const windowSeconds = opts.stepSeconds ?? Math.max(15, opts.duration / steps - opts.step / Math.max(opts.ramp, 0.1) - settleSeconds);
+out(`${steps} steps of ${opts.step} users (ramp ${opts.ramp}/s), each measured for ${windowSeconds.toFixed(0)} s once its users have registered and ${settleSeconds} s more have passed; ${opts.workers} generator processes, ${opts.client} client\n`);
 
 // The live display: the last five seconds.
 const live = new cliProgress.SingleBar({
   format: '  {bar} {elapsed}s/{total}s | {users} users | {rps} req/s avg {avg} p99 {p99} ms | err {err} | deliv p99 {dp99} ms | gen ELD {eld} ms CPU {gcpu}% | server CPU {scpu}%',
   stream: process.stderr, barsize: 20, hideCursor: true,
 }, cliProgress.Presets.shades_classic);
-const totalSeconds = Math.round(steps * stepSeconds);
+const totalSeconds = Math.round(steps * (windowSeconds + settleSeconds + opts.step / Math.max(opts.ramp, 0.1)));
 const runStart = Date.now();
 let lastServer: CpuSample | undefined = serverPid ? sampleCpu(serverPid) : undefined;
 live.start(totalSeconds, 0, { users: 0, rps: 0, avg: '-', p99: '-', err: 0, dp99: '-', eld: '-', gcpu: '-', scpu: '-' });
@@ -175,7 +176,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const results: WindowFigures[] = [];
 let next = 0;
 for (let step = 1; step <= steps; step++) {
-  const stepEnd = runStart + step * stepSeconds * 1000;
   const target = Math.min(opts.users, step * opts.step);
   // Ramp: a tenth of a second's worth of users at a time, spread over the workers.
   while (next < target) {
@@ -186,10 +186,12 @@ for (let step = 1; step <= steps; step++) {
   }
   // Registers queued behind one another would spill into the measured window: wait until
   // every user of the step has started, then let the first actions spread out.
-  while ((seconds.at(-1)?.ready ?? 0) < target && Date.now() < stepEnd - 10_000) await sleep(250);
+  const readyBy = Date.now() + 120_000;
+  while ((seconds.at(-1)?.ready ?? 0) < target && Date.now() < readyBy) await sleep(250);
   await sleep(settleSeconds * 1000);
   const from = seconds.length;
   const t0 = Date.now();
+  const stepEnd = t0 + windowSeconds * 1000;
   const server0 = serverPid ? sampleCpu(serverPid) : undefined;
   await markAll();
   await sleep(Math.max(1000, stepEnd - Date.now()));
