@@ -2,6 +2,7 @@
  * Reduces the per-second measurements of a window to the figures of Mattermost's pass
  * criteria and prints the tables.
  */
+import os from 'node:os';
 import { emptyHist, mean, merge, quantile, type Hist } from './histogram.js';
 
 export const CRITERIA = { avgMs: 100, p99Ms: 2000, errorRate: 0.00025 };
@@ -14,6 +15,8 @@ export interface OpFigures { op: string; count: number; avg: number; p50: number
 export interface WindowFigures {
   users: number; seconds: number; ops: OpFigures[]; all: OpFigures; errorRate: number; delivery: { count: number; p50: number; p99: number; max: number };
   genEldP99: number; genEldMax: number; genCpuPct: number; serverCpuPct: number | undefined; serverThreads: Array<[string, number]>; passes: boolean; generatorLate: boolean;
+  /** The machine's 1-minute load average at the window's end: other work on these cores shows here. */
+  loadAvg: number;
 }
 
 export function mergeOps(seconds: Second[]): Map<string, { hist: Hist; errors: number }> {
@@ -52,6 +55,7 @@ export function windowFigures(seconds: Second[], gen: { eldP99: number; eldMax: 
     delivery: { count: delivery.n, p50: quantile(delivery, 0.5), p99: quantile(delivery, 0.99), max: delivery.max },
     genEldP99: gen.eldP99, genEldMax: gen.eldMax, genCpuPct: (100 * gen.cpuMs) / wallMs,
     serverCpuPct: server.cpuMs === undefined ? undefined : (100 * server.cpuMs) / wallMs, serverThreads: server.threads,
+    loadAvg: os.loadavg()[0]!,
     passes: all.avg <= CRITERIA.avgMs && all.p99 <= CRITERIA.p99Ms && errorRate <= CRITERIA.errorRate, generatorLate,
   };
 }
@@ -70,8 +74,8 @@ export function opTable(ops: OpFigures[], seconds: number): string {
 }
 
 export function stepTable(steps: WindowFigures[]): string {
-  return table(['users', 'req/s', 'avg ms', 'p99 ms', 'errors %', 'deliv p50', 'deliv p99', 'gen ELD p99', 'gen CPU %', 'server CPU %', 'pass'],
+  return table(['users', 'req/s', 'avg ms', 'p99 ms', 'errors %', 'deliv p50', 'deliv p99', 'gen ELD p99', 'gen CPU %', 'server CPU %', 'load avg', 'pass'],
     steps.map((s) => [String(s.users), (s.all.count / s.seconds).toFixed(0), ms(s.all.avg), ms(s.all.p99), (s.errorRate * 100).toFixed(3),
-      ms(s.delivery.p50), ms(s.delivery.p99), ms(s.genEldP99), s.genCpuPct.toFixed(0), s.serverCpuPct === undefined ? '-' : s.serverCpuPct.toFixed(0),
+      ms(s.delivery.p50), ms(s.delivery.p99), ms(s.genEldP99), s.genCpuPct.toFixed(0), s.serverCpuPct === undefined ? '-' : s.serverCpuPct.toFixed(0), s.loadAvg.toFixed(1),
       s.generatorLate ? 'generator late' : s.passes ? 'yes' : 'no']));
 }
