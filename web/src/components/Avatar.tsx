@@ -27,5 +27,5 @@ export function Avatar({ url, name, userId, size = 'small' }: { url: string | nu
     return <img class={`avatar ${size}`} src={url} alt="" loading="lazy" onError={() => { failed.add(url); setBroken((n) => n + 1); }} />;
   }
   // Decorative beside the name it stands for: hidden from screen readers, as the image's empty alt is.
-  return <span class={`avatar initials ${size}`} aria-hidden="true" style={{ backgroundColor: `hsl(${hue(userId)} 45% 38%)` }}>{initials(name)}</span>;
+  return <span class={`avatar initials ${size}`} aria-hidden="true" style={{ backgroundColor: `hsl(${hue(userId)} 40% 30%)` }}>{initials(name)}</span>;
 }

@@ -12,7 +12,7 @@ import { CUSTOM, customEmoji, glyph, loadCatalog, POPULAR, searchEmoji, type Emo
 const COLS = 9;
 const SEARCH_LIMIT = 180;
 
-export function EmojiPicker({ label, onPick, close }: { label: string; onPick: (e: EmojiItem) => void; close: () => void }) {
+export function EmojiPicker({ label, onPick, close, opener }: { label: string; onPick: (e: EmojiItem) => void; close: () => void; opener?: { current: HTMLElement | null } }) {
   const s = useStore().state!;
   const [catalog, setCatalog] = useState<{ categories: string[]; items: EmojiItem[] } | null>(null);
   const [query, setQuery] = useState('');
@@ -20,7 +20,6 @@ export function EmojiPicker({ label, onPick, close }: { label: string; onPick: (
   const [active, setActive] = useState(0);
   const box = useRef<HTMLDivElement>(null);
   const grid = useRef<HTMLDivElement>(null);
-  const opener = useRef<Element | null>(document.activeElement);
 
   useEffect(() => {
     let live = true;
@@ -38,8 +37,10 @@ export function EmojiPicker({ label, onPick, close }: { label: string; onPick: (
   const at = Math.min(active, Math.max(0, shown.length - 1));
 
   const done = () => {
+    // Back to the button that opened the picker (it is in the row's hover bar, kept shown while focused).
+    const back = opener?.current;
     close();
-    (opener.current as HTMLElement | null)?.focus?.();
+    back?.focus();
   };
   const pick = (e: EmojiItem) => {
     onPick(e);

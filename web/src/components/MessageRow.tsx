@@ -1,5 +1,5 @@
 import { memo } from 'preact/compat';
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { del, get, patch, post } from '../api';
 import { glyph } from '../emoji';
 import { EmojiPicker } from './EmojiPicker';
@@ -116,6 +116,7 @@ type RowProps = { m: Message; selected: boolean; showSender: boolean; editing: b
 /** One message; memoised so a live message re-renders only its own row. */
 export const MessageRow = memo(function MessageRow({ m, selected, showSender, editing }: RowProps) {
   const [picking, setPicking] = useState(false);
+  const reactButton = useRef<HTMLButtonElement>(null);
   const [confirming, setConfirming] = useState(false);
   const me = store.state!.me;
   const mine = m.sender_id === me;
@@ -153,14 +154,14 @@ export const MessageRow = memo(function MessageRow({ m, selected, showSender, ed
       {m.id > 0 && (
         <div class="actions">
           <button class={`star ${starred ? 'on' : ''}`} aria-pressed={starred} aria-label={starred ? 'Unstar' : 'Star'} onClick={() => void toggleStar(m)}>{starred ? '★' : '☆'}</button>
-          <button aria-label="Add reaction" aria-expanded={picking} onClick={() => setPicking(!picking)}>☺</button>
+          <button ref={reactButton} aria-label="Add reaction" aria-expanded={picking} onClick={() => setPicking(!picking)}>☺</button>
           {mine && <button aria-label="Edit" onClick={() => setEditing(true)}>✎</button>}
           {!mine && m.type === 'stream' && <button aria-label="Move" onClick={() => setEditing(true)}>⇄</button>}
           {mine && !confirming && <button aria-label="Delete" onClick={() => setConfirming(true)}>🗑</button>}
           {mine && confirming && <button class="danger" onClick={() => del(`/messages/${m.id}`).catch(alertError)}>Delete?</button>}
         </div>
       )}
-      {picking && <EmojiPicker label="Add a reaction" close={() => setPicking(false)} onPick={(e) => void toggleReaction(m, e.name, e.code, e.type)} />}
+      {picking && <EmojiPicker label="Add a reaction" opener={reactButton} close={() => setPicking(false)} onPick={(e) => void toggleReaction(m, e.name, e.code, e.type)} />}
     </div>
   );
 });
