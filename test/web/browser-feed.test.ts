@@ -14,8 +14,8 @@ import { launch, screenshot, signInPage, SKIP, watch } from '../helpers/browser.
 import { until } from '../helpers/until.js';
 
 const COUNT = 10_000;
-/** Feed.tsx's WINDOW (120) plus one STEP (30): the most rows it keeps while sliding. */
-const MAX_ROWS = 150;
+/** Feed.tsx's WINDOW (100) plus one STEP (10): the most rows it keeps while sliding. */
+const MAX_ROWS = 110;
 const PASSWORD = 'feed-password-1';
 
 let t: TestApp;
@@ -76,19 +76,40 @@ after(async () => {
 
 const rowCount = () => page.locator('.scroller .message').count();
 const longTasksSince = async (since: number) => (await page.evaluate(() => (window as unknown as { __long: Array<[number, number]> }).__long)).filter(([start]) => start >= since);
-const frame = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+
+/** CPU time (ms) of every task on the page's main thread in a Chromium trace (RunTask's thread duration). */
+function pageTaskCpu(trace: Buffer): number[] {
+  const events = (JSON.parse(trace.toString('utf8')) as { traceEvents: Array<{ name: string; ph: string; tid: number; tdur?: number; args?: { name?: string } }> }).traceEvents;
+  const main = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => e.tid));
+  // The scheduler's task (category 'toplevel'); older Chromiums name it RunTask.
+  return events.filter((e) => (e.name === 'ThreadControllerImpl::RunTask' || e.name === 'RunTask') && e.ph === 'X' && main.has(e.tid) && e.tdur !== undefined).map((e) => e.tdur! / 1000);
+}
+
+type Probe = { rows: number; atTop: boolean; atBottom: boolean };
+/** What the loop needs to know, read in one cheap call (Playwright's text locators would be page work of their own). */
+// (No named functions inside: the test's transpiler would wrap them in a helper the page lacks.)
+const probe = (lastId: number) => page.evaluate((last) => new Promise<Probe>((resolve) => {
+  requestAnimationFrame(() => requestAnimationFrame(() => {
+    const el = document.querySelector('.scroller')!;
+    resolve({
+      rows: el.querySelectorAll('.message').length,
+      atTop: [...el.querySelectorAll('.edge')].some((e) => e.textContent === 'The beginning of this view'),
+      atBottom: el.querySelector(`.message[data-id="${last}"]`) !== null && el.scrollHeight - el.scrollTop - el.clientHeight < 2,
+    });
+  }));
+}), lastId);
 
 /**
  * Wheels the feed in one direction until `done`, a frame at a time (no fixed sleeps), and
  * returns the most rows the DOM held on the way.
  */
-async function scrollUntil(dy: number, done: () => Promise<boolean>, what: string): Promise<number> {
+async function scrollUntil(dy: number, lastId: number, done: (p: Probe) => boolean, what: string): Promise<number> {
   let most = 0;
   await until(async () => {
     await page.mouse.wheel(0, dy);
-    await frame();
-    most = Math.max(most, await rowCount());
-    return done();
+    const p = await probe(lastId);
+    most = Math.max(most, p.rows);
+    return done(p);
   }, { timeoutMs: 240_000, message: what });
   return most;
 }
@@ -99,30 +120,38 @@ test(`the feed stays windowed and smooth with ${COUNT.toLocaleString('en')} mess
   await page.locator('.message', { hasText: `Flood message ${COUNT - 1}` }).waitFor();
   await page.locator('.scroller').hover();
   const start = await page.evaluate(() => performance.now());
+  await browser.startTracing(page, { categories: ['toplevel', 'devtools.timeline'] });
 
   // Up to the very first message: every page of history is fetched on the way.
-  const top = page.locator('.edge', { hasText: 'The beginning of this view' });
-  const mostUp = await scrollUntil(-2500, async () => (await top.count()) > 0, 'the beginning of the view');
+  const lastId = Number(await page.locator('.message', { hasText: `Flood message ${COUNT - 1}` }).getAttribute('data-id'));
+  const mostUp = await scrollUntil(-2500, lastId, (p) => p.atTop, 'the beginning of the view');
   await page.locator('.message .content', { hasText: /^Flood message 0(?!\d)/ }).waitFor();
   const upEnd = await page.evaluate(() => performance.now());
   const longUp = await longTasksSince(start);
   await screenshot(page, 'feed-10k-top');
 
   // And back down to the newest, through all of it again (no fetching now: all loaded).
-  const last = page.locator('.message', { hasText: `Flood message ${COUNT - 1}` });
-  const bottomReached = async () => (await last.count()) > 0 && page.locator('.scroller').evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight < 2);
-  const mostDown = await scrollUntil(2500, bottomReached, 'back at the newest message');
+  const mostDown = await scrollUntil(2500, lastId, (p) => p.atBottom, 'back at the newest message');
   const longDown = await longTasksSince(upEnd);
+  const traced = await browser.stopTracing();
+  // FEED_TRACE=file keeps the trace, for chrome://tracing or Perfetto.
+  if (process.env.FEED_TRACE) (await import('node:fs')).writeFileSync(process.env.FEED_TRACE, traced);
+  const work = pageTaskCpu(traced);
 
   const report = {
     rowsMostUp: mostUp, rowsMostDown: mostDown,
     longTasksUp: longUp.length, longestUpMs: Math.round(Math.max(0, ...longUp.map(([, d]) => d))),
     longTasksDown: longDown.length, longestDownMs: Math.round(Math.max(0, ...longDown.map(([, d]) => d))),
+    tasks: work.length, mostCpuInATaskMs: Math.round(Math.max(0, ...work)),
   };
   process.stderr.write(`feed with ${COUNT} messages: ${JSON.stringify(report)}\n`);
   assert.ok(mostUp <= MAX_ROWS && mostDown <= MAX_ROWS, `rows in the DOM: ${JSON.stringify(report)}`);
-  assert.ok(mostUp >= 60, 'the window held a screenful and more');
-  assert.deepEqual([...longUp, ...longDown].filter(([, d]) => d > 50), [], `long tasks while scrolling: ${JSON.stringify(report)}`);
+  assert.ok(mostUp >= 50, 'the window held a screenful and more');
+  // The page's own work per task: under 50 ms of CPU. The wall-clock long tasks above are
+  // printed, not asserted: on this shared 2-core machine other processes stretch a 10 ms task
+  // past 50 ms at will (load averages of 10 were seen), which says nothing of the page.
+  assert.ok(work.length > 1000, 'the trace saw the page\'s tasks');
+  assert.deepEqual(work.filter((ms) => ms > 50), [], `tasks over 50 ms of CPU while scrolling: ${JSON.stringify(report)}`);
   // The observer does see long tasks here (headless too): a busy 80 ms is recorded.
   const before = await page.evaluate(() => performance.now());
   await page.evaluate(() => { const t0 = performance.now(); while (performance.now() - t0 < 80); });
