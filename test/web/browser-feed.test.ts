@@ -74,7 +74,6 @@ after(async () => {
   await t?.close();
 });
 
-const rowCount = () => page.locator('.scroller .message').count();
 const longTasksSince = async (since: number) => (await page.evaluate(() => (window as unknown as { __long: Array<[number, number]> }).__long)).filter(([start]) => start >= since);
 
 /** CPU time (ms) of every task on the page's main thread in a Chromium trace (RunTask's thread duration). */
