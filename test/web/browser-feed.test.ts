@@ -155,9 +155,9 @@ test(`the feed stays windowed and smooth with ${COUNT.toLocaleString('en')} mess
   // 10,000 loaded messages); none may reach 100 ms.
   const over = work.filter((ms) => ms > 50);
   assert.ok(over.length <= 1 && over.every((ms) => ms < 100), `tasks over 50 ms of CPU while scrolling: ${JSON.stringify(over)} ${JSON.stringify(report)}`);
-  // The observer does see long tasks here (headless too): a busy 80 ms is recorded.
+  // The observer does see long tasks here (headless too): a busy 120 ms is recorded.
   const before = await page.evaluate(() => performance.now());
-  await page.evaluate(() => { const t0 = performance.now(); while (performance.now() - t0 < 80); });
-  await until(async () => (await longTasksSince(before)).some(([, d]) => d >= 80), { message: 'the control long task recorded' });
+  await page.evaluate(() => { const t0 = performance.now(); while (performance.now() - t0 < 120); });
+  await until(async () => (await longTasksSince(before)).some(([, d]) => d >= 100), { message: 'the control long task recorded' });
   assert.deepEqual(seen, { errors: [], dialogs: [] });
 });

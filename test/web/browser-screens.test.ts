@@ -126,10 +126,10 @@ test('the emoji picker: every emoji by category, search by any of its names, cus
   await bobs.getByRole('button', { name: 'party_parrot: 1' }).locator('img').waitFor();
   await bobs.hover();
   await bobs.getByRole('button', { name: 'Add reaction' }).click();
-  await search.waitFor();
+  await until(() => search.evaluate((el) => el === document.activeElement), { message: 'the search box has the focus again' });
   await page.keyboard.press('Escape');
   await until(async () => (await picker.count()) === 0, { message: 'Esc closes the picker' });
-  assert.equal(await bobs.getByRole('button', { name: 'Add reaction' }).evaluate((el) => el === document.activeElement), true);
+  await until(() => bobs.getByRole('button', { name: 'Add reaction' }).evaluate((el) => el === document.activeElement), { message: 'the focus is back on the button' });
   const reactions = (await api(alice, 'GET', `/messages/${await bobs.getAttribute('data-id')}`)).body.message.reactions;
   assert.deepEqual(reactions.map((r: any) => [r.emoji_name, r.reaction_type]).sort(), [[second, 'unicode_emoji'], ['party_parrot', 'realm_emoji']].sort());
   assert.deepEqual(seen, { errors: [], dialogs: [] });

@@ -5,7 +5,7 @@
  * focus; arrows (or Tab) move into the grid and around it, Enter picks, Esc closes and
  * gives the focus back to the button that opened the picker.
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { useStore } from '../hooks';
 import { CUSTOM, customEmoji, glyph, loadCatalog, POPULAR, searchEmoji, type EmojiItem } from '../emoji';
 
@@ -21,10 +21,11 @@ export function EmojiPicker({ label, onPick, close, opener }: { label: string; o
   const box = useRef<HTMLDivElement>(null);
   const grid = useRef<HTMLDivElement>(null);
 
+  // The focus moves in as the picker mounts, before a key typed at once can miss it.
+  useLayoutEffect(() => box.current?.querySelector<HTMLInputElement>('input')?.focus(), []);
   useEffect(() => {
     let live = true;
     loadCatalog().then((c) => live && setCatalog(c), () => {});
-    box.current?.querySelector<HTMLInputElement>('input')?.focus();
     return () => { live = false; };
   }, []);
 

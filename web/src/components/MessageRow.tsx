@@ -130,7 +130,7 @@ export const MessageRow = memo(function MessageRow({ m, selected, showSender, ed
   };
   return (
     <div
-      class={`message ${selected ? 'selected' : ''} ${m.local_id ? 'echo' : ''} ${m.flags.includes('read') ? '' : 'unread'} ${m.flags.includes('mentioned') ? 'mentioned' : ''}`}
+      class={`message ${picking ? 'picking' : ''} ${selected ? 'selected' : ''} ${m.local_id ? 'echo' : ''} ${m.flags.includes('read') ? '' : 'unread'} ${m.flags.includes('mentioned') ? 'mentioned' : ''}`}
       data-id={m.id}
       onClick={() => { if (m.id > 0 && store.selected !== m.id) { store.selected = m.id; store.changed(); } }}
     >
