@@ -22,6 +22,8 @@ const STAMP = '.built';
 const INPUTS = [
   path.join(WEB, 'src'), path.join(WEB, 'index.html'), path.join(WEB, 'vite.config.ts'), path.join(WEB, 'tsconfig.json'),
   path.join(root, 'src', 'events', 'apply.ts'), path.join(root, 'src', 'events', 'apply-unread.ts'),
+  // The emoji catalog chunk is made from the server's emoji data.
+  path.join(root, 'src', 'emoji'),
 ];
 
 

@@ -24,11 +24,13 @@ export class RawPoller {
     this.socket.on('close', () => fail(new Error('closed')));
   }
 
-  get(path: string, authorization: string): Promise<{ status: number; body: string }> {
+  /** `credentials`: an Authorization header's value, or `{ cookie }` for the web app's session. */
+  get(path: string, credentials: string | { cookie: string }): Promise<{ status: number; body: string }> {
+    const header = typeof credentials === 'string' ? `Authorization: ${credentials}` : `Cookie: ${credentials.cookie}`;
     return new Promise((resolve, reject) => {
       this.waiting = resolve;
       this.failed = reject;
-      this.socket.write(`GET ${path} HTTP/1.1\r\nHost: ${this.hostHeader}\r\nAuthorization: ${authorization}\r\n\r\n`);
+      this.socket.write(`GET ${path} HTTP/1.1\r\nHost: ${this.hostHeader}\r\n${header}\r\n\r\n`);
     });
   }
 

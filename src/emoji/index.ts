@@ -73,3 +73,8 @@ export function unicodeEmojiPattern(): RegExp {
 export function codeForChars(chars: string): string | undefined {
   return get().codeOfChars.get(chars);
 }
+
+/** Every name the server takes (canonical names and aliases) and the code each means. */
+export function emojiNames(): ReadonlyMap<string, string> {
+  return get().byName;
+}

@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import type { AppContext } from '../context.js';
 import { renderError } from './render-error.js';
 import { authenticate, refuseWebhookBot, verifiedLogin } from './auth.js';
+import { authenticateSession, cookieOf, SESSION_COOKIE } from './session-auth.js';
 import { chargeRequest, userBudgetKey } from './rate-limit.js';
 import { ApiError } from '../errors.js';
 import { SHUTTING_DOWN, refusalBody } from './refusals.js';
@@ -41,6 +42,8 @@ export async function serveEvents(ctx: AppContext, user: UserRow, params: Params
 }
 
 const EVENTS_PATHS = new Set(['/api/v1/events', '/api/v1/events/']);
+/** The web app's polls (session cookie, as every /json route): the same fast path. */
+const WEB_EVENTS_PATHS = new Set(['/json/events', '/json/events/']);
 
 /**
  * The HTTP server, with GET /events answered straight from Node's request callback and
@@ -69,7 +72,9 @@ export function createServer(ctx: AppContext, fastify: http.RequestListener, opt
       res.end(JSON.stringify(refusalBody(SHUTTING_DOWN)));
       return;
     }
-    if (req.method !== 'GET' || !EVENTS_PATHS.has(q < 0 ? url : url.slice(0, q))) {
+    const path = q < 0 ? url : url.slice(0, q);
+    const web = WEB_EVENTS_PATHS.has(path);
+    if (req.method !== 'GET' || (!web && !EVENTS_PATHS.has(path))) {
       fastify(req, res);
       return;
     }
@@ -86,7 +91,9 @@ export function createServer(ctx: AppContext, fastify: http.RequestListener, opt
       }
       if (logRequests) ctx.log.info({ method: 'GET', url, status, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
     };
-    answerPoll(ctx, req, socket, q < 0 ? '' : url.slice(q + 1), reply, () => fastify(req, res));
+    const query = q < 0 ? '' : url.slice(q + 1);
+    if (web) answerWebPoll(ctx, req, socket, query, reply);
+    else answerPoll(ctx, req, socket, query, reply, () => fastify(req, res));
   });
   // Long polls are held up to 90 s by design; a client's next poll follows within seconds.
   server.requestTimeout = 0;
@@ -125,6 +132,19 @@ function answerPoll(ctx: AppContext, req: http.IncomingMessage, socket: MarkedSo
     // A failed login goes to the Fastify route, which answers it like any other: counted
     // against the client's address as Fastify finds it (behind a trusted proxy too).
     (err: unknown) => (ctx.limiter.enabled ? fallback() : replyError(ctx, err, reply)),
+  ).catch((err: unknown) => ctx.log.error({ err }, 'unhandled error'));
+}
+
+/**
+ * A poll of the web app: its session cookie (and the CSRF header for the unsafe methods,
+ * which a GET is not, as on every /json route) checked as session-auth.ts checks it for
+ * Fastify's /json routes; a refusal is answered here, uncharged, as those routes answer it.
+ */
+function answerWebPoll(ctx: AppContext, req: http.IncomingMessage, socket: MarkedSocket, query: string, reply: Reply): void {
+  const session = { method: req.method, headers: req.headers, cookies: { [SESSION_COOKIE]: cookieOf(req.headers.cookie, SESSION_COOKIE) } };
+  authenticateSession(ctx, session).then(
+    ({ user }) => chargedPoll(ctx, user, socket, query, reply),
+    (err: unknown) => replyError(ctx, err, reply),
   ).catch((err: unknown) => ctx.log.error({ err }, 'unhandled error'));
 }
 

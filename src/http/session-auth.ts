@@ -1,4 +1,5 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../context.js';
 import type { RealmRow, UserRow } from '../rows.js';
 import { csrfFailed, notLoggedIn, realmDeactivated, userDeactivated } from '../errors.js';
@@ -23,13 +24,33 @@ const MAX_SESSION_ID_LENGTH = 100;
 
 export interface SessionAuth { user: UserRow; realm: RealmRow; idHash: string }
 
+/** What authentication reads of a request: a Fastify request, or a raw one with its cookies parsed (longpoll.ts). */
+export interface SessionRequest { method?: string | undefined; headers: IncomingHttpHeaders; cookies: Record<string, string | undefined> }
+
+/** One cookie of a raw Cookie header, decoded as @fastify/cookie decodes it. */
+export function cookieOf(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0 || part.slice(0, eq).trim() !== name) continue;
+    let v = part.slice(eq + 1).trim();
+    if (v.startsWith('"') && v.endsWith('"') && v.length > 1) v = v.slice(1, -1);
+    try {
+      return v.includes('%') ? decodeURIComponent(v) : v;
+    } catch {
+      return v;
+    }
+  }
+  return undefined;
+}
+
 /**
  * The signed-in user of a /json request. No session (or another organization's, or an expired
  * one): 401 before anything else, so that a page without a token learns it must sign in. Then
  * CSRF (403, as Django's middleware answers before the view); then the account's state, as
  * the API checks it, ending the session of a deactivated user or organization.
  */
-export async function authenticateSession(ctx: AppContext, req: FastifyRequest): Promise<SessionAuth> {
+export async function authenticateSession(ctx: AppContext, req: SessionRequest): Promise<SessionAuth> {
   const realm = await resolveRealm(ctx, req.headers.host);
   const id = req.cookies[SESSION_COOKIE];
   if (!id || id.length > MAX_SESSION_ID_LENGTH) throw notLoggedIn();
@@ -49,7 +70,7 @@ export async function authenticateSession(ctx: AppContext, req: FastifyRequest):
   return { user: login.user, realm: login.realm, idHash };
 }
 
-function checkCsrf(req: FastifyRequest, expected: string): void {
+function checkCsrf(req: SessionRequest, expected: string): void {
   const sent = req.headers[CSRF_HEADER];
   // Django's reasons (REASON_CSRF_TOKEN_MISSING / _INCORRECT).
   if (typeof sent !== 'string' || sent === '') throw csrfFailed('CSRF token missing.');

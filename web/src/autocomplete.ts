@@ -1,5 +1,5 @@
 /** Compose autocomplete: @mentions, :emoji:, #**stream** at the caret. */
-import { COMMON_EMOJI, glyph } from './emoji';
+import { catalogNow, customEmoji, glyph, loadCatalog, POPULAR, searchEmoji } from './emoji';
 import type { State } from './types';
 
 export type Suggestion = { label: string; insert: string };
@@ -22,11 +22,10 @@ export function complete(text: string, caret: number, s: State): Completion | nu
       .map((u) => ({ label: `${u.full_name} (${u.email})`, insert: `@**${u.full_name}** ` }));
   } else if (sigil === ':') {
     if (query.length < 1) return null;
-    const custom = Object.values((s.reg.realm_emoji ?? {}) as Record<string, { name: string; deactivated: boolean }>).filter((e) => !e.deactivated).map((e) => e.name);
-    items = [...COMMON_EMOJI.map(([n, c]) => ({ n, g: glyph(c) })), ...custom.map((n) => ({ n, g: '' }))]
-      .filter(({ n }) => n.includes(query))
-      .slice(0, LIMIT)
-      .map(({ n, g }) => ({ label: `${g} :${n}:`, insert: `:${n}: ` }));
+    // Every emoji once the catalog is here (it is fetched after the first paint); the popular ones until then.
+    const known = catalogNow()?.items ?? (void loadCatalog(), POPULAR);
+    items = searchEmoji([...customEmoji(s), ...known], query, LIMIT)
+      .map((e) => ({ label: `${e.type === 'unicode_emoji' ? glyph(e.code) : ''} :${e.name}:`, insert: `:${e.name}: ` }));
   } else {
     items = ((s.reg.subscriptions ?? []) as Array<{ name: string }>)
       .filter((st) => st.name.toLowerCase().includes(query))

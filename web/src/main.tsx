@@ -12,6 +12,7 @@ import { onRegister, poll, register, SignedOut } from './live';
 import './outbox';
 import { store } from './store';
 import { applyTheme } from './theme';
+import { loadCatalog } from './emoji';
 import { followHash, refetch } from './view';
 import './styles.css';
 
@@ -56,6 +57,9 @@ async function boot(): Promise<void> {
   });
   reportPresence();
   void poll();
+  // The emoji catalog (its own chunk) once the page is idle, for :emoji: autocomplete.
+  const idle = (window as { requestIdleCallback?: (f: () => void) => void }).requestIdleCallback ?? ((f: () => void) => setTimeout(f, 1000));
+  idle(() => void loadCatalog().catch(() => {}));
 }
 
 void boot();

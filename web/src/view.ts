@@ -40,7 +40,7 @@ async function load(list: MessageList): Promise<void> {
     // a view that reached the newest end takes them in too.
     const newestFetched = r.messages.at(-1)?.id ?? -1;
     store.addMessages(r.messages);
-    for (const m of r.messages) list.insert(m.id);
+    list.insertAll(r.messages.map((m) => m.id));
     list.foundOldest = r.found_oldest;
     list.foundNewest = r.found_newest;
     if (r.found_newest && store.state) {
@@ -77,7 +77,7 @@ export async function loadOlder(): Promise<void> {
   try {
     const r = await fetchMessages(list.narrow, list.ids[0]!, PAGE, 0);
     store.addMessages(r.messages);
-    for (const m of r.messages) list.insert(m.id);
+    list.insertAll(r.messages.map((m) => m.id));
     list.foundOldest = r.found_oldest;
   } finally {
     list.loadingOlder = false;
@@ -93,7 +93,7 @@ export async function loadNewer(): Promise<void> {
   try {
     const r = await fetchMessages(list.narrow, list.ids.at(-1)!, 0, PAGE);
     store.addMessages(r.messages);
-    for (const m of r.messages) list.insert(m.id);
+    list.insertAll(r.messages.map((m) => m.id));
     list.foundNewest = r.found_newest;
   } finally {
     list.loadingNewer = false;

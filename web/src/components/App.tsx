@@ -4,6 +4,7 @@ import { ui } from '../keys';
 import { Compose } from './Compose';
 import { Feed } from './Feed';
 import { Help } from './Help';
+import { Invites } from './Invites';
 import { LeftSidebar } from './LeftSidebar';
 import { RightSidebar } from './RightSidebar';
 import { Search } from './Search';
@@ -27,6 +28,7 @@ export function App() {
         <Search />
         <span class={`conn ${store.conn}`} role="status">{CONN_TEXT[store.conn]}</span>
         <button class="link-button" onClick={() => toggle('help', true)} aria-label="Keyboard shortcuts">?</button>
+        {s.reg.is_admin === true && <button class="link-button" onClick={() => toggle('invites', true)}>Invite people</button>}
         <button class="link-button" onClick={() => toggle('settings', true)}>{me?.full_name ?? 'Settings'}</button>
         <button class="link-button" onClick={() => logout().finally(() => location.assign('/login'))}>Sign out</button>
       </header>
@@ -40,6 +42,7 @@ export function App() {
       {ui.help && <Help close={() => toggle('help', false)} />}
       {ui.settings && <Settings close={() => toggle('settings', false)} />}
       {ui.streams && <Streams close={() => toggle('streams', false)} />}
+      {ui.invites && <Invites close={() => toggle('invites', false)} />}
     </div>
   );
 }

@@ -1,16 +1,21 @@
 import { memo } from 'preact/compat';
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { del, get, patch, post } from '../api';
-import { COMMON_EMOJI, glyph } from '../emoji';
+import { glyph } from '../emoji';
+import { EmojiPicker } from './EmojiPicker';
 import type { Message, Reaction } from '../types';
 import { store } from '../store';
 import { discard } from '../outbox';
+import { Avatar } from './Avatar';
 
 /** The server renders unicode emoji as `<span class="emoji emoji-1f44b" ...>:wave:</span>`; show the glyph. */
 const EMOJI_SPAN = /(<span[^>]*class="emoji emoji-([0-9a-f]+(?:-[0-9a-f]+)*)"[^>]*>):[^<:]+:<\/span>/g;
 const withGlyphs = (html: string) => (html.includes('class="emoji emoji-') ? html.replace(EMOJI_SPAN, (all: string, open: string, code: string) => (/[<>&"'\x00-\x7f]/.test(glyph(code)) ? all : `${open}${glyph(code)}</span>`)) : html);
 
-const time = (ts: number) => new Date(ts * 1000).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+// One formatter for every row: toLocaleTimeString builds a new one per call, and that was
+// the largest share of mounting a row (the render window mounts 30 per scroll step).
+const TIME = new Intl.DateTimeFormat([], { hour: '2-digit', minute: '2-digit' });
+const time = (ts: number) => TIME.format(ts * 1000);
 
 /** Reactions grouped by emoji, as the API lists one entry per person. */
 function groupReactions(reactions: Reaction[]) {
@@ -46,39 +51,49 @@ function alertError(e: unknown) {
   store.changed();
 }
 
-function Picker({ m, close }: { m: Message; close: () => void }) {
-  return (
-    <div class="emoji-picker" role="dialog" aria-label="Add a reaction">
-      {COMMON_EMOJI.map(([name, code]) => (
-        <button key={name} class="emoji-choice" title={`:${name}:`} aria-label={name} onClick={() => { void toggleReaction(m, name, code); close(); }}>
-          {glyph(code)}
-        </button>
-      ))}
-    </div>
-  );
-}
-
+/**
+ * Edits a message in place: its content (one's own), its topic, and its stream (Zulip's
+ * PATCH /messages/{id} with stream_id), moving this message, it and later ones, or the whole
+ * topic. The API takes no content change together with a stream change, so the text is
+ * locked while another stream is chosen; another person's message can only be moved.
+ */
 function Editor({ m, done }: { m: Message; done: () => void }) {
-  const [text, setText] = useState<string | null>(null);
+  const mine = m.sender_id === store.state!.me;
+  const [text, setText] = useState<string | null>(mine ? null : '');
   const [topic, setTopic] = useState(m.subject);
+  const [streamId, setStreamId] = useState(m.stream_id ?? 0);
   const [propagate, setPropagate] = useState('change_one');
   // The raw markdown comes from GET /messages/{id} (the feed holds rendered HTML).
-  if (text === null) {
-    get(`/messages/${m.id}`).then((r) => setText(r.raw_content ?? ''), () => setText(''));
+  const [raw, setRaw] = useState<string | null>(null);
+  if (mine && text === null && raw === null) {
+    get(`/messages/${m.id}`).then((r) => { setRaw(r.raw_content ?? ''); setText(r.raw_content ?? ''); }, () => { setRaw(''); setText(''); });
   }
+  const moving = m.type === 'stream' && streamId !== m.stream_id;
   const save = async (e: Event) => {
     e.preventDefault();
+    const params: Record<string, unknown> = {};
+    if (mine && !moving && text !== null && text !== raw) params.content = text;
+    if (m.type === 'stream' && topic !== m.subject) params.topic = topic;
+    if (moving) params.stream_id = streamId;
+    if (params.topic !== undefined || moving) params.propagate_mode = propagate;
+    if (Object.keys(params).length === 0) return done();
     try {
-      await patch(`/messages/${m.id}`, { content: text ?? undefined, ...(m.type === 'stream' && topic !== m.subject ? { topic, propagate_mode: propagate } : {}) });
+      await patch(`/messages/${m.id}`, params);
       done();
     } catch (err) {
       alertError(err);
     }
   };
+  const streams = (store.state!.reg.subscriptions ?? []) as Array<{ stream_id: number; name: string }>;
+  const current = store.state!.streamsById.get(m.stream_id ?? -1);
+  const choices = current && !streams.some((x) => x.stream_id === current.stream_id) ? [current, ...streams] : streams;
   return (
     <form class="editor" onSubmit={save}>
       {m.type === 'stream' && (
         <div class="editor-topic">
+          <select aria-label="Stream" value={String(streamId)} onChange={(e) => setStreamId(Number(e.currentTarget.value))}>
+            {choices.map((x) => <option key={x.stream_id} value={String(x.stream_id)}>#{x.name}</option>)}
+          </select>
           <input aria-label="Topic" value={topic} onInput={(e) => setTopic(e.currentTarget.value)} />
           {/* Moving a topic: this message, it and later ones, or the whole topic (Zulip's propagate_mode). */}
           <select aria-label="Move which messages" value={propagate} onChange={(e) => setPropagate(e.currentTarget.value)}>
@@ -88,9 +103,12 @@ function Editor({ m, done }: { m: Message; done: () => void }) {
           </select>
         </div>
       )}
-      <textarea aria-label="Message" value={text ?? ''} disabled={text === null} onInput={(e) => setText(e.currentTarget.value)}
-        onKeyDown={(e) => { if (e.key === 'Enter' && !e.shiftKey) void save(e); if (e.key === 'Escape') done(); }} />
-      <button type="submit">Save</button>
+      {mine && (
+        <textarea aria-label="Message" value={text ?? ''} disabled={text === null || moving} title={moving ? 'A message moved to another stream keeps its text' : undefined}
+          onInput={(e) => setText(e.currentTarget.value)}
+          onKeyDown={(e) => { if (e.key === 'Enter' && !e.shiftKey) void save(e); if (e.key === 'Escape') done(); }} />
+      )}
+      <button type="submit">{mine ? 'Save' : 'Move'}</button>
       <button type="button" onClick={done}>Cancel</button>
     </form>
   );
@@ -101,6 +119,7 @@ type RowProps = { m: Message; selected: boolean; showSender: boolean; editing: b
 /** One message; memoised so a live message re-renders only its own row. */
 export const MessageRow = memo(function MessageRow({ m, selected, showSender, editing }: RowProps) {
   const [picking, setPicking] = useState(false);
+  const reactButton = useRef<HTMLButtonElement>(null);
   const [confirming, setConfirming] = useState(false);
   const me = store.state!.me;
   const mine = m.sender_id === me;
@@ -111,12 +130,13 @@ export const MessageRow = memo(function MessageRow({ m, selected, showSender, ed
   };
   return (
     <div
-      class={`message ${selected ? 'selected' : ''} ${m.local_id ? 'echo' : ''} ${m.flags.includes('read') ? '' : 'unread'} ${m.flags.includes('mentioned') ? 'mentioned' : ''}`}
+      class={`message ${picking ? 'picking' : ''} ${selected ? 'selected' : ''} ${m.local_id ? 'echo' : ''} ${m.flags.includes('read') ? '' : 'unread'} ${m.flags.includes('mentioned') ? 'mentioned' : ''}`}
       data-id={m.id}
       onClick={() => { if (m.id > 0 && store.selected !== m.id) { store.selected = m.id; store.changed(); } }}
     >
       {showSender && (
         <div class="sender-line">
+          <Avatar url={m.avatar_url ?? store.state!.usersById.get(m.sender_id)?.avatar_url} name={m.sender_full_name} userId={m.sender_id} size="large" />
           <strong class="sender">{m.sender_full_name}</strong>
           <time dateTime={new Date(m.timestamp * 1000).toISOString()}>{time(m.timestamp)}</time>
         </div>
@@ -137,13 +157,14 @@ export const MessageRow = memo(function MessageRow({ m, selected, showSender, ed
       {m.id > 0 && (
         <div class="actions">
           <button class={`star ${starred ? 'on' : ''}`} aria-pressed={starred} aria-label={starred ? 'Unstar' : 'Star'} onClick={() => void toggleStar(m)}>{starred ? '★' : '☆'}</button>
-          <button aria-label="Add reaction" aria-expanded={picking} onClick={() => setPicking(!picking)}>☺</button>
+          <button ref={reactButton} aria-label="Add reaction" aria-expanded={picking} onClick={() => setPicking(!picking)}>☺</button>
           {mine && <button aria-label="Edit" onClick={() => setEditing(true)}>✎</button>}
+          {!mine && m.type === 'stream' && <button aria-label="Move" onClick={() => setEditing(true)}>⇄</button>}
           {mine && !confirming && <button aria-label="Delete" onClick={() => setConfirming(true)}>🗑</button>}
           {mine && confirming && <button class="danger" onClick={() => del(`/messages/${m.id}`).catch(alertError)}>Delete?</button>}
         </div>
       )}
-      {picking && <Picker m={m} close={() => setPicking(false)} />}
+      {picking && <EmojiPicker label="Add a reaction" opener={reactButton} close={() => setPicking(false)} onPick={(e) => void toggleReaction(m, e.name, e.code, e.type)} />}
     </div>
   );
 });

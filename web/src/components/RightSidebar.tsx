@@ -1,6 +1,7 @@
 import { useStore } from '../hooks';
 import { showNarrow } from '../view';
 import type { User } from '../types';
+import { Avatar } from './Avatar';
 
 /** Zulip's presence rule: active within 140 s is active, otherwise idle within the same window, else offline. */
 const OFFLINE_AFTER_S = 140;
@@ -34,6 +35,7 @@ export function RightSidebar() {
                 void showNarrow([{ operator: 'pm-with', operand: u.email }]);
               }}
             >
+              <Avatar url={u.avatar_url} name={u.full_name} userId={u.user_id} />
               <span class={`presence ${p}`} role="img" aria-label={p} />
               <span class="label">{u.full_name}</span>
             </a>
