@@ -27,14 +27,15 @@ export class Node {
     this.pool = new Pool(base, { connections: 8, pipelining: 1 });
   }
 
-  async call(method: 'GET' | 'POST' | 'DELETE', path: string, auth: string, body?: Record<string, string> | string): Promise<any> {
+  /** `parse` false: the answer is read but not parsed (a register's is large; parsing it would load the generator). */
+  async call(method: 'GET' | 'POST' | 'DELETE', path: string, auth: string, body?: Record<string, string> | string, parse = true): Promise<any> {
     const r = await this.pool.request({
       method, path: `/api/v1${path}`, body: typeof body === 'string' ? body : body && form(body),
       headers: { authorization: auth, ...(body ? { 'content-type': FORM } : {}) },
     });
     const text = await r.body.text();
     if (r.statusCode !== 200) throw new Error(`${method} ${path} on ${this.base}: ${r.statusCode} ${text.slice(0, 300)}`);
-    return JSON.parse(text);
+    return parse ? JSON.parse(text) : undefined;
   }
 }
 
@@ -136,7 +137,7 @@ export async function registerLoop(nodes: Node[], account: Account, concurrency:
   let i = 0;
   await Promise.all(Array.from({ length: concurrency }, async () => {
     while (Date.now() < end) {
-      await nodes[i++ % nodes.length]!.call('POST', '/register', basic(account), TERMINAL_REGISTER);
+      await nodes[i++ % nodes.length]!.call('POST', '/register', basic(account), TERMINAL_REGISTER, false);
       done++;
     }
   }));
