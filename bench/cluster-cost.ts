@@ -9,7 +9,9 @@
  * a poll (what one delivery adds: the two runs' difference over 100); POST /register with
  * zulip-terminal's fetch types. Also Redis's and PostgreSQL's CPU per operation, Redis
  * memory per queue and per bus entry, and the load generator's own CPU.
- * Each node runs in its own process (bench/lib/child.ts); BENCH_PROFILE=<dir> profiles them.
+ * Each node runs in its own process (bench/lib/child.ts). BENCH_PROFILE_RUN=<run label>
+ * (e.g. 'send + delivery') writes a CPU profile of each node over that run's measured part
+ * to BENCH_PROFILE_DIR (default: the temp dir); bench/lib/profile-summary.ts reads them.
  */
 import { Redis } from 'ioredis';
 import pg from 'pg';
@@ -17,6 +19,7 @@ import { reportToParent, startChild } from './lib/child.js';
 import { processCpuMs, findPostmaster, postgresCpu, postgresCpuBetween } from './lib/service-cpu.js';
 import { Deliveries, Listener, Node, registerLoop, sendLoop, type Account } from './lib/cost-ops.js';
 import { printCostTable, type Run } from './lib/cost-table.js';
+import { profiledRun, profileOnSignal } from './lib/profile-window.js';
 
 const SUBSCRIBERS = 100;
 const SENDERS = Number(process.env.BENCH_SENDERS ?? 1);
@@ -28,6 +31,7 @@ interface Seeded { base: string; subscribers?: Account[]; registrant?: Account }
 
 if (process.argv[2] === 'child') {
   const opts = JSON.parse(process.argv[3]!) as ChildOptions;
+  if (process.env.BENCH_PROFILE_RUN) profileOnSignal(process.env.BENCH_PROFILE_DIR ?? (await import('node:os')).tmpdir(), `${opts.clusterName}-${opts.role}`);
   const { startBenchApp } = await import('./lib/bench-app.js');
   const { sendMessage } = await import('../src/actions/message-send.js');
   // No heartbeat within a run: a parked poll answers only with the benchmark's messages.
@@ -81,6 +85,8 @@ if (process.argv[2] === 'child') {
     process.stderr.write(`  (${setup}) ${label}: warm-up...`);
     await op(WARMUP_MS);
     measuring();
+    const profiling = profiledRun(label);
+    if (profiling) for (const n of nodes) process.kill(n.pid, 'SIGUSR2');
     const nodeBefore = nodes.map((n) => processCpuMs(n.pid)!);
     const redisBefore = setup === 'a' ? undefined : processCpuMs(redisServer.pid()!);
     const pgBefore = postmaster ? postgresCpu(postmaster) : undefined;
@@ -99,6 +105,11 @@ if (process.argv[2] === 'child') {
     const wall = (performance.now() - t0) / 1000;
     const gen = process.cpuUsage(own);
     const nodeMs = nodes.map((n, i) => processCpuMs(n.pid)! - nodeBefore[i]!);
+    if (profiling) {
+      for (const n of nodes) process.kill(n.pid, 'SIGUSR2');
+      // The profiles are written before the next run begins (its figures would carry the writing).
+      await new Promise((r) => setTimeout(r, 2000));
+    }
     const run: Run = {
       setup, label, ops: count, wall, nodeMs,
       redisMs: redisBefore === undefined ? undefined : processCpuMs(redisServer.pid()!)! - redisBefore,
