@@ -1,6 +1,7 @@
 /**
- * `npm run bench -- cluster-cost [seconds] [setups]`: the CPU a server process spends per
- * operation, on PostgreSQL, in three setups (`setups`: any of a, b, c; default all):
+ * `npm run bench -- cluster-cost [seconds] [setups] [rounds]`: the CPU a server process
+ * spends per operation, on PostgreSQL, in three setups (`setups`: any of a, b, c; default
+ * all), each operation measured for `seconds` per setup in `rounds` windows (default 3):
  *   (a) one process, no Redis (the baseline: a cluster needs PostgreSQL, so like with like);
  *   (b) one cluster node (PostgreSQL + Redis);
  *   (c) two cluster nodes, CPU summed over both: sends on one, polls on the other.
@@ -18,16 +19,18 @@ import pg from 'pg';
 import { reportToParent, startChild } from './lib/child.js';
 import { processCpuMs, findPostmaster, postgresCpu, postgresCpuBetween } from './lib/service-cpu.js';
 import { Deliveries, Listener, Node, registerLoop, sendLoop, type Account } from './lib/cost-ops.js';
-import { printCostTable, type Run } from './lib/cost-table.js';
+import { addRun, printCostTable, type Run } from './lib/cost-table.js';
 import { profiledRun, profileOnSignal } from './lib/profile-window.js';
 
 const SUBSCRIBERS = 100;
 const SENDERS = Number(process.env.BENCH_SENDERS ?? 1);
 const REGISTER_CONCURRENCY = 2;
 const WARMUP_MS = 3000;
+const ROUNDS = Number(process.argv[4] ?? 3);
 
 interface ChildOptions { role: 'seed' | 'join'; databaseUrl: string; redisUrl?: string; clusterName: string }
 interface Seeded { base: string; subscribers?: Account[]; registrant?: Account }
+interface Setup { name: 'a' | 'b' | 'c'; nodes: Node[]; subscribers: Account[]; registrant: Account; bus: string }
 
 if (process.argv[2] === 'child') {
   const opts = JSON.parse(process.argv[3]!) as ChildOptions;
@@ -55,7 +58,7 @@ if (process.argv[2] === 'child') {
   reportToParent(bench, { base, ...seeded });
 } else {
   const seconds = Number(process.argv[2] ?? 15);
-  const setups = process.argv[3] ?? 'abc';
+  const only = process.argv[3] ?? 'abc';
   const { findPgBin, startCluster } = await import('../test/helpers/pg.js');
   const { startRedis } = await import('../test/helpers/redis.js');
   const bin = findPgBin();
@@ -80,133 +83,151 @@ if (process.argv[2] === 'child') {
     return { memory: Number(/used_memory:(\d+)/.exec(info)![1]), keys: await redis.dbsize() };
   };
 
-  /** Runs `op` for a warm-up, then measured for `seconds`: CPU of every process involved per operation. */
-  const measure = async (setup: string, label: string, nodes: Node[], op: (ms: number) => Promise<number>, measuring: () => void = () => undefined): Promise<Run> => {
-    process.stderr.write(`  (${setup}) ${label}: warm-up...`);
-    await op(WARMUP_MS);
-    measuring();
-    const profiling = profiledRun(label);
-    if (profiling) for (const n of nodes) process.kill(n.pid, 'SIGUSR2');
+  /**
+   * One measured window of `op` on one setup, after a warm-up: the CPU of every process
+   * involved, and what Redis gained (memory, keys, bus entries) over warm-up and window.
+   */
+  const window = async (setup: Setup, label: string, op: (ms: number) => Promise<number>, opts: { warmMs: number; ms: number; profile: boolean; measuring?: () => void }): Promise<Run> => {
+    const { nodes } = setup;
+    process.stderr.write(`  (${setup.name}) ${label}: warm-up...`);
+    const redisAt = async () => setup.name === 'a' ? { memory: 0, keys: 0, entries: 0 } : { ...await redisInfo(), entries: await redis.xlen(setup.bus) };
+    const r0 = await redisAt();
+    let all = await op(opts.warmMs);
+    opts.measuring?.();
+    if (opts.profile) for (const n of nodes) process.kill(n.pid, 'SIGUSR2');
     const nodeBefore = nodes.map((n) => processCpuMs(n.pid)!);
-    const redisBefore = setup === 'a' ? undefined : processCpuMs(redisServer.pid()!);
+    const redisBefore = setup.name === 'a' ? undefined : processCpuMs(redisServer.pid()!);
     const pgBefore = postmaster ? postgresCpu(postmaster) : undefined;
     const own = process.cpuUsage();
     const t0 = performance.now();
-    let done = false;
-    let count = 0;
-    const ticker = setInterval(() => process.stderr.write(`\r  (${setup}) ${label}: ${((performance.now() - t0) / 1000).toFixed(0)}/${seconds} s measured...   `), 1000);
+    const ticker = setInterval(() => process.stderr.write(`\r  (${setup.name}) ${label}: ${((performance.now() - t0) / 1000).toFixed(0)}/${(opts.ms / 1000).toFixed(0)} s measured...   `), 1000);
+    let count: number;
     try {
-      count = await op(seconds * 1000);
-      done = true;
+      count = await op(opts.ms);
     } finally {
       clearInterval(ticker);
-      if (!done) process.stderr.write('\n');
     }
     const wall = (performance.now() - t0) / 1000;
     const gen = process.cpuUsage(own);
     const nodeMs = nodes.map((n, i) => processCpuMs(n.pid)! - nodeBefore[i]!);
-    if (profiling) {
+    const redisMs = redisBefore === undefined ? undefined : processCpuMs(redisServer.pid()!)! - redisBefore;
+    const pgMs = pgBefore && postmaster ? postgresCpuBetween(pgBefore, postgresCpu(postmaster)) : undefined;
+    all += count;
+    const r1 = await redisAt();
+    if (opts.profile) {
       for (const n of nodes) process.kill(n.pid, 'SIGUSR2');
-      // The profiles are written before the next run begins (its figures would carry the writing).
+      // The profiles are written before the next window begins (its figures would carry the writing).
       await new Promise((r) => setTimeout(r, 2000));
     }
     const run: Run = {
-      setup, label, ops: count, wall, nodeMs,
-      redisMs: redisBefore === undefined ? undefined : processCpuMs(redisServer.pid()!)! - redisBefore,
-      pgMs: pgBefore && postmaster ? postgresCpuBetween(pgBefore, postgresCpu(postmaster)) : undefined,
-      genMs: (gen.user + gen.system) / 1000,
+      setup: setup.name, label, ops: count, wall, nodeMs, redisMs, pgMs, genMs: (gen.user + gen.system) / 1000,
+      redis: { opsWithWarmUp: all, memory: r1.memory - r0.memory, keys: r1.keys - r0.keys, entries: r1.entries - r0.entries },
     };
     const per = (ms: number) => (ms / count).toFixed(2);
-    process.stderr.write(`\r  (${setup}) ${label}: ${count} ops in ${wall.toFixed(1)} s; server ${per(nodeMs.reduce((a, b) => a + b, 0))} ms/op`
-      + `${run.redisMs === undefined ? '' : `, redis ${per(run.redisMs)}`}${run.pgMs === undefined ? '' : `, postgres ${per(run.pgMs)}`}, load generator ${per(run.genMs)}\n`);
+    process.stderr.write(`\r  (${setup.name}) ${label}: ${count} ops in ${wall.toFixed(1)} s; server ${per(nodeMs.reduce((a, b) => a + b, 0))} ms/op`
+      + `${redisMs === undefined ? '' : `, redis ${per(redisMs)}`}${pgMs === undefined ? '' : `, postgres ${per(pgMs)}`}, load generator ${per(run.genMs)}\n`);
     return run;
   };
 
+  /**
+   * The operations, each measured in `ROUNDS` windows per setup taken in turn (a, b, c, a,
+   * b, c...): the machine's other load drifts over minutes, and taking the setups in turn
+   * spreads it over all of them instead of loading one setup's figures.
+   */
+  interface Operation<S> {
+    label: string;
+    only?: string;
+    /** Before the first window on a setup (listeners), and after its last. */
+    begin?: (s: Setup) => Promise<S>;
+    end?: (s: Setup, state: S) => Promise<void>;
+    op: (s: Setup, state: S) => (ms: number) => Promise<number>;
+    measuring?: (state: S) => () => void;
+    after?: (run: Run, state: S) => void;
+  }
+  type Delivery = { listeners: Listener[]; deliveries: Deliveries; answers: number; events: number; before: [number, number] };
   /** 100 listeners on `pollNodes` (subscriber i on pollNodes[i % n]), sends on `sendNodes`. */
-  const deliveryRun = async (setup: string, label: string, sendNodes: Node[], pollNodes: Node[], all: Node[], subscribers: Account[]): Promise<Run> => {
-    const listeners = await Promise.all(subscribers.map((s, i) => Listener.register(pollNodes[i % pollNodes.length]!, s)));
-    const deliveries = new Deliveries();
-    for (const l of listeners) l.start(deliveries);
-    let answersBefore = 0;
-    let eventsBefore = 0;
-    const run = await measure(setup, label, all, (ms) => sendLoop(sendNodes, subscribers.slice(0, SENDERS), ms, { to: deliveries, listeners: listeners.length }),
-      () => void ([answersBefore, eventsBefore] = [deliveries.answers, deliveries.events]));
-    run.eventsPerAnswer = (deliveries.events - eventsBefore) / (deliveries.answers - answersBefore);
-    await Promise.all(listeners.map((l) => l.stop()));
-    return run;
-  };
+  const deliveryOp = (label: string, only: string | undefined, sendNodes: (s: Setup) => Node[], pollNodes: (s: Setup) => Node[]): Operation<Delivery> => ({
+    label, only,
+    begin: async (s) => {
+      const listeners = await Promise.all(s.subscribers.map((a, i) => Listener.register(pollNodes(s)[i % pollNodes(s).length]!, a)));
+      const deliveries = new Deliveries();
+      for (const l of listeners) l.start(deliveries);
+      return { listeners, deliveries, answers: 0, events: 0, before: [0, 0] };
+    },
+    end: async (_s, d) => void await Promise.all(d.listeners.map((l) => l.stop())),
+    op: (s, d) => (ms) => sendLoop(sendNodes(s), s.subscribers.slice(0, SENDERS), ms, { to: d.deliveries, listeners: d.listeners.length }),
+    measuring: (d) => () => void (d.before = [d.deliveries.answers, d.deliveries.events]),
+    after: (run, d) => {
+      d.answers += d.deliveries.answers - d.before[0];
+      d.events += d.deliveries.events - d.before[1];
+      run.eventsPerAnswer = d.events / d.answers;
+    },
+  });
+  const operations: Array<Operation<any>> = [
+    // What the nodes spend with nothing to do (timers, the bus's blocking read), per second.
+    { label: 'idle', op: () => async (ms) => { await new Promise((r) => setTimeout(r, ms)); return ms / 1000; } },
+    // No queue hears these (in c, sends alternate between the nodes).
+    { label: 'send alone', op: (s) => (ms) => sendLoop(s.nodes, s.subscribers.slice(0, SENDERS), ms) },
+    // In c, sent on node 1 and polled on node 2, so that every delivery crosses.
+    deliveryOp('send + delivery', undefined, (s) => [s.nodes[0]!], (s) => [s.nodes.at(-1)!]),
+    deliveryOp('send + delivery, split', 'c', (s) => s.nodes, (s) => s.nodes),
+    // In c, alternating between the nodes. Each one leaves a queue behind.
+    { label: 'register', op: (s) => (ms) => registerLoop(s.nodes, s.registrant, REGISTER_CONCURRENCY, ms) },
+  ];
 
+  const setups: Setup[] = [];
   const runs: Run[] = [];
-  const memory: Array<{ setup: string; perQueue: number; keysPerQueue: number; perEntry: number; entriesPerSend: number }> = [];
-  let dbCount = 0;
   try {
-    for (const setup of ['a', 'b', 'c'].filter((s) => setups.includes(s))) {
-      process.stderr.write(`setup (${setup}): ${{ a: 'one process on PostgreSQL, no Redis', b: 'one cluster node, PostgreSQL + Redis', c: 'two cluster nodes, PostgreSQL + Redis' }[setup]}\n`);
-      const db = `ccost_${setup}_${dbCount++}`;
+    for (const name of (['a', 'b', 'c'] as const).filter((s) => only.includes(s))) {
+      process.stderr.write(`setup (${name}): ${{ a: 'one process on PostgreSQL, no Redis', b: 'one cluster node, PostgreSQL + Redis', c: 'two cluster nodes, PostgreSQL + Redis' }[name]}\n`);
+      const db = `ccost_${name}`;
       const admin = new pg.Client({ connectionString: pgCluster.url });
       await admin.connect();
       await admin.query(`CREATE DATABASE ${db}`);
       await admin.end();
       const dbUrl = new URL(pgCluster.url);
       dbUrl.pathname = `/${db}`;
-      await redis.flushall();
-      const clusterName = `ccost-${setup}`;
-      const opts = (role: ChildOptions['role']): string => JSON.stringify({ role, databaseUrl: dbUrl.toString(), redisUrl: setup === 'a' ? undefined : redisServer.url, clusterName });
+      const clusterName = `ccost-${name}`;
+      const opts = (role: ChildOptions['role']): string => JSON.stringify({ role, databaseUrl: dbUrl.toString(), redisUrl: name === 'a' ? undefined : redisServer.url, clusterName });
       process.stderr.write('  seeding 1,000 users, a 100-subscriber stream and 40 more streams...\n');
       const first = await startChild<Seeded>(import.meta.filename, [opts('seed')]);
       children.push(first.child);
       const nodes = [new Node(first.setup.base, first.child.pid!)];
-      if (setup === 'c') {
+      if (name === 'c') {
         const second = await startChild<Seeded>(import.meta.filename, [opts('join')]);
         children.push(second.child);
         nodes.push(new Node(second.setup.base, second.child.pid!));
       }
-      const subscribers = first.setup.subscribers!;
-      const bus = `${clusterName}:bus`;
-
-      // Send alone: no queue hears it (in c, sends alternate between the nodes).
-      const m0 = await redisInfo();
-      const len0 = setup === 'a' ? 0 : await redis.xlen(bus);
-      let sentAlone = 0;
-      runs.push(await measure(setup, 'send alone', nodes, async (ms) => {
-        const n = await sendLoop(nodes, subscribers.slice(0, SENDERS), ms);
-        sentAlone += n;
-        return n;
-      }));
-      const m1 = await redisInfo();
-      const len1 = setup === 'a' ? 0 : await redis.xlen(bus);
-
-      // Send + delivery: in c, sent on node 1 and polled on node 2, so every delivery crosses.
-      runs.push(await deliveryRun(setup, 'send + delivery', [nodes[0]!], [nodes.at(-1)!], nodes, subscribers));
-      if (setup === 'c') runs.push(await deliveryRun(setup, 'send + delivery, split', nodes, nodes, nodes, subscribers));
-
-      // Register: in c, alternating between the nodes. Each one leaves a queue behind.
-      const m2 = await redisInfo();
-      let registered = 0;
-      runs.push(await measure(setup, 'register', nodes, async (ms) => {
-        const n = await registerLoop(nodes, first.setup.registrant!, REGISTER_CONCURRENCY, ms);
-        registered += n;
-        return n;
-      }));
-      const m3 = await redisInfo();
-      if (setup !== 'a') {
-        memory.push({
-          setup, perQueue: (m3.memory - m2.memory) / registered, keysPerQueue: (m3.keys - m2.keys) / registered,
-          perEntry: (m1.memory - m0.memory) / (len1 - len0), entriesPerSend: (len1 - len0) / sentAlone,
-        });
+      setups.push({ name, nodes, subscribers: first.setup.subscribers!, registrant: first.setup.registrant!, bus: `${clusterName}:bus` });
+    }
+    for (const o of operations) {
+      const on = setups.filter((s) => !o.only || o.only.includes(s.name));
+      if (on.length === 0) continue;
+      process.stderr.write(`${o.label}: ${ROUNDS} windows of ${(seconds / ROUNDS).toFixed(1)} s per setup, setups in turn\n`);
+      const states = new Map<Setup, unknown>();
+      for (const s of on) states.set(s, await o.begin?.(s));
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const s of on) {
+          const state = states.get(s);
+          const run = await window(s, o.label, o.op(s, state), {
+            warmMs: round === 0 ? WARMUP_MS : WARMUP_MS / 6, ms: (seconds * 1000) / ROUNDS, profile: round === 0 && profiledRun(o.label), measuring: o.measuring?.(state),
+          });
+          o.after?.(run, state);
+          addRun(runs, run);
+        }
       }
-      for (const c of children.splice(0)) {
-        c.kill('SIGTERM');
-        await new Promise((r) => c.once('exit', r));
-      }
-      await Promise.all(nodes.map((n) => n.pool.close()));
+      for (const s of on) await o.end?.(s, states.get(s));
     }
   } finally {
+    await Promise.all(setups.flatMap((s) => s.nodes.map((n) => n.pool.close())));
     await cleanup();
   }
-  printCostTable(runs, SUBSCRIBERS, seconds, SENDERS);
-  for (const m of memory) {
-    process.stdout.write(`Redis memory (${m.setup}): ${(m.perQueue / 1024).toFixed(2)} KB per queue (${m.keysPerQueue.toFixed(2)} keys each), `
-      + `${(m.perEntry / 1024).toFixed(2)} KB per bus entry (${m.entriesPerSend.toFixed(2)} entries per send to 100 subscribers)\n`);
+  printCostTable(runs, SUBSCRIBERS, seconds, SENDERS, ROUNDS);
+  for (const s of setups.filter((x) => x.name !== 'a')) {
+    const send = runs.find((r) => r.setup === s.name && r.label === 'send alone')?.redis;
+    const reg = runs.find((r) => r.setup === s.name && r.label === 'register')?.redis;
+    if (!send || !reg) continue;
+    process.stdout.write(`Redis memory (${s.name}): ${(reg.memory / reg.opsWithWarmUp / 1024).toFixed(2)} KB per queue (${(reg.keys / reg.opsWithWarmUp).toFixed(2)} keys each), `
+      + `${(send.memory / send.entries / 1024).toFixed(2)} KB per bus entry (${(send.entries / send.opsWithWarmUp).toFixed(2)} entries per send to 100 subscribers)\n`);
   }
 }

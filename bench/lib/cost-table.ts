@@ -16,6 +16,26 @@ export interface Run {
   genMs: number;
   /** Message events per poll answer (1 when each poll answered with exactly one event). */
   eventsPerAnswer?: number;
+  /** What Redis gained over the warm-up and the window, and the operations that made it. */
+  redis?: { opsWithWarmUp: number; memory: number; keys: number; entries: number };
+}
+
+/** Adds one window's figures to the run of the same setup and operation. */
+export function addRun(runs: Run[], w: Run): void {
+  const r = runs.find((x) => x.setup === w.setup && x.label === w.label);
+  if (!r) {
+    runs.push({ ...w, nodeMs: [...w.nodeMs], redis: w.redis && { ...w.redis } });
+    return;
+  }
+  const sum = (x: number | undefined, y: number | undefined) => (x === undefined || y === undefined ? undefined : x + y);
+  r.ops += w.ops;
+  r.wall += w.wall;
+  r.nodeMs = r.nodeMs.map((ms, i) => ms + w.nodeMs[i]!);
+  r.redisMs = sum(r.redisMs, w.redisMs);
+  r.pgMs = sum(r.pgMs, w.pgMs);
+  r.genMs += w.genMs;
+  r.eventsPerAnswer = w.eventsPerAnswer;
+  if (r.redis && w.redis) for (const k of ['opsWithWarmUp', 'memory', 'keys', 'entries'] as const) r.redis[k] += w.redis[k];
 }
 
 interface PerOp { node: number; redis: number | undefined; pg: number | undefined; gen: number; rate: number; epa?: number }
@@ -37,9 +57,9 @@ function table(head: string[], rows: string[][]): string {
   return `${fmt(head)}\n${fmt(w.map((n) => '-'.repeat(n)))}\n${rows.map(fmt).join('\n')}\n`;
 }
 
-export function printCostTable(runs: Run[], subscribers: number, seconds: number, senders: number): void {
+export function printCostTable(runs: Run[], subscribers: number, seconds: number, senders: number, rounds: number): void {
   const ms = (x: number | undefined, digits = 3) => (x === undefined ? '-' : x.toFixed(digits));
-  const ratio = (x: number | undefined, base: number | undefined) => (x === undefined || base === undefined ? '-' : `${(x / base).toFixed(2)}×`);
+  const ratio = (x: number | undefined, base: number | undefined) => (x === undefined || !base ? '-' : `${(x / base).toFixed(2)}×`);
   const get = (setup: string, label: string): PerOp | undefined => {
     const r = runs.find((x) => x.setup === setup && x.label === label);
     return r && perOp(r);
@@ -50,6 +70,7 @@ export function printCostTable(runs: Run[], subscribers: number, seconds: number
     return w && a ? pollOf(w, a, subscribers) : undefined;
   };
   const ops: Array<[string, (s: string) => PerOp | undefined, string]> = [
+    ['idle, per second (timers, bus read)', (s) => get(s, 'idle'), 'idle'],
     ['send alone (100-subscriber stream, no queue)', (s) => get(s, 'send alone'), 'send alone'],
     [`send + delivery (${subscribers} parked polls answered)`, (s) => get(s, 'send + delivery'), 'send + delivery'],
     ['  (c) split: sends and polls alternate nodes', (s) => (s === 'c' ? get(s, 'send + delivery, split') : undefined), 'send + delivery'],
@@ -58,7 +79,7 @@ export function printCostTable(runs: Run[], subscribers: number, seconds: number
     ['register (zulip-terminal fetch types)', (s) => get(s, 'register'), 'register'],
   ];
   const base = (label: string): PerOp | undefined => ops.find(([, , l]) => l === label)![1]('a');
-  process.stdout.write(`\nServer CPU per operation, ms (all server processes summed; ${seconds} s measured per run, ${senders} sender${senders > 1 ? 's' : ''})\n`);
+  process.stdout.write(`\nServer CPU per operation, ms (all server processes summed; ${seconds} s measured per operation and setup in ${rounds} windows, setups in turn; ${senders} sender${senders > 1 ? 's' : ''})\n`);
   process.stdout.write(table(['operation', '(a) 1 process', '(b) 1 node', '(c) 2 nodes', '(b)/(a)', '(c)/(a)'],
     ops.map(([name, f, l]) => [name, ms(f('a')?.node), ms(f('b')?.node), ms(f('c')?.node), ratio(f('b')?.node, base(l)?.node), ratio(f('c')?.node, base(l)?.node)])));
   process.stdout.write(`\nOther processes' CPU per operation, ms; throughput (ops/s; polls/s for poll)\n`);
