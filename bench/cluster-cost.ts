@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- cluster-cost [seconds] [setups] [rounds]`: the CPU a server process
  * spends per operation, on PostgreSQL, in three setups (`setups`: any of a, b, c; default
- * all), each operation measured for `seconds` per setup in `rounds` windows (default 3):
+ * all), each operation measured for `seconds` per setup in `rounds` windows (default 6):
  *   (a) one process, no Redis (the baseline: a cluster needs PostgreSQL, so like with like);
  *   (b) one cluster node (PostgreSQL + Redis);
  *   (c) two cluster nodes, CPU summed over both: sends on one, polls on the other.
@@ -26,7 +26,7 @@ const SUBSCRIBERS = 100;
 const SENDERS = Number(process.env.BENCH_SENDERS ?? 1);
 const REGISTER_CONCURRENCY = 2;
 const WARMUP_MS = 3000;
-const ROUNDS = Number(process.argv[4] ?? 3);
+const ROUNDS = Number(process.argv[4] ?? 6);
 
 interface ChildOptions { role: 'seed' | 'join'; databaseUrl: string; redisUrl?: string; clusterName: string }
 interface Seeded { base: string; subscribers?: Account[]; registrant?: Account }
@@ -177,6 +177,7 @@ if (process.argv[2] === 'child') {
 
   const setups: Setup[] = [];
   const runs: Run[] = [];
+  const windows: Run[] = [];
   try {
     for (const name of (['a', 'b', 'c'] as const).filter((s) => only.includes(s))) {
       process.stderr.write(`setup (${name}): ${{ a: 'one process on PostgreSQL, no Redis', b: 'one cluster node, PostgreSQL + Redis', c: 'two cluster nodes, PostgreSQL + Redis' }[name]}\n`);
@@ -203,17 +204,18 @@ if (process.argv[2] === 'child') {
     for (const o of operations) {
       const on = setups.filter((s) => !o.only || o.only.includes(s.name));
       if (on.length === 0) continue;
-      process.stderr.write(`${o.label}: ${ROUNDS} windows of ${(seconds / ROUNDS).toFixed(1)} s per setup, setups in turn\n`);
+      process.stderr.write(`${o.label}: ${ROUNDS} windows of ${o.label === 'idle' ? 2 : (seconds / ROUNDS).toFixed(1)} s per setup, setups in turn\n`);
       const states = new Map<Setup, unknown>();
       for (const s of on) states.set(s, await o.begin?.(s));
       for (let round = 0; round < ROUNDS; round++) {
         for (const s of on) {
           const state = states.get(s);
           const run = await window(s, o.label, o.op(s, state), {
-            warmMs: round === 0 ? WARMUP_MS : WARMUP_MS / 6, ms: (seconds * 1000) / ROUNDS, profile: round === 0 && profiledRun(o.label), measuring: o.measuring?.(state),
+            warmMs: o.label === 'idle' ? 0 : round === 0 ? WARMUP_MS : WARMUP_MS / 6, ms: o.label === 'idle' ? 2000 : (seconds * 1000) / ROUNDS, profile: round === 0 && profiledRun(o.label), measuring: o.measuring?.(state),
           });
           o.after?.(run, state);
           addRun(runs, run);
+          windows.push(run);
         }
       }
       for (const s of on) await o.end?.(s, states.get(s));
@@ -222,7 +224,7 @@ if (process.argv[2] === 'child') {
     await Promise.all(setups.flatMap((s) => s.nodes.map((n) => n.pool.close())));
     await cleanup();
   }
-  printCostTable(runs, SUBSCRIBERS, seconds, SENDERS, ROUNDS);
+  printCostTable(runs, windows, SUBSCRIBERS, seconds, SENDERS, ROUNDS);
   for (const s of setups.filter((x) => x.name !== 'a')) {
     const send = runs.find((r) => r.setup === s.name && r.label === 'send alone')?.redis;
     const reg = runs.find((r) => r.setup === s.name && r.label === 'register')?.redis;

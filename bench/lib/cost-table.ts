@@ -57,7 +57,17 @@ function table(head: string[], rows: string[][]): string {
   return `${fmt(head)}\n${fmt(w.map((n) => '-'.repeat(n)))}\n${rows.map(fmt).join('\n')}\n`;
 }
 
-export function printCostTable(runs: Run[], subscribers: number, seconds: number, senders: number, rounds: number): void {
+/** Server CPU per op of each window, in order: setups taken in turn, so window i of (a) and of (b) ran minutes apart at most. */
+function windowRatios(windows: Run[], setup: string, label: string, baseLabel: string): string {
+  const per = (s: string, l: string) => windows.filter((w) => w.setup === s && w.label === l).map((w) => w.nodeMs.reduce((a, b) => a + b, 0) / w.ops);
+  const a = per('a', baseLabel);
+  const x = per(setup, label);
+  const r = x.map((v, i) => v / a[i]!).filter((v) => Number.isFinite(v)).sort((p, q) => p - q);
+  if (r.length < 2) return '-';
+  return `${r[Math.floor(r.length / 2)]!.toFixed(2)} [${r[0]!.toFixed(2)}–${r.at(-1)!.toFixed(2)}]`;
+}
+
+export function printCostTable(runs: Run[], windows: Run[], subscribers: number, seconds: number, senders: number, rounds: number): void {
   const ms = (x: number | undefined, digits = 3) => (x === undefined ? '-' : x.toFixed(digits));
   const ratio = (x: number | undefined, base: number | undefined) => (x === undefined || !base ? '-' : `${(x / base).toFixed(2)}×`);
   const get = (setup: string, label: string): PerOp | undefined => {
@@ -80,8 +90,10 @@ export function printCostTable(runs: Run[], subscribers: number, seconds: number
   ];
   const base = (label: string): PerOp | undefined => ops.find(([, , l]) => l === label)![1]('a');
   process.stdout.write(`\nServer CPU per operation, ms (all server processes summed; ${seconds} s measured per operation and setup in ${rounds} windows, setups in turn; ${senders} sender${senders > 1 ? 's' : ''})\n`);
-  process.stdout.write(table(['operation', '(a) 1 process', '(b) 1 node', '(c) 2 nodes', '(b)/(a)', '(c)/(a)'],
-    ops.map(([name, f, l]) => [name, ms(f('a')?.node), ms(f('b')?.node), ms(f('c')?.node), ratio(f('b')?.node, base(l)?.node), ratio(f('c')?.node, base(l)?.node)])));
+  const labelOf = (name: string, l: string) => (name.includes('(c) split') ? `${l}, split` : l);
+  process.stdout.write(table(['operation', '(a) 1 process', '(b) 1 node', '(c) 2 nodes', '(b)/(a)', '(c)/(a)', '(b)/(a) by window: median [range]', '(c)/(a) by window'],
+    ops.map(([name, f, l]) => [name, ms(f('a')?.node), ms(f('b')?.node), ms(f('c')?.node), ratio(f('b')?.node, base(l)?.node), ratio(f('c')?.node, base(l)?.node),
+      ...['b', 'c'].map((s) => (l === 'poll' || l === 'idle' ? '' : windowRatios(windows, s, labelOf(name, l), l)))])));
   process.stdout.write(`\nOther processes' CPU per operation, ms; throughput (ops/s; polls/s for poll)\n`);
   const setups = ['a', 'b', 'c'];
   process.stdout.write(table(['operation', ...setups.map((s) => `redis (${s})`), ...setups.map((s) => `postgres (${s})`), ...setups.map((s) => `load gen (${s})`), ...setups.map((s) => `ops/s (${s})`), 'events/poll'],
