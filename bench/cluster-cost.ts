@@ -13,6 +13,7 @@
  * Each node runs in its own process (bench/lib/child.ts). BENCH_PROFILE_RUN=<run label>
  * (e.g. 'send + delivery') writes a CPU profile of each node over that run's measured part
  * to BENCH_PROFILE_DIR (default: the temp dir); bench/lib/profile-summary.ts reads them.
+ * BENCH_CLUSTER_TRIAL=autopipeline,lazy-checkpoints tries fixes on the nodes (bench/lib/cluster-trials.ts).
  */
 import { Redis } from 'ioredis';
 import pg from 'pg';
@@ -39,6 +40,7 @@ if (process.argv[2] === 'child') {
   const { sendMessage } = await import('../src/actions/message-send.js');
   // No heartbeat within a run: a parked poll answers only with the benchmark's messages.
   const bench = await startBenchApp('ccost', { databaseUrl: opts.databaseUrl, redisUrl: opts.redisUrl, clusterName: opts.clusterName, heartbeatMs: 85_000 });
+  if (process.env.BENCH_CLUSTER_TRIAL) (await import('./lib/cluster-trials.js')).applyClusterTrials(bench.app.ctx, process.env.BENCH_CLUSTER_TRIAL.split(','));
   let seeded: Omit<Seeded, 'base'> = {};
   if (opts.role === 'seed') {
     const { app, realm } = bench;
