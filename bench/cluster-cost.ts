@@ -13,6 +13,8 @@
  * Each node runs in its own process (bench/lib/child.ts). BENCH_PROFILE_RUN=<run label>
  * (e.g. 'send + delivery') writes a CPU profile of each node over that run's measured part
  * to BENCH_PROFILE_DIR (default: the temp dir); bench/lib/profile-summary.ts reads them.
+ * BENCH_OPS=<labels, comma-separated> measures only those operations (e.g. 'send alone,register');
+ * BENCH_SENDERS=<n> sends n at a time (default 1: each poll then answers with one event).
  * BENCH_CLUSTER_TRIAL=autopipeline,lazy-checkpoints tries fixes on the nodes (bench/lib/cluster-trials.ts).
  */
 import { Redis } from 'ioredis';
@@ -205,7 +207,7 @@ if (process.argv[2] === 'child') {
     }
     for (const o of operations) {
       const on = setups.filter((s) => !o.only || o.only.includes(s.name));
-      if (on.length === 0) continue;
+      if (on.length === 0 || (process.env.BENCH_OPS && !process.env.BENCH_OPS.split(',').includes(o.label))) continue;
       process.stderr.write(`${o.label}: ${ROUNDS} windows of ${o.label === 'idle' ? 2 : (seconds / ROUNDS).toFixed(1)} s per setup, setups in turn\n`);
       const states = new Map<Setup, unknown>();
       for (const s of on) states.set(s, await o.begin?.(s));
