@@ -14,6 +14,8 @@ export function findRedisServer(): string | undefined {
 export interface RedisServer {
   url: string;
   port: number;
+  /** Its process id while it runs (benchmarks read its CPU from /proc). */
+  pid(): number | undefined;
   /** Stops it as a crash would (SIGKILL): nothing is saved, since it keeps nothing on disk. */
   kill(): Promise<void>;
   /** Starts it again on the same port (after kill). */
@@ -74,6 +76,7 @@ export async function startRedis(bin = findRedisServer()): Promise<RedisServer> 
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
+    pid: readPid,
     kill: () => signal('SIGKILL'),
     start,
     stop: async () => {
