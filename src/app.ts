@@ -46,8 +46,9 @@ export async function openContext(overrides: ConfigOverrides = {}, deps: { log?:
   const storage = await createStorage(config);
   const shutdownHooks: AppContext['shutdownHooks'] = [];
   const limiter = deps.limiter ?? makeLimiter(config, log, shutdownHooks);
-  // A cluster node hears every node's events through Redis; one process, through itself.
-  const cluster = config.redisUrl && !deps.bus ? await joinCluster(config, log) : undefined;
+  // A cluster node (Redis with PostgreSQL) hears every node's events through Redis; one
+  // process, through itself. Redis beside SQLite only shares budgets (one process's data).
+  const cluster = config.redisUrl && config.databaseUrl && !deps.bus ? await joinCluster(config, log) : undefined;
   return {
     config, store, bus: deps.bus ?? cluster?.bus ?? new InProcessBus(), log, mail, storage, limiter, drainHooks: [], shutdownHooks,
     ...(cluster ? { cluster } : {}),

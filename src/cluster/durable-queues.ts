@@ -26,6 +26,12 @@ export class DurableQueues {
 
   constructor(private redis: Redis, private cluster: string) {
     this.stream = busStream(cluster);
+    // Sent once, then called by its digest (EVALSHA): a checkpoint is the commonest write.
+    redis.defineCommand('parleyCheckpoint', {
+      numberOfKeys: 1,
+      // Only if the queue is still there: a checkpoint must not bring back a deleted queue.
+      lua: "if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'ck', ARGV[1]); redis.call('PEXPIRE', KEYS[1], ARGV[2]) end",
+    });
   }
 
   private key(id: string): string {
@@ -41,10 +47,8 @@ export class DurableQueues {
 
   /** Records a newer checkpoint and renews the queue's lifespan. */
   async checkpoint(id: string, checkpoint: Checkpoint, lifespanSecs: number): Promise<void> {
-    // Only if the queue is still there: a checkpoint must not bring back a deleted queue.
-    await this.redis.eval(
-      "if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'ck', ARGV[1]); redis.call('PEXPIRE', KEYS[1], ARGV[2]) end",
-      1, this.key(id), `${checkpoint.id} ${checkpoint.pos}`, String(lifespanSecs * 1000 + SLACK_MS));
+    const r = this.redis as Redis & { parleyCheckpoint(key: string, ck: string, ttlMs: string): Promise<unknown> };
+    await r.parleyCheckpoint(this.key(id), `${checkpoint.id} ${checkpoint.pos}`, String(lifespanSecs * 1000 + SLACK_MS));
   }
 
   async load(id: string): Promise<SavedQueue | undefined> {

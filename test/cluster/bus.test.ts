@@ -1,7 +1,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { clusterUnavailable, inProcessCluster, type InProcessCluster } from '../helpers/cluster.js';
-import { httpClient, type TestUser } from '../helpers/app.js';
+import { httpClient, testApp, type TestUser } from '../helpers/app.js';
+import { freePort } from '../helpers/pg.js';
 import { eventQueues, untilParked } from '../helpers/events.js';
 import { until } from '../helpers/until.js';
 import { queuesOf } from '../../src/events/manager.js';
@@ -133,4 +134,13 @@ test('typing, presence, drafts and local echo work across nodes', { skip }, asyn
   assert.equal(presence.user_id, alice.id);
   const seen = await http(2)(bob, 'GET', `/users/${alice.id}/presence`);
   assert.equal(seen.body.presence.aggregated.status, 'active');
+});
+
+test('a node whose Redis does not answer does not start, and says why', { skip }, async () => {
+  const nowhere = `redis://:secret@127.0.0.1:${await freePort()}`;
+  await assert.rejects(testApp({ databaseUrl: c.databaseUrl, redisUrl: nowhere }), (err: Error) => {
+    assert.match(err.message, /^cannot reach the cluster's Redis at redis:\/\/127\.0\.0\.1:\d+\/?: /);
+    assert.doesNotMatch(err.message, /secret/);
+    return true;
+  });
 });
