@@ -324,10 +324,9 @@ export class QueueManager {
   /** Idle queues (nobody polling, nothing asked for within their lifespan) go away. */
   collect(now = Date.now()): void {
     for (const q of this.queues.values()) {
-      if (!q.waiter && now - q.state.lastAccess > q.state.lifespanSecs * 1000) {
-        this.remove(q);
-        void this.durable?.remove(q.id).catch(() => undefined);
-      }
+      // In a cluster the queue's key in Redis expires by itself, unless another node,
+      // answering for it now, keeps renewing it.
+      if (!q.waiter && now - q.state.lastAccess > q.state.lifespanSecs * 1000) this.remove(q);
     }
   }
 
