@@ -4,17 +4,13 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import type { AppContext } from '../context.js';
 import type { EventEnvelope } from './types.js';
-import type { BusNotice, BusPlace } from './bus.js';
+import type { BusPlace } from './bus.js';
 import { EventQueue, type QueueOptions, type QueueState, type QueuedEvent } from './queue.js';
 import { Personalizer } from './personalize.js';
 import { badEventQueueId } from '../errors.js';
 import { SERVER_GENERATION, versionFields } from '../lib/version.js';
-import type { DurableQueues } from '../cluster/durable-queues.js';
-import { rebuildQueue, type Heard } from '../cluster/queue-rebuild.js';
+import { QueueHandover } from '../cluster/queue-handover.js';
 
-
-/** How often a cluster node saves the checkpoints of the queues polled meanwhile. */
-const CHECKPOINT_EVERY_MS = 1000;
 
 /** Zulip's long-poll ceiling; a parked poll always answers before this. */
 export const LONGPOLL_TIMEOUT_SECS = 90;
@@ -25,7 +21,7 @@ const HEARTBEAT = JSON.stringify({ type: 'heartbeat' });
  * The event queues of this process, in memory: a poll is answered from here, and a new
  * event reaches a parked poll without leaving the process.
  *
- * In a cluster (`durable` set) every node hears every bus entry in one order, and any node
+ * In a cluster (src/cluster/queue-handover.ts) every node hears every bus entry in one order, and any node
  * may answer a poll. A queue is held by one node at a time; what another node needs to
  * rebuild it (its options and a checkpoint) is in Redis (src/cluster/durable-queues.ts).
  * A poll for a queue this node does not hold rebuilds it from the checkpoint by replaying
@@ -36,13 +32,8 @@ const HEARTBEAT = JSON.stringify({ type: 'heartbeat' });
 export class QueueManager {
   readonly nodeId: string;
   private queues = new Map<string, EventQueue>();
-  /** Queues being rebuilt here: what the bus delivered meanwhile, replayed after the stored part. */
-  private rebuilding = new Map<string, { heard: Heard[]; done: Promise<EventQueue> }>();
-  private durable: DurableQueues | undefined;
-  /** Queues polled since their checkpoint was last saved (a cluster's). */
-  private unsaved = new Set<EventQueue>();
-  private saveTimer: NodeJS.Timeout | undefined;
-  private stopNotices: () => void = () => undefined;
+  /** A cluster node's part: queues moving between nodes, and their checkpoints in Redis. */
+  private handover: QueueHandover | undefined;
   private byUser = new Map<number, Set<EventQueue>>();
   private publicStreamQueues = new Map<number, Set<EventQueue>>();
   private gcTimer: NodeJS.Timeout;
@@ -53,13 +44,15 @@ export class QueueManager {
 
   constructor(private ctx: AppContext) {
     this.nodeId = ctx.bus.nodeId;
-    this.durable = ctx.cluster?.queues;
     this.unsubscribe = ctx.bus.subscribe((e, place) => this.deliver(e, place));
-    if (this.durable) this.stopNotices = ctx.bus.onNotice((n) => this.heard(n));
-    ctx.cluster?.onReconnect(() => this.redisBack());
-    if (this.durable) {
-      this.saveTimer = setInterval(() => void this.saveUnsaved(), CHECKPOINT_EVERY_MS);
-      this.saveTimer.unref();
+    if (ctx.cluster) {
+      this.handover = new QueueHandover(ctx, ctx.cluster, {
+        all: () => this.queues.values(),
+        find: (id) => this.queues.get(id),
+        add: (q) => this.add(q),
+        remove: (q, empty) => this.remove(q, empty),
+        deliverTo: (q, env, place) => this.deliverTo(q, env, place),
+      });
     }
     this.gcTimer = setInterval(() => this.collect(), 30_000);
     this.gcTimer.unref();
@@ -77,7 +70,7 @@ export class QueueManager {
     const state: QueueState = { ...opts, id: `${this.nodeId}:${crypto.randomBytes(9).toString('base64url')}`, nextEventId: 0, events: [], lastAccess: Date.now() };
     const queue = this.add(new EventQueue(state));
     // It holds every entry after the bus position it was made at.
-    const stored = this.durable ? this.durable.create(queue.id, opts, { id: 0, pos: this.ctx.bus.position() }) : Promise.resolve();
+    const stored = this.handover ? this.handover.created(queue, opts) : Promise.resolve();
     return { queue, stored };
   }
 
@@ -104,20 +97,15 @@ export class QueueManager {
   /** The queue from memory, or (in a cluster) rebuilt here from what Redis keeps of it. */
   find(id: string, userId: number): EventQueue | Promise<EventQueue> {
     const q = this.queues.get(id);
-    if (q || !this.durable) return this.get(id, userId);
-    return this.takeOver(this.durable, id, userId);
+    if (q || !this.handover) return this.get(id, userId);
+    return this.handover.takeOver(id, userId);
   }
 
   async delete(id: string, userId: number): Promise<void> {
+    if (!this.handover) return this.remove(this.get(id, userId));
     const q = this.queues.get(id);
-    if (!this.durable) return this.remove(this.get(id, userId));
     if (q && q.state.userId === userId) this.remove(q);
-    else {
-      const saved = await this.durable.load(id);
-      if (!saved || saved.options.userId !== userId) throw badEventQueueId(id);
-    }
-    await this.durable.remove(id);
-    this.ctx.bus.announce({ kind: 'queue', origin: this.nodeId, op: 'delete', queueId: id, token: '' });
+    await this.handover.deleted(id, userId, q !== undefined && q.state.userId === userId);
   }
 
   private remove(q: EventQueue, empty = false): void {
@@ -128,7 +116,7 @@ export class QueueManager {
   }
 
   deliver(env: EventEnvelope, place: BusPlace = { at: '', after: '' }): void {
-    for (const r of this.rebuilding.values()) r.heard.push([env, place]);
+    this.handover?.heard(env, place);
     const recipients = new Set(env.userIds);
     const shaped = new Personalizer(env.event);
     for (const userId of recipients) {
@@ -163,92 +151,8 @@ export class QueueManager {
     const jsons = shaped.for(q, userId, viaPublicStream);
     if (jsons.length === 0) return;
     // Rebuilt from just before this entry, the queue numbers its events from here.
-    const ck = this.durable ? { id: q.state.nextEventId, pos: place.after } : undefined;
+    const ck = this.handover ? { id: q.state.nextEventId, pos: place.after } : undefined;
     for (const json of jsons) q.push(json, ck);
-  }
-
-  /**
-   * Rebuilds a queue another node held (or held until it died): from its checkpoint, the
-   * bus's entries up to where this node is, then what this node heard while reading them.
-   * Then the bus tells the other node to let go.
-   */
-  private takeOver(durable: DurableQueues, id: string, userId: number): Promise<EventQueue> {
-    const pending = this.rebuilding.get(id);
-    if (pending) return pending.done.then((q) => this.get(q.id, userId));
-    // From this moment the bus's entries are collected in `heard`; those before, up to
-    // `upto`, are read from Redis. Taken together, so that no entry is in both or neither.
-    const heard: Heard[] = [];
-    const upto = this.ctx.bus.position();
-    const finish = (): void => void this.rebuilding.delete(id);
-    const done = (async () => {
-      const saved = await durable.load(id);
-      if (!saved || saved.options.userId !== userId) throw badEventQueueId(id);
-      const q = await rebuildQueue(durable, id, saved, upto, heard, (q, env, place) => this.deliverTo(q, env, place));
-      if (!q) {
-        void durable.remove(id).catch(() => undefined);
-        throw badEventQueueId(id);
-      }
-      // Whatever arrived after the rebuild's last look is delivered before the queue goes live.
-      for (const [env, place] of heard) this.deliverTo(q, env, place);
-      finish();
-      q.token = crypto.randomBytes(6).toString('base64url');
-      q.confirmed = false;
-      this.add(q);
-      this.ctx.bus.announce({ kind: 'queue', origin: this.nodeId, op: 'adopt', queueId: id, token: q.token });
-      return q;
-    })();
-    this.rebuilding.set(id, { heard, done });
-    done.catch(finish);
-    return done;
-  }
-
-  /** A queue taken over or deleted elsewhere is let go here; the last claim on the bus wins. */
-  private heard(n: BusNotice): void {
-    if (n.kind !== 'queue') return;
-    const q = this.queues.get(n.queueId);
-    if (!q) return;
-    if (n.op === 'adopt' && n.token === q.token) {
-      q.confirmed = true;
-      return;
-    }
-    // A claim heard before this node's own was confirmed came earlier: this node's is later and wins.
-    if (n.op === 'adopt' && !q.confirmed) return;
-    // Any poll still parked here belongs to a client now heard elsewhere: it answers empty.
-    this.remove(q, true);
-  }
-
-  /**
-   * Redis was away, and may have restarted empty: every queue here is saved whole again
-   * once nothing unacknowledged remains in it (events still unacknowledged came from bus
-   * entries that may be gone: until then, only this node can answer for the queue).
-   */
-  private redisBack(): void {
-    for (const q of this.queues.values()) {
-      q.stored = false;
-      void this.saveCheckpoint(q);
-    }
-  }
-
-  /** Saves where the queue could be rebuilt from, when that has moved since last saved. */
-  private saveCheckpoint(q: EventQueue): Promise<void> | undefined {
-    if (!this.durable) return undefined;
-    const ck = q.checkpoint(this.ctx.bus.position());
-    if (!q.stored) {
-      if (q.state.events.length > 0) return undefined;
-      q.stored = true;
-      q.savedId = ck.id;
-      const { id: _id, nextEventId: _next, events: _events, lastAccess: _last, ...options } = q.state;
-      return this.durable.create(q.id, options, ck).catch((err: unknown) => {
-        q.stored = false;
-        this.ctx.log.warn({ err, queue: q.id }, 'could not save an event queue again after Redis came back');
-      });
-    }
-    if (ck.id === q.savedId) return undefined;
-    q.savedId = ck.id;
-    return this.durable.checkpoint(q.id, ck, q.state.lifespanSecs).catch((err: unknown) => {
-      q.savedId = -1;
-      this.ctx.log.warn({ err, queue: q.id }, 'could not save an event queue checkpoint');
-    });
   }
 
   /**
@@ -260,9 +164,7 @@ export class QueueManager {
    */
   take(q: EventQueue, lastEventId: number, dontBlock: boolean): QueuedEvent[] | undefined {
     const pending = q.acknowledge(lastEventId);
-    // Saved with the others within a second: an older checkpoint is as correct, only
-    // longer to replay, and one Redis write per poll doubled a node's CPU per delivery.
-    if (this.durable) this.unsaved.add(q);
+    this.handover?.polled(q);
     if (q.held) return dontBlock || this.draining ? [] : undefined;
     // Once shutdown has begun, a poll that slipped in answers at once instead of holding the server open.
     if (pending.length > 0 || dontBlock || this.draining) return [...pending];
@@ -296,25 +198,9 @@ export class QueueManager {
     if (!parked) this.beatTimer.unref();
   }
 
-  /**
-   * A heartbeat takes an event id, which no other node could reproduce: in a cluster the
-   * checkpoint after it is saved before the client hears it, so that a queue rebuilt
-   * elsewhere numbers its next event after the heartbeat the client acknowledged.
-   */
   private heartbeat(q: EventQueue): void {
-    if (!this.durable) {
-      q.push(HEARTBEAT);
-      return;
-    }
-    q.parkedAt = Number.POSITIVE_INFINITY; // one heartbeat per parked poll
-    const id = q.state.nextEventId;
-    q.push(HEARTBEAT, { id: id + 1, pos: this.ctx.bus.position() }, false);
-    q.held = true;
-    const saved = this.saveCheckpoint(q) ?? Promise.resolve();
-    void saved.then(() => {
-      q.held = false;
-      q.wake();
-    });
+    if (this.handover) this.handover.heartbeat(q, HEARTBEAT);
+    else q.push(HEARTBEAT);
   }
 
   private heartbeatMs(): number {
@@ -324,26 +210,20 @@ export class QueueManager {
   /** Idle queues (nobody polling, nothing asked for within their lifespan) go away. */
   collect(now = Date.now()): void {
     for (const q of this.queues.values()) {
-      // In a cluster the queue's key in Redis expires by itself, unless another node,
-      // answering for it now, keeps renewing it.
-      if (!q.waiter && now - q.state.lastAccess > q.state.lifespanSecs * 1000) this.remove(q);
+      if (!q.waiter && now - q.state.lastAccess > q.state.lifespanSecs * 1000) {
+        this.remove(q);
+        this.handover?.expired(q);
+      }
     }
-  }
-
-  private saveUnsaved(): Promise<unknown> {
-    const queues = [...this.unsaved];
-    this.unsaved.clear();
-    return Promise.all(queues.map((q) => this.queues.has(q.id) && this.saveCheckpoint(q)));
   }
 
   /** In a cluster, at shutdown: every queue's latest checkpoint, so that another node rebuilds it from there. */
   async saveAll(): Promise<void> {
-    this.unsaved.clear();
-    await Promise.all([...this.queues.values()].map((q) => this.saveCheckpoint(q)));
+    await this.handover?.saveAll(this.queues.values());
   }
 
   get clustered(): boolean {
-    return this.durable !== undefined;
+    return this.handover !== undefined;
   }
 
   /** Shutdown: parked polls answer at once, and so do any that arrive after. */
@@ -403,9 +283,8 @@ export class QueueManager {
   close(): void {
     clearInterval(this.gcTimer);
     clearInterval(this.beatTimer);
-    clearInterval(this.saveTimer);
     this.unsubscribe();
-    this.stopNotices();
+    this.handover?.close();
   }
 }
 
