@@ -56,7 +56,7 @@ export async function startRedis(bin = findRedisServer()): Promise<RedisServer> 
     // Daemonized: it answers once the pid file exists and the port accepts connections.
     const deadline = Date.now() + 10_000;
     for (;;) {
-      if (readPid() !== undefined && await accepts(port)) return;
+      if (await accepts(port) && readPid() !== undefined) return;
       if (Date.now() > deadline) throw new Error(`redis-server did not start on port ${port}`);
     }
   };
