@@ -251,5 +251,7 @@ export async function sendMessage(ctx: AppContext, realm: RealmRow, sender: User
       for (const botId of calls.botIds) ctx.outgoingWebhooks.enqueue({ realm, botId, trigger: calls.trigger, message, failedTries: 0 });
     }
   }
+  // In a cluster, as after a transaction (actions/transaction.ts): its event is on the bus and heard here.
+  if (ctx.bus.unsettled) await ctx.bus.settled();
   return id;
 }

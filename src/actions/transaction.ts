@@ -38,7 +38,17 @@ export async function transact<T>(ctx: AppContext, fn: (tx: Tx) => Promise<T>): 
   return result;
 }
 
+/**
+ * What follows an action's commit: its later work, then, in a cluster, the wait until the
+ * bus has its events and this node has heard them, so that whoever called the action
+ * (a request, the CLI, a test) sees its events here as in one process.
+ */
 async function runLater(ctx: AppContext, afterwards: Later[]): Promise<void> {
+  await runLaterWork(ctx, afterwards);
+  if (ctx.bus.unsettled) await ctx.bus.settled();
+}
+
+async function runLaterWork(ctx: AppContext, afterwards: Later[]): Promise<void> {
   for (const f of afterwards) {
     try {
       await f(ctx);
