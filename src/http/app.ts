@@ -64,16 +64,6 @@ export async function buildHttp(ctx: AppContext): Promise<FastifyInstance> {
   // Bodies of other types (webhook payloads in plain text, say) are kept as text.
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
-  if (ctx.bus.shared) {
-    // A cluster node answers a request that published only once the bus has its events:
-    // an acknowledged send's event then survives this node, and reaches this node's own
-    // queues before the client hears back (read-your-writes for a client polling here).
-    app.addHook('onSend', async (_req, _reply, payload) => {
-      if (ctx.bus.unsettled) await ctx.bus.settled();
-      return payload;
-    });
-  }
-
   const logRequests = ctx.log.isLevelEnabled('info');
   if (logRequests) {
     app.addHook('onResponse', (req, reply, done) => {
