@@ -1,6 +1,7 @@
 import type { Tx } from './transaction.js';
 import type { RealmRow, UserRow } from '../store/rows.js';
 import { users } from '../store/repos/users.js';
+import { presenceStored } from '../cache/retire.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { userSettings } from '../lib/user-settings.js';
 import { badRequest } from '../errors.js';
@@ -29,6 +30,8 @@ export async function doUpdatePresence(tx: Tx, realm: RealmRow, user: UserRow, s
   } else {
     await tx.db.insertInto('user_presence').values({ ...next, realm_id: realm.id }).execute();
   }
+  // The answer lists active humans only, as its query does.
+  if (user.is_bot === 0 && user.is_active === 1) tx.later(async (ctx) => presenceStored(ctx, realm.id, { ...next, email: user.email, settings: user.settings }));
   // Stored either way, so that turning presence back on shows the latest; told to nobody while hidden.
   if (realmSettings(realm.settings).presence_disabled || !userSettings(user.settings).presence_enabled) return;
   const cameOnline = !prev || now - prev.last_connected_time > OFFLINE_THRESHOLD_SECS;

@@ -1,6 +1,7 @@
 import type { RealmRow, SessionRow, StreamRow, SubscriptionRow, UserRow } from '../store/rows.js';
 import { VersionedCache } from './versioned-cache.js';
 import { MessageJsonCache } from './message-json.js';
+import { PresenceCache } from './presence.js';
 
 export interface Login { user: UserRow; realm: RealmRow }
 
@@ -59,6 +60,8 @@ export interface Caches {
   meAnswers: VersionedCache<number, string>;
   maxMessageIds: VersionedCache<number, number>;
   messageJson: MessageJsonCache;
+  /** Every organization's presence answer: read once, then patched by each write (presence.ts). */
+  presence: PresenceCache;
 }
 
 function createCaches(): Caches {
@@ -80,6 +83,7 @@ function createCaches(): Caches {
     meAnswers: new VersionedCache(['users', 'realms', 'messages'], 100_000),
     maxMessageIds: new VersionedCache(['messages'], 100_000),
     messageJson: new MessageJsonCache(),
+    presence: new PresenceCache(),
   };
 }
 

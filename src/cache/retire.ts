@@ -3,7 +3,8 @@ import type { ParleyEvent } from '../events/types.js';
 import { EPOCH_ROW_KINDS, onRowsWritten } from '../store/changes.js';
 import { readCacheEpoch } from '../store/epoch.js';
 import { cacheSignal, type CacheScope } from './signal.js';
-import { releaseCaches } from './index.js';
+import { cachesOf, releaseCaches } from './index.js';
+import type { PresenceAnswerRow } from './presence.js';
 
 /** How often a process looks for changes other processes made; the bound on how stale its caches can be. */
 export const EPOCH_POLL_MS = 1000;
@@ -44,7 +45,9 @@ export function connectCacheSignal(ctx: AppContext, epochPollMs = EPOCH_POLL_MS)
     if (bus.shared) bus.announce({ kind: 'retire', origin: bus.nodeId, scopes: [...kinds] });
   });
   const stopNotices = bus.onNotice((n) => {
-    if (n.kind === 'retire' && n.origin !== bus.nodeId) cacheSignal.retire({ scopes: new Set(n.scopes as CacheScope[]) });
+    if (n.origin === bus.nodeId) return;
+    if (n.kind === 'retire') cacheSignal.retire({ scopes: new Set(n.scopes as CacheScope[]) });
+    else if (n.kind === 'presence') cachesOf(ctx.store.db).presence.patch(n.realmId, n.row);
   });
   const stopBus = bus.subscribe(({ event }) => {
     const scope = SCOPES_OF_EVENT[event.type];
@@ -65,6 +68,16 @@ export function connectCacheSignal(ctx: AppContext, epochPollMs = EPOCH_POLL_MS)
     stopBus();
     releaseCaches(ctx.store.db);
   };
+}
+
+/**
+ * A presence just committed: the cached organization's rows take it here and, in a
+ * cluster, on every other node (a presence is reported a minute by every client, too
+ * often to reload the whole organization's for each).
+ */
+export function presenceStored(ctx: AppContext, realmId: number, row: PresenceAnswerRow): void {
+  cachesOf(ctx.store.db).presence.patch(realmId, row);
+  if (ctx.bus.shared) ctx.bus.announce({ kind: 'presence', origin: ctx.bus.nodeId, realmId, row });
 }
 
 /** Retires every row kind when the store's epoch moves (a write this process was not told of). */

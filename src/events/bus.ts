@@ -1,15 +1,17 @@
 import crypto from 'node:crypto';
 import type { EventEnvelope } from './types.js';
+import type { PresenceAnswerRow } from '../cache/presence.js';
 
 /**
  * Messages between the nodes of a cluster that are not events for users: cached values
- * to retire (rows written on another node), and a queue's move to another node. They
- * travel on the same ordered bus as the envelopes, so a node that hears an event has
- * already heard every retirement published before it.
+ * to retire (rows written on another node), a presence stored (cached rows to patch), and
+ * a queue's move to another node. They travel on the same ordered bus as the envelopes,
+ * so a node that hears an event has already heard every retirement published before it.
  */
 export type BusNotice =
   | { kind: 'retire'; origin: string; scopes: string[]; messageIds?: number[] }
-  | { kind: 'queue'; origin: string; op: 'adopt' | 'delete'; queueId: string; token: string };
+  | { kind: 'queue'; origin: string; op: 'adopt' | 'delete'; queueId: string; token: string }
+  | { kind: 'presence'; origin: string; realmId: number; row: PresenceAnswerRow };
 
 /**
  * Where a delivery stands in the bus's one order: `at` is the entry's position, `after`

@@ -41,14 +41,25 @@ export const USER_SETTING_DEFAULTS = {
   send_read_receipts: true,
 };
 
-export function userSettings(json: string): typeof USER_SETTING_DEFAULTS & Record<string, unknown> {
+export type UserSettings = Readonly<typeof USER_SETTING_DEFAULTS & Record<string, unknown>>;
+
+/** Most users share a few settings texts ('{}' above all): each is read once. */
+const parsed = new Map<string, UserSettings>();
+
+/** A user's settings with the defaults filled in; shared and frozen, so never to be changed. */
+export function userSettings(json: string): UserSettings {
+  let settings = parsed.get(json);
+  if (settings) return settings;
   let stored: Record<string, unknown> = {};
   try {
     stored = JSON.parse(json) as Record<string, unknown>;
   } catch {
     /* corrupt: defaults */
   }
-  return { ...USER_SETTING_DEFAULTS, ...stored };
+  settings = Object.freeze({ ...USER_SETTING_DEFAULTS, ...(stored && typeof stored === 'object' ? stored : {}) });
+  if (parsed.size >= 1000) parsed.clear();
+  parsed.set(json, settings);
+  return settings;
 }
 
 /** What the settings UI offers, sent beside the settings as Zulip sends it. */

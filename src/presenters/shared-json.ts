@@ -13,6 +13,17 @@ export function shareSerialization<T extends object>(value: T): T {
   return value;
 }
 
+/**
+ * A stand-in for a value already serialised as `json` (the presence answer, say):
+ * stringifyWithShared writes `json` where it appears. Only for answers serialised that way.
+ */
+export function serializedValue(json: string): object {
+  const v = {};
+  shareable.add(v);
+  serialized.set(v, json);
+  return v;
+}
+
 function stringifyValue(v: unknown): string | undefined {
   if (v === null || typeof v !== 'object' || !shareable.has(v)) return JSON.stringify(v);
   let json = serialized.get(v);

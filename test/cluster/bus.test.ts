@@ -129,7 +129,12 @@ test('typing, presence, drafts and local echo work across nodes', { skip }, asyn
   assert.deepEqual(listed.body.drafts.map((d: any) => d.content), ['later']);
 
   // Presence reported on node 0 is what node 2 answers, and Bob's queue on node 1 hears it.
+  // Node 2 holds the organization's presences already: the report patches them there too.
+  const before = await http(2)(bob, 'GET', '/realm/presence');
+  assert.equal(before.body.presences[alice.email], undefined);
   assert.equal((await http(0)(alice, 'POST', '/users/me/presence', { status: 'active' })).status, 200);
+  await until(async () => (await http(2)(bob, 'GET', '/realm/presence')).body.presences[alice.email]?.aggregated.status === 'active',
+    { message: "Alice's presence in node 2's answer" });
   const presence = await next(1, onB, 'presence');
   assert.equal(presence.user_id, alice.id);
   const seen = await http(2)(bob, 'GET', `/users/${alice.id}/presence`);

@@ -7,7 +7,8 @@ import { canSeeDeliveryEmail, presentUser } from '../../presenters/user.js';
 import { systemBotsOf } from '../system-bots.js';
 import { presentBotsOf } from '../bots.js';
 import { presentStream, fillNotificationDefaults } from '../../presenters/stream.js';
-import { presencesForRealm } from '../presence.js';
+import { presencesJson } from '../presence.js';
+import { serializedValue } from '../../presenters/shared-json.js';
 import { alertWordsOf } from '../alert-words.js';
 import { botsVisibleTo, maxMessageIdOf, realmUserLists } from '../users.js';
 import { defaultStreams, streamsVisibleTo } from '../streams.js';
@@ -73,7 +74,7 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
   if (want('recent_private_conversations')) state.recent_private_conversations = await recentPrivateConversations(db, user);
   if (want('presence')) {
     const now = Date.now() / 1000;
-    state.presences = await presencesForRealm(db, realm, opts.slimPresence, Math.floor(now));
+    state.presences = serializedValue(await presencesJson(db, realm, opts.slimPresence, Math.floor(now)));
     state.server_timestamp = now;
   }
   if (want('alert_words')) state.alert_words = await alertWordsOf(db, user.id);
