@@ -1,13 +1,22 @@
-import { userSettings } from '../lib/user-settings.js';
-import { ACTIVE_WINDOW_SECS, presenceDict, type PresenceRow } from '../presenters/presence.js';
 import { cacheSignal, type CacheScope, type CacheSignal } from './signal.js';
 
 /** A row of the presence answer: an active human's presence, with their email and settings. */
-export interface PresenceAnswerRow extends PresenceRow { email: string; settings: string }
+export interface PresenceAnswerRow {
+  user_id: number;
+  client: string;
+  last_active_time: number;
+  last_connected_time: number;
+  email: string;
+  settings: string;
+}
 
 interface Snapshot { version: number; loadedAt: number; rows: Map<number, PresenceAnswerRow> }
 
-interface Fragment { row: PresenceAnswerRow; active: boolean; shown: boolean; emailKey: string; json: string }
+/** A user's part of the answer, serialised: whether it is shown, its key as JSON, its value as JSON. */
+export interface PresencePart { shown: boolean; emailKey: string; json: string }
+
+/** What was made of a row, for as long as the row and the variant (active or idle, say) are the same. */
+interface Part { row: PresenceAnswerRow; variant: string; value: PresencePart }
 
 /** Who is an active human, with which email and settings: a change to either reloads the organization's rows. */
 const SCOPES: readonly CacheScope[] = ['users', 'realms'];
@@ -21,8 +30,8 @@ const MAX_USERS = 200_000;
  * SQLite), built and serialised 33 times a second: most of a server's CPU beside event
  * delivery. Here each organization's rows are read once and then kept current by the
  * writes themselves: every node patches its copy when a presence is stored, on any node
- * (cache/retire.ts carries the patch over the bus). Each user's part of the answer is
- * kept serialised until their row changes or they turn idle.
+ * (cache/retire.ts carries the patch over the bus). What a reader makes of each row (its
+ * part of the answer, serialised) is kept until the row changes or the variant does.
  *
  * A patch keeps whichever row is newer, so patches and loads may meet in any order; a
  * patch that arrives while the rows are being read is applied on top of them.
@@ -30,20 +39,23 @@ const MAX_USERS = 200_000;
 export class PresenceCache {
   private realms = new Map<number, Snapshot>();
   private loading = new Map<number, { done: Promise<Snapshot>; patches: PresenceAnswerRow[] }>();
-  private parts = new Map<number, Fragment>();
+  private parts = new Map<number, Part>();
 
   constructor(private signal: CacheSignal = cacheSignal) {}
 
-  /** The answer's `presences` as JSON, keyed by email, or by user id when `slim`; rows connected before `since` are left out. */
-  async answer(realmId: number, slim: boolean, now: number, since: number, load: () => Promise<PresenceAnswerRow[]>): Promise<string> {
-    const snapshot = await this.snapshot(realmId, load);
-    let out = '';
-    for (const r of snapshot.rows.values()) {
-      if (r.last_connected_time < since) continue;
-      const f = this.part(r, now);
-      if (f.shown) out += `${out ? ',' : ''}${slim ? `"${r.user_id}"` : f.emailKey}:${f.json}`;
-    }
-    return `{${out}}`;
+  /** The organization's rows (`load` reads them when they are not held); shared: never to be changed. */
+  async rows(realmId: number, load: () => Promise<PresenceAnswerRow[]>): Promise<Iterable<PresenceAnswerRow>> {
+    return (await this.snapshot(realmId, load)).rows.values();
+  }
+
+  /** What `make` makes of `row` in `variant`, made again only when either changes. */
+  part(row: PresenceAnswerRow, variant: string, make: () => PresencePart): PresencePart {
+    const p = this.parts.get(row.user_id);
+    if (p && p.row === row && p.variant === variant) return p.value;
+    if (this.parts.size >= MAX_USERS) this.parts.clear();
+    const value = make();
+    this.parts.set(row.user_id, { row, variant, value });
+    return value;
   }
 
   /** A presence just stored (on this node or another). */
@@ -69,19 +81,6 @@ export class PresenceCache {
     }).finally(() => this.loading.delete(realmId));
     this.loading.set(realmId, { done, patches });
     return done;
-  }
-
-  private part(r: PresenceAnswerRow, now: number): Fragment {
-    const active = now - r.last_active_time <= ACTIVE_WINDOW_SECS;
-    const f = this.parts.get(r.user_id);
-    if (f && f.row === r && f.active === active) return f;
-    if (this.parts.size >= MAX_USERS) this.parts.clear();
-    const made: Fragment = {
-      row: r, active, shown: userSettings(r.settings).presence_enabled === true,
-      emailKey: JSON.stringify(r.email), json: JSON.stringify(presenceDict(r, now)),
-    };
-    this.parts.set(r.user_id, made);
-    return made;
   }
 }
 

@@ -2,8 +2,9 @@ import type { Q, RealmRow, UserRow } from '../store/rows.js';
 import { presence } from '../store/repos/presence.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { userSettings } from '../lib/user-settings.js';
-import type { PresenceRow } from '../presenters/presence.js';
+import { ACTIVE_WINDOW_SECS, presenceDict, type PresenceRow } from '../presenters/presence.js';
 import { cachesOf } from '../cache/index.js';
+import type { PresenceAnswerRow, PresenceCache } from '../cache/presence.js';
 
 const TWO_WEEKS = 14 * 24 * 3600;
 
@@ -13,8 +14,26 @@ const TWO_WEEKS = 14 * 24 * 3600;
  */
 export async function presencesJson(q: Q, realm: RealmRow, slim: boolean, now: number): Promise<string> {
   if (realmSettings(realm.settings).presence_disabled) return '{}';
-  // Users who turned presence_enabled off are never shown (Zulip's presence filter).
-  return cachesOf(q).presence.answer(realm.id, slim, now, now - TWO_WEEKS, () => presence.listActiveHumansSince(q, realm.id, now - TWO_WEEKS));
+  const since = now - TWO_WEEKS;
+  const cache = cachesOf(q).presence;
+  return presencesFromRows(cache, await cache.rows(realm.id, () => presence.listActiveHumansSince(q, realm.id, since)), slim, now, since);
+}
+
+/** The `presences` object as JSON from the organization's rows, each user's part made once per row and status. */
+export function presencesFromRows(cache: PresenceCache, rows: Iterable<PresenceAnswerRow>, slim: boolean, now: number, since: number): string {
+  let out = '';
+  for (const r of rows) {
+    if (r.last_connected_time < since) continue;
+    // A part is the same while the row is and the user stays active (or idle).
+    const part = cache.part(r, now - r.last_active_time <= ACTIVE_WINDOW_SECS ? 'active' : 'idle', () => ({
+      // Users who turned presence_enabled off are never shown (Zulip's presence filter).
+      shown: userSettings(r.settings).presence_enabled === true,
+      emailKey: JSON.stringify(r.email),
+      json: JSON.stringify(presenceDict(r, now)),
+    }));
+    if (part.shown) out += `${out ? ',' : ''}${slim ? `"${r.user_id}"` : part.emailKey}:${part.json}`;
+  }
+  return `{${out}}`;
 }
 
 /** A user's presence, unless they hide it. */

@@ -1,11 +1,13 @@
 /**
  * The presence answer's cache (src/cache/presence.ts): an organization's rows are read
- * once, then kept current by patches from every write, whichever order they come in.
+ * once, then kept current by patches from every write, whichever order they come in; each
+ * user's serialised part (src/reads/presence.ts) follows their row and the clock.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CacheSignal } from '../../src/cache/signal.js';
 import { PresenceCache, type PresenceAnswerRow } from '../../src/cache/presence.js';
+import { presencesFromRows } from '../../src/reads/presence.js';
 
 const T = 1_800_000_000;
 const row = (userId: number, active: number, connected = active, settings = '{}'): PresenceAnswerRow =>
@@ -19,7 +21,8 @@ function setup(rows: PresenceAnswerRow[]) {
     loads++;
     return rows.map((r) => ({ ...r }));
   };
-  const answer = async (now: number, slim = false, since = 0) => JSON.parse(await cache.answer(1, slim, now, since, load)) as Record<string, any>;
+  const answer = async (now: number, slim = false, since = 0) =>
+    JSON.parse(presencesFromRows(cache, await cache.rows(1, load), slim, now, since)) as Record<string, any>;
   return { signal, cache, answer, loads: () => loads };
 }
 
