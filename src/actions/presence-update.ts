@@ -1,6 +1,8 @@
 import type { Tx } from './transaction.js';
 import type { RealmRow, UserRow } from '../store/rows.js';
+import { sql } from 'kysely';
 import { users } from '../store/repos/users.js';
+import { presence } from '../store/repos/presence.js';
 import { presenceStored } from '../cache/retire.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { userSettings } from '../lib/user-settings.js';
@@ -17,19 +19,20 @@ export function checkPresenceStatus(status: string): 'active' | 'idle' {
  * changes what they would display: the user came online, or went from idle to active.
  */
 export async function doUpdatePresence(tx: Tx, realm: RealmRow, user: UserRow, status: 'active' | 'idle', client: string, now: number): Promise<void> {
-  const prev = await tx.db.selectFrom('user_presence').selectAll().where('user_id', '=', user.id).executeTakeFirst();
+  const prev = await presence.findByUser(tx.db, user.id);
   const next: PresenceRow = {
     user_id: user.id,
     client,
     last_connected_time: now,
     last_active_time: status === 'active' ? now : (prev?.last_active_time ?? 0),
   };
-  if (prev) {
-    await tx.db.updateTable('user_presence').set({ client, last_connected_time: next.last_connected_time, last_active_time: next.last_active_time })
-      .where('user_id', '=', user.id).execute();
-  } else {
-    await tx.db.insertInto('user_presence').values({ ...next, realm_id: realm.id }).execute();
-  }
+  // One statement (writeAlone): a report a minute from every client must not hold the
+  // writer for a transaction's round trips. An idle report keeps the stored last activity.
+  await tx.db.insertInto('user_presence').values({ ...next, realm_id: realm.id })
+    .onConflict((oc) => oc.column('user_id').doUpdateSet({
+      client, last_connected_time: now, last_active_time: status === 'active' ? now : sql<number>`user_presence.last_active_time`,
+    }))
+    .execute();
   // The answer lists active humans only, as its query does.
   if (user.is_bot === 0 && user.is_active === 1) tx.later(async (ctx) => presenceStored(ctx, realm.id, { ...next, email: user.email, settings: user.settings }));
   // Stored either way, so that turning presence back on shows the latest; told to nobody while hidden.

@@ -2,7 +2,7 @@ import type { Tx } from './transaction.js';
 import type { Q, RealmRow, StreamRow, UserRow } from '../store/rows.js';
 import { accessStreamById, checkCanPostToStream } from '../access/stream.js';
 import { users } from '../store/repos/users.js';
-import { subscriptions } from '../store/repos/subscriptions.js';
+import { subscriberIds } from '../reads/streams.js';
 import { fitsIdColumn } from '../lib/ids.js';
 import { userSettings } from '../lib/user-settings.js';
 import { badRequest } from '../errors.js';
@@ -31,7 +31,7 @@ export async function doSendTyping(tx: Tx, realm: RealmRow, sender: UserRow, req
     // A stream the sender may not see is answered exactly like a missing one.
     const { stream, sub } = await accessStreamById(tx.db, sender, req.to[0]!);
     checkCanPostToStream(sender, stream, sub, realm);
-    sendStreamTyping(tx, sender, stream, req.topic ?? '', req.op, await subscriptions.listSubscriberIds(tx.db, stream.id));
+    sendStreamTyping(tx, sender, stream, req.topic ?? '', req.op, await subscriberIds(tx.db, stream.id));
   } else {
     sendPrivateTyping(tx, sender, await typingRecipients(tx.db, sender, req.to), req.op);
   }
@@ -75,6 +75,6 @@ function sendPrivateTyping(tx: Tx, sender: UserRow, recipients: UserRow[], op: T
  * The stream's active subscribers hear it (the sender only if subscribed); queues that did
  * not declare stream_typing_notifications drop it on delivery (src/events/personalize.ts).
  */
-function sendStreamTyping(tx: Tx, sender: UserRow, stream: StreamRow, topic: string, op: TypingOp, subscriberIds: number[]): void {
-  tx.notify({ type: 'typing', op, message_type: 'stream', sender: who(sender), stream_id: stream.id, topic }, subscriberIds, sender.realm_id);
+function sendStreamTyping(tx: Tx, sender: UserRow, stream: StreamRow, topic: string, op: TypingOp, listeners: readonly number[]): void {
+  tx.notify({ type: 'typing', op, message_type: 'stream', sender: who(sender), stream_id: stream.id, topic }, listeners, sender.realm_id);
 }

@@ -49,6 +49,12 @@ export interface Caches {
   activeSubscriptions: VersionedCache<string, SubscriptionRow | undefined>;
   /** Shared: callers must not change the arrays. */
   subscriberIds: VersionedCache<number, readonly number[]>;
+  /**
+   * Every active stream's subscribers in a realm, for register's include_subscribers
+   * (zulip-terminal asks for it): at 2,000 users in 50 streams it read 20,000 rows, 22 ms
+   * of the request thread, for each register. Shared, like subscriberIds.
+   */
+  realmSubscriberIds: VersionedCache<number, ReadonlyMap<number, readonly number[]>>;
   alertWords: VersionedCache<number, ReadonlyMap<number, string[]>>;
   /** A realm's mutes as sends read them: muted user id -> who muted them. */
   realmMuters: VersionedCache<number, ReadonlyMap<number, ReadonlySet<number>>>;
@@ -75,6 +81,7 @@ function createCaches(): Caches {
     realmStreams: new VersionedCache(['streams'], 1_000),
     activeSubscriptions: new VersionedCache(['streams', 'subscriptions', 'users'], 20_000),
     subscriberIds: new VersionedCache(['streams', 'subscriptions', 'users'], 20_000),
+    realmSubscriberIds: new VersionedCache(['streams', 'subscriptions', 'users'], 1_000),
     alertWords: new VersionedCache(['alert_words', 'users'], 1_000),
     realmMuters: new VersionedCache(['muted_users'], 1_000),
     renderUsers: new VersionedCache(['users'], 1_000),

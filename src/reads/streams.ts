@@ -26,6 +26,10 @@ export const activeSubscription = (q: Q, userId: number, streamId: number): Prom
 export const subscriberIds = (q: Q, streamId: number): Promise<readonly number[]> =>
   cachedRead(q, (c) => c.subscriberIds, streamId, () => subscriptions.listSubscriberIds(q, streamId));
 
+/** Subscriber ids of every active stream of the realm; shared: never to be changed. */
+export const realmSubscriberIds = (q: Q, realmId: number): Promise<ReadonlyMap<number, readonly number[]>> =>
+  cachedRead(q, (c) => c.realmSubscriberIds, realmId, async () => subscriptions.mapSubscriberIds(q, (await realmStreams(q, realmId)).map((s) => s.id)));
+
 export interface StreamListFilter {
   includePublic: boolean;
   includeWebPublic: boolean;

@@ -3,7 +3,7 @@ import { subscriptions, type SubscriptionWithStream } from '../store/repos/subsc
 import { mutedTopics } from '../store/repos/muted-topics.js';
 import { canSeeStreamMetadata } from '../access/stream.js';
 import { presentStream, presentSubscription } from '../presenters/stream.js';
-import { realmStreams } from './streams.js';
+import { realmStreams, realmSubscriberIds } from './streams.js';
 
 export interface SubscriptionState {
   subscriptions: Array<Record<string, unknown>>;
@@ -15,8 +15,8 @@ export interface SubscriptionState {
 export async function ownSubscriptions(q: Q, user: UserRow, withSubscribers: boolean): Promise<Array<SubscriptionWithStream & { subscribers?: number[] }>> {
   const list = await subscriptions.listActiveSubscriptionsOfUser(q, user.id);
   if (!withSubscribers) return list;
-  const members = await subscriptions.mapSubscriberIds(q, list.map((x) => x.stream.id));
-  return list.map((x) => ({ ...x, subscribers: members.get(x.stream.id) ?? [] }));
+  const members = await realmSubscriberIds(q, user.realm_id);
+  return list.map((x) => ({ ...x, subscribers: [...(members.get(x.stream.id) ?? [])] }));
 }
 
 export const isSubscribed = (q: Q, userId: number, streamId: number): Promise<boolean> => subscriptions.isSubscribed(q, userId, streamId);
@@ -39,8 +39,8 @@ export async function gatherSubscriptions(q: Q, user: UserRow, includeSubscriber
   const known = new Set([...active, ...inactive].map((x) => x.stream.id));
   const never = all.filter((s) => !known.has(s.id) && canSeeStreamMetadata(user, s, null))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const members = includeSubscribers ? await subscriptions.mapSubscriberIds(q, all.map((s) => s.id)) : undefined;
-  const membersOf = (id: number, visible: boolean) => (members && visible ? members.get(id) ?? [] : undefined);
+  const members = includeSubscribers ? await realmSubscriberIds(q, user.realm_id) : undefined;
+  const membersOf = (id: number, visible: boolean) => (members && visible ? [...(members.get(id) ?? [])] : undefined);
   return {
     subscriptions: active.map(({ stream, sub }) => presentSubscription(stream, sub, membersOf(stream.id, true))),
     unsubscribed: inactive.map(({ stream, sub }) =>

@@ -1,5 +1,5 @@
 import type { Route } from '../route.js';
-import { transact } from '../../actions/transaction.js';
+import { writeAlone } from '../../actions/transaction.js';
 import { accessUserByEmail, accessUserById } from '../../access/user.js';
 import { badRequest, botRequestsRefused, noSuchUser } from '../../errors.js';
 import { clientName } from '../../lib/client-name.js';
@@ -22,7 +22,7 @@ export const presenceRoutes: Route[] = [
       const slim = r.params.bool('slim_presence', false);
       const client = clientName(r.params.optStr('client'), r.req.headers['user-agent']);
       const now = Date.now() / 1000;
-      await transact(r.ctx, (tx) => doUpdatePresence(tx, r.realm, r.user, status, client, Math.floor(now)));
+      await writeAlone(r.ctx, (tx) => doUpdatePresence(tx, r.realm, r.user, status, client, Math.floor(now)));
       if (pingOnly) return {};
       return presenceAnswer(await presencesJson(r.ctx.store.db, r.realm, slim, Math.floor(now)), now);
     },

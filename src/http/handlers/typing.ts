@@ -1,6 +1,6 @@
 import type { Route } from '../route.js';
 import { LIST_LIMITS } from '../../lib/limits.js';
-import { transact } from '../../actions/transaction.js';
+import { writeAlone } from '../../actions/transaction.js';
 import { badRequest } from '../../errors.js';
 import { messageKind } from '../../lib/message-type.js';
 import { doSendTyping } from '../../actions/typing.js';
@@ -24,7 +24,8 @@ export const typingRoutes: Route[] = [
         topic = r.params.optStr('topic');
         if (topic === undefined) throw badRequest('Missing topic');
       }
-      await transact(r.ctx, (tx) => doSendTyping(tx, r.realm, r.user, { kind, op, to, topic }));
+      // Nothing is stored: the reads need no transaction, and the writer is not held.
+      await writeAlone(r.ctx, (tx) => doSendTyping(tx, r.realm, r.user, { kind, op, to, topic }));
       return {};
     },
   },
