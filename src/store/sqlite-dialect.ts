@@ -90,7 +90,7 @@ class Connection implements DatabaseConnection {
 
   async end(command: 'commit' | 'rollback'): Promise<void> {
     try {
-      if (!this.beginPending) await this.writer.query(command, []);
+      if (!this.beginPending) this.writer.querySync(command, []);
     } finally {
       this.beginPending = false;
       this.release();
@@ -107,7 +107,8 @@ class Connection implements DatabaseConnection {
     if (this.unlock) {
       const begin = this.beginPending;
       this.beginPending = false;
-      return (await this.writer.query(q.sql, q.parameters, begin)) as QueryResult<R>;
+      // Blocking while the writer is held: see SqliteWriter.querySync.
+      return this.writer.querySync(q.sql, q.parameters, begin) as QueryResult<R>;
     }
     const stmt = this.reader.prepare(q.sql);
     if (stmt.readonly) return { rows: stmt.all(q.parameters as unknown[]) as R[] };

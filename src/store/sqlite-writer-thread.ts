@@ -12,10 +12,10 @@ import {
   sortRecipientRows, type MessageUnit,
 } from './message-batch.js';
 
-interface WriterData { file: string; pragmas: string[]; sends: MessagePort }
+interface WriterData { file: string; pragmas: string[]; sends: MessagePort; sync: MessagePort; answered: Int32Array }
 interface QueuedUnit extends MessageUnit { id: number; at: number }
 
-const { file, pragmas, sends } = workerData as WriterData;
+const { file, pragmas, sends, sync, answered } = workerData as WriterData;
 const port = parentPort!;
 
 function open(): Database.Database {
@@ -114,25 +114,39 @@ sends.on('message', (u: QueuedUnit) => {
   later();
 });
 
-port.on('message', (m: 'close' | { id: number; sql: string; params: unknown[]; begin?: boolean }) => {
-  if (m === 'close') {
-    clearTimeout(timer);
-    db.close();
-    sends.close();
-    port.close();
-    return;
-  }
+type Statement = { id: number; sql: string; params: unknown[]; begin?: boolean };
+
+function run(m: Statement): object {
   try {
     // A transaction's BEGIN travels with its first statement (sqlite-dialect.ts).
     if (m.begin) statement('BEGIN').run();
     const stmt = statement(m.sql);
-    if (stmt.reader) port.postMessage({ id: m.id, rows: stmt.all(m.params) });
-    else {
-      const r = stmt.run(m.params);
-      port.postMessage({ id: m.id, changes: r.changes, lastInsertRowid: r.lastInsertRowid });
-    }
+    if (stmt.reader) return { id: m.id, rows: stmt.all(m.params) };
+    const r = stmt.run(m.params);
+    return { id: m.id, changes: r.changes, lastInsertRowid: r.lastInsertRowid };
   } catch (err) {
-    port.postMessage({ id: m.id, error: errorOf(err) });
+    return { id: m.id, error: errorOf(err) };
   }
+}
+
+port.on('message', (m: 'close' | Statement) => {
+  if (m === 'close') {
+    clearTimeout(timer);
+    db.close();
+    sends.close();
+    sync.close();
+    port.close();
+    return;
+  }
+  port.postMessage(run(m));
+  if (queued.length > 0 && !db.inTransaction) later();
+});
+
+// A transaction's statements: the request thread waits, blocked, for the word to change
+// (SqliteWriter.querySync); the answer is on the port before it does.
+sync.on('message', (m: Statement) => {
+  sync.postMessage(run(m));
+  Atomics.store(answered, 0, 1);
+  Atomics.notify(answered, 0);
   if (queued.length > 0 && !db.inTransaction) later();
 });
