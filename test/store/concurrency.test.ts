@@ -76,3 +76,18 @@ test('a constraint error from the writer keeps its engine code, so callers can t
     .then(() => undefined, (e: unknown) => e as { code?: string });
   assert.equal(err?.code, ENGINE === 'postgres' ? '23505' : 'SQLITE_CONSTRAINT_UNIQUE');
 });
+
+test('on SQLite a transaction runs its statements without waiting for turns of the event loop', { skip: ENGINE !== 'sqlite' }, async () => {
+  // A transaction holds the writer: statement by statement through a busy event loop it
+  // held it for as many turns, and every other write queued (src/store/sqlite-writer.ts).
+  let turned = false;
+  setImmediate(() => { turned = true; });
+  const words = ['turn-a', 'turn-b', 'turn-c'];
+  await transact(t.app.ctx, async (tx) => {
+    for (const word of words) await tx.db.insertInto('alert_word').values({ user_id: t.owner.id, realm_id: t.realm.id, word }).execute();
+    const n = await tx.db.selectFrom('alert_word').select('word').where('word', 'in', words).execute();
+    assert.equal(n.length, 3);
+    await tx.db.deleteFrom('alert_word').where('word', 'in', words).execute();
+  });
+  assert.equal(turned, false, 'the transaction needed no turn of the event loop');
+});
