@@ -12,8 +12,8 @@ export interface PresenceAnswerRow {
 
 interface Snapshot { version: number; loadedAt: number; rows: Map<number, PresenceAnswerRow> }
 
-/** A user's part of the answer, serialised: whether it is shown, its key as JSON, its value as JSON. */
-export interface PresencePart { shown: boolean; emailKey: string; json: string }
+/** A user's part of the answer, serialised (`"key":value`) for either keying, and whether it is shown at all. */
+export interface PresencePart { shown: boolean; byEmail: string; byId: string }
 
 /** What was made of a row, for as long as the row and the variant (active or idle, say) are the same. */
 interface Part { row: PresenceAnswerRow; variant: string; value: PresencePart }

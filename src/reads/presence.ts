@@ -21,19 +21,18 @@ export async function presencesJson(q: Q, realm: RealmRow, slim: boolean, now: n
 
 /** The `presences` object as JSON from the organization's rows, each user's part made once per row and status. */
 export function presencesFromRows(cache: PresenceCache, rows: Iterable<PresenceAnswerRow>, slim: boolean, now: number, since: number): string {
-  let out = '';
+  const out: string[] = [];
   for (const r of rows) {
     if (r.last_connected_time < since) continue;
     // A part is the same while the row is and the user stays active (or idle).
-    const part = cache.part(r, now - r.last_active_time <= ACTIVE_WINDOW_SECS ? 'active' : 'idle', () => ({
+    const part = cache.part(r, now - r.last_active_time <= ACTIVE_WINDOW_SECS ? 'active' : 'idle', () => {
+      const json = JSON.stringify(presenceDict(r, now));
       // Users who turned presence_enabled off are never shown (Zulip's presence filter).
-      shown: userSettings(r.settings).presence_enabled === true,
-      emailKey: JSON.stringify(r.email),
-      json: JSON.stringify(presenceDict(r, now)),
-    }));
-    if (part.shown) out += `${out ? ',' : ''}${slim ? `"${r.user_id}"` : part.emailKey}:${part.json}`;
+      return { shown: userSettings(r.settings).presence_enabled === true, byEmail: `${JSON.stringify(r.email)}:${json}`, byId: `"${r.user_id}":${json}` };
+    });
+    if (part.shown) out.push(slim ? part.byId : part.byEmail);
   }
-  return `{${out}}`;
+  return `{${out.join(',')}}`;
 }
 
 /** A user's presence, unless they hide it. */
