@@ -46,6 +46,13 @@ export class RedisBus implements EventBus {
   private readonly stream: string;
   /** The newest id this node's appends were given: a test waits for every node to reach it. */
   lastAppended = STREAM_START;
+  /**
+   * This node's own entries until it hears them back, by their number in its appends:
+   * the node that published an envelope uses the object it has instead of parsing the
+   * entry again (a send's envelope is kilobytes).
+   */
+  private own = new Map<number, Entry>();
+  private appended = 0;
 
   constructor(readonly commands: Redis, private reader: Redis, private log: Logger, private opts: RedisBusOptions) {
     this.stream = busStream(opts.cluster);
@@ -79,7 +86,9 @@ export class RedisBus implements EventBus {
 
   private append(entry: Entry): void {
     const minId = String(Math.max(0, Date.now() - this.opts.retentionMs));
-    const p = this.commands.xadd(this.stream, 'MINID', '~', minId, '*', 'm', JSON.stringify(entry));
+    const n = ++this.appended;
+    this.own.set(n, entry);
+    const p = this.commands.xadd(this.stream, 'MINID', '~', minId, '*', 'm', JSON.stringify(entry), 'o', `${this.nodeId}:${n}`);
     this.inflight.add(p);
     const done = (): void => void this.inflight.delete(p);
     p.then((id) => {
@@ -87,6 +96,7 @@ export class RedisBus implements EventBus {
       if (id && compareIds(id, this.lastAppended) > 0) this.lastAppended = id;
     }, (err: unknown) => {
       done();
+      this.own.delete(n);
       this.log.error({ err }, 'could not publish on the cluster bus');
     });
   }
@@ -143,9 +153,9 @@ export class RedisBus implements EventBus {
   private hear(id: string, fields: string[]): void {
     const after = this.last;
     this.last = id;
-    let entry: Entry;
+    let entry: Entry | undefined = this.ownEntry(fields[3]);
     try {
-      entry = JSON.parse(fields[1] ?? 'null') as Entry;
+      entry ??= JSON.parse(fields[1] ?? 'null') as Entry;
     } catch (err) {
       this.log.error({ err, id }, 'unreadable cluster bus entry skipped');
       return;
@@ -157,6 +167,15 @@ export class RedisBus implements EventBus {
     } catch (err) {
       this.log.error({ err, id }, 'a cluster bus listener failed');
     }
+  }
+
+  /** The entry this node appended as `origin` ("node:number"), if it is this node's. */
+  private ownEntry(origin: string | undefined): Entry | undefined {
+    if (!origin || !origin.startsWith(this.nodeId) || origin[this.nodeId.length] !== ':') return undefined;
+    const n = Number(origin.slice(this.nodeId.length + 1));
+    const entry = this.own.get(n);
+    this.own.delete(n);
+    return entry;
   }
 
   private wakeWaiters(): void {

@@ -112,9 +112,10 @@ class Connection implements DatabaseConnection {
     }
     const stmt = this.reader.prepare(q.sql);
     if (stmt.readonly) return { rows: stmt.all(q.parameters as unknown[]) as R[] };
+    // A write on its own holds the writer too, so it waits blocked as well (querySync).
     const unlock = await this.writer.lock();
     try {
-      return (await this.writer.query(q.sql, q.parameters)) as QueryResult<R>;
+      return this.writer.querySync(q.sql, q.parameters) as QueryResult<R>;
     } finally {
       unlock();
     }

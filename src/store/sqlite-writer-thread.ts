@@ -1,8 +1,8 @@
 /**
  * The body of the SQLite writer thread (sqlite-writer.ts starts it). It owns the write
- * connection: statements the request thread sends one by one on the parent port (its
- * transactions), and batches of sends on their own port, stored with the group commit's
- * SQL (message-batch.ts).
+ * connection: statements the request thread sends one by one on the sync port (each
+ * awaited blocked: its transactions and lone writes), and batches of sends on their own
+ * port, stored with the group commit's SQL (message-batch.ts).
  */
 import { parentPort, workerData, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import Database from 'better-sqlite3';
@@ -129,20 +129,16 @@ function run(m: Statement): object {
   }
 }
 
-port.on('message', (m: 'close' | Statement) => {
-  if (m === 'close') {
-    clearTimeout(timer);
-    db.close();
-    sends.close();
-    sync.close();
-    port.close();
-    return;
-  }
-  port.postMessage(run(m));
-  if (queued.length > 0 && !db.inTransaction) later();
+port.on('message', (m: 'close') => {
+  if (m !== 'close') return;
+  clearTimeout(timer);
+  db.close();
+  sends.close();
+  sync.close();
+  port.close();
 });
 
-// A transaction's statements: the request thread waits, blocked, for the word to change
+// Statements: the request thread waits, blocked, for the word to change
 // (SqliteWriter.querySync); the answer is on the port before it does.
 sync.on('message', (m: Statement) => {
   sync.postMessage(run(m));

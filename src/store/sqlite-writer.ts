@@ -11,11 +11,11 @@ import type { MessageUnit } from './message-batch.js';
  * Here the writes of one batch run while the request thread prepares the next, on the
  * machine's other core.
  *
- * A transaction's statements are the exception (querySync): the request thread waits for
- * each, blocked. A transaction holds the writer from BEGIN to COMMIT, and with a round
- * trip through the event loop per statement it held it for as many turns of a busy loop
- * (tens of milliseconds each at 2,000 simulated users), while every other write queued
- * behind it; blocked, it holds it for the statements' own time, tens of microseconds.
+ * Other statements are the exception (querySync): the request thread waits for each,
+ * blocked. A statement holds the writer (a transaction from BEGIN to COMMIT), and with a
+ * round trip through the event loop per statement it held it for as many turns of a busy
+ * loop (tens of milliseconds each at 2,000 simulated users), while every other write
+ * queued behind it; blocked, it holds it for the statements' own time, tens of microseconds.
  */
 const THREAD = new URL('./sqlite-writer-thread.js', import.meta.url);
 
@@ -58,7 +58,6 @@ export class SqliteWriter {
   private worker: Worker;
   private sends: MessagePort;
   private nextId = 1;
-  private waiting = new Map<number, { resolve: (r: Reply) => void; reject: (e: unknown) => void }>();
   private sending = new Map<number, { resolve: (r: { id: number; first: boolean }) => void; reject: (e: unknown) => void }>();
   private failed: Error | undefined;
   private exited: Promise<void>;
@@ -78,7 +77,6 @@ export class SqliteWriter {
       workerData: { file, pragmas, sends: channel.port2, sync: syncChannel.port2, answered: this.answered },
       transferList: [channel.port2, syncChannel.port2],
     });
-    this.worker.on('message', (m: Reply) => this.settle(m));
     this.sends.on('message', (m: BatchReply) => this.settleBatch(m));
     this.sends.unref();
     this.worker.on('error', (err) => {
@@ -89,7 +87,7 @@ export class SqliteWriter {
       this.fail(new Error('SQLite writer has stopped'));
       resolve();
     }));
-    // Only pending work keeps the process up (see call() and storeMessage()).
+    // Only pending sends keep the process up (see storeMessage()); statements block.
     this.worker.unref();
   }
 
@@ -103,14 +101,9 @@ export class SqliteWriter {
     return release;
   }
 
-  /** Runs one statement; `begin` opens a transaction just before it, in the same trip. */
-  async query(sql: string, params: readonly unknown[], begin = false): Promise<WriteResult> {
-    return resultOf(await this.call(begin ? { sql, params, begin } : { sql, params }));
-  }
-
   /**
-   * Runs one statement of a transaction, blocking this thread until the writer answers
-   * (see above); `begin` opens the transaction just before it.
+   * Runs one statement, blocking this thread until the writer answers (see above); the
+   * caller holds the lock. `begin` opens a transaction just before it.
    */
   querySync(sql: string, params: readonly unknown[], begin = false): WriteResult {
     if (this.failed) throw this.failed;
@@ -156,35 +149,15 @@ export class SqliteWriter {
     if (this.sending.size === 0) this.sends.unref();
   }
 
-  private call(payload: object): Promise<Reply> {
-    if (this.failed) return Promise.reject(this.failed);
-    const id = this.nextId++;
-    if (this.waiting.size === 0) this.worker.ref();
-    return new Promise<Reply>((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
-      this.worker.postMessage({ id, ...payload });
-    });
-  }
-
   async close(): Promise<void> {
     this.worker.ref();
     this.worker.postMessage('close');
     await this.exited;
   }
 
-  private settle(m: Reply): void {
-    const w = this.waiting.get(m.id);
-    if (!w) return;
-    this.waiting.delete(m.id);
-    if (this.waiting.size === 0) this.worker.unref();
-    // resultOf() turns the error into a rejection where the reply is read.
-    w.resolve(m);
-  }
-
   private fail(err: Error): void {
     this.failed ??= err;
-    for (const w of [...this.waiting.values(), ...this.sending.values()]) w.reject(err);
-    this.waiting.clear();
+    for (const w of this.sending.values()) w.reject(err);
     this.sending.clear();
     this.sends.close();
     this.syncPort.close();
