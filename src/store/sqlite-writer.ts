@@ -49,8 +49,8 @@ function resultOf(m: Reply): WriteResult {
 }
 
 /**
- * A statement of a transaction that takes this long means the writer is stuck (or gone:
- * its exit is heard on the event loop, which a blocked thread does not turn).
+ * A statement that takes this long means the writer is stuck (or gone: its exit is heard
+ * on the event loop, which a blocked thread does not turn).
  */
 const SYNC_TIMEOUT_MS = 10 * 60_000;
 
@@ -61,7 +61,7 @@ export class SqliteWriter {
   private sending = new Map<number, { resolve: (r: { id: number; first: boolean }) => void; reject: (e: unknown) => void }>();
   private failed: Error | undefined;
   private exited: Promise<void>;
-  /** FIFO lock: a transaction holds the writer from BEGIN to COMMIT or ROLLBACK. */
+  /** FIFO lock: a transaction holds the writer from BEGIN to COMMIT or ROLLBACK, a lone write for itself. */
   private tail: Promise<void> = Promise.resolve();
   /** querySync's way: a port read synchronously, and a word the thread sets once it has answered. */
   private syncPort: MessagePort;
