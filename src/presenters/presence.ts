@@ -32,3 +32,7 @@ export function presenceDict(row: PresenceRow, now: number): Record<string, unkn
   const info = clientPresence(row, now);
   return { [info.client]: info, aggregated: { client: info.client, status: info.status, timestamp: info.timestamp } };
 }
+
+/** The presence endpoints' answer, around `presences` already serialised (src/reads/presence.ts). */
+export const presenceAnswerJson = (presences: string, serverTimestamp: number): string =>
+  `{"result":"success","msg":"","presences":${presences},"server_timestamp":${JSON.stringify(serverTimestamp)}}`;

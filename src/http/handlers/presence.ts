@@ -4,12 +4,9 @@ import { accessUserByEmail, accessUserById } from '../../access/user.js';
 import { badRequest, botRequestsRefused, noSuchUser } from '../../errors.js';
 import { clientName } from '../../lib/client-name.js';
 import { checkPresenceStatus, doUpdatePresence } from '../../actions/presence-update.js';
-import { presenceDict, OFFLINE_THRESHOLD_SECS } from '../../presenters/presence.js';
+import { presenceAnswerJson, presenceDict, OFFLINE_THRESHOLD_SECS } from '../../presenters/presence.js';
 import { presenceOf, presencesJson } from '../../reads/presence.js';
 import { PreSerialized } from '../route.js';
-
-const presenceAnswer = (presences: string, now: number): PreSerialized =>
-  new PreSerialized(`{"result":"success","msg":"","presences":${presences},"server_timestamp":${JSON.stringify(now)}}`);
 
 export const presenceRoutes: Route[] = [
   {
@@ -24,14 +21,14 @@ export const presenceRoutes: Route[] = [
       const now = Date.now() / 1000;
       await writeAlone(r.ctx, (tx) => doUpdatePresence(tx, r.realm, r.user, status, client, Math.floor(now)));
       if (pingOnly) return {};
-      return presenceAnswer(await presencesJson(r.ctx.store.db, r.realm, slim, Math.floor(now)), now);
+      return new PreSerialized(presenceAnswerJson(await presencesJson(r.ctx.store.db, r.realm, slim, Math.floor(now)), now));
     },
   },
   {
     method: 'GET', path: '/realm/presence', auth: 'user',
     handler: async (r) => {
       const now = Date.now() / 1000;
-      return presenceAnswer(await presencesJson(r.ctx.store.db, r.realm, r.params.bool('slim_presence', false), Math.floor(now)), now);
+      return new PreSerialized(presenceAnswerJson(await presencesJson(r.ctx.store.db, r.realm, r.params.bool('slim_presence', false), Math.floor(now)), now));
     },
   },
   {
