@@ -7,6 +7,8 @@ import { renderError } from './render-error.js';
 import { Params, parseQuery } from './params.js';
 import { authenticate, authenticateWebhook, resolveRealm } from './auth.js';
 import { routes } from './routes.js';
+import { openApiDocument } from './openapi.js';
+import { FEATURE_LEVEL } from '../lib/version.js';
 import { PreSerialized, type AuthedRequest, type BaseRequest, type Route, type WebhookRequest } from './route.js';
 import { createServer } from './longpoll.js';
 import fastifyCookie from '@fastify/cookie';
@@ -16,6 +18,7 @@ import { chargeRequest, clientAddress, userBudgetKey, withHeaders } from './rate
 import { MAX_BODY_BYTES, MAX_UPLOAD_FILES, MAX_UPLOAD_PARTS, maxUploadBodyBytes } from './body-limits.js';
 import { checkDeclaredLength, multipartFields } from './multipart.js';
 import { lingerAfterAnswer } from './linger.js';
+import { checkAnswer, checkingAnswers } from './answer-check.js';
 import { frameworkRefusal, onClientError, refusalBody } from './refusals.js';
 
 export const API_PREFIX = '/api/v1';
@@ -90,6 +93,10 @@ export async function buildHttp(ctx: AppContext): Promise<FastifyInstance> {
   });
   await registerWebApp(app, ctx);
 
+  // Made once, on first request: the routes do not change while the server runs.
+  let openApiJson: string | undefined;
+  app.get(`${API_PREFIX}/openapi.json`, async (_req, reply) => sendJson(reply, (openApiJson ??= JSON.stringify(openApiDocument(routes, `feature level ${FEATURE_LEVEL}`)))));
+
   // Multipart is parsed in two scopes (the plugin applies to the scope it is registered in).
   // zulip-js sends every POST as multipart with plain fields, so every route takes those,
   // as a form body within the global limit; a file part there is refused at its headers.
@@ -155,8 +162,9 @@ async function webhookRequest(ctx: AppContext, route: Extract<Route, { auth: 'we
   const contentType = String(req.headers['content-type'] ?? '');
   const form = await formFields(contentType, raw);
   const params = Params.from(req.query, form);
-  const { bot, realm } = await authenticateWebhook(ctx, req.headers.host, params.optStr('api_key'), req.headers.authorization);
-  return { ...base, params, realm, bot, raw: raw.toString('utf8'), form };
+  const args = route.decodeArgs(params) as { api_key?: string };
+  const { bot, realm } = await authenticateWebhook(ctx, req.headers.host, args.api_key, req.headers.authorization);
+  return { ...base, args, params, realm, bot, raw: raw.toString('utf8'), form };
 }
 
 /** An API route at /api/v1 and again at /json; a page outside the API (its own prefix) once. */
@@ -171,8 +179,9 @@ function registerRoute(app: FastifyInstance, ctx: AppContext, route: Route, web:
     url: (web ? JSON_PREFIX : (route.prefix ?? API_PREFIX)) + route.path,
     handler: async (req, reply) => {
       handlerStarted.add(req);
+      const params = route.auth === 'webhook' ? Params.from({}) : paramsOf(req);
       const base: BaseRequest = {
-        ctx, req, reply, params: route.auth === 'webhook' ? Params.from({}) : paramsOf(req), path: (req.params ?? {}) as Record<string, string>,
+        ctx, req, reply, params, args: route.decodeArgs(params), path: (req.params ?? {}) as Record<string, string>,
         realm: undefined as never,
       };
       let body: Record<string, unknown> | PreSerialized;
@@ -192,6 +201,10 @@ function registerRoute(app: FastifyInstance, ctx: AppContext, route: Route, web:
         body = await route.handler(base);
       }
       if (reply.sent) return reply;
+      if (checkingAnswers) {
+        const { result: _r, msg: _m, ...answer } = (body instanceof PreSerialized ? JSON.parse(body.json) : body) as Record<string, unknown>;
+        checkAnswer(route, answer);
+      }
       return sendJson(reply, body instanceof PreSerialized ? body.json : JSON.stringify({ result: 'success', msg: '', ...body }));
     },
   });

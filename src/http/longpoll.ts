@@ -8,6 +8,8 @@ import { chargeRequest, userBudgetKey } from './rate-limit.js';
 import { ApiError } from '../errors.js';
 import { SHUTTING_DOWN, refusalBody } from './refusals.js';
 import { Params, parseQuery } from './params.js';
+import { argsFactory } from './args.js';
+import { Bool, Default, Int, Opt, Str, Type, type ArgsOf } from '../schemas/params.js';
 import { queuesOf } from '../events/manager.js';
 import { eventsAnswer } from '../presenters/events.js';
 import type { UserRow } from '../rows.js';
@@ -19,19 +21,27 @@ interface Taken { queue: EventQueue; events: QueuedEvent[] | undefined }
  * The queue a GET /events names, and its events now (undefined: the poll should park).
  * A promise only when a cluster node must first rebuild a queue another node held.
  */
-function takePoll(ctx: AppContext, user: UserRow, params: Params): Taken | Promise<Taken> {
+/** GET /events' parameters, declared here for its route and for this path, which serves the same request. */
+export const EVENTS_PARAMS = {
+  queue_id: Str(),
+  last_event_id: Opt(Int({ description: 'The last event the client has; -1 or absent for none' })),
+  dont_block: Default(Bool({ description: 'Answer at once, even with no events' }), false),
+};
+const decodeEventsArgs = argsFactory(Type.Object(EVENTS_PARAMS)) as (raw: Params) => ArgsOf<typeof EVENTS_PARAMS>;
+
+function takePoll(ctx: AppContext, user: UserRow, args: ArgsOf<typeof EVENTS_PARAMS>): Taken | Promise<Taken> {
   const manager = queuesOf(ctx);
-  const queueId = params.str('queue_id');
-  const lastEventId = params.optInt('last_event_id') ?? -1;
-  const dontBlock = params.bool('dont_block', false);
+  const queueId = args.queue_id;
+  const lastEventId = args.last_event_id ?? -1;
+  const dontBlock = args.dont_block;
   const found = manager.find(queueId, user.id);
   const take = (queue: EventQueue): Taken => ({ queue, events: manager.take(queue, lastEventId, dontBlock) });
   return found instanceof Promise ? found.then(take) : take(found);
 }
 
 /** GET /events as one promise, for the Fastify route (inject(), and requests while closing). */
-export async function serveEvents(ctx: AppContext, user: UserRow, params: Params, onClose: (cb: () => void) => void): Promise<string> {
-  const { queue, events } = await takePoll(ctx, user, params);
+export async function serveEvents(ctx: AppContext, user: UserRow, args: ArgsOf<typeof EVENTS_PARAMS>, onClose: (cb: () => void) => void): Promise<string> {
+  const { queue, events } = await takePoll(ctx, user, args);
   if (events) return eventsAnswer(events, queue.id);
   const manager = queuesOf(ctx);
   return new Promise<string>((resolve) => {
@@ -172,7 +182,7 @@ function chargedPoll(ctx: AppContext, user: UserRow, socket: MarkedSocket, query
 function servePoll(ctx: AppContext, user: UserRow, socket: MarkedSocket, query: string, reply: Reply): void {
   let taken: Taken | Promise<Taken>;
   try {
-    taken = takePoll(ctx, user, queryParams(query));
+    taken = takePoll(ctx, user, decodeEventsArgs(new Params(parseQuery(query))));
   } catch (err) {
     replyError(ctx, err, reply);
     return;
@@ -207,8 +217,4 @@ function replyError(ctx: AppContext, err: unknown, reply: Reply): void {
 export function onceClosed(res: http.ServerResponse, cb: () => void): void {
   if (res.destroyed) cb();
   else res.once('close', cb);
-}
-
-function queryParams(query: string): Params {
-  return new Params(parseQuery(query));
 }

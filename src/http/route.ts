@@ -1,11 +1,19 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
 import type { AppContext } from '../context.js';
 import type { RealmRow, UserRow } from '../rows.js';
 import type { Params } from './params.js';
+import type { ArgsOf } from '../schemas/params.js';
+import { argsFactory, type ArgsFactory } from './args.js';
 import { badRequest } from '../errors.js';
 
-export interface BaseRequest {
+type AnyArgs = Readonly<Record<string, unknown>>;
+
+export interface BaseRequest<A = AnyArgs> {
   ctx: AppContext;
+  /** The parameters the route declares, decoded as the handler reads them (src/http/args.ts). */
+  args: A;
+  /** Every parameter as sent, undecoded: for an incoming webhook's integration-specific ones. */
   params: Params;
   path: Record<string, string>;
   req: FastifyRequest;
@@ -13,12 +21,12 @@ export interface BaseRequest {
   realm: RealmRow;
 }
 
-export interface AuthedRequest extends BaseRequest {
+export interface AuthedRequest<A = AnyArgs> extends BaseRequest<A> {
   user: UserRow;
 }
 
 /** An incoming webhook's request: its bot, and the body exactly as sent (the integration decodes it). */
-export interface WebhookRequest extends BaseRequest {
+export interface WebhookRequest<A = AnyArgs> extends BaseRequest<A> {
   bot: UserRow;
   raw: string;
   /** A form body's fields (urlencoded or multipart); empty for other bodies. */
@@ -32,24 +40,47 @@ export class PreSerialized {
   constructor(readonly json: string) {}
 }
 
+export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
+
 /**
- * auth 'user': basic auth required; 'none': public, the Host picks the realm; 'webhook': an
- * incoming-webhook bot's key (`api_key` or basic auth), the body kept as sent, and `known`
- * answers whether the path names something at all (else 404, before any credential).
- * `allowWebhookBot`: incoming-webhook bots may call this 'user' route too (POST /messages). `prefix`
- * replaces /api/v1 for the few pages outside the API (a confirmation link's target).
+ * What every route declares. `params`: its parameters (query string or body, Zulip's wire
+ * rules), the one place they are named; `answer`: the success body beside `result` and
+ * `msg`. Both feed the OpenAPI document (src/http/openapi.ts) and the tests.
+ * `prefix` replaces /api/v1 for the few pages outside the API (a confirmation link's target).
  * `streamsFiles`: the handler reads a multipart body's parts itself as they arrive
  * (uploads), instead of every part being collected into `params` first.
  */
-export type Route =
-  | { method: Method; path: string; prefix?: string; streamsFiles?: true; auth: 'user'; allowWebhookBot?: true; handler: (r: AuthedRequest) => Promise<Body | PreSerialized> }
-  | { method: Method; path: string; prefix?: string; streamsFiles?: true; auth: 'none'; handler: (r: BaseRequest) => Promise<Body | PreSerialized> }
-  | { method: Method; path: string; prefix?: string; auth: 'webhook'; known: (path: Record<string, string>) => boolean; handler: (r: WebhookRequest) => Promise<Body> };
+interface Common<P extends TProperties> {
+  method: Method;
+  path: string;
+  prefix?: string;
+  summary?: string;
+  params?: P;
+  answer?: TSchema;
+}
 
-export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
+/**
+ * auth 'user': basic auth (or the web app's session) required; 'none': public, the Host
+ * picks the realm; 'webhook': an incoming-webhook bot's key (`api_key` or basic auth), the
+ * body kept as sent, and `known` answers whether the path names something at all (else 404,
+ * before any credential). `allowWebhookBot`: incoming-webhook bots may call this 'user'
+ * route too (POST /messages).
+ */
+export type RouteDef<P extends TProperties> =
+  | (Common<P> & { auth: 'user'; streamsFiles?: true; allowWebhookBot?: true; handler(r: AuthedRequest<ArgsOf<P>>): Promise<Body | PreSerialized> })
+  | (Common<P> & { auth: 'none'; streamsFiles?: true; handler(r: BaseRequest<ArgsOf<P>>): Promise<Body | PreSerialized> })
+  | (Common<P> & { auth: 'webhook'; known: (path: Record<string, string>) => boolean; handler(r: WebhookRequest<ArgsOf<P>>): Promise<Body> });
+
+/** A declared route as the app registers it: the declaration, with its parameters as one object schema and their decoder. */
+export type Route = RouteDef<TProperties> & { schema: TObject; decodeArgs: ArgsFactory };
+
+export function route<P extends TProperties = Record<never, never>>(def: RouteDef<P>): Route {
+  const schema = Type.Object(def.params ?? {});
+  return { ...def, schema, decodeArgs: argsFactory(schema) } as unknown as Route;
+}
 
 /** Integer path segment; Zulip's URL patterns only match digits, so others are 404s there. */
-export function pathInt(r: BaseRequest, name: string): number {
+export function pathInt(r: BaseRequest<unknown>, name: string): number {
   const v = r.path[name] ?? '';
   if (!/^\d+$/.test(v) || !Number.isSafeInteger(Number(v))) throw badRequest(`Invalid ${name.replace(/_/g, ' ')}`);
   return Number(v);

@@ -1,5 +1,5 @@
 import type { AttachmentRow } from '../rows.js';
-import type { WireAttachment } from '../events/types.js';
+import type { WireAttachment } from '../schemas/wire.js';
 
 /** Zulip 5's Attachment.to_dict: times are JavaScript milliseconds. */
 export function presentAttachment(a: Pick<AttachmentRow, 'id' | 'file_name' | 'path_id' | 'size' | 'create_time'>,

@@ -1,3 +1,5 @@
+import type { WireDraft } from '../schemas/wire.js';
+
 /** A stored draft as the drafts endpoints, register and drafts events show it. */
 export interface DraftRow {
   id: number;
@@ -9,14 +11,7 @@ export interface DraftRow {
   last_edit_time: number;
 }
 
-export interface WireDraft {
-  id: number;
-  type: '' | 'stream' | 'private';
-  to: number[];
-  topic: string;
-  content: string;
-  timestamp: number;
-}
+export type { WireDraft };
 
 export function presentDraft(row: DraftRow): WireDraft {
   return {

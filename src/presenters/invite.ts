@@ -1,7 +1,11 @@
 import type { InviteRow } from '../rows.js';
+import type { WireInvite } from '../schemas/wire.js';
 
-/** An invitation as GET /invites lists it (Zulip 5's do_get_user_invites): email invites and reusable links. */
-export function presentInvite(invite: InviteRow, linkUrl: string): Record<string, unknown> {
+/**
+ * An invitation as GET /invites lists it (Zulip 5's do_get_user_invites): email invites and
+ * reusable links. The email is null only for links (the row's column serves both kinds).
+ */
+export function presentInvite(invite: InviteRow, linkUrl: string): WireInvite {
   const common = { invited_by_user_id: invite.referred_by, invited: invite.invited_at, expiry_date: invite.expires, id: invite.id, invited_as: invite.invited_as };
-  return invite.is_multiuse === 1 ? { ...common, link_url: linkUrl, is_multiuse: true } : { email: invite.email, ...common, is_multiuse: false };
+  return invite.is_multiuse === 1 ? { ...common, link_url: linkUrl, is_multiuse: true } : { email: invite.email!, ...common, is_multiuse: false };
 }

@@ -1,7 +1,15 @@
 import type { MessageRow, RealmRow, UserRow } from '../rows.js';
 import { avatarUrl } from './user.js';
 import { realmSettings } from '../lib/realm-settings.js';
+import type { WireDisplayRecipientUser, WireEditHistoryEntry, WireMessage as ExactWireMessage, WireReaction, WireTopicLink } from '../schemas/wire.js';
 
+export type { ExactWireMessage, WireReaction };
+
+/**
+ * A message as the layers above pass it around: presentMessage's output (exactly
+ * ExactWireMessage, the schema's Message) or something shaped like it. Kept loose because
+ * test/bots/outgoing-webhook-parts.test.ts hands src/outgoing-webhooks partial messages.
+ */
 export interface WireMessage { id: number; [key: string]: unknown }
 
 export interface MessagePresentOpts {
@@ -10,7 +18,7 @@ export interface MessagePresentOpts {
   realm: RealmRow;
 }
 
-export interface PmUser { id: number; email: string; full_name: string; is_mirror_dummy: boolean }
+export type PmUser = WireDisplayRecipientUser;
 
 /** Who is in each message's conversation, keyed by recipient id. */
 export interface RecipientInfo {
@@ -33,10 +41,11 @@ export function displayRecipient(info: RecipientInfo | undefined, senderId: numb
 
 export function presentMessage(
   m: MessageRow, sender: UserRow, recipient: RecipientInfo | undefined, opts: MessagePresentOpts,
-  extra: { flags?: string[]; reactions: Array<Record<string, unknown>>; topicLinks?: Array<{ text: string; url: string }> },
-): WireMessage {
+  // `reactions` are presentReaction's output (src/reads/messages.ts's loadReactions declares them as plain records).
+  extra: { flags?: string[]; reactions: Array<Record<string, unknown>>; topicLinks?: WireTopicLink[] },
+): ExactWireMessage {
   const isStream = m.stream_id !== null;
-  const out: WireMessage = {
+  const out: ExactWireMessage = {
     id: m.id,
     type: isStream ? 'stream' : 'private',
     sender_id: m.sender_id,
@@ -53,23 +62,24 @@ export function presentMessage(
     topic_links: extra.topicLinks ?? [],
     timestamp: m.date_sent,
     is_me_message: m.is_me_message === 1,
-    reactions: extra.reactions,
+    reactions: extra.reactions as WireReaction[],
     submessages: [],
   };
-  if (isStream) out.stream_id = m.stream_id;
+  if (isStream) out.stream_id = m.stream_id!;
   if (extra.flags) out.flags = extra.flags;
   if (m.last_edit_time !== null) {
     out.last_edit_timestamp = m.last_edit_time;
     // An organization that hides edit history hides it from every reader (Zulip's allow_edit_history).
-    if (m.edit_history && realmSettings(opts.realm.settings).allow_edit_history) out.edit_history = JSON.parse(m.edit_history) as unknown;
+    if (m.edit_history && realmSettings(opts.realm.settings).allow_edit_history) out.edit_history = JSON.parse(m.edit_history) as WireEditHistoryEntry[];
   }
   return out;
 }
 
 /** One entry of a message's `reactions`. */
-export function presentReaction(r: { emoji_name: string; emoji_code: string; reaction_type: string; user_id: number }, u: Pick<UserRow, 'email' | 'full_name'> | undefined): Record<string, unknown> {
+export function presentReaction(r: { emoji_name: string; emoji_code: string; reaction_type: string; user_id: number }, u: Pick<UserRow, 'email' | 'full_name'> | undefined): WireReaction {
   return {
-    emoji_name: r.emoji_name, emoji_code: r.emoji_code, reaction_type: r.reaction_type, user_id: r.user_id,
+    // Stored only as one of the three namespaces (src/emoji/reaction.ts checks it on the way in).
+    emoji_name: r.emoji_name, emoji_code: r.emoji_code, reaction_type: r.reaction_type as WireReaction['reaction_type'], user_id: r.user_id,
     user: { id: r.user_id, email: u?.email ?? '', full_name: u?.full_name ?? '', is_mirror_dummy: false },
   };
 }

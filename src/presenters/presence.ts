@@ -1,3 +1,4 @@
+import type { WireClientPresence, WirePresence } from '../schemas/wire.js';
 
 /** Zulip's thresholds: a user idle for over two minutes shows as idle; silent for 140 s, offline. */
 export const ACTIVE_WINDOW_SECS = 120;
@@ -10,12 +11,7 @@ export interface PresenceRow {
   last_connected_time: number;
 }
 
-export interface ClientPresence {
-  client: string;
-  status: 'active' | 'idle';
-  timestamp: number;
-  pushable: boolean;
-}
+export type ClientPresence = WireClientPresence;
 
 /** The legacy per-client entry Zulip clients at this feature level read. */
 export function clientPresence(row: PresenceRow, now: number): ClientPresence {
@@ -28,7 +24,7 @@ export function clientPresence(row: PresenceRow, now: number): ClientPresence {
   };
 }
 
-export function presenceDict(row: PresenceRow, now: number): Record<string, unknown> {
+export function presenceDict(row: PresenceRow, now: number): WirePresence {
   const info = clientPresence(row, now);
   return { [info.client]: info, aggregated: { client: info.client, status: info.status, timestamp: info.timestamp } };
 }

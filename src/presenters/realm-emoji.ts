@@ -1,4 +1,7 @@
 import type { RealmEmojiRow } from '../rows.js';
+import type { WireRealmEmoji, WireRealmEmojiDict } from '../schemas/wire.js';
+
+export type { WireRealmEmoji };
 
 /**
  * Where a custom emoji's image is served: Zulip's path under /user_avatars (public, as
@@ -7,10 +10,6 @@ import type { RealmEmojiRow } from '../rows.js';
 export const emojiStorageKey = (realmId: number, fileName: string) => `${realmId}/emoji/images/${fileName}`;
 export const emojiStillKey = (realmId: number, fileName: string) => `${realmId}/emoji/images/still/${fileName.replace(/\.[^.]*$/, '')}.png`;
 export const emojiUrl = (key: string) => `/user_avatars/${key}`;
-
-export interface WireRealmEmoji {
-  id: string; name: string; source_url: string; still_url: string | null; deactivated: boolean; author_id: number | null;
-}
 
 /** One entry of GET /realm/emoji and register's `realm_emoji` (Zulip 5; `still_url` always present from level 113). */
 export function presentRealmEmoji(e: RealmEmojiRow): WireRealmEmoji {
@@ -23,8 +22,8 @@ export function presentRealmEmoji(e: RealmEmojiRow): WireRealmEmoji {
 }
 
 /** The whole dictionary, keyed by id, deactivated emoji included (old reactions still name them). */
-export function presentRealmEmojiDict(rows: RealmEmojiRow[]): Record<string, WireRealmEmoji> {
-  const out: Record<string, WireRealmEmoji> = {};
+export function presentRealmEmojiDict(rows: RealmEmojiRow[]): WireRealmEmojiDict {
+  const out: WireRealmEmojiDict = {};
   // Rows still being created (no file yet) are not shown.
   for (const e of rows) if (e.file_name !== null) out[String(e.id)] = presentRealmEmoji(e);
   return out;

@@ -4,6 +4,7 @@ import type { RealmRow } from '../rows.js';
 import { realmUri } from '../lib/realm-host.js';
 import { versionFields } from '../lib/version.js';
 import { realmSettings } from '../lib/realm-settings.js';
+import type { WireServerSettings } from '../schemas/wire.js';
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -19,7 +20,7 @@ export function realmIconUrl(realm: RealmRow): string {
   return url;
 }
 
-export function presentServerSettings(config: Config, realm: RealmRow): Record<string, unknown> {
+export function presentServerSettings(config: Config, realm: RealmRow): WireServerSettings {
   const settings = realmSettings(realm.settings);
   return {
     authentication_methods: {
@@ -27,7 +28,8 @@ export function presentServerSettings(config: Config, realm: RealmRow): Record<s
       azuread: false, gitlab: false, apple: false, google: false, saml: false, 'openid connect': false,
     },
     external_authentication_methods: [],
-    ...versionFields(),
+    // lib/version.ts declares its fields loosely; they are the schema's five version fields.
+    ...(versionFields() as Pick<WireServerSettings, 'service_feature_level' | 'zulip_feature_level' | 'zulip_version' | 'service_merge_base' | 'zulip_merge_base'>),
     push_notifications_enabled: false,
     is_incompatible: false,
     email_auth_enabled: true,

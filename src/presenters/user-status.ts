@@ -1,13 +1,9 @@
 import type { UserStatusRow } from '../rows.js';
 
+import type { WireUserStatus } from '../schemas/wire.js';
+
 /** A status as register's `user_status` gives it (Zulip 5's format_user_status): only what is set. */
-export interface UserStatusInfo {
-  away?: true;
-  status_text?: string;
-  emoji_name?: string;
-  emoji_code?: string;
-  reaction_type?: string;
-}
+export type UserStatusInfo = WireUserStatus;
 
 export function presentUserStatus(row: UserStatusRow): UserStatusInfo {
   const out: UserStatusInfo = {};
@@ -16,7 +12,8 @@ export function presentUserStatus(row: UserStatusRow): UserStatusInfo {
   if (row.emoji_name) {
     out.emoji_name = row.emoji_name;
     out.emoji_code = row.emoji_code;
-    out.reaction_type = row.reaction_type;
+    // Stored only as one of the three namespaces (the status action checks the emoji).
+    out.reaction_type = row.reaction_type as NonNullable<WireUserStatus['reaction_type']>;
   }
   return out;
 }

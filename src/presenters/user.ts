@@ -3,6 +3,7 @@ import type { RealmRow, UserRow } from '../rows.js';
 import { isoWithOffset } from '../lib/time.js';
 import { Role } from '../lib/roles.js';
 import { realmSettings } from '../lib/realm-settings.js';
+import type { WireProfileValue, WireUser } from '../schemas/wire.js';
 
 // An md5 per avatar per response added up (message lists repeat the same senders).
 const hashes = new Map<string, string>();
@@ -23,6 +24,8 @@ export function gravatarUrl(email: string, version: number): string {
 }
 
 /** null tells a client_gravatar client to compute the gravatar URL itself. */
+export function avatarUrl(user: Pick<UserRow, 'avatar_source' | 'delivery_email' | 'avatar_version'>, clientGravatar: false): string;
+export function avatarUrl(user: Pick<UserRow, 'avatar_source' | 'delivery_email' | 'avatar_version'>, clientGravatar: boolean): string | null;
 export function avatarUrl(user: Pick<UserRow, 'avatar_source' | 'delivery_email' | 'avatar_version'>, clientGravatar: boolean): string | null {
   if (user.avatar_source === 'G') return clientGravatar ? null : gravatarUrl(user.delivery_email, user.avatar_version);
   return gravatarUrl(user.delivery_email, user.avatar_version);
@@ -32,7 +35,7 @@ export interface UserPresentOpts {
   clientGravatar: boolean;
   /** Whether the viewer may see delivery_email (administrators, or everyone by realm policy). */
   showDeliveryEmail: boolean;
-  profileData?: Record<string, { value: string; rendered_value?: string }> | undefined;
+  profileData?: Record<string, WireProfileValue> | undefined;
 }
 
 export function canSeeDeliveryEmail(viewer: UserRow, realm: RealmRow): boolean {
@@ -40,8 +43,8 @@ export function canSeeDeliveryEmail(viewer: UserRow, realm: RealmRow): boolean {
 }
 
 /** The User object of GET /users, GET /users/{id} and realm_user events. */
-export function presentUser(u: UserRow, opts: UserPresentOpts): Record<string, unknown> {
-  const out: Record<string, unknown> = {
+export function presentUser(u: UserRow, opts: UserPresentOpts): WireUser {
+  const out: WireUser = {
     user_id: u.id,
     email: u.email,
     full_name: u.full_name,

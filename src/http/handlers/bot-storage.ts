@@ -1,5 +1,5 @@
-import type { AuthedRequest, Route } from '../route.js';
-import type { Json } from '../params.js';
+import { route, type Route } from '../route.js';
+import { AnyJson, Opt, StrList, Type } from '../../schemas/params.js';
 import { transact } from '../../actions/transaction.js';
 import { doRemoveBotStorage, doSetBotStorage } from '../../actions/bot-storage.js';
 import { botStorageOf } from '../../reads/bot-storage.js';
@@ -7,7 +7,7 @@ import { badRequest } from '../../errors.js';
 import { LIST_LIMITS } from '../../lib/limits.js';
 
 /** Zulip's check_dict(value_validator=check_string), with its messages. */
-function storageEntries(raw: Json): Array<{ key: string; value: string }> {
+function storageEntries(raw: unknown): Array<{ key: string; value: string }> {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw badRequest('storage is not a dict');
   return Object.entries(raw).map(([key, value]) => {
     if (typeof value !== 'string') throw badRequest(`storage["${key}"] is not a string`);
@@ -15,27 +15,34 @@ function storageEntries(raw: Json): Array<{ key: string; value: string }> {
   });
 }
 
-const keysOf = (r: AuthedRequest) => r.params.optStrList('keys', LIST_LIMITS.other);
+const KEYS = Opt(StrList(LIST_LIMITS.other));
 
 export const botStorageRoutes: Route[] = [
-  {
-    method: 'GET', path: '/bot_storage', auth: 'user',
-    handler: async (r) => ({ storage: await botStorageOf(r.ctx.store.db, r.user, keysOf(r)) }),
-  },
-  {
-    method: 'PUT', path: '/bot_storage', auth: 'user',
+  route({
+    method: 'GET', path: '/bot_storage', auth: 'user', summary: "Get the bot's storage",
+    params: { keys: KEYS },
+    answer: Type.Object({ storage: Type.Record(Type.String(), Type.String()) }),
+    handler: async (r) => ({ storage: await botStorageOf(r.ctx.store.db, r.user, r.args.keys) }),
+  }),
+  route({
+    method: 'PUT', path: '/bot_storage', auth: 'user', summary: "Set entries of the bot's storage",
+    // Any JSON: the dict and its string values are checked above, with Zulip's messages.
+    params: { storage: AnyJson() },
+    answer: Type.Object({}),
     handler: async (r) => {
-      const entries = storageEntries(r.params.json('storage'));
+      const entries = storageEntries(r.args.storage);
       await transact(r.ctx, (tx) => doSetBotStorage(tx, r.user, entries, r.ctx.config.botStorageLimit));
       return {};
     },
-  },
-  {
-    method: 'DELETE', path: '/bot_storage', auth: 'user',
+  }),
+  route({
+    method: 'DELETE', path: '/bot_storage', auth: 'user', summary: "Remove entries of the bot's storage",
+    params: { keys: KEYS },
+    answer: Type.Object({}),
     handler: async (r) => {
-      const keys = keysOf(r);
+      const { keys } = r.args;
       await transact(r.ctx, (tx) => doRemoveBotStorage(tx, r.user, keys));
       return {};
     },
-  },
+  }),
 ];

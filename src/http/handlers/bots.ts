@@ -1,5 +1,5 @@
-import type { AuthedRequest, Route } from '../route.js';
-import { pathInt } from '../route.js';
+import { pathInt, route, type Route } from '../route.js';
+import { Bool, Default, Int, Opt, Str, Type } from '../../schemas/params.js';
 import { transact } from '../../actions/transaction.js';
 import { accessBotById, requireMemberOrAdmin } from '../../access/bot.js';
 import { doCreateBot } from '../../actions/bot-create.js';
@@ -8,75 +8,89 @@ import { doDeactivateBot } from '../../actions/user-deactivate.js';
 import { doRegenerateApiKey } from '../../actions/user-update.js';
 import { createdBotAnswer, listBotsFor, patchedBotAnswer } from '../../reads/bots.js';
 import { badRequest } from '../../errors.js';
+import { WireCreatedBot, WireListedBot, WirePatchedBot } from '../../schemas/wire.js';
 import { isUrl } from '../../lib/url.js';
 
 /** Zulip's check_url validator, with its message. */
-function optUrl(r: AuthedRequest, name: string): string | undefined {
-  const v = r.params.optStr(name);
+function checkUrl(name: string, v: string | undefined): string | undefined {
   if (v !== undefined && !isUrl(v)) throw badRequest(`${name} is not a URL`);
   return v;
 }
 
 // Every route here is Zulip's @require_member_or_admin: no guests, no bots.
 export const botRoutes: Route[] = [
-  {
-    method: 'GET', path: '/bots', auth: 'user',
+  route({
+    method: 'GET', path: '/bots', auth: 'user', summary: 'Get bots',
+    answer: Type.Object({ bots: Type.Array(WireListedBot) }),
     handler: async (r) => {
       requireMemberOrAdmin(r.user);
       return { bots: await listBotsFor(r.ctx.store.db, r.user) };
     },
-  },
-  {
-    method: 'POST', path: '/bots', auth: 'user',
+  }),
+  route({
+    method: 'POST', path: '/bots', auth: 'user', summary: 'Create a bot',
+    params: {
+      full_name: Str(), short_name: Str(), bot_type: Default(Int(), 1), payload_url: Opt(Str()), interface_type: Opt(Int()), service_name: Opt(Str()),
+      default_sending_stream: Opt(Str()), default_events_register_stream: Opt(Str()), default_all_public_streams: Opt(Bool()),
+    },
+    answer: WireCreatedBot,
     handler: async (r) => {
       requireMemberOrAdmin(r.user);
-      const fullName = r.params.str('full_name');
-      const shortName = r.params.str('short_name');
-      const botType = r.params.optInt('bot_type') ?? 1;
-      const payloadUrl = optUrl(r, 'payload_url');
-      const interfaceType = r.params.optInt('interface_type');
-      const serviceName = r.params.optStr('service_name');
-      const defaultSendingStream = r.params.optStr('default_sending_stream');
-      const defaultEventsRegisterStream = r.params.optStr('default_events_register_stream');
-      const defaultAllPublicStreams = r.params.optBool('default_all_public_streams');
+      const fullName = r.args.full_name;
+      const shortName = r.args.short_name;
+      const botType = r.args.bot_type;
+      const payloadUrl = checkUrl('payload_url', r.args.payload_url);
+      const interfaceType = r.args.interface_type;
+      const serviceName = r.args.service_name;
+      const defaultSendingStream = r.args.default_sending_stream;
+      const defaultEventsRegisterStream = r.args.default_events_register_stream;
+      const defaultAllPublicStreams = r.args.default_all_public_streams;
       const bot = await transact(r.ctx, (tx) => doCreateBot(tx, r.ctx.config, r.realm, r.user, {
         fullName, shortName, botType, payloadUrl, interfaceType, serviceName, defaultSendingStream, defaultEventsRegisterStream, defaultAllPublicStreams,
       }));
       return createdBotAnswer(r.ctx.store.db, bot);
     },
-  },
-  {
-    method: 'PATCH', path: '/bots/:bot_id', auth: 'user',
+  }),
+  route({
+    method: 'PATCH', path: '/bots/:bot_id', auth: 'user', summary: 'Update a bot',
+    params: {
+      service_payload_url: Opt(Str()), service_interface: Default(Int(), 1), full_name: Opt(Str()), bot_owner_id: Opt(Int()),
+      default_sending_stream: Opt(Str()), default_events_register_stream: Opt(Str()), default_all_public_streams: Opt(Bool()),
+    },
+    answer: WirePatchedBot,
     handler: async (r) => {
       requireMemberOrAdmin(r.user);
       const botId = pathInt(r, 'bot_id');
-      const asked = { servicePayloadUrl: optUrl(r, 'service_payload_url'), serviceInterface: r.params.optInt('service_interface') ?? 1 };
+      const asked = { servicePayloadUrl: checkUrl('service_payload_url', r.args.service_payload_url), serviceInterface: r.args.service_interface };
+      // Read in this order, as before: each parameter when the object is built.
       const bot = await transact(r.ctx, (tx) => doUpdateBot(tx, r.user, botId, {
-        fullName: r.params.optStr('full_name'),
-        ownerId: r.params.optInt('bot_owner_id'),
-        defaultSendingStream: r.params.optStr('default_sending_stream'),
-        defaultEventsRegisterStream: r.params.optStr('default_events_register_stream'),
-        defaultAllPublicStreams: r.params.optBool('default_all_public_streams'),
+        fullName: r.args.full_name,
+        ownerId: r.args.bot_owner_id,
+        defaultSendingStream: r.args.default_sending_stream,
+        defaultEventsRegisterStream: r.args.default_events_register_stream,
+        defaultAllPublicStreams: r.args.default_all_public_streams,
         ...asked,
       }));
       return patchedBotAnswer(r.ctx.store.db, bot, asked);
     },
-  },
-  {
-    method: 'DELETE', path: '/bots/:bot_id', auth: 'user',
+  }),
+  route({
+    method: 'DELETE', path: '/bots/:bot_id', auth: 'user', summary: 'Deactivate a bot',
+    answer: Type.Object({}),
     handler: async (r) => {
       requireMemberOrAdmin(r.user);
       const botId = pathInt(r, 'bot_id');
       await transact(r.ctx, async (tx) => doDeactivateBot(tx, await accessBotById(tx.db, r.user, botId)));
       return {};
     },
-  },
-  {
-    method: 'POST', path: '/bots/:bot_id/api_key/regenerate', auth: 'user',
+  }),
+  route({
+    method: 'POST', path: '/bots/:bot_id/api_key/regenerate', auth: 'user', summary: "Regenerate a bot's API key",
+    answer: Type.Object({ api_key: Type.String() }),
     handler: async (r) => {
       requireMemberOrAdmin(r.user);
       const botId = pathInt(r, 'bot_id');
       return { api_key: await transact(r.ctx, async (tx) => doRegenerateApiKey(tx, await accessBotById(tx.db, r.user, botId))) };
     },
-  },
+  }),
 ];

@@ -1,11 +1,12 @@
-import type { AuthedRequest, Route } from '../route.js';
+import { pathInt, route, type Route } from '../route.js';
+import { AnyJson, List, Type } from '../../schemas/params.js';
 import { LIST_LIMITS } from '../../lib/limits.js';
-import { pathInt } from '../route.js';
 import { capList, isDict, type Json } from '../params.js';
 import { transact } from '../../actions/transaction.js';
 import { badRequest } from '../../errors.js';
 import { checkDraftsSynchronized, doCreateDrafts, doDeleteDraft, doEditDraft, type DraftInput, type DraftType } from '../../actions/drafts.js';
 import { draftsOf } from '../../reads/drafts.js';
+import { WireDraft } from '../../schemas/wire.js';
 
 const DRAFT_TYPES: readonly string[] = ['', 'stream', 'private'];
 const has = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
@@ -55,46 +56,47 @@ function parseDraft(name: string, v: Json): DraftInput {
   };
 }
 
-function draftList(r: AuthedRequest): DraftInput[] {
-  const list = r.params.jsonList('drafts', LIST_LIMITS.other);
-  if (!Array.isArray(list)) throw badRequest('drafts is not a list');
-  return list.map((d, i) => parseDraft(`drafts[${i}]`, d));
-}
-
 // As Zulip's draft_endpoint, the user's setting is checked before any parameter.
 export const draftRoutes: Route[] = [
-  {
-    method: 'GET', path: '/drafts', auth: 'user',
+  route({
+    method: 'GET', path: '/drafts', auth: 'user', summary: 'Get drafts',
+    answer: Type.Object({ count: Type.Integer(), drafts: Type.Array(WireDraft) }),
     handler: async (r) => {
       checkDraftsSynchronized(r.user);
       return draftsOf(r.ctx.store.db, r.user.id);
     },
-  },
-  {
-    method: 'POST', path: '/drafts', auth: 'user',
+  }),
+  route({
+    method: 'POST', path: '/drafts', auth: 'user', summary: 'Create drafts',
+    // The list's length and shape by the declaration, each draft by parseDraft (Zulip's order of checks).
+    params: { drafts: List(AnyJson(), LIST_LIMITS.other) },
+    answer: Type.Object({ ids: Type.Array(Type.Integer()) }),
     handler: async (r) => {
       checkDraftsSynchronized(r.user);
-      const inputs = draftList(r);
+      const inputs = r.args.drafts.map((d, i) => parseDraft(`drafts[${i}]`, d as Json));
       return { ids: await transact(r.ctx, (tx) => doCreateDrafts(tx, r.user, inputs)) };
     },
-  },
-  {
-    method: 'PATCH', path: '/drafts/:draft_id', auth: 'user',
+  }),
+  route({
+    method: 'PATCH', path: '/drafts/:draft_id', auth: 'user', summary: 'Edit a draft',
+    params: { draft: AnyJson() },
+    answer: Type.Object({}),
     handler: async (r) => {
       checkDraftsSynchronized(r.user);
       const id = pathInt(r, 'draft_id');
-      const input = parseDraft('draft', r.params.json('draft'));
+      const input = parseDraft('draft', r.args.draft as Json);
       await transact(r.ctx, (tx) => doEditDraft(tx, r.user, id, input));
       return {};
     },
-  },
-  {
-    method: 'DELETE', path: '/drafts/:draft_id', auth: 'user',
+  }),
+  route({
+    method: 'DELETE', path: '/drafts/:draft_id', auth: 'user', summary: 'Delete a draft',
+    answer: Type.Object({}),
     handler: async (r) => {
       checkDraftsSynchronized(r.user);
       const id = pathInt(r, 'draft_id');
       await transact(r.ctx, (tx) => doDeleteDraft(tx, r.user, id));
       return {};
     },
-  },
+  }),
 ];

@@ -1,8 +1,11 @@
-import type { AuthedRequest, Route } from '../route.js';
+import { route, type Route } from '../route.js';
+import { AnyJson, Bool, Default, Int, Opt, Str, Type } from '../../schemas/params.js';
+import type { Json } from '../params.js';
 import { LIST_LIMITS } from '../../lib/limits.js';
 import { badRequest } from '../../errors.js';
 import { queuesOf } from '../../events/manager.js';
-import { onceClosed, serveEvents } from '../longpoll.js';
+import { EVENTS_PARAMS, onceClosed, serveEvents } from '../longpoll.js';
+import { capList } from '../params.js';
 import { PreSerialized } from '../route.js';
 import { stringifyWithShared } from '../../presenters/shared-json.js';
 import { fetchInitialState, FETCH_TYPES } from '../../reads/register/index.js';
@@ -13,15 +16,15 @@ import { registerDefaultsOf } from '../../reads/bots.js';
 import { versionFields } from '../../lib/version.js';
 import { Role } from '../../lib/roles.js';
 
-function stringList(r: AuthedRequest, name: string): string[] | null {
-  const v = r.params.optJsonList(name, LIST_LIMITS.other);
+function stringList(name: string, raw: Json | undefined): string[] | null {
+  const v = raw === undefined ? undefined : capList(name, raw, LIST_LIMITS.other);
   if (v === undefined || v === null) return null;
   if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) throw badRequest(`${name} is not a list`);
   return v as string[];
 }
 
-function capabilities(r: AuthedRequest): Capabilities {
-  const raw = r.params.optJson('client_capabilities') ?? {};
+function capabilities(asked: Json | undefined): Capabilities {
+  const raw = asked ?? {};
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw badRequest('client_capabilities is not a dict');
   const c = raw as Record<string, unknown>;
   const flag = (k: string) => c[k] === true;
@@ -42,50 +45,68 @@ function queueLifespan(asked: number, idleSecs: number): number {
 }
 
 export const eventRoutes: Route[] = [
-  {
-    method: 'POST', path: '/register', auth: 'user',
+  route({
+    method: 'POST', path: '/register', auth: 'user', summary: 'Register an event queue',
+    params: {
+      event_types: Opt(AnyJson({ description: 'A JSON list of the event types to receive; null or absent for all' })),
+      fetch_event_types: Opt(AnyJson({ description: 'A JSON list of the initial state to fetch; defaults to event_types' })),
+      narrow: Opt(AnyJson({ description: 'Receive only the message events of this narrow: a list of [operator, operand] pairs' })),
+      queue_lifespan_secs: Opt(Int({ description: 'How long the queue lives unpolled; 0 for the server default' })),
+      client_capabilities: Opt(AnyJson({ description: 'A JSON dict of the optional event formats the client understands' })),
+      // Its default is a bot's own setting: undefined here means "the caller's default".
+      all_public_streams: Opt(Bool()),
+      client_gravatar: Default(Bool(), false),
+      apply_markdown: Default(Bool(), false),
+      slim_presence: Default(Bool(), false),
+      include_subscribers: Default(Bool(), false),
+    },
+    answer: Type.Object({ queue_id: Type.String(), last_event_id: Type.Integer() }, { additionalProperties: true, description: 'And the initial state of each fetched type' }),
     handler: async (r) => {
-      const eventTypes = stringList(r, 'event_types');
-      const fetchTypes = stringList(r, 'fetch_event_types') ?? eventTypes ?? FETCH_TYPES;
+      const eventTypes = stringList('event_types', r.args.event_types as Json | undefined);
+      const fetchTypes = stringList('fetch_event_types', r.args.fetch_event_types as Json | undefined) ?? eventTypes ?? FETCH_TYPES;
       // A bot's defaults stand in for what the client leaves out (Zulip's do_events_register).
       const defaults = await registerDefaultsOf(r.ctx.store.db, r.user);
-      const asked = parseNarrow(r.params.optJson('narrow') ?? []);
+      const asked = parseNarrow(r.args.narrow ?? []);
       const narrowTerms = asked.length === 0 && defaults.streamName !== null ? parseNarrow([['stream', defaults.streamName]]) : asked;
       const narrow = await resolveNarrow(r.ctx.store.db, r.user, narrowTerms, true);
-      const lifespan = r.params.optInt('queue_lifespan_secs') ?? 0;
-      const caps = capabilities(r);
-      const allPublicStreams = r.params.bool('all_public_streams', defaults.allPublicStreams);
+      const lifespan = r.args.queue_lifespan_secs ?? 0;
+      const caps = capabilities(r.args.client_capabilities as Json | undefined);
+      const allPublicStreams = r.args.all_public_streams ?? defaults.allPublicStreams;
       // Guests may not read public streams they are not in, so they may not listen to them either.
       if (allPublicStreams && r.user.role === Role.GUEST) throw badRequest('User not authorized for this query');
-      const clientGravatar = r.params.bool('client_gravatar', false);
+      const clientGravatar = r.args.client_gravatar;
       // The queue exists before the state is read, so nothing that happens meanwhile is lost.
       const { queue, stored } = queuesOf(r.ctx).create({
         userId: r.user.id, realmId: r.realm.id, eventTypes, narrow: narrow.terms,
-        allPublicStreams, applyMarkdown: r.params.bool('apply_markdown', false),
+        allPublicStreams, applyMarkdown: r.args.apply_markdown,
         clientGravatar, capabilities: caps, lifespanSecs: queueLifespan(lifespan, r.ctx.config.queueTimeoutSecs),
       });
       // In a cluster, before the client can poll another node for it.
       await stored;
       const state = await fetchInitialState(r.ctx.store.db, r.ctx.config, r.realm, r.user, new Set(fetchTypes), {
-        clientGravatar, slimPresence: r.params.bool('slim_presence', false),
-        includeSubscribers: r.params.bool('include_subscribers', false), capabilities: caps,
+        clientGravatar, slimPresence: r.args.slim_presence,
+        includeSubscribers: r.args.include_subscribers, capabilities: caps,
       });
       return new PreSerialized(stringifyWithShared({ result: 'success', msg: '', queue_id: queue.id, last_event_id: -1, ...versionFields(), ...state }));
     },
-  },
-  {
-    method: 'GET', path: '/events', auth: 'user',
+  }),
+  route({
+    method: 'GET', path: '/events', auth: 'user', summary: 'Get events from an event queue',
+    params: EVENTS_PARAMS,
+    answer: Type.Object({ events: Type.Array(Type.Object({ type: Type.String(), id: Type.Integer() }, { additionalProperties: true })), queue_id: Type.String() }),
     handler: async (r) => {
       // Over real HTTP this route is answered by src/http/longpoll.ts before Fastify routes;
       // it serves inject() and requests made while the server closes.
-      return new PreSerialized(await serveEvents(r.ctx, r.user, r.params, (cb) => onceClosed(r.reply.raw, cb)));
+      return new PreSerialized(await serveEvents(r.ctx, r.user, r.args, (cb) => onceClosed(r.reply.raw, cb)));
     },
-  },
-  {
-    method: 'DELETE', path: '/events', auth: 'user',
+  }),
+  route({
+    method: 'DELETE', path: '/events', auth: 'user', summary: 'Delete an event queue',
+    params: { queue_id: Str() },
+    answer: Type.Object({}),
     handler: async (r) => {
-      await queuesOf(r.ctx).delete(r.params.str('queue_id'), r.user.id);
+      await queuesOf(r.ctx).delete(r.args.queue_id, r.user.id);
       return {};
     },
-  },
+  }),
 ];

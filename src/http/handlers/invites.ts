@@ -1,4 +1,5 @@
-import { pathInt, type BaseRequest, type Route } from '../route.js';
+import { pathInt, route, type Route } from '../route.js';
+import { AnyJson, IntList, Opt, Str, Type } from '../../schemas/params.js';
 import { transact } from '../../actions/transaction.js';
 import { doCreateMultiuseInvite, doInviteUsers, doResendInvite, doRevokeInvite, doRevokeMultiuseInvite, inviteLink, type InviteTerms } from '../../actions/invites.js';
 import { doAcceptInvite } from '../../actions/invite-accept.js';
@@ -11,17 +12,25 @@ import { Role } from '../../lib/roles.js';
 import { setSessionCookies } from '../session-auth.js';
 import { LIST_LIMITS } from '../../lib/limits.js';
 import { capList } from '../../lib/lists.js';
+import { WireInvite } from '../../schemas/wire.js';
 
 // A century: anything longer is no expiry a person means, and keeps timestamps in range.
 const MAX_VALIDITY_MINUTES = 100 * 365 * 24 * 60;
 
 /**
+ * The invitation's terms other than its streams, as any JSON checked here: `null` is "never"
+ * for the lifetimes, and a JSON number such as 5.0 passes as an integer.
+ */
+const TERMS = { invite_as: Opt(AnyJson()), invite_expires_in_minutes: Opt(AnyJson()), invite_expires_in_days: Opt(AnyJson()) };
+type TermArgs = { readonly invite_as: unknown; readonly invite_expires_in_minutes: unknown; readonly invite_expires_in_days: unknown };
+
+/**
  * The link's lifetime: Zulip 5's `invite_expires_in_days` (feature level 96; null for never
  * since 117), or `invite_expires_in_minutes` as later Zulip and the web app send it.
  */
-function expiresInMinutes(r: BaseRequest): number | null {
+function expiresInMinutes(args: TermArgs): number | null {
   for (const [name, scale] of [['invite_expires_in_minutes', 1], ['invite_expires_in_days', 24 * 60]] as const) {
-    const v = r.params.optJson(name);
+    const v = args[name];
     if (v === undefined) continue;
     if (v === null) return null;
     if (typeof v !== 'number' || !Number.isInteger(v)) throw badRequest(`${name} is not an integer`);
@@ -31,19 +40,21 @@ function expiresInMinutes(r: BaseRequest): number | null {
   return DEFAULT_INVITE_VALIDITY_MINUTES;
 }
 
-function inviteAs(r: BaseRequest): number {
-  const v = r.params.optJson('invite_as');
+function inviteAs(args: TermArgs): number {
+  const v = args.invite_as;
   if (v === undefined) return Role.MEMBER;
   if (typeof v !== 'number' || !Number.isInteger(v)) throw badRequest('invite_as is not an integer');
   return v;
 }
 
 export const inviteRoutes: Route[] = [
-  {
-    method: 'POST', path: '/invites', auth: 'user',
+  route({
+    method: 'POST', path: '/invites', auth: 'user', summary: 'Send invitations',
+    params: { invitee_emails: Str(), ...TERMS, stream_ids: IntList(LIST_LIMITS.streams) },
+    answer: Type.Object({}),
     handler: async (r) => {
-      const emails = capList('invitee_emails', inviteeEmails(r.params.str('invitee_emails')), LIST_LIMITS.other);
-      const terms: InviteTerms = { inviteAs: inviteAs(r), streamIds: r.params.intList('stream_ids', LIST_LIMITS.streams), expiresInMinutes: expiresInMinutes(r) };
+      const emails = capList('invitee_emails', inviteeEmails(r.args.invitee_emails), LIST_LIMITS.other);
+      const terms: InviteTerms = { inviteAs: inviteAs(r.args), streamIds: r.args.stream_ids, expiresInMinutes: expiresInMinutes(r.args) };
       const skipped = await transact(r.ctx, (tx) => doInviteUsers(tx, r.realm, r.user, emails, terms));
       // As Zulip: the others' invitations went out, and the answer still names who was skipped.
       if (skipped.length > 0) {
@@ -51,59 +62,68 @@ export const inviteRoutes: Route[] = [
       }
       return {};
     },
-  },
-  {
-    method: 'GET', path: '/invites', auth: 'user',
+  }),
+  route({
+    method: 'GET', path: '/invites', auth: 'user', summary: 'Get all invitations',
+    answer: Type.Object({ invites: Type.Array(WireInvite) }),
     handler: async (r) => {
       const list = await invitesControlledBy(r.ctx.store.db, r.realm, r.user);
       return { invites: list.map((i) => presentInvite(i, inviteLink(r.ctx, r.realm, i.confirmation_key))) };
     },
-  },
-  {
-    method: 'POST', path: '/invites/multiuse', auth: 'user',
+  }),
+  route({
+    method: 'POST', path: '/invites/multiuse', auth: 'user', summary: 'Create a reusable invitation link',
+    params: { ...TERMS, stream_ids: Opt(IntList(LIST_LIMITS.streams)) },
+    answer: Type.Object({ invite_link: Type.String() }),
     handler: async (r) => {
-      const terms: InviteTerms = { inviteAs: inviteAs(r), streamIds: r.params.optIntList('stream_ids', LIST_LIMITS.streams) ?? [], expiresInMinutes: expiresInMinutes(r) };
+      const terms: InviteTerms = { inviteAs: inviteAs(r.args), streamIds: r.args.stream_ids ?? [], expiresInMinutes: expiresInMinutes(r.args) };
       return { invite_link: await transact(r.ctx, (tx) => doCreateMultiuseInvite(tx, r.ctx, r.realm, r.user, terms)) };
     },
-  },
-  {
-    method: 'DELETE', path: '/invites/multiuse/:invite_id', auth: 'user',
+  }),
+  route({
+    method: 'DELETE', path: '/invites/multiuse/:invite_id', auth: 'user', summary: 'Revoke a reusable invitation link',
+    answer: Type.Object({}),
     handler: async (r) => {
       const id = pathInt(r, 'invite_id');
       await transact(r.ctx, (tx) => doRevokeMultiuseInvite(tx, r.realm, r.user, id));
       return {};
     },
-  },
-  {
-    method: 'DELETE', path: '/invites/:invite_id', auth: 'user',
+  }),
+  route({
+    method: 'DELETE', path: '/invites/:invite_id', auth: 'user', summary: 'Revoke an email invitation',
+    answer: Type.Object({}),
     handler: async (r) => {
       const id = pathInt(r, 'invite_id');
       await transact(r.ctx, (tx) => doRevokeInvite(tx, r.realm, r.user, id));
       return {};
     },
-  },
-  {
-    method: 'POST', path: '/invites/:invite_id/resend', auth: 'user',
+  }),
+  route({
+    method: 'POST', path: '/invites/:invite_id/resend', auth: 'user', summary: 'Resend an email invitation',
+    answer: Type.Object({ timestamp: Type.Integer() }),
     handler: async (r) => {
       const id = pathInt(r, 'invite_id');
       return { timestamp: await transact(r.ctx, (tx) => doResendInvite(tx, r.realm, r.user, id)) };
     },
-  },
+  }),
   // The sign-up page of the web app (web-contract.md): outside the API, no credentials.
-  {
-    method: 'GET', path: '/accounts/invite/:key', prefix: '', auth: 'none',
+  route({
+    method: 'GET', path: '/accounts/invite/:key', prefix: '', auth: 'none', summary: 'Look up an invitation',
+    answer: Type.Object({ realm_name: Type.String(), email: Type.Union([Type.String(), Type.Null()]), invited_as: Type.Integer() }),
     handler: async (r) => {
       const invite = await usableInvite(r.ctx.store.db, r.realm, r.path.key ?? '');
       return { realm_name: r.realm.name, email: invite.email, invited_as: invite.invited_as };
     },
-  },
-  {
-    method: 'POST', path: '/accounts/register', prefix: '', auth: 'none',
+  }),
+  route({
+    method: 'POST', path: '/accounts/register', prefix: '', auth: 'none', summary: 'Sign up with an invitation',
+    params: { key: Str(), full_name: Str(), password: Str(), email: Opt(Str()) },
+    answer: Type.Object({ user_id: Type.Integer() }),
     handler: async (r) => {
-      const signUp = { key: r.params.str('key'), fullName: r.params.str('full_name'), password: r.params.str('password'), email: r.params.optStr('email') };
+      const signUp = { key: r.args.key, fullName: r.args.full_name, password: r.args.password, email: r.args.email };
       const user = await transact(r.ctx, (tx) => doAcceptInvite(tx, r.realm, signUp));
       setSessionCookies(r.ctx, r.reply, await doCreateSession(r.ctx, r.realm, user));
       return { user_id: user.id };
     },
-  },
+  }),
 ];

@@ -1,48 +1,58 @@
-import type { Route } from '../route.js';
-import { pathInt } from '../route.js';
+import { pathInt, route, type Route } from '../route.js';
+import { Str, Type } from '../../schemas/params.js';
 import { transact } from '../../actions/transaction.js';
 import { requireAdmin } from '../../access/user.js';
 import { doAddLinkifier, doRemoveLinkifier, doUpdateLinkifier } from '../../actions/linkifiers.js';
 import { legacyRealmFilters, realmLinkifiers } from '../../reads/linkifiers.js';
+import { WireLinkifier } from '../../schemas/wire.js';
+
+const params = { pattern: Str(), url_format_string: Str() };
 
 // Zulip checks the role (require_realm_admin) before it reads any parameter.
 export const linkifierRoutes: Route[] = [
-  {
-    method: 'GET', path: '/realm/linkifiers', auth: 'user',
+  route({
+    method: 'GET', path: '/realm/linkifiers', auth: 'user', summary: 'Get linkifiers',
+    answer: Type.Object({ linkifiers: Type.Array(WireLinkifier) }),
     handler: async (r) => ({ linkifiers: await realmLinkifiers(r.ctx.store.db, r.realm.id) }),
-  },
-  {
+  }),
+  route({
     // Removed from Zulip at feature level 54, and still what zulip-js's filters.retrieve calls.
-    method: 'GET', path: '/realm/filters', auth: 'user',
+    method: 'GET', path: '/realm/filters', auth: 'user', summary: 'Get linkifiers (legacy form)',
+    answer: Type.Object({ filters: Type.Array(Type.Tuple([Type.String(), Type.String(), Type.Integer()])) }),
     handler: async (r) => ({ filters: legacyRealmFilters(await realmLinkifiers(r.ctx.store.db, r.realm.id)) }),
-  },
-  {
-    method: 'POST', path: '/realm/filters', auth: 'user',
+  }),
+  route({
+    method: 'POST', path: '/realm/filters', auth: 'user', summary: 'Add a linkifier',
+    params,
+    answer: Type.Object({ id: Type.Integer() }),
     handler: async (r) => {
       requireAdmin(r.user);
-      const pattern = r.params.str('pattern');
-      const urlFormat = r.params.str('url_format_string');
+      const pattern = r.args.pattern;
+      const urlFormat = r.args.url_format_string;
       return { id: await transact(r.ctx, (tx) => doAddLinkifier(tx, r.realm, pattern, urlFormat)) };
     },
-  },
-  {
-    method: 'PATCH', path: '/realm/filters/:filter_id', auth: 'user',
+  }),
+  route({
+    method: 'PATCH', path: '/realm/filters/:filter_id', auth: 'user', summary: 'Update a linkifier',
+    params,
+    answer: Type.Object({}),
     handler: async (r) => {
       requireAdmin(r.user);
       const id = pathInt(r, 'filter_id');
-      const pattern = r.params.str('pattern');
-      const urlFormat = r.params.str('url_format_string');
+      const pattern = r.args.pattern;
+      const urlFormat = r.args.url_format_string;
       await transact(r.ctx, (tx) => doUpdateLinkifier(tx, r.realm, id, pattern, urlFormat));
       return {};
     },
-  },
-  {
-    method: 'DELETE', path: '/realm/filters/:filter_id', auth: 'user',
+  }),
+  route({
+    method: 'DELETE', path: '/realm/filters/:filter_id', auth: 'user', summary: 'Remove a linkifier',
+    answer: Type.Object({}),
     handler: async (r) => {
       requireAdmin(r.user);
       const id = pathInt(r, 'filter_id');
       await transact(r.ctx, (tx) => doRemoveLinkifier(tx, r.realm, id));
       return {};
     },
-  },
+  }),
 ];

@@ -1,31 +1,42 @@
-import { pathInt, type Route } from '../route.js';
+import { pathInt, route, type Route } from '../route.js';
+import { Bool, Default, Int, Opt, Str, Type } from '../../schemas/params.js';
 import { badRequest } from '../../errors.js';
 import { PROPAGATE_MODES, updateMessage, type PropagateMode } from '../../actions/message-edit.js';
 import { messageHistory } from '../../reads/message-history.js';
 
 export const messageEditRoutes: Route[] = [
-  {
-    method: 'PATCH', path: '/messages/:message_id', auth: 'user',
+  route({
+    method: 'PATCH', path: '/messages/:message_id', auth: 'user', summary: 'Edit a message',
+    params: {
+      propagate_mode: Opt(Str({ description: 'change_one (the default), change_later or change_all' })),
+      topic: Opt(Str({ aliases: ['subject'] })),
+      stream_id: Opt(Int({ description: 'Move the message (and others, by propagate_mode) to this stream' })),
+      content: Opt(Str()),
+      send_notification_to_old_thread: Default(Bool(), true),
+      send_notification_to_new_thread: Default(Bool(), true),
+    },
+    answer: Type.Object({}),
     handler: async (r) => {
       const id = pathInt(r, 'message_id');
-      const mode = r.params.optStr('propagate_mode') ?? 'change_one';
+      const mode = r.args.propagate_mode ?? 'change_one';
       if (!PROPAGATE_MODES.includes(mode as PropagateMode)) throw badRequest('Invalid propagate_mode');
-      const topicParam = r.params.pick('topic', 'subject');
-      const streamId = r.params.optInt('stream_id');
+      const topic = r.args.topic;
+      const streamId = r.args.stream_id;
       if (streamId !== undefined && streamId < 0) throw badRequest('Invalid stream_id');
       await updateMessage(r.ctx, r.realm, r.user, id, {
-        content: r.params.optStr('content'),
-        topic: topicParam === undefined ? undefined : r.params.str(topicParam),
+        content: r.args.content,
+        topic,
         streamId,
         propagateMode: mode as PropagateMode,
-        notifyOldThread: r.params.bool('send_notification_to_old_thread', true),
-        notifyNewThread: r.params.bool('send_notification_to_new_thread', true),
+        notifyOldThread: r.args.send_notification_to_old_thread,
+        notifyNewThread: r.args.send_notification_to_new_thread,
       });
       return {};
     },
-  },
-  {
-    method: 'GET', path: '/messages/:message_id/history', auth: 'user',
+  }),
+  route({
+    method: 'GET', path: '/messages/:message_id/history', auth: 'user', summary: 'Get a message\'s edit history',
+    answer: Type.Object({ message_history: Type.Array(Type.Object({ timestamp: Type.Integer(), user_id: Type.Union([Type.Integer(), Type.Null()]) }, { additionalProperties: true })) }),
     handler: async (r) => ({ message_history: await messageHistory(r.ctx.store.db, r.realm, r.user, pathInt(r, 'message_id')) }),
-  },
+  }),
 ];

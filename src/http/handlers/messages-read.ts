@@ -1,12 +1,19 @@
-import { PreSerialized, pathInt, type AuthedRequest, type Route } from '../route.js';
+import { PreSerialized, pathInt, route, type Route } from '../route.js';
+import { AnyJson, Bool, Default, Int, IntList, Opt, Str, Type } from '../../schemas/params.js';
+import { WireMessage } from '../../schemas/wire.js';
 import { LIST_LIMITS } from '../../lib/limits.js';
 import { badRequest } from '../../errors.js';
 import { accessMessage } from '../../access/message.js';
 import { fetchMessages, matchesNarrow, messageById, type FetchParams } from '../../reads/messages.js';
 
-function anchorOf(r: AuthedRequest): FetchParams['anchor'] {
-  if (r.params.bool('use_first_unread_anchor', false)) return 'first_unread';
-  const raw = r.params.optStr('anchor');
+const NARROW = 'A list of narrow terms: {"operator", "operand", "negated"} dicts or [operator, operand] pairs';
+const formatting = {
+  apply_markdown: Default(Bool({ description: 'Rendered HTML (true) or the raw Markdown (false)' }), true),
+  client_gravatar: Default(Bool({ description: 'null avatar_url for Gravatar users, which the client computes' }), true),
+};
+
+function anchorOf(useFirstUnread: boolean, raw: string | undefined): FetchParams['anchor'] {
+  if (useFirstUnread) return 'first_unread';
   if (raw === undefined) throw badRequest("Missing 'anchor' argument.");
   if (raw === 'newest' || raw === 'oldest' || raw === 'first_unread') return raw;
   if (!/^-?\d+$/.test(raw.trim())) throw badRequest('Invalid anchor');
@@ -14,32 +21,46 @@ function anchorOf(r: AuthedRequest): FetchParams['anchor'] {
 }
 
 export const messageReadRoutes: Route[] = [
-  {
-    method: 'GET', path: '/messages', auth: 'user',
-    handler: async (r) => new PreSerialized(await fetchMessages(r.ctx.store.db, r.user, r.realm, {
-      anchor: anchorOf(r),
-      numBefore: r.params.int('num_before'),
-      numAfter: r.params.int('num_after'),
-      includeAnchor: r.params.bool('include_anchor', true),
-      narrow: r.params.optJson('narrow') ?? [],
-      applyMarkdown: r.params.bool('apply_markdown', true),
-      clientGravatar: r.params.bool('client_gravatar', true),
-    })),
-  },
-  {
-    method: 'GET', path: '/messages/matches_narrow', auth: 'user',
-    handler: async (r) => {
-      const ids = r.params.intList('msg_ids', LIST_LIMITS.messageIds);
-      return { messages: await matchesNarrow(r.ctx.store.db, r.user, ids, r.params.json('narrow')) };
+  route({
+    method: 'GET', path: '/messages', auth: 'user', summary: 'Get messages',
+    params: {
+      use_first_unread_anchor: Default(Bool({ description: 'Deprecated: anchor=first_unread' }), false),
+      anchor: Opt(Str({ description: 'A message id, or newest, oldest or first_unread' })),
+      num_before: Int(), num_after: Int(),
+      include_anchor: Default(Bool(), true),
+      narrow: Opt(AnyJson({ description: NARROW })),
+      ...formatting,
     },
-  },
-  {
-    method: 'GET', path: '/messages/:message_id', auth: 'user',
+    answer: Type.Object({
+      anchor: Type.Integer(), found_newest: Type.Boolean(), found_oldest: Type.Boolean(), found_anchor: Type.Boolean(),
+      history_limited: Type.Boolean(), messages: Type.Array(WireMessage),
+    }),
+    handler: async (r) => new PreSerialized(await fetchMessages(r.ctx.store.db, r.user, r.realm, {
+      anchor: anchorOf(r.args.use_first_unread_anchor, r.args.anchor),
+      numBefore: r.args.num_before,
+      numAfter: r.args.num_after,
+      includeAnchor: r.args.include_anchor,
+      narrow: r.args.narrow ?? [],
+      applyMarkdown: r.args.apply_markdown,
+      clientGravatar: r.args.client_gravatar,
+    })),
+  }),
+  route({
+    method: 'GET', path: '/messages/matches_narrow', auth: 'user', summary: 'Check which messages match a narrow',
+    params: { msg_ids: IntList(LIST_LIMITS.messageIds), narrow: AnyJson({ description: NARROW }) },
+    answer: Type.Object({ messages: Type.Record(Type.String(), Type.Object({ match_content: Type.String(), match_subject: Type.String() })) }),
+    handler: async (r) => {
+      const ids = r.args.msg_ids;
+      return { messages: await matchesNarrow(r.ctx.store.db, r.user, ids, r.args.narrow) };
+    },
+  }),
+  route({
+    method: 'GET', path: '/messages/:message_id', auth: 'user', summary: 'Fetch a single message',
+    params: formatting,
+    answer: Type.Object({ raw_content: Type.String(), message: WireMessage }),
     handler: async (r) => {
       const { message, flags } = await accessMessage(r.ctx.store.db, r.user, pathInt(r, 'message_id'));
-      return messageById(r.ctx.store.db, r.realm, message, flags, {
-        applyMarkdown: r.params.bool('apply_markdown', true), clientGravatar: r.params.bool('client_gravatar', true),
-      });
+      return messageById(r.ctx.store.db, r.realm, message, flags, { applyMarkdown: r.args.apply_markdown, clientGravatar: r.args.client_gravatar });
     },
-  },
+  }),
 ];

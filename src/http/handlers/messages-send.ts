@@ -1,4 +1,5 @@
-import type { AuthedRequest, Route } from '../route.js';
+import { route, type AuthedRequest, type Route } from '../route.js';
+import { Opt, Str, Type, type ArgsOf } from '../../schemas/params.js';
 import { messageKind } from '../../lib/message-type.js';
 import { badRequest, missingArgument } from '../../errors.js';
 import { sendMessage, type Addressee } from '../../actions/message-send.js';
@@ -41,35 +42,47 @@ function privateAddressee(raw: string): Addressee {
   throw badRequest('Invalid data type for recipients');
 }
 
-function addressee(r: AuthedRequest): Addressee {
-  const type = r.params.str('type');
+const SEND_PARAMS = {
+  type: Str({ description: 'stream or private (Zulip also accepts direct and channel)' }),
+  to: Opt(Str({ description: 'A stream: its name or id. People: a JSON list of ids or emails, or emails separated by commas. Without it, a bot sends to its default stream' })),
+  content: Str(),
+  topic: Opt(Str({ aliases: ['subject'], description: 'The topic of a stream message' })),
+  client: Opt(Str({ description: 'The sending client\'s name; the User-Agent otherwise' })),
+  queue_id: Opt(Str({ description: 'The sender\'s event queue, for local echo' })),
+  local_id: Opt(Str({ description: 'The local echo\'s id; required with queue_id' })),
+};
+
+function addressee(r: AuthedRequest<ArgsOf<typeof SEND_PARAMS>>): Addressee {
+  const type = r.args.type;
   const kind = messageKind(type);
   // Zulip 5's Addressee.legacy_build: a stream message without `to` goes to the sender's
   // default sending stream (a bot's setting), and is refused when there is none.
-  if (kind === 'stream' && !r.params.has('to')) {
+  const to = r.args.to;
+  if (kind === 'stream' && to === undefined) {
     if (r.user.default_sending_stream_id === null) throw badRequest('Missing stream');
     return { kind: 'stream', id: r.user.default_sending_stream_id };
   }
-  const to = r.params.str('to');
+  if (to === undefined) throw missingArgument('to');
   if (kind === 'stream') return streamAddressee(to);
   if (kind === 'private') return privateAddressee(to);
   throw badRequest('Invalid message type');
 }
 
 export const messageSendRoutes: Route[] = [
-  {
-    method: 'POST', path: '/messages', auth: 'user', allowWebhookBot: true,
+  route({
+    method: 'POST', path: '/messages', auth: 'user', allowWebhookBot: true, summary: 'Send a message',
+    params: SEND_PARAMS,
+    answer: Type.Object({ id: Type.Integer() }),
     handler: async (r) => {
       const to = addressee(r);
-      const queueId = r.params.optStr('queue_id');
-      const localId = r.params.optStr('local_id');
+      const queueId = r.args.queue_id;
+      const localId = r.args.local_id;
       if (queueId !== undefined && localId === undefined) throw missingArgument('local_id');
-      const topicName = r.params.pick('topic', 'subject');
       const id = await sendMessage(r.ctx, r.realm, r.user, {
-        to, content: r.params.str('content'), topic: topicName ? r.params.rawValue(topicName) : undefined,
-        client: clientName(r.params.optStr('client'), r.req.headers['user-agent']), queueId, localId,
+        to, content: r.args.content, topic: r.args.topic,
+        client: clientName(r.args.client, r.req.headers['user-agent']), queueId, localId,
       });
       return { id };
     },
-  },
+  }),
 ];

@@ -1,4 +1,5 @@
-import { pathInt, type Route } from '../route.js';
+import { pathInt, route, type Route } from '../route.js';
+import { Type } from '../../schemas/params.js';
 import { transact } from '../../actions/transaction.js';
 import { doMuteUser, doUnmuteUser } from '../../actions/muted-users.js';
 import { accessUserById } from '../../access/user.js';
@@ -8,8 +9,9 @@ import { cannotMuteSelf } from '../../errors.js';
 const MUTABLE = { allowBots: false, allowDeactivated: true } as const;
 
 export const mutedUserRoutes: Route[] = [
-  {
-    method: 'POST', path: '/users/me/muted_users/:muted_user_id', auth: 'user',
+  route({
+    method: 'POST', path: '/users/me/muted_users/:muted_user_id', auth: 'user', summary: 'Mute a user',
+    answer: Type.Object({}),
     handler: async (r) => {
       const id = pathInt(r, 'muted_user_id');
       if (id === r.user.id) throw cannotMuteSelf();
@@ -17,13 +19,14 @@ export const mutedUserRoutes: Route[] = [
       await transact(r.ctx, (tx) => doMuteUser(tx, r.user, muted));
       return {};
     },
-  },
-  {
-    method: 'DELETE', path: '/users/me/muted_users/:muted_user_id', auth: 'user',
+  }),
+  route({
+    method: 'DELETE', path: '/users/me/muted_users/:muted_user_id', auth: 'user', summary: 'Unmute a user',
+    answer: Type.Object({}),
     handler: async (r) => {
       const muted = await accessUserById(r.ctx.store.db, r.user, pathInt(r, 'muted_user_id'), MUTABLE);
       await transact(r.ctx, (tx) => doUnmuteUser(tx, r.user, muted));
       return {};
     },
-  },
+  }),
 ];

@@ -1,4 +1,6 @@
-import type { Route } from '../route.js';
+import { PreSerialized, route, type Route } from '../route.js';
+import { Bool, Default, Opt, Str, Type } from '../../schemas/params.js';
+import { WirePresences } from '../../schemas/wire.js';
 import { writeAlone } from '../../actions/transaction.js';
 import { accessUserByEmail, accessUserById } from '../../access/user.js';
 import { badRequest, botRequestsRefused, noSuchUser } from '../../errors.js';
@@ -6,33 +8,50 @@ import { clientName } from '../../lib/client-name.js';
 import { checkPresenceStatus, doUpdatePresence } from '../../actions/presence-update.js';
 import { presenceAnswerJson, presenceDict, OFFLINE_THRESHOLD_SECS } from '../../presenters/presence.js';
 import { presenceOf, presencesJson } from '../../reads/presence.js';
-import { PreSerialized } from '../route.js';
+
+const PRESENCES = Type.Object({
+  server_timestamp: Type.Number(),
+  presences: WirePresences,
+});
 
 export const presenceRoutes: Route[] = [
-  {
-    method: 'POST', path: '/users/me/presence', auth: 'user',
+  route({
+    method: 'POST', path: '/users/me/presence', auth: 'user', summary: 'Report your presence, and get everyone\'s',
+    params: {
+      status: Str({ description: 'active or idle' }),
+      ping_only: Default(Bool({ description: 'Answer without everyone\'s presence' }), false),
+      new_user_input: Default(Bool(), false),
+      slim_presence: Default(Bool({ description: 'Keyed by user id, not email' }), false),
+      client: Opt(Str()),
+    },
+    // With ping_only, neither key.
+    answer: Type.Partial(PRESENCES),
     handler: async (r) => {
       if (r.user.is_bot === 1) throw botRequestsRefused();
-      const status = checkPresenceStatus(r.params.str('status'));
-      const pingOnly = r.params.bool('ping_only', false);
-      r.params.bool('new_user_input', false);
-      const slim = r.params.bool('slim_presence', false);
-      const client = clientName(r.params.optStr('client'), r.req.headers['user-agent']);
+      const status = checkPresenceStatus(r.args.status);
+      const pingOnly = r.args.ping_only;
+      // Read for its error only: Zulip checks it, and nothing uses it.
+      void r.args.new_user_input;
+      const slim = r.args.slim_presence;
+      const client = clientName(r.args.client, r.req.headers['user-agent']);
       const now = Date.now() / 1000;
       await writeAlone(r.ctx, (tx) => doUpdatePresence(tx, r.realm, r.user, status, client, Math.floor(now)));
       if (pingOnly) return {};
       return new PreSerialized(presenceAnswerJson(await presencesJson(r.ctx.store.db, r.realm, slim, Math.floor(now)), now));
     },
-  },
-  {
-    method: 'GET', path: '/realm/presence', auth: 'user',
+  }),
+  route({
+    method: 'GET', path: '/realm/presence', auth: 'user', summary: 'Get everyone\'s presence',
+    params: { slim_presence: Default(Bool({ description: 'Keyed by user id, not email' }), false) },
+    answer: PRESENCES,
     handler: async (r) => {
       const now = Date.now() / 1000;
-      return new PreSerialized(presenceAnswerJson(await presencesJson(r.ctx.store.db, r.realm, r.params.bool('slim_presence', false), Math.floor(now)), now));
+      return new PreSerialized(presenceAnswerJson(await presencesJson(r.ctx.store.db, r.realm, r.args.slim_presence, Math.floor(now)), now));
     },
-  },
-  {
-    method: 'GET', path: '/users/:user_id_or_email/presence', auth: 'user',
+  }),
+  route({
+    method: 'GET', path: '/users/:user_id_or_email/presence', auth: 'user', summary: 'Get a user\'s presence',
+    answer: Type.Object({ presence: Type.Record(Type.String(), Type.Object({ status: Type.String(), timestamp: Type.Integer() })) }),
     handler: async (r) => {
       const key = r.path.user_id_or_email ?? '';
       const target = /^\d+$/.test(key)
@@ -50,5 +69,5 @@ export const presenceRoutes: Route[] = [
       if (now - presence.aggregated!.timestamp > OFFLINE_THRESHOLD_SECS) presence.aggregated!.status = 'offline';
       return { presence };
     },
-  },
+  }),
 ];

@@ -1,81 +1,105 @@
-import { pathInt, type AuthedRequest, type Route } from '../route.js';
+import { pathInt, route, type AuthedRequest, type Route } from '../route.js';
+import { AnyJson, Default, Dict, Int, IntList, List, OneOf, Opt, Str, Type } from '../../schemas/params.js';
 import { LIST_LIMITS } from '../../lib/limits.js';
+import { capList } from '../../lib/lists.js';
 import { transact } from '../../actions/transaction.js';
 import { requireAdmin } from '../../access/user.js';
 import {
   accessProfileField, doCreateProfileField, doDeleteProfileField, doRemoveProfileData, doReorderProfileFields, doUpdateProfileData, doUpdateProfileField,
 } from '../../actions/profile-fields.js';
 import { realmProfileFields } from '../../reads/profile-fields.js';
-import { checkFieldDataParam, checkProfileDataItems } from '../../lib/profile-field-rules.js';
+import { checkFieldDataParam } from '../../lib/profile-field-rules.js';
 import { botRequestsRefused } from '../../errors.js';
+import { WireProfileField } from '../../schemas/wire.js';
+
+/**
+ * A field's label, hint and field_data. field_data is any JSON, checked to be a dict by
+ * checkFieldDataParam; a list is refused there too, unless longer than the list limit
+ * (then that limit's message, as before).
+ */
+const LABEL_AND_HINT = { name: Default(Str(), ''), hint: Default(Str(), ''), field_data: Opt(AnyJson()) };
+type LabelArgs = { readonly name: string; readonly hint: string; readonly field_data: unknown };
 
 /** Zulip 5 strips the label; the hint stays as given. */
-const labelAndHint = (r: AuthedRequest) => ({
-  name: (r.params.optStr('name') ?? '').trim(), hint: r.params.optStr('hint') ?? '', data: checkFieldDataParam(r.params.optJsonList('field_data', LIST_LIMITS.other)),
+const labelAndHint = (args: LabelArgs) => ({
+  name: args.name.trim(), hint: args.hint, data: checkFieldDataParam(capList('field_data', args.field_data, LIST_LIMITS.other)),
 });
 
-function requireHuman(r: AuthedRequest): void {
+function requireHuman(r: AuthedRequest<unknown>): void {
   if (r.user.is_bot === 1) throw botRequestsRefused();
 }
 
 export const profileFieldRoutes: Route[] = [
-  {
-    method: 'GET', path: '/realm/profile_fields', auth: 'user',
+  route({
+    method: 'GET', path: '/realm/profile_fields', auth: 'user', summary: 'Get custom profile fields',
+    answer: Type.Object({ custom_fields: Type.Array(WireProfileField) }),
     handler: async (r) => ({ custom_fields: await realmProfileFields(r.ctx.store.db, r.realm.id) }),
-  },
-  {
-    method: 'POST', path: '/realm/profile_fields', auth: 'user',
+  }),
+  route({
+    method: 'POST', path: '/realm/profile_fields', auth: 'user', summary: 'Create a custom profile field',
+    params: { ...LABEL_AND_HINT, field_type: Int() },
+    answer: Type.Object({ id: Type.Integer() }),
     handler: async (r) => {
       requireAdmin(r.user);
-      const { name, hint, data } = labelAndHint(r);
-      const type = r.params.int('field_type');
+      const { name, hint, data } = labelAndHint(r.args);
+      const type = r.args.field_type;
       return { id: await transact(r.ctx, (tx) => doCreateProfileField(tx, r.realm, { name, hint, type, data })) };
     },
-  },
-  {
-    method: 'PATCH', path: '/realm/profile_fields', auth: 'user',
+  }),
+  route({
+    method: 'PATCH', path: '/realm/profile_fields', auth: 'user', summary: 'Reorder custom profile fields',
+    params: { order: IntList(LIST_LIMITS.other) },
+    answer: Type.Object({}),
     handler: async (r) => {
       requireAdmin(r.user);
-      const order = r.params.intList('order', LIST_LIMITS.other);
+      const order = r.args.order;
       await transact(r.ctx, (tx) => doReorderProfileFields(tx, r.realm, order));
       return {};
     },
-  },
-  {
-    method: 'PATCH', path: '/realm/profile_fields/:field_id', auth: 'user',
+  }),
+  route({
+    method: 'PATCH', path: '/realm/profile_fields/:field_id', auth: 'user', summary: 'Update a custom profile field',
+    params: LABEL_AND_HINT,
+    answer: Type.Object({}),
     handler: async (r) => {
       requireAdmin(r.user);
       const id = pathInt(r, 'field_id');
-      const change = labelAndHint(r);
+      const change = labelAndHint(r.args);
       await transact(r.ctx, async (tx) => doUpdateProfileField(tx, r.realm, await accessProfileField(tx, r.realm.id, id), change));
       return {};
     },
-  },
-  {
-    method: 'DELETE', path: '/realm/profile_fields/:field_id', auth: 'user',
+  }),
+  route({
+    method: 'DELETE', path: '/realm/profile_fields/:field_id', auth: 'user', summary: 'Delete a custom profile field',
+    answer: Type.Object({}),
     handler: async (r) => {
       requireAdmin(r.user);
       const id = pathInt(r, 'field_id');
       await transact(r.ctx, async (tx) => doDeleteProfileField(tx, r.realm, await accessProfileField(tx, r.realm.id, id)));
       return {};
     },
-  },
-  {
-    method: 'PATCH', path: '/users/me/profile_data', auth: 'user',
+  }),
+  route({
+    method: 'PATCH', path: '/users/me/profile_data', auth: 'user', summary: 'Update your custom profile data',
+    // Zulip's check_list(check_dict_only([id: check_int, value: check_union([check_string, check_list(check_int)])])).
+    params: { data: List(Dict({ id: Int(), value: OneOf([Str(), Type.Array(Type.Integer())]) }), LIST_LIMITS.other) },
+    answer: Type.Object({}),
     handler: async (r) => {
       requireHuman(r);
-      const items = checkProfileDataItems('data', r.params.jsonList('data', LIST_LIMITS.other), false);
+      const items = r.args.data.map(({ id, value }) => ({ id, value }));
       await transact(r.ctx, (tx) => doUpdateProfileData(tx, r.user, items));
       return {};
     },
-  },
-  {
-    method: 'DELETE', path: '/users/me/profile_data', auth: 'user',
+  }),
+  route({
+    method: 'DELETE', path: '/users/me/profile_data', auth: 'user', summary: 'Remove your custom profile data',
+    params: { data: IntList(LIST_LIMITS.other) },
+    answer: Type.Object({}),
     handler: async (r) => {
       requireHuman(r);
-      const ids = r.params.intList('data', LIST_LIMITS.other);
+      const ids = r.args.data;
       await transact(r.ctx, (tx) => doRemoveProfileData(tx, r.user, ids));
       return {};
     },
-  },
+  }),
 ];

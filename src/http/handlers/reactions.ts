@@ -1,23 +1,28 @@
-import { pathInt, type Route } from '../route.js';
+import { pathInt, route, type Route } from '../route.js';
+import { Opt, Str, Type } from '../../schemas/params.js';
 import { addReaction, removeReaction } from '../../actions/reactions.js';
 
 export const reactionRoutes: Route[] = [
-  {
-    method: 'POST', path: '/messages/:message_id/reactions', auth: 'user',
+  route({
+    method: 'POST', path: '/messages/:message_id/reactions', auth: 'user', summary: 'Add an emoji reaction',
+    params: { emoji_name: Str(), emoji_code: Opt(Str()), reaction_type: Opt(Str()) },
+    answer: Type.Object({}),
     handler: async (r) => {
       const messageId = pathInt(r, 'message_id');
-      const req = { emojiName: r.params.str('emoji_name'), emojiCode: r.params.optStr('emoji_code'), reactionType: r.params.optStr('reaction_type') };
+      const req = { emojiName: r.args.emoji_name, emojiCode: r.args.emoji_code, reactionType: r.args.reaction_type };
       await addReaction(r.ctx, r.user, messageId, req);
       return {};
     },
-  },
-  {
-    method: 'DELETE', path: '/messages/:message_id/reactions', auth: 'user',
+  }),
+  route({
+    method: 'DELETE', path: '/messages/:message_id/reactions', auth: 'user', summary: 'Remove an emoji reaction',
+    params: { emoji_name: Opt(Str()), emoji_code: Opt(Str()), reaction_type: Opt(Str()) },
+    answer: Type.Object({}),
     handler: async (r) => {
       const messageId = pathInt(r, 'message_id');
-      const req = { emojiName: r.params.optStr('emoji_name'), emojiCode: r.params.optStr('emoji_code'), reactionType: r.params.optStr('reaction_type') };
+      const req = { emojiName: r.args.emoji_name, emojiCode: r.args.emoji_code, reactionType: r.args.reaction_type };
       await removeReaction(r.ctx, r.user, messageId, req);
       return {};
     },
-  },
+  }),
 ];

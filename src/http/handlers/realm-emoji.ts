@@ -1,32 +1,38 @@
-import type { Route } from '../route.js';
+import { route, type Route } from '../route.js';
+import { Type } from '../../schemas/params.js';
 import { addRealmEmoji, removeRealmEmoji, MAX_EMOJI_FILE_SIZE_MIB } from '../../actions/realm-emoji.js';
 import { emojiImage, realmEmojiDict } from '../../reads/realm-emoji.js';
 import { contentTypeOf } from '../../lib/uploads.js';
 import { filesOf } from './uploads.js';
+import { WireRealmEmojiDict } from '../../schemas/wire.js';
 
 export const realmEmojiRoutes: Route[] = [
-  {
-    method: 'GET', path: '/realm/emoji', auth: 'user',
+  route({
+    method: 'GET', path: '/realm/emoji', auth: 'user', summary: 'Get custom emoji',
+    answer: Type.Object({ emoji: WireRealmEmojiDict }),
     handler: async (r) => ({ emoji: await realmEmojiDict(r.ctx.store.db, r.realm.id) }),
-  },
-  {
-    method: 'POST', path: '/realm/emoji/:emoji_name', auth: 'user', streamsFiles: true,
+  }),
+  route({
+    method: 'POST', path: '/realm/emoji/:emoji_name', auth: 'user', streamsFiles: true, summary: 'Upload a custom emoji',
+    answer: Type.Object({}),
     handler: async (r) => {
       await addRealmEmoji(r.ctx, r.realm, r.user, r.path.emoji_name ?? '', filesOf(r.req, MAX_EMOJI_FILE_SIZE_MIB * 1024 * 1024));
       return {};
     },
-  },
-  {
-    method: 'DELETE', path: '/realm/emoji/:emoji_name', auth: 'user',
+  }),
+  route({
+    method: 'DELETE', path: '/realm/emoji/:emoji_name', auth: 'user', summary: 'Deactivate a custom emoji',
+    answer: Type.Object({}),
     handler: async (r) => {
       await removeRealmEmoji(r.ctx, r.realm, r.user, r.path.emoji_name ?? '');
       return {};
     },
-  },
+  }),
   // The images themselves, public as Zulip serves avatars: an emoji shows in notifications
-  // and in clients that fetch images without credentials.
-  {
-    method: 'GET', path: '/user_avatars/:realm_id/emoji/images/*', prefix: '', auth: 'none',
+  // and in clients that fetch images without credentials. The image's bytes (or an HTML
+  // 404 page): no JSON answer.
+  route({
+    method: 'GET', path: '/user_avatars/:realm_id/emoji/images/*', prefix: '', auth: 'none', summary: "Get a custom emoji's image",
     handler: async (r) => {
       const path = `${r.path.realm_id ?? ''}/emoji/images/${r.path['*'] ?? ''}`;
       const body = await emojiImage(r.ctx, path);
@@ -37,5 +43,5 @@ export const realmEmojiRoutes: Route[] = [
       await r.reply.header('content-type', contentTypeOf(path)).header('cache-control', 'public, max-age=86400').header('x-content-type-options', 'nosniff').send(body);
       return {};
     },
-  },
+  }),
 ];

@@ -1,4 +1,6 @@
-import type { AuthedRequest, Route } from '../route.js';
+import { route, type AuthedRequest, type Route } from '../route.js';
+import { Bool, Int, Opt, Str, Type, type ArgsOf } from '../../schemas/params.js';
+import { undeclaredNames } from '../args.js';
 import { badRequest, mustBeAdmin } from '../../errors.js';
 import { isAdminRole } from '../../lib/roles.js';
 import { REALM_SETTING_RULES, MAX_REALM_DESCRIPTION_LENGTH, MAX_REALM_NAME_LENGTH, type RealmSettingName } from '../../lib/realm-setting-rules.js';
@@ -6,16 +8,25 @@ import { SETTING_RULES, type SettingName } from '../../lib/settings-rules.js';
 import { updateRealm } from '../../actions/realm-update.js';
 import { updateRealmUserDefaults } from '../../actions/realm-user-defaults.js';
 
-/** Zulip's check_capped_string. */
-function cappedStr(r: AuthedRequest, name: string, max: number): string | undefined {
-  const v = r.params.optStr(name);
-  if (v !== undefined && [...v].length > max) throw badRequest(`${name} is too long (limit: ${max} characters)`);
-  return v;
-}
+const paramOf = (kind: string) => (kind === 'bool' ? Opt(Bool()) : kind === 'str' || kind === 'strIn' ? Opt(Str()) : Opt(Int()));
+const ruleParams = <N extends string>(rules: Record<N, { kind: string }>, names: readonly N[] = Object.keys(rules) as N[]) =>
+  Object.fromEntries(names.map((n) => [n, paramOf(rules[n].kind)])) as Record<N, ReturnType<typeof paramOf>>;
+
+const STR_OR_INT = 'A number, or "unlimited" (JSON-quoted or bare)';
+const REALM_PARAMS = {
+  name: Opt(Str({ maxLength: MAX_REALM_NAME_LENGTH })),
+  description: Opt(Str({ maxLength: MAX_REALM_DESCRIPTION_LENGTH })),
+  ...ruleParams(REALM_SETTING_RULES),
+  message_retention_days: Opt(Str({ description: STR_OR_INT })),
+  message_content_delete_limit_seconds: Opt(Str({ description: STR_OR_INT })),
+  notifications_stream_id: Opt(Int({ description: '-1 for none' })),
+  signup_notifications_stream_id: Opt(Int({ description: '-1 for none' })),
+  string_id: Opt(Str({ maxLength: 40 })),
+};
+type RealmArgs = ArgsOf<typeof REALM_PARAMS>;
 
 /** Zulip's check_string_or_int: a JSON integer, or a string (JSON-quoted or bare). */
-function strOrInt(r: AuthedRequest, name: string): number | string | undefined {
-  const raw = r.params.rawValue(name);
+function strOrInt(name: string, raw: string | undefined): number | string | undefined {
   if (raw === undefined) return undefined;
   let v: unknown = raw;
   try {
@@ -27,54 +38,53 @@ function strOrInt(r: AuthedRequest, name: string): number | string | undefined {
   throw badRequest(`${name} is not a string or integer`);
 }
 
-function realmSettingsOf(r: AuthedRequest): Partial<Record<RealmSettingName, unknown>> {
+function realmSettingsOf(r: AuthedRequest<RealmArgs>): Partial<Record<RealmSettingName, unknown>> {
   const out: Partial<Record<RealmSettingName, unknown>> = {};
-  for (const [name, rule] of Object.entries(REALM_SETTING_RULES) as Array<[RealmSettingName, (typeof REALM_SETTING_RULES)[RealmSettingName]]>) {
-    if (!r.params.has(name)) continue;
-    if (rule.kind === 'bool') out[name] = r.params.optBool(name);
-    else if (rule.kind === 'str') out[name] = r.params.optStr(name);
-    else out[name] = r.params.optInt(name);
+  for (const name of Object.keys(REALM_SETTING_RULES) as RealmSettingName[]) {
+    const v = r.args[name];
+    if (v !== undefined) out[name] = v;
   }
   return out;
 }
 
 /** The personal settings an organization sets defaults for: all but the time zone. */
 const DEFAULTABLE = (Object.keys(SETTING_RULES) as SettingName[]).filter((n) => n !== 'timezone');
+const DEFAULTS_PARAMS = ruleParams(SETTING_RULES, DEFAULTABLE);
+const IGNORED = Type.Object({ ignored_parameters_unsupported: Type.Optional(Type.Array(Type.String())) });
 
 export const realmRoutes: Route[] = [
-  {
-    method: 'PATCH', path: '/realm', auth: 'user',
+  route({
+    method: 'PATCH', path: '/realm', auth: 'user', summary: 'Update the organization\'s settings',
+    params: REALM_PARAMS,
+    answer: IGNORED,
     handler: async (r) => {
       // Zulip's require_realm_admin comes before any parameter is read.
       if (!isAdminRole(r.user.role)) throw mustBeAdmin();
-      const name = cappedStr(r, 'name', MAX_REALM_NAME_LENGTH);
-      const description = cappedStr(r, 'description', MAX_REALM_DESCRIPTION_LENGTH);
+      const { name, description } = r.args;
       return updateRealm(r.ctx, r.realm, r.user, {
         name, description, settings: realmSettingsOf(r),
-        messageRetentionDays: strOrInt(r, 'message_retention_days'),
-        messageContentDeleteLimitSeconds: strOrInt(r, 'message_content_delete_limit_seconds'),
-        notificationsStreamId: r.params.optInt('notifications_stream_id'),
-        signupNotificationsStreamId: r.params.optInt('signup_notifications_stream_id'),
-        stringId: cappedStr(r, 'string_id', 40),
+        messageRetentionDays: strOrInt('message_retention_days', r.args.message_retention_days),
+        messageContentDeleteLimitSeconds: strOrInt('message_content_delete_limit_seconds', r.args.message_content_delete_limit_seconds),
+        notificationsStreamId: r.args.notifications_stream_id,
+        signupNotificationsStreamId: r.args.signup_notifications_stream_id,
+        stringId: r.args.string_id,
       });
     },
-  },
-  {
-    method: 'PATCH', path: '/realm/user_settings_defaults', auth: 'user',
+  }),
+  route({
+    method: 'PATCH', path: '/realm/user_settings_defaults', auth: 'user', summary: 'Update the defaults of new users\' settings',
+    params: DEFAULTS_PARAMS,
+    answer: IGNORED,
     handler: async (r) => {
       if (!isAdminRole(r.user.role)) throw mustBeAdmin();
       const values: Partial<Record<SettingName, unknown>> = {};
       for (const name of DEFAULTABLE) {
-        if (!r.params.has(name)) continue;
-        const rule = SETTING_RULES[name];
-        if (rule.kind === 'bool') values[name] = r.params.optBool(name);
-        else if (rule.kind === 'int' || rule.kind === 'intIn') values[name] = r.params.optInt(name);
-        else values[name] = r.params.optStr(name);
+        const v = r.args[name];
+        if (v !== undefined) values[name] = v;
       }
       await updateRealmUserDefaults(r.ctx, r.realm, r.user, values);
-      const known = new Set<string>(DEFAULTABLE);
-      const ignored = r.params.names().filter((n) => !known.has(n));
+      const ignored = undeclaredNames(r.args);
       return ignored.length > 0 ? { ignored_parameters_unsupported: ignored } : {};
     },
-  },
+  }),
 ];

@@ -1,9 +1,12 @@
-import type { Route } from '../route.js';
+import { route, type Route } from '../route.js';
+import { Str, Type } from '../../schemas/params.js';
 import { renderPreview } from '../../reads/render-preview.js';
 
 export const renderRoutes: Route[] = [
-  {
-    method: 'POST', path: '/messages/render', auth: 'user',
-    handler: async (r) => ({ rendered: await renderPreview(r.ctx.store.db, r.realm, r.user, r.params.str('content')) }),
-  },
+  route({
+    method: 'POST', path: '/messages/render', auth: 'user', summary: 'Render a message',
+    params: { content: Str() },
+    answer: Type.Object({ rendered: Type.String() }),
+    handler: async (r) => ({ rendered: await renderPreview(r.ctx.store.db, r.realm, r.user, r.args.content) }),
+  }),
 ];

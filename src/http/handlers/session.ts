@@ -1,4 +1,5 @@
-import type { Route } from '../route.js';
+import { route, type Route } from '../route.js';
+import { Str, Type } from '../../schemas/params.js';
 import { fetchApiKey } from '../../actions/login.js';
 import { doCreateSession, doDeleteSession } from '../../actions/sessions.js';
 import { authenticateSession, clearSessionCookies, setSessionCookies } from '../session-auth.js';
@@ -6,22 +7,25 @@ import { clientAddress } from '../rate-limit.js';
 
 /** Signing in and out of the web app (web-contract.md): outside /api/v1, answered in the API's JSON shape. */
 export const sessionRoutes: Route[] = [
-  {
-    method: 'POST', path: '/accounts/login', prefix: '', auth: 'none',
+  route({
+    method: 'POST', path: '/accounts/login', prefix: '', auth: 'none', summary: 'Sign in to the web app',
+    params: { username: Str(), password: Str() },
+    answer: Type.Object({ user_id: Type.Integer() }),
     handler: async (r) => {
       // The same checks, wording and failure limit as POST /fetch_api_key; the key stays here.
-      const user = await fetchApiKey(r.ctx, r.realm, r.params.str('username'), r.params.str('password'), clientAddress(r.req.ip));
+      const user = await fetchApiKey(r.ctx, r.realm, r.args.username, r.args.password, clientAddress(r.req.ip));
       setSessionCookies(r.ctx, r.reply, await doCreateSession(r.ctx, r.realm, user));
       return { user_id: user.id };
     },
-  },
-  {
-    method: 'POST', path: '/accounts/logout', prefix: '', auth: 'none',
+  }),
+  route({
+    method: 'POST', path: '/accounts/logout', prefix: '', auth: 'none', summary: 'Sign out of the web app',
+    answer: Type.Object({}),
     handler: async (r) => {
       const { idHash } = await authenticateSession(r.ctx, r.req);
       await doDeleteSession(r.ctx, idHash);
       clearSessionCookies(r.ctx, r.reply);
       return {};
     },
-  },
+  }),
 ];

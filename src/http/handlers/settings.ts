@@ -1,33 +1,39 @@
-import type { AuthedRequest, Route } from '../route.js';
+import { route, type AuthedRequest, type Route } from '../route.js';
+import { Bool, Int, Opt, Str, Type, type ArgsOf } from '../../schemas/params.js';
+import { undeclaredNames } from '../args.js';
 import { botRequestsRefused } from '../../errors.js';
 import { SETTING_RULES, type SettingName } from '../../lib/settings-rules.js';
 import { updateSettings } from '../../actions/settings-update.js';
 import { confirmEmailChange } from '../../actions/email-change.js';
 import { escapeHtml } from '../../markdown/html.js';
 
-const ACCOUNT_PARAMS = ['full_name', 'email', 'old_password', 'new_password'];
-const KNOWN = new Set([...ACCOUNT_PARAMS, ...Object.keys(SETTING_RULES)]);
+const paramOf = (kind: string) => (kind === 'bool' ? Opt(Bool()) : kind === 'int' || kind === 'intIn' ? Opt(Int()) : Opt(Str()));
+const SETTINGS_PARAMS = {
+  ...(Object.fromEntries(Object.entries(SETTING_RULES).map(([n, rule]) => [n, paramOf(rule.kind)])) as Record<SettingName, ReturnType<typeof paramOf>>),
+  full_name: Opt(Str()),
+  email: Opt(Str({ description: 'A new address; it changes once confirmed from a mail sent to it' })),
+  old_password: Opt(Str()),
+  new_password: Opt(Str()),
+};
 
 /** Decodes each personal setting passed, by its rule (Zulip's REQ validators and their messages). */
-function settingsOf(r: AuthedRequest): Partial<Record<SettingName, unknown>> {
+function settingsOf(r: AuthedRequest<ArgsOf<typeof SETTINGS_PARAMS>>): Partial<Record<SettingName, unknown>> {
   const out: Partial<Record<SettingName, unknown>> = {};
-  for (const [name, rule] of Object.entries(SETTING_RULES) as Array<[SettingName, (typeof SETTING_RULES)[SettingName]]>) {
-    if (!r.params.has(name)) continue;
-    if (rule.kind === 'bool') out[name] = r.params.optBool(name);
-    else if (rule.kind === 'int' || rule.kind === 'intIn') out[name] = r.params.optInt(name);
-    else out[name] = r.params.optStr(name);
+  for (const name of Object.keys(SETTING_RULES) as SettingName[]) {
+    const v = r.args[name];
+    if (v !== undefined) out[name] = v;
   }
   return out;
 }
 
-async function changeSettings(r: AuthedRequest): Promise<Record<string, unknown>> {
+async function changeSettings(r: AuthedRequest<ArgsOf<typeof SETTINGS_PARAMS>>): Promise<Record<string, unknown>> {
   if (r.user.is_bot === 1) throw botRequestsRefused();
   const settings = settingsOf(r);
   await updateSettings(r.ctx, r.realm, r.user, {
-    fullName: r.params.optStr('full_name'), email: r.params.optStr('email'),
-    oldPassword: r.params.optStr('old_password'), newPassword: r.params.optStr('new_password'), settings,
+    fullName: r.args.full_name, email: r.args.email,
+    oldPassword: r.args.old_password, newPassword: r.args.new_password, settings,
   });
-  const ignored = r.params.names().filter((n) => !KNOWN.has(n));
+  const ignored = undeclaredNames(r.args);
   return ignored.length > 0 ? { ignored_parameters_unsupported: ignored } : {};
 }
 
@@ -36,10 +42,15 @@ const page = (title: string, body: string) =>
 
 export const settingsRoutes: Route[] = [
   // PATCH /settings, and the two deprecated paths that Zulip 5 still answers the same way.
-  ...['/settings', '/settings/display', '/settings/notifications'].map((path): Route => ({ method: 'PATCH', path, auth: 'user', handler: changeSettings })),
-  {
+  ...['/settings', '/settings/display', '/settings/notifications'].map((path) => route({
+    method: 'PATCH', path, auth: 'user', summary: path === '/settings' ? 'Update settings' : 'Update settings (deprecated path)',
+    params: SETTINGS_PARAMS,
+    answer: Type.Object({ ignored_parameters_unsupported: Type.Optional(Type.Array(Type.String())) }),
+    handler: changeSettings,
+  })),
+  route({
     // The link in the confirmation mail: a page, not an API answer.
-    method: 'GET', path: '/accounts/confirm_new_email/:token', prefix: '', auth: 'none',
+    method: 'GET', path: '/accounts/confirm_new_email/:token', prefix: '', auth: 'none', summary: 'Confirm a new email address (the link in its mail)',
     handler: async (r) => {
       let result: Awaited<ReturnType<typeof confirmEmailChange>>;
       try {
@@ -57,5 +68,5 @@ export const settingsRoutes: Route[] = [
       }
       return {};
     },
-  },
+  }),
 ];

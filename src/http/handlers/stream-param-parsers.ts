@@ -1,41 +1,35 @@
-/** Parsers for the stream and subscription endpoints' structured parameters, with Zulip's validator wording. */
-import type { Params, Json } from '../params.js';
-import { isDict } from '../params.js';
+/** The stream and subscription endpoints' shared parameters, and what Zulip does with them past their shape. */
+import { Dict, Int, IntList, List, OneOf, Opt, Str, StrList, type ArgsOf } from '../../schemas/params.js';
+import { LIST_LIMITS, MAX_STREAM_DESCRIPTION_LENGTH } from '../../lib/limits.js';
 import { badRequest } from '../../errors.js';
 import { checkStreamDescription } from '../../actions/stream-create.js';
 
+/** Streams to subscribe to (or create): `[{"name": ..., "description": ...}]`. */
+export const streamDicts = List(Dict({ name: Str(), description: Opt(Str({ maxLength: MAX_STREAM_DESCRIPTION_LENGTH })) }), LIST_LIMITS.streams);
+
+export const principals = Opt(OneOf([StrList(LIST_LIMITS.users), IntList(LIST_LIMITS.users)], { description: 'Users by id, or by email' }));
+
+/** The settings a new stream takes and an existing one changes, as both endpoints read them. */
+export const streamPolicyParams = {
+  stream_post_policy: Opt(Int({ description: '1 anyone, 2 administrators, 3 full members, 4 moderators' })),
+  message_retention_days: Opt(Str({ description: 'Days, or "unlimited", or "realm_default"' })),
+};
 
 export interface StreamDictParam {
   name: string;
   description?: string;
 }
 
-export function parseStreamDicts(v: Json, varName = 'subscriptions'): StreamDictParam[] {
-  if (!Array.isArray(v)) throw badRequest(`${varName} is not a list`);
-  return v.map((item, i) => {
-    const at = `${varName}[${i}]`;
-    if (!isDict(item)) throw badRequest(`${at} is not a dict`);
-    if (!('name' in item)) throw badRequest(`name key is missing from ${at}`);
-    if (typeof item.name !== 'string') throw badRequest(`${at}["name"] is not a string`);
+/** Names trimmed and descriptions' line breaks made spaces, as Zulip does. */
+export function toStreamDicts(list: ArgsOf<{ s: typeof streamDicts }>['s'], varName = 'subscriptions'): StreamDictParam[] {
+  return list.map((item, i) => {
     const out: StreamDictParam = { name: item.name.trim() };
-    if ('description' in item) {
-      if (typeof item.description !== 'string') throw badRequest(`${at}["description"] is not a string`);
-      out.description = checkStreamDescription(item.description, `${at}["description"]`);
-    }
+    if (item.description !== undefined) out.description = checkStreamDescription(item.description, `${varName}[${i}]["description"]`);
     return out;
   });
 }
 
-/** A list of user ids or a list of emails (Zulip's check_principals). */
-export function parsePrincipals(v: Json | undefined): Array<string | number> | undefined {
-  if (v === undefined) return undefined;
-  const ok = Array.isArray(v) && (v.every((x) => typeof x === 'string') || v.every((x) => typeof x === 'number' && Number.isSafeInteger(x)));
-  if (!ok) throw badRequest('principals is not an allowed_type');
-  return v as Array<string | number>;
-}
-
-export function optPostPolicy(params: Params): number | undefined {
-  const v = params.optInt('stream_post_policy');
+export function checkPostPolicy(v: number | undefined): number | undefined {
   if (v !== undefined && ![1, 2, 3, 4].includes(v)) throw badRequest('Invalid stream_post_policy');
   return v;
 }
@@ -45,8 +39,7 @@ export function optPostPolicy(params: Params): number | undefined {
  * `forever`) for -1, `realm_default` for null. undefined when absent. Strings may
  * come raw or JSON-quoted.
  */
-export function optRetentionDays(params: Params): number | null | undefined {
-  const raw = params.optStr('message_retention_days');
+export function retentionDays(raw: string | undefined): number | null | undefined {
   if (raw === undefined) return undefined;
   let v: unknown = raw;
   try {
@@ -69,3 +62,4 @@ export function checkColor(name: string, v: unknown): string {
   const hex = v.slice(1).toLowerCase();
   return '#' + (hex.length === 3 ? [...hex].map((c) => c + c).join('') : hex);
 }
+

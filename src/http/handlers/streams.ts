@@ -1,5 +1,6 @@
-import type { AuthedRequest, Route } from '../route.js';
-import { pathInt } from '../route.js';
+import { pathInt, route, type AuthedRequest, type Route } from '../route.js';
+import { Bool, Default, Int, Opt, Str, Type, type ArgsOf } from '../../schemas/params.js';
+import { WireListedStream, WireStream } from '../../schemas/wire.js';
 import { transact } from '../../actions/transaction.js';
 import { requireAdmin } from '../../access/user.js';
 import { accessStreamById, accessStreamByName, canReadHistory } from '../../access/stream.js';
@@ -13,82 +14,112 @@ import { doDeleteTopic } from '../../actions/topic-delete.js';
 import { doAddDefaultStream, doRemoveDefaultStream } from '../../actions/default-streams.js';
 import { defaultStreams, listStreams, subscriberIds, topicsOf } from '../../reads/streams.js';
 import { checkStreamDescription } from '../../actions/stream-create.js';
-import { optPostPolicy, optRetentionDays } from './stream-param-parsers.js';
+import { checkPostPolicy, retentionDays, streamPolicyParams } from './stream-param-parsers.js';
 
-async function listStreamsFor(r: AuthedRequest): Promise<Array<Record<string, unknown>>> {
-  const p = r.params;
+const LIST_PARAMS = {
+  include_public: Default(Bool(), true),
+  include_web_public: Default(Bool(), false),
+  include_subscribed: Default(Bool(), true),
+  include_all_active: Default(Bool({ description: 'Every stream, private ones included (administrators)' }), false),
+  include_default: Default(Bool(), false),
+  include_owner_subscribed: Default(Bool({ description: 'For a bot: also the streams its owner is in' }), false),
+};
+
+async function listStreamsFor(r: AuthedRequest<ArgsOf<typeof LIST_PARAMS>>): Promise<Array<Record<string, unknown>>> {
+  const p = r.args;
   const filter = {
-    includePublic: p.bool('include_public', true),
-    includeWebPublic: p.bool('include_web_public', false),
-    includeSubscribed: p.bool('include_subscribed', true),
-    includeAllActive: p.bool('include_all_active', false),
-    includeDefault: p.bool('include_default', false),
-    includeOwnerSubscribed: p.bool('include_owner_subscribed', false),
+    includePublic: p.include_public,
+    includeWebPublic: p.include_web_public,
+    includeSubscribed: p.include_subscribed,
+    includeAllActive: p.include_all_active,
+    includeDefault: p.include_default,
+    includeOwnerSubscribed: p.include_owner_subscribed,
   };
   if (filter.includeAllActive && !isAdminRole(r.user.role)) throw badRequest('User not authorized for this query');
   const list = await listStreams(r.ctx.store.db, r.user, filter);
   return list.map(({ stream, isDefault }) => (filter.includeDefault ? { ...presentStream(stream), is_default: isDefault } : presentStream(stream)));
 }
 
-function parseEdit(r: AuthedRequest) {
-  const description = r.params.optStr('description');
+const EDIT_PARAMS = {
+  description: Opt(Str()),
+  new_name: Opt(Str()),
+  is_private: Opt(Bool()),
+  is_web_public: Opt(Bool()),
+  history_public_to_subscribers: Opt(Bool()),
+  stream_post_policy: streamPolicyParams.stream_post_policy,
+  is_announcement_only: Opt(Bool({ description: 'Deprecated: stream_post_policy 2' })),
+  message_retention_days: streamPolicyParams.message_retention_days,
+};
+
+function parseEdit(r: AuthedRequest<ArgsOf<typeof EDIT_PARAMS>>) {
+  const description = r.args.description;
   return {
     description: description === undefined ? undefined : checkStreamDescription(description),
-    newName: r.params.optStr('new_name'),
-    isPrivate: r.params.optBool('is_private'),
-    isWebPublic: r.params.optBool('is_web_public'),
-    historyPublicToSubscribers: r.params.optBool('history_public_to_subscribers'),
-    streamPostPolicy: optPostPolicy(r.params),
-    isAnnouncementOnly: r.params.optBool('is_announcement_only'),
-    messageRetentionDays: optRetentionDays(r.params),
+    newName: r.args.new_name,
+    isPrivate: r.args.is_private,
+    isWebPublic: r.args.is_web_public,
+    historyPublicToSubscribers: r.args.history_public_to_subscribers,
+    streamPostPolicy: checkPostPolicy(r.args.stream_post_policy),
+    isAnnouncementOnly: r.args.is_announcement_only,
+    messageRetentionDays: retentionDays(r.args.message_retention_days),
   };
 }
 
 export const streamRoutes: Route[] = [
-  {
-    method: 'GET', path: '/streams', auth: 'user',
+  route({
+    method: 'GET', path: '/streams', auth: 'user', summary: 'Get all streams',
+    params: LIST_PARAMS,
+    answer: Type.Object({ streams: Type.Array(WireListedStream) }),
     handler: async (r) => ({ streams: await listStreamsFor(r) }),
-  },
-  {
-    method: 'GET', path: '/streams/:stream_id', auth: 'user',
+  }),
+  route({
+    method: 'GET', path: '/streams/:stream_id', auth: 'user', summary: 'Get a stream by id',
+    answer: Type.Object({ stream: WireStream }),
     handler: async (r) => {
       const { stream } = await accessStreamById(r.ctx.store.db, r.user, pathInt(r, 'stream_id'), { allowAdmin: true });
       return { stream: presentStream(stream) };
     },
-  },
-  {
-    method: 'GET', path: '/get_stream_id', auth: 'user',
+  }),
+  route({
+    method: 'GET', path: '/get_stream_id', auth: 'user', summary: 'Get a stream\'s id',
+    params: { stream: Str() },
+    answer: Type.Object({ stream_id: Type.Integer() }),
     handler: async (r) => {
-      const { stream } = await accessStreamByName(r.ctx.store.db, r.user, r.params.str('stream'));
+      const { stream } = await accessStreamByName(r.ctx.store.db, r.user, r.args.stream);
       return { stream_id: stream.id };
     },
-  },
-  {
-    method: 'GET', path: '/streams/:stream_id/members', auth: 'user',
+  }),
+  route({
+    method: 'GET', path: '/streams/:stream_id/members', auth: 'user', summary: 'Get the subscribers of a stream',
+    answer: Type.Object({ subscribers: Type.Array(Type.Integer()) }),
     handler: async (r) => {
       const db = r.ctx.store.db;
       const { stream } = await accessStreamById(db, r.user, pathInt(r, 'stream_id'), { allowAdmin: true });
       return { subscribers: [...(await subscriberIds(db, stream.id))] };
     },
-  },
-  {
+  }),
+  route({
     // Newer Zulip's endpoint, used by clients whose subscription objects lack email_address.
-    method: 'GET', path: '/streams/:stream_id/email_address', auth: 'user',
+    method: 'GET', path: '/streams/:stream_id/email_address', auth: 'user', summary: 'Get a stream\'s email address',
+    answer: Type.Object({ email: Type.String() }),
     handler: async (r) => {
       const { stream } = await accessStreamById(r.ctx.store.db, r.user, pathInt(r, 'stream_id'));
       return { email: streamEmailAddress(stream) };
     },
-  },
-  {
-    method: 'GET', path: '/users/me/:stream_id/topics', auth: 'user',
+  }),
+  route({
+    method: 'GET', path: '/users/me/:stream_id/topics', auth: 'user', summary: 'Get the topics of a stream',
+    answer: Type.Object({ topics: Type.Array(Type.Object({ name: Type.String(), max_id: Type.Integer() })) }),
     handler: async (r) => {
       const db = r.ctx.store.db;
       const { stream, sub } = await accessStreamById(db, r.user, pathInt(r, 'stream_id'));
       return { topics: await topicsOf(db, r.user, stream, canReadHistory(r.user, stream, sub)) };
     },
-  },
-  {
-    method: 'PATCH', path: '/streams/:stream_id', auth: 'user',
+  }),
+  route({
+    method: 'PATCH', path: '/streams/:stream_id', auth: 'user', summary: 'Update a stream',
+    params: EDIT_PARAMS,
+    answer: Type.Object({}),
     handler: async (r) => {
       const id = pathInt(r, 'stream_id');
       await transact(r.ctx, async (tx) => {
@@ -97,45 +128,53 @@ export const streamRoutes: Route[] = [
       });
       return {};
     },
-  },
-  {
-    method: 'DELETE', path: '/streams/:stream_id', auth: 'user',
+  }),
+  route({
+    method: 'DELETE', path: '/streams/:stream_id', auth: 'user', summary: 'Archive a stream',
+    answer: Type.Object({}),
     handler: async (r) => {
       const id = pathInt(r, 'stream_id');
       await transact(r.ctx, async (tx) => doDeactivateStream(tx, (await accessStreamForUpdate(tx.db, r.user, id)).stream));
       return {};
     },
-  },
-  {
-    method: 'POST', path: '/streams/:stream_id/delete_topic', auth: 'user',
+  }),
+  route({
+    method: 'POST', path: '/streams/:stream_id/delete_topic', auth: 'user', summary: 'Delete a topic',
+    params: { topic_name: Str() },
+    answer: Type.Object({}),
     handler: async (r) => {
       requireAdmin(r.user);
       const id = pathInt(r, 'stream_id');
-      const topic = r.params.str('topic_name');
+      const topic = r.args.topic_name;
       await transact(r.ctx, async (tx) => doDeleteTopic(tx, r.user, (await accessStreamById(tx.db, r.user, id)).stream, topic));
       return {};
     },
-  },
-  {
-    method: 'GET', path: '/default_streams', auth: 'user',
+  }),
+  route({
+    method: 'GET', path: '/default_streams', auth: 'user', summary: 'Get the default streams',
+    answer: Type.Object({ default_streams: Type.Array(WireStream) }),
     handler: async (r) => ({ default_streams: (await defaultStreams(r.ctx.store.db, r.realm.id)).map(presentStream) }),
-  },
-  {
-    method: 'POST', path: '/default_streams', auth: 'user',
+  }),
+  route({
+    method: 'POST', path: '/default_streams', auth: 'user', summary: 'Add a default stream',
+    params: { stream_id: Int() },
+    answer: Type.Object({}),
     handler: async (r) => {
       requireAdmin(r.user);
-      const id = r.params.int('stream_id');
+      const id = r.args.stream_id;
       await transact(r.ctx, async (tx) => doAddDefaultStream(tx, (await accessStreamById(tx.db, r.user, id)).stream));
       return {};
     },
-  },
-  {
-    method: 'DELETE', path: '/default_streams', auth: 'user',
+  }),
+  route({
+    method: 'DELETE', path: '/default_streams', auth: 'user', summary: 'Remove a default stream',
+    params: { stream_id: Int() },
+    answer: Type.Object({}),
     handler: async (r) => {
       requireAdmin(r.user);
-      const id = r.params.int('stream_id');
+      const id = r.args.stream_id;
       await transact(r.ctx, async (tx) => doRemoveDefaultStream(tx, (await accessStreamById(tx.db, r.user, id, { allowAdmin: true })).stream));
       return {};
     },
-  },
+  }),
 ];

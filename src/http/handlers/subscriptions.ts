@@ -1,7 +1,7 @@
-import type { Route } from '../route.js';
+import { pathInt, route, type Route } from '../route.js';
+import { Bool, Default, Dict, Int, List, OneOf, Opt, Str, StrList, Type } from '../../schemas/params.js';
+import { WireSubscription } from '../../schemas/wire.js';
 import { LIST_LIMITS } from '../../lib/limits.js';
-import { pathInt } from '../route.js';
-import { isDict } from '../params.js';
 import { transact } from '../../actions/transaction.js';
 import { fitsIdColumn } from '../../lib/ids.js';
 import { accessUserById } from '../../access/user.js';
@@ -13,7 +13,7 @@ import { badRequest, noSuchUser } from '../../errors.js';
 import { doSubscribeRequest, subscribeRequest, doUnsubscribeRequest, unsubscribeRequest } from '../../actions/subscription-request.js';
 import { doChangeSubscriptionProperty, SUBSCRIPTION_PROPERTIES, type SubscriptionProperty } from '../../actions/subscription-properties.js';
 import { doMuteTopic, doUnmuteTopic } from '../../actions/muted-topics.js';
-import { checkColor, optPostPolicy, optRetentionDays, parsePrincipals, parseStreamDicts } from './stream-param-parsers.js';
+import { checkColor, checkPostPolicy, principals, retentionDays, streamDicts, streamPolicyParams, toStreamDicts } from './stream-param-parsers.js';
 
 interface PropertyChange {
   stream_id: number;
@@ -21,60 +21,72 @@ interface PropertyChange {
   value: string | boolean;
 }
 
-function parsePropertyChanges(v: unknown): PropertyChange[] {
-  if (!Array.isArray(v)) throw badRequest('subscription_data is not a list');
-  return v.map((item, i) => {
-    const at = `subscription_data[${i}]`;
-    if (!isDict(item)) throw badRequest(`${at} is not a dict`);
-    for (const k of ['stream_id', 'property', 'value']) if (!(k in item)) throw badRequest(`${k} key is missing from ${at}`);
-    if (typeof item.stream_id !== 'number' || !Number.isSafeInteger(item.stream_id)) throw badRequest(`${at}["stream_id"] is not an integer`);
-    if (typeof item.property !== 'string') throw badRequest(`${at}["property"] is not a string`);
-    if (typeof item.value !== 'string' && typeof item.value !== 'boolean') throw badRequest(`${at}["value"] is not an allowed_type`);
-    return { stream_id: item.stream_id, property: item.property, value: item.value };
-  });
-}
+const propertyChanges = List(Dict({ stream_id: Int(), property: Str(), value: OneOf([Str(), Bool()]) }), LIST_LIMITS.other);
+const subscribeAnswer = Type.Object({
+  subscribed: Type.Record(Type.String(), Type.Array(Type.String()), { description: 'Each user\'s email: the streams they were subscribed to' }),
+  already_subscribed: Type.Record(Type.String(), Type.Array(Type.String())),
+  unauthorized: Type.Optional(Type.Array(Type.String())),
+});
+const unsubscribeAnswer = Type.Object({ removed: Type.Array(Type.String()), not_removed: Type.Array(Type.String()) });
 
 export const subscriptionRoutes: Route[] = [
-  {
-    method: 'GET', path: '/users/me/subscriptions', auth: 'user',
+  route({
+    method: 'GET', path: '/users/me/subscriptions', auth: 'user', summary: 'Get subscribed streams',
+    params: { include_subscribers: Default(Bool(), false) },
+    answer: Type.Object({ subscriptions: Type.Array(WireSubscription) }),
     handler: async (r) => {
-      const withSubscribers = r.params.bool('include_subscribers', false);
+      const withSubscribers = r.args.include_subscribers;
       const list = await ownSubscriptions(r.ctx.store.db, r.user, withSubscribers);
       return { subscriptions: list.map(({ stream, sub, subscribers }) => presentSubscription(stream, sub, subscribers)) };
     },
-  },
-  {
-    method: 'POST', path: '/users/me/subscriptions', auth: 'user',
+  }),
+  route({
+    method: 'POST', path: '/users/me/subscriptions', auth: 'user', summary: 'Subscribe to streams, creating them as needed',
+    params: {
+      subscriptions: streamDicts,
+      principals,
+      invite_only: Default(Bool(), false),
+      is_web_public: Default(Bool(), false),
+      history_public_to_subscribers: Opt(Bool()),
+      ...streamPolicyParams,
+      authorization_errors_fatal: Default(Bool(), true),
+      announce: Default(Bool(), false),
+    },
+    answer: subscribeAnswer,
     handler: async (r) => {
-      const dicts = parseStreamDicts(r.params.jsonList('subscriptions', LIST_LIMITS.streams));
-      const principals = parsePrincipals(r.params.optJsonList('principals', LIST_LIMITS.users));
+      const dicts = toStreamDicts(r.args.subscriptions);
+      const who = r.args.principals;
       const req = {
         streams: dicts,
-        inviteOnly: r.params.bool('invite_only', false),
-        isWebPublic: r.params.bool('is_web_public', false),
-        historyPublicToSubscribers: r.params.optBool('history_public_to_subscribers'),
-        streamPostPolicy: optPostPolicy(r.params),
-        messageRetentionDays: optRetentionDays(r.params),
-        authorizationErrorsFatal: r.params.bool('authorization_errors_fatal', true),
-        announce: r.params.bool('announce', false),
+        inviteOnly: r.args.invite_only,
+        isWebPublic: r.args.is_web_public,
+        historyPublicToSubscribers: r.args.history_public_to_subscribers,
+        streamPostPolicy: checkPostPolicy(r.args.stream_post_policy),
+        messageRetentionDays: retentionDays(r.args.message_retention_days),
+        authorizationErrorsFatal: r.args.authorization_errors_fatal,
+        announce: r.args.announce,
       };
-      return { ...(await subscribeRequest(r.ctx, r.realm, r.user, { ...req, principals })) };
+      return { ...(await subscribeRequest(r.ctx, r.realm, r.user, { ...req, principals: who })) };
     },
-  },
-  {
-    method: 'DELETE', path: '/users/me/subscriptions', auth: 'user',
+  }),
+  route({
+    method: 'DELETE', path: '/users/me/subscriptions', auth: 'user', summary: 'Unsubscribe from streams',
+    params: { subscriptions: StrList(LIST_LIMITS.streams, { description: 'Stream names' }), principals },
+    answer: unsubscribeAnswer,
     handler: async (r) => {
-      const names = r.params.strList('subscriptions', LIST_LIMITS.streams);
-      const principals = parsePrincipals(r.params.optJsonList('principals', LIST_LIMITS.users));
-      return { ...(await unsubscribeRequest(r.ctx, r.user, names, principals)) };
+      const names = r.args.subscriptions;
+      return { ...(await unsubscribeRequest(r.ctx, r.user, names, r.args.principals)) };
     },
-  },
-  {
+  }),
+  route({
     // Zulip's older combined form: `add` (like POST) and `delete` (like DELETE) in one transaction.
-    method: 'PATCH', path: '/users/me/subscriptions', auth: 'user',
+    method: 'PATCH', path: '/users/me/subscriptions', auth: 'user', summary: 'Subscribe and unsubscribe at once (deprecated)',
+    params: { add: Opt(streamDicts), delete: Opt(StrList(LIST_LIMITS.streams)) },
+    answer: Type.Composite([subscribeAnswer, unsubscribeAnswer]),
     handler: async (r) => {
-      const add = r.params.has('add') ? parseStreamDicts(r.params.jsonList('add', LIST_LIMITS.streams), 'add') : [];
-      const del = r.params.optStrList('delete', LIST_LIMITS.streams) ?? [];
+      const added = r.args.add;
+      const add = added !== undefined ? toStreamDicts(added, 'add') : [];
+      const del = r.args.delete ?? [];
       if (add.length === 0 && del.length === 0) throw badRequest('Nothing to do. Specify at least one of "add" or "delete".');
       return transact(r.ctx, async (tx) => {
         // Zulip runs both halves, an empty one included, and merges their answers.
@@ -88,9 +100,10 @@ export const subscriptionRoutes: Route[] = [
         return out;
       });
     },
-  },
-  {
-    method: 'GET', path: '/users/:user_id/subscriptions/:stream_id', auth: 'user',
+  }),
+  route({
+    method: 'GET', path: '/users/:user_id/subscriptions/:stream_id', auth: 'user', summary: 'Get subscription status',
+    answer: Type.Object({ is_subscribed: Type.Boolean() }),
     handler: async (r) => {
       const userId = pathInt(r, 'user_id');
       const streamId = pathInt(r, 'stream_id');
@@ -100,11 +113,13 @@ export const subscriptionRoutes: Route[] = [
       const { stream } = await accessStreamById(db, r.user, streamId, { allowAdmin: true });
       return { is_subscribed: await isSubscribed(db, target.id, stream.id) };
     },
-  },
-  {
-    method: 'POST', path: '/users/me/subscriptions/properties', auth: 'user',
+  }),
+  route({
+    method: 'POST', path: '/users/me/subscriptions/properties', auth: 'user', summary: 'Update subscription settings',
+    params: { subscription_data: propertyChanges },
+    answer: Type.Object({ subscription_data: Type.Array(Type.Object({ stream_id: Type.Integer(), property: Type.String(), value: Type.Union([Type.String(), Type.Boolean()]) })) }),
     handler: async (r) => {
-      const changes = parsePropertyChanges(r.params.jsonList('subscription_data', LIST_LIMITS.other));
+      const changes: PropertyChange[] = r.args.subscription_data;
       const out: PropertyChange[] = [];
       await transact(r.ctx, async (tx) => {
         for (const c of changes) {
@@ -122,14 +137,13 @@ export const subscriptionRoutes: Route[] = [
       });
       return { subscription_data: out };
     },
-  },
-  {
-    method: 'PATCH', path: '/users/me/subscriptions/muted_topics', auth: 'user',
+  }),
+  route({
+    method: 'PATCH', path: '/users/me/subscriptions/muted_topics', auth: 'user', summary: 'Mute or unmute a topic',
+    params: { stream_id: Opt(Int()), stream: Opt(Str({ description: 'The stream by name, instead of stream_id' })), topic: Str(), op: Str({ description: 'add or remove' }) },
+    answer: Type.Object({}),
     handler: async (r) => {
-      const streamId = r.params.optInt('stream_id');
-      const streamName = r.params.optStr('stream');
-      const topic = r.params.str('topic');
-      const op = r.params.str('op');
+      const { stream_id: streamId, stream: streamName, topic, op } = r.args;
       if (streamId === undefined && streamName === undefined) throw badRequest("Please supply 'stream'.");
       if (streamId !== undefined && streamName !== undefined) throw badRequest("Please choose one: 'stream' or 'stream_id'.");
       if (op !== 'add' && op !== 'remove') throw badRequest('Invalid op');
@@ -148,5 +162,5 @@ export const subscriptionRoutes: Route[] = [
       });
       return {};
     },
-  },
+  }),
 ];

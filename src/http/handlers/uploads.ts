@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import type { Route, BaseRequest } from '../route.js';
-import { pathInt } from '../route.js';
+import { pathInt, route, type BaseRequest, type Route } from '../route.js';
+import { Type } from '../../schemas/params.js';
 import type { UserRow } from '../../rows.js';
 import { authenticate } from '../auth.js';
 import { authenticateSession, SESSION_COOKIE } from '../session-auth.js';
@@ -8,6 +8,7 @@ import { uploadFile, deleteAttachment, type IncomingFile } from '../../actions/a
 import { readUpload, userAttachments } from '../../reads/attachments.js';
 import { contentDisposition, servedInline } from '../../lib/uploads.js';
 import { notLoggedIn } from '../../errors.js';
+import { WireAttachment } from '../../schemas/wire.js';
 
 const MIB = 1024 * 1024;
 
@@ -23,12 +24,12 @@ export async function* filesOf(req: FastifyRequest, maxBytes: number): AsyncIter
 }
 
 /** Zulip's 404 and 403 pages for a file (HTML, as a browser following a link sees them). */
-function page(r: BaseRequest, status: number, text: string): Record<string, never> {
+function page(r: BaseRequest<unknown>, status: number, text: string): Record<string, never> {
   void r.reply.status(status).type('text/html; charset=utf-8').send(`<p>${text}</p>`);
   return {};
 }
 
-async function serveUpload(r: BaseRequest, user: UserRow): Promise<Record<string, never>> {
+async function serveUpload(r: BaseRequest<unknown>, user: UserRow): Promise<Record<string, never>> {
   const pathId = `${r.path.realm_id ?? ''}/${r.path['*'] ?? ''}`;
   const found = await readUpload(r.ctx, user, pathId);
   if (found.kind === 'missing') return page(r, 404, 'File not found.');
@@ -48,17 +49,19 @@ async function serveUpload(r: BaseRequest, user: UserRow): Promise<Record<string
 }
 
 export const uploadRoutes: Route[] = [
-  {
-    method: 'POST', path: '/user_uploads', auth: 'user', streamsFiles: true,
+  route({
+    method: 'POST', path: '/user_uploads', auth: 'user', streamsFiles: true, summary: 'Upload a file',
+    answer: Type.Object({ uri: Type.String() }),
     handler: async (r) => {
       const maxMib = r.ctx.config.maxFileUploadSizeMib;
       return { uri: await uploadFile(r.ctx, r.user, filesOf(r.req, maxMib * MIB), maxMib) };
     },
-  },
+  }),
   // A message's links are relative (/user_uploads/...); clients fetch them with the API's
-  // basic auth (Zulip's override_api_url_scheme), or under /api/v1 as well.
-  {
-    method: 'GET', path: '/user_uploads/:realm_id/*', prefix: '', auth: 'none',
+  // basic auth (Zulip's override_api_url_scheme), or under /api/v1 as well. The file's
+  // bytes (or an HTML error page): no JSON answer.
+  route({
+    method: 'GET', path: '/user_uploads/:realm_id/*', prefix: '', auth: 'none', summary: 'Get an uploaded file',
     handler: async (r) => {
       // The web app's images: the browser sends its session cookie, never basic auth.
       if (r.req.headers.authorization === undefined && r.req.cookies[SESSION_COOKIE] !== undefined) {
@@ -68,20 +71,22 @@ export const uploadRoutes: Route[] = [
       const { user } = await authenticate(r.ctx, r.req.headers.host, r.req.headers.authorization);
       return serveUpload(r, user);
     },
-  },
-  {
-    method: 'GET', path: '/user_uploads/:realm_id/*', auth: 'user',
+  }),
+  route({
+    method: 'GET', path: '/user_uploads/:realm_id/*', auth: 'user', summary: 'Get an uploaded file',
     handler: (r) => serveUpload(r, r.user),
-  },
-  {
-    method: 'GET', path: '/attachments', auth: 'user',
+  }),
+  route({
+    method: 'GET', path: '/attachments', auth: 'user', summary: 'Get attachments',
+    answer: Type.Object({ attachments: Type.Array(WireAttachment), upload_space_used: Type.Integer() }),
     handler: async (r) => userAttachments(r.ctx.store.db, r.user),
-  },
-  {
-    method: 'DELETE', path: '/attachments/:attachment_id', auth: 'user',
+  }),
+  route({
+    method: 'DELETE', path: '/attachments/:attachment_id', auth: 'user', summary: 'Delete an attachment',
+    answer: Type.Object({}),
     handler: async (r) => {
       await deleteAttachment(r.ctx, r.user, pathInt(r, 'attachment_id'));
       return {};
     },
-  },
+  }),
 ];

@@ -1,57 +1,65 @@
-import { pathInt, type Route } from '../route.js';
+import { pathInt, route, type Route } from '../route.js';
+import { IntList, Opt, Str, Type } from '../../schemas/params.js';
 import { LIST_LIMITS } from '../../lib/limits.js';
 import { transact } from '../../actions/transaction.js';
 import { accessUserGroupById, checkCanEditUserGroups, requireMemberOrAdmin } from '../../access/user-group.js';
 import { doAddUserGroupMembers, doCreateUserGroup, doDeleteUserGroup, doRemoveUserGroupMembers, doUpdateUserGroup } from '../../actions/user-groups.js';
 import { realmUserGroups, userGroupMemberIds } from '../../reads/user-groups.js';
 import { groupNothingToDo, noNewData } from '../../errors.js';
+import { WireUserGroup } from '../../schemas/wire.js';
 
 // As Zulip: the edit permission (user_group_edit_policy) is checked before the parameters.
 export const userGroupRoutes: Route[] = [
-  {
-    method: 'GET', path: '/user_groups', auth: 'user',
+  route({
+    method: 'GET', path: '/user_groups', auth: 'user', summary: 'Get user groups',
+    answer: Type.Object({ user_groups: Type.Array(WireUserGroup) }),
     handler: async (r) => ({ user_groups: await realmUserGroups(r.ctx.store.db, r.realm.id) }),
-  },
-  {
-    method: 'POST', path: '/user_groups/create', auth: 'user',
+  }),
+  route({
+    method: 'POST', path: '/user_groups/create', auth: 'user', summary: 'Create a user group',
+    answer: Type.Object({}),
+    params: { name: Str(), members: IntList(LIST_LIMITS.users), description: Str() },
     handler: async (r) => {
       checkCanEditUserGroups(r.user, r.realm);
-      const name = r.params.str('name');
-      const memberIds = r.params.intList('members', LIST_LIMITS.users);
-      const description = r.params.str('description');
+      const { name, members: memberIds, description } = r.args;
       await transact(r.ctx, (tx) => doCreateUserGroup(tx, r.realm, { name, description, memberIds }));
       return {};
     },
-  },
-  {
-    method: 'PATCH', path: '/user_groups/:user_group_id', auth: 'user',
+  }),
+  route({
+    method: 'PATCH', path: '/user_groups/:user_group_id', auth: 'user', summary: 'Update a user group',
+    answer: Type.Object({}),
+    params: { name: Str({ description: 'Empty to keep the name' }), description: Str() },
     handler: async (r) => {
       checkCanEditUserGroups(r.user, r.realm);
       const id = pathInt(r, 'user_group_id');
-      const name = r.params.str('name');
-      const description = r.params.str('description');
+      const { name, description } = r.args;
       if (!name && !description) throw noNewData();
       // An empty name leaves the name as it is: a group is never renamed to nothing.
       await transact(r.ctx, async (tx) => doUpdateUserGroup(tx, await accessUserGroupById(tx.db, r.user, id), { name: name || undefined, description }));
       return {};
     },
-  },
-  {
-    method: 'DELETE', path: '/user_groups/:user_group_id', auth: 'user',
+  }),
+  route({
+    method: 'DELETE', path: '/user_groups/:user_group_id', auth: 'user', summary: 'Delete a user group',
+    answer: Type.Object({}),
     handler: async (r) => {
       checkCanEditUserGroups(r.user, r.realm);
       const id = pathInt(r, 'user_group_id');
       await transact(r.ctx, async (tx) => doDeleteUserGroup(tx, await accessUserGroupById(tx.db, r.user, id)));
       return {};
     },
-  },
-  {
-    method: 'POST', path: '/user_groups/:user_group_id/members', auth: 'user',
+  }),
+  route({
+    method: 'POST', path: '/user_groups/:user_group_id/members', auth: 'user', summary: 'Update a user group\'s members',
+    answer: Type.Object({}),
+    // Zulip reads `delete` before `add`.
+    params: { delete: Opt(IntList(LIST_LIMITS.users)), add: Opt(IntList(LIST_LIMITS.users)) },
     handler: async (r) => {
       checkCanEditUserGroups(r.user, r.realm);
       const id = pathInt(r, 'user_group_id');
-      const remove = r.params.optIntList('delete', LIST_LIMITS.users) ?? [];
-      const add = r.params.optIntList('add', LIST_LIMITS.users) ?? [];
+      const remove = r.args.delete ?? [];
+      const add = r.args.add ?? [];
       if (add.length === 0 && remove.length === 0) throw groupNothingToDo();
       // Zulip composes the two in one transaction: adding first, then removing.
       await transact(r.ctx, async (tx) => {
@@ -61,13 +69,14 @@ export const userGroupRoutes: Route[] = [
       });
       return {};
     },
-  },
-  {
-    method: 'GET', path: '/user_groups/:user_group_id/members', auth: 'user',
+  }),
+  route({
+    method: 'GET', path: '/user_groups/:user_group_id/members', auth: 'user', summary: 'Get a user group\'s members',
+    answer: Type.Object({ members: Type.Array(Type.Integer()) }),
     handler: async (r) => {
       requireMemberOrAdmin(r.user);
       const id = pathInt(r, 'user_group_id');
       return { members: await userGroupMemberIds(r.ctx.store.db, await accessUserGroupById(r.ctx.store.db, r.user, id, true)) };
     },
-  },
+  }),
 ];

@@ -1,19 +1,22 @@
-import type { Route } from '../route.js';
+import { route, type Route } from '../route.js';
+import { Bool, Opt, Str, Type } from '../../schemas/params.js';
 import { updateUserStatus } from '../../actions/user-status.js';
 import { botRequestsRefused } from '../../errors.js';
 
 export const userStatusRoutes: Route[] = [
-  {
-    method: 'POST', path: '/users/me/status', auth: 'user',
+  route({
+    method: 'POST', path: '/users/me/status', auth: 'user', summary: 'Update your status',
+    params: { away: Opt(Bool()), status_text: Opt(Str()), emoji_name: Opt(Str()), emoji_code: Opt(Str()), reaction_type: Opt(Str()) },
+    answer: Type.Object({}),
     handler: async (r) => {
       // Zulip's human_users_only.
       if (r.user.is_bot === 1) throw botRequestsRefused();
-      const away = r.params.optBool('away');
+      const away = r.args.away;
       await updateUserStatus(r.ctx, r.user, {
-        away, statusText: r.params.optStr('status_text'), emojiName: r.params.optStr('emoji_name'),
-        emojiCode: r.params.optStr('emoji_code'), reactionType: r.params.optStr('reaction_type'),
+        away, statusText: r.args.status_text, emojiName: r.args.emoji_name,
+        emojiCode: r.args.emoji_code, reactionType: r.args.reaction_type,
       });
       return {};
     },
-  },
+  }),
 ];

@@ -1,6 +1,7 @@
-import type { AuthedRequest, Route } from '../route.js';
+import { pathInt, PreSerialized, route, type AuthedRequest, type Route } from '../route.js';
+import { AnyJson, Bool, Default, Int, List, Opt, Str, Type, type ArgsOf } from '../../schemas/params.js';
+import { WireOwnUser, WireUser } from '../../schemas/wire.js';
 import { LIST_LIMITS } from '../../lib/limits.js';
-import { pathInt, PreSerialized } from '../route.js';
 import { transact } from '../../actions/transaction.js';
 import { accessUserByEmail, accessUserById, requireAdmin } from '../../access/user.js';
 import { canSeeDeliveryEmail } from '../../presenters/user.js';
@@ -13,12 +14,18 @@ import { checkProfileDataItems } from '../../lib/profile-field-rules.js';
 import { badRequest } from '../../errors.js';
 import { isAdminRole } from '../../lib/roles.js';
 import type { UserRow } from '../../rows.js';
+import type { Json } from '../params.js';
 
-function presentOpts(r: AuthedRequest) {
+const PRESENT_PARAMS = {
+  client_gravatar: Default(Bool({ description: 'null avatar_url for Gravatar users, which the client computes' }), true),
+  include_custom_profile_fields: Default(Bool(), false),
+};
+
+function presentOpts(r: AuthedRequest<ArgsOf<typeof PRESENT_PARAMS>>) {
   return {
-    clientGravatar: r.params.bool('client_gravatar', true),
+    clientGravatar: r.args.client_gravatar,
     showDeliveryEmail: canSeeDeliveryEmail(r.user, r.realm),
-    profileData: r.params.bool('include_custom_profile_fields', false) ? {} : undefined,
+    profileData: r.args.include_custom_profile_fields ? {} : undefined,
   };
 }
 
@@ -31,48 +38,61 @@ async function targetOf(r: AuthedRequest): Promise<UserRow> {
 }
 
 export const userRoutes: Route[] = [
-  {
-    method: 'GET', path: '/users', auth: 'user',
+  route({
+    method: 'GET', path: '/users', auth: 'user', summary: 'Get all users',
+    params: PRESENT_PARAMS,
+    answer: Type.Object({ members: Type.Array(WireUser) }),
     handler: async (r) => ({ members: await listUsers(r.ctx.store.db, r.realm.id, presentOpts(r)) }),
-  },
-  {
-    method: 'GET', path: '/users/me', auth: 'user',
+  }),
+  route({
+    method: 'GET', path: '/users/me', auth: 'user', summary: 'Get your own user',
+    answer: WireOwnUser,
     handler: async (r) => new PreSerialized(await ownUserAnswer(r.ctx.store.db, r.user)),
-  },
-  {
-    method: 'DELETE', path: '/users/me', auth: 'user',
+  }),
+  route({
+    method: 'DELETE', path: '/users/me', auth: 'user', summary: 'Deactivate your own account',
+    answer: Type.Object({}),
     handler: async (r) => {
       await transact(r.ctx, (tx) => doDeactivateUser(tx, r.user));
       return {};
     },
-  },
-  {
-    method: 'POST', path: '/users/me/api_key/regenerate', auth: 'user',
+  }),
+  route({
+    method: 'POST', path: '/users/me/api_key/regenerate', auth: 'user', summary: 'Regenerate your API key',
+    answer: Type.Object({ api_key: Type.String() }),
     handler: async (r) => ({ api_key: await transact(r.ctx, (tx) => doRegenerateApiKey(tx, r.user)) }),
-  },
-  {
-    method: 'GET', path: '/users/:user_id', auth: 'user',
+  }),
+  route({
+    method: 'GET', path: '/users/:user_id', auth: 'user', summary: 'Get a user by id or email',
+    params: PRESENT_PARAMS,
+    answer: Type.Object({ user: WireUser }),
     handler: async (r) => ({ user: await userAnswer(r.ctx.store.db, await targetOf(r), presentOpts(r)) }),
-  },
-  {
-    method: 'POST', path: '/users', auth: 'user',
+  }),
+  route({
+    method: 'POST', path: '/users', auth: 'user', summary: 'Create a user',
+    params: { email: Str(), password: Str(), full_name: Str() },
+    answer: Type.Object({ user_id: Type.Integer() }),
     handler: async (r) => {
       if (!isAdminRole(r.user.role)) throw badRequest('User not authorized to create users');
-      const email = r.params.str('email');
-      const password = r.params.str('password');
-      const fullName = r.params.str('full_name');
+      const { email, password, full_name: fullName } = r.args;
       const user = await transact(r.ctx, (tx) => doCreateUser(tx, r.realm, { email, password, fullName }));
       return { user_id: user.id };
     },
-  },
-  {
-    method: 'PATCH', path: '/users/:user_id', auth: 'user',
+  }),
+  route({
+    method: 'PATCH', path: '/users/:user_id', auth: 'user', summary: 'Update a user',
+    params: {
+      full_name: Opt(Str()),
+      role: Opt(Int({ description: '100 owner, 200 administrator, 300 moderator, 400 member, 600 guest' })),
+      profile_data: Opt(List(AnyJson({ description: '{"id": field id, "value": ...}' }), LIST_LIMITS.other)),
+    },
+    answer: Type.Object({}),
     handler: async (r) => {
       requireAdmin(r.user);
       const id = pathInt(r, 'user_id');
-      const fullName = r.params.optStr('full_name');
-      const role = r.params.optInt('role');
-      const raw = r.params.optJsonList('profile_data', LIST_LIMITS.other);
+      const fullName = r.args.full_name;
+      const role = r.args.role;
+      const raw = r.args.profile_data as Json[] | undefined;
       const profile = raw === undefined ? undefined : checkProfileDataItems('profile_data', raw, true);
       await transact(r.ctx, async (tx) => {
         const target = await accessUserById(tx.db, r.user, id, { allowDeactivated: true, allowBots: true, forAdmin: true });
@@ -86,18 +106,20 @@ export const userRoutes: Route[] = [
       });
       return {};
     },
-  },
-  {
-    method: 'DELETE', path: '/users/:user_id', auth: 'user',
+  }),
+  route({
+    method: 'DELETE', path: '/users/:user_id', auth: 'user', summary: 'Deactivate a user',
+    answer: Type.Object({}),
     handler: async (r) => {
       requireAdmin(r.user);
       const id = pathInt(r, 'user_id');
       await transact(r.ctx, async (tx) => doDeactivateUser(tx, await accessUserById(tx.db, r.user, id, { forAdmin: true })));
       return {};
     },
-  },
-  {
-    method: 'POST', path: '/users/:user_id/reactivate', auth: 'user',
+  }),
+  route({
+    method: 'POST', path: '/users/:user_id/reactivate', auth: 'user', summary: 'Reactivate a user',
+    answer: Type.Object({}),
     handler: async (r) => {
       requireAdmin(r.user);
       const id = pathInt(r, 'user_id');
@@ -105,5 +127,5 @@ export const userRoutes: Route[] = [
         doReactivateUser(tx, r.realm, await accessUserById(tx.db, r.user, id, { allowDeactivated: true, allowBots: true, forAdmin: true })));
       return {};
     },
-  },
+  }),
 ];

@@ -1,4 +1,5 @@
-import type { Route } from '../route.js';
+import { route, type Route } from '../route.js';
+import { Opt, Str, StrList, Type } from '../../schemas/params.js';
 import { receiveWebhook } from '../../actions/webhook-receive.js';
 import { integrationNamed } from '../../webhooks/index.js';
 import { LIST_LIMITS } from '../../lib/limits.js';
@@ -8,8 +9,17 @@ import { LIST_LIMITS } from '../../lib/limits.js';
  * integration answers 404 before credentials are looked at, as an unknown URL does.
  */
 export const webhookRoutes: Route[] = [
-  {
-    method: 'POST', path: '/external/:integration_name', auth: 'webhook',
+  route({
+    method: 'POST', path: '/external/:integration_name', auth: 'webhook', summary: 'Receive an incoming webhook',
+    // Besides these, each integration reads its own (and its payload, whatever its form).
+    params: {
+      api_key: Opt(Str({ description: 'The incoming-webhook bot\'s key, or basic auth' })),
+      stream: Opt(Str({ description: 'The stream to post to; a private message to the bot\'s owner without it' })),
+      topic: Opt(Str({ description: 'Overrides the integration\'s topic' })),
+      only_events: Opt(StrList(LIST_LIMITS.other)),
+      exclude_events: Opt(StrList(LIST_LIMITS.other)),
+    },
+    answer: Type.Object({}),
     known: (path) => integrationNamed(path.integration_name ?? '') !== undefined,
     handler: async (r) => {
       const integration = integrationNamed(r.path.integration_name ?? '')!;
@@ -19,9 +29,9 @@ export const webhookRoutes: Route[] = [
         integration, path: r.req.url.split('?')[0]!, raw: r.raw, form: r.form,
         contentType: headers['content-type'] ?? '', headers,
         param: (name) => r.params.optStr(name),
-        only: r.params.optStrList('only_events', LIST_LIMITS.other), exclude: r.params.optStrList('exclude_events', LIST_LIMITS.other),
+        only: r.args.only_events, exclude: r.args.exclude_events,
       });
       return {};
     },
-  },
+  }),
 ];
