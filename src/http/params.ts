@@ -1,12 +1,12 @@
-import { badRequest, missingArgument } from '../errors.js';
+import { badRequest } from '../errors.js';
 import { capList } from '../lib/lists.js';
 
 export { capList };
 
 /**
- * Zulip's parameter rules: strings arrive raw, integers as decimal strings,
- * booleans as JSON `true`/`false`, arrays and objects as JSON text. Unknown
- * parameters are simply never read. Error wording follows Zulip's validators.
+ * A request's parameters as sent: Zulip reads the query string of every method and a
+ * form-urlencoded or multipart body on top. Routes declare what they read and how it is
+ * decoded (src/http/args.ts); this is only the bag of raw texts they decode from.
  */
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
@@ -49,93 +49,14 @@ export class Params {
     return Object.prototype.hasOwnProperty.call(this.raw, name);
   }
 
-  /** First of several names that is present (for aliases like topic/subject). */
-  pick(...names: string[]): string | undefined {
-    return names.find((n) => this.has(n));
-  }
-
   rawValue(name: string): string | undefined {
     return this.has(name) ? this.raw[name] : undefined;
   }
-
-  str(name: string): string {
-    const v = this.rawValue(name);
-    if (v === undefined) throw missingArgument(name);
-    return v;
-  }
-
-  optStr(name: string): string | undefined {
-    return this.rawValue(name);
-  }
-
-  int(name: string): number {
-    const v = this.rawValue(name);
-    if (v === undefined) throw missingArgument(name);
-    return parseIntParam(name, v);
-  }
-
-  optInt(name: string): number | undefined {
-    const v = this.rawValue(name);
-    return v === undefined ? undefined : parseIntParam(name, v);
-  }
-
-  bool(name: string, fallback: boolean): boolean {
-    const v = this.optBool(name);
-    return v === undefined ? fallback : v;
-  }
-
-  optBool(name: string): boolean | undefined {
-    const v = this.rawValue(name);
-    if (v === undefined) return undefined;
-    const parsed = parseJson(name, v);
-    if (typeof parsed !== 'boolean') throw badRequest(`${name} is not a boolean`);
-    return parsed;
-  }
-
-  json(name: string): Json {
-    const v = this.rawValue(name);
-    if (v === undefined) throw missingArgument(name);
-    return parseJson(name, v);
-  }
-
-  optJson(name: string): Json | undefined {
-    const v = this.rawValue(name);
-    return v === undefined ? undefined : parseJson(name, v);
-  }
-
-  /** Every list accessor takes the list's maximum (lib/limits.ts LIST_LIMITS): no list is unbounded. */
-  intList(name: string, max: number): number[] {
-    return checkIntList(name, capList(name, this.json(name), max));
-  }
-
-  optIntList(name: string, max: number): number[] | undefined {
-    const v = this.optJson(name);
-    return v === undefined ? undefined : checkIntList(name, capList(name, v, max));
-  }
-
-  strList(name: string, max: number): string[] {
-    return checkStrList(name, capList(name, this.json(name), max));
-  }
-
-  optStrList(name: string, max: number): string[] | undefined {
-    const v = this.optJson(name);
-    return v === undefined ? undefined : checkStrList(name, capList(name, v, max));
-  }
-
-  /** A JSON parameter that should be a list (of dicts, say): its length is checked here, its shape by the caller. */
-  jsonList(name: string, max: number): Json {
-    return capList(name, this.json(name), max);
-  }
-
-  optJsonList(name: string, max: number): Json | undefined {
-    const v = this.optJson(name);
-    return v === undefined ? undefined : capList(name, v, max);
-  }
 }
 
+/** Zulip's check_int over a parameter's text: a JSON integer (a quoted "5" is not one). */
 export function parseIntParam(name: string, v: string): number {
   const s = v.trim();
-  // Zulip's check_int accepts JSON integers; a quoted "5" is not one.
   if (!INT_RE.test(s)) throw badRequest(`${name} is not an integer`);
   const n = Number(s);
   if (!Number.isSafeInteger(n)) throw badRequest(`${name} is too large`);
@@ -148,22 +69,6 @@ export function parseJson(name: string, v: string): Json {
   } catch {
     throw badRequest(`Argument "${name}" is not valid JSON.`);
   }
-}
-
-export function checkIntList(name: string, v: Json): number[] {
-  if (!Array.isArray(v)) throw badRequest(`${name} is not a list`);
-  v.forEach((x, i) => {
-    if (typeof x !== 'number' || !Number.isSafeInteger(x)) throw badRequest(`${name}[${i}] is not an integer`);
-  });
-  return v as number[];
-}
-
-export function checkStrList(name: string, v: Json): string[] {
-  if (!Array.isArray(v)) throw badRequest(`${name} is not a list`);
-  v.forEach((x, i) => {
-    if (typeof x !== 'string') throw badRequest(`${name}[${i}] is not a string`);
-  });
-  return v as string[];
 }
 
 export function isDict(v: Json | undefined): v is { [k: string]: Json } {

@@ -28,7 +28,7 @@ export const webhookRoutes: Route[] = [
       await receiveWebhook(r.ctx, r.realm, r.bot, {
         integration, path: r.req.url.split('?')[0]!, raw: r.raw, form: r.form,
         contentType: headers['content-type'] ?? '', headers,
-        param: (name) => r.params.optStr(name),
+        param: (name) => r.params.rawValue(name),
         only: r.args.only_events, exclude: r.args.exclude_events,
       });
       return {};
