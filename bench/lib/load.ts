@@ -9,7 +9,7 @@ export interface LoadResult {
   non2xx: number;
 }
 
-/** Drives one URL with autocannon and reduces the result to the figures the README reports. */
+/** Drives one URL with autocannon and reduces the result to the figures docs/performance.md reports. */
 export async function load(label: string, opts: { url: string; connections?: number; duration?: number; headers?: Record<string, string>; method?: string; body?: string }): Promise<LoadResult> {
   const r = await autocannon({
     url: opts.url, connections: opts.connections ?? 50, duration: opts.duration ?? 8,

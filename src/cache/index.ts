@@ -24,7 +24,7 @@ export interface RealmUserLists { active: Array<Record<string, unknown>>; inacti
 
 /**
  * Every in-process cache of one server, each with the scopes that retire it (signal.ts).
- * Why each exists, measured: see the README's performance notes.
+ * Why each exists, measured: see docs/performance.md and docs/design.md.
  */
 export interface Caches {
   /** Authentication ran a query on every request and was most of a simple GET's cost. */

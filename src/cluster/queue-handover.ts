@@ -25,7 +25,7 @@ export interface HeldQueues {
  * A cluster node's part in its queues' lives: what Redis keeps of each (options and a
  * checkpoint), rebuilding a queue another node held when a poll for it lands here, and
  * letting a queue go when the bus says another node has taken it (the last claim in the
- * bus's order wins). See README, "Running as a cluster".
+ * bus's order wins). See docs/operations.md, "Cluster operation".
  */
 export class QueueHandover {
   private durable: DurableQueues;
