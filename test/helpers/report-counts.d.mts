@@ -5,8 +5,11 @@ export const RECEIVED_FILE: string;
 /** A test process's counts, one file per process, in the counts folder. */
 export function sentFile(pid: number): string;
 
-/** Top-level tests of one file: started (enqueued), and finished (a pass or fail result). */
-export interface FileCount { started: number; results: number }
+/**
+ * Top-level tests of one file: started (enqueued), and finished (a pass or fail result); and
+ * the result the runner gave the file as a whole, if it made one up.
+ */
+export interface FileCount { started: number; results: number; fileResult?: 'pass' | 'fail' }
 /** Per test file, by absolute path. */
 export type Counts = Record<string, FileCount>;
 export interface TestEvent { type: string; data?: { nesting?: number; file?: string; name?: string } }

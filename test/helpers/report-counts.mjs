@@ -23,18 +23,18 @@ export function fileKey(file, fallback) {
 }
 
 /**
- * Adds one event to counts: top-level tests only (a test's subtests are inside its result),
- * and not the result the runner makes up for a file whose process failed (named by the
- * file's path): that one is a failure of its own, which no test process sends.
+ * Adds one event to counts: top-level tests only (a test's subtests are inside its result).
+ * The result the runner makes up for a file as a whole, named by the file's path (when its
+ * process failed, or sent no test result), is kept apart: no test process sends it.
  */
 export function countEvent(counts, ev, fallbackFile) {
   if (ev?.data?.nesting !== 0) return;
   const isResult = ev.type === 'test:pass' || ev.type === 'test:fail';
   if (!isResult && ev.type !== 'test:enqueue') return;
   const file = fileKey(ev.data.file, fallbackFile);
-  if (isResult && typeof ev.data.name === 'string' && path.resolve(ev.data.name) === file) return;
   const c = (counts[file] ??= { started: 0, results: 0 });
-  if (isResult) c.results++;
+  if (isResult && typeof ev.data.name === 'string' && path.resolve(ev.data.name) === file) c.fileResult = ev.type === 'test:pass' ? 'pass' : 'fail';
+  else if (isResult) c.results++;
   else c.started++;
 }
 
@@ -96,19 +96,25 @@ export function readCounts(dir) {
 
 /**
  * One line per test file whose results did not all reach the runner: results sent but not
- * received (or received but never sent), tests started whose process ended before they
- * finished, or a process that counted nothing. Files are shown relative to `cwd`. Empty when
- * every count matches.
+ * received (or received but never sent), tests started whose process ended before it sent
+ * their results, or a file the runner passed whose process sent no result at all (it ended
+ * before its first: a process.exit() in a test). Files are shown relative to `cwd`. Empty
+ * when every count matches.
  */
 export function compareCounts(received, sent, cwd = process.cwd()) {
   const rel = (f) => path.relative(cwd, f) || f;
   if (!received) return ['the runner wrote no count of the results it received'];
   const out = [];
   for (const file of [...new Set([...Object.keys(received), ...Object.keys(sent)])].sort()) {
-    const r = received[file]?.results ?? 0;
+    const got = received[file];
+    const r = got?.results ?? 0;
     const s = sent[file];
     if (!s) {
-      out.push(`${rel(file)}: ${r} results reached the runner, but no test process counted what it sent`);
+      // A file whose process failed before sending a result is failed by the runner already.
+      if (r === 0 && got?.fileResult === 'fail') continue;
+      out.push(r === 0
+        ? `${rel(file)}: its process sent no test result at all (it ended before its first: a process.exit() in a test?)`
+        : `${rel(file)}: ${r} results reached the runner, but no test process counted what it sent`);
       continue;
     }
     if (r !== s.results) {
