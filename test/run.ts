@@ -36,9 +36,9 @@ async function runSuite(engine: string, env: Record<string, string>, only = file
   const { code, text } = await new Promise<{ code: number | null; text: string }>((resolve) => {
     // A test that never settles fails after ten minutes, and a file whose tests have all
     // finished ends even if something it opened still holds it: the run never hangs. Its
-    // results still all arrive: report-sender.ts makes each process's stdout blocking.
+    // results still all arrive: report-sender.mjs makes each process's stdout blocking.
     const child = spawn(process.execPath, [
-      '--import', 'tsx', '--import', './test/helpers/report-sender.ts',
+      '--import', 'tsx', '--import', './test/helpers/report-sender.mjs',
       '--test', '--test-concurrency=2', '--test-timeout=600000', '--test-force-exit',
       '--test-reporter=spec', '--test-reporter-destination=stdout',
       '--test-reporter=./test/helpers/report-receiver.mjs', `--test-reporter-destination=${path.join(countsDir, 'receiver.out')}`,

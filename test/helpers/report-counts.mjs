@@ -2,7 +2,7 @@
  * Per-file counts of test results, to check that every result a test file's process sends
  * reaches the runner (test/run.ts). `node --test` runs each file in a child process that
  * streams its events to the runner over its stdout, framed as the v8-serializer reporter
- * writes them. The child counts the frames it writes (report-sender.ts), the runner counts
+ * writes them. The child counts the frames it writes (report-sender.mjs), the runner counts
  * the events it receives (report-receiver.mjs), and `compareCounts` names the files whose
  * counts differ. JavaScript (types in report-counts.d.mts): `node --test` loads reporters
  * without the TypeScript loader.

@@ -45,7 +45,7 @@ test('end to end: a file whose process ends midway passes in node --test, and th
     const env: NodeJS.ProcessEnv = { ...process.env, [COUNTS_DIR_ENV]: dir };
     delete env.NODE_TEST_CONTEXT; // this file runs under node --test; the one started here is a runner
     const r = spawnSync(process.execPath, [
-      '--import', 'tsx', '--import', './test/helpers/report-sender.ts', '--test', '--test-force-exit',
+      '--import', 'tsx', '--import', './test/helpers/report-sender.mjs', '--test', '--test-force-exit',
       '--test-reporter=./test/helpers/report-receiver.mjs', `--test-reporter-destination=${path.join(dir, 'receiver.out')}`,
       'test/fixtures/runner/exits-midway.test.ts',
     ], { env, encoding: 'utf8', timeout: 60_000 });
