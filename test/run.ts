@@ -4,7 +4,9 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { COUNTS_DIR_ENV, compareCounts, readCounts } from './helpers/report-counts.mjs';
 import { findPgBin, startCluster } from './helpers/pg.js';
 import { CHROMIUM, NO_BROWSER } from './helpers/chromium.js';
 import { findRedisServer, startRedis } from './helpers/redis.js';
@@ -28,26 +30,42 @@ const TWO_NODE_FOLDERS = ['test/events/', 'test/messages/', 'test/streams/'];
 
 async function runSuite(engine: string, env: Record<string, string>, only = files): Promise<{ pass: number; fail: number }> {
   process.stdout.write(`\n=== ${only.length} test files on ${engine} ===\n`);
-  return new Promise((resolve) => {
+  // Each file's process counts the results it sends, the runner counts those it receives
+  // (test/helpers/report-*.ts): a result lost between them fails the run.
+  const countsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-test-counts-'));
+  const { code, text } = await new Promise<{ code: number | null; text: string }>((resolve) => {
     // A test that never settles fails after ten minutes, and a file whose tests have all
-    // finished ends even if something it opened still holds it: the run never hangs.
-    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=600000', '--test-force-exit', '--test-reporter=spec', ...only], {
+    // finished ends even if something it opened still holds it: the run never hangs. Its
+    // results still all arrive: report-sender.mjs makes each process's stdout blocking.
+    const child = spawn(process.execPath, [
+      '--import', 'tsx', '--import', './test/helpers/report-sender.mjs',
+      '--test', '--test-concurrency=2', '--test-timeout=600000', '--test-force-exit',
+      '--test-reporter=spec', '--test-reporter-destination=stdout',
+      '--test-reporter=./test/helpers/report-receiver.mjs', `--test-reporter-destination=${path.join(countsDir, 'receiver.out')}`,
+      ...only,
+    ], {
       // Request budgets off, for the servers tests start as children too; the rate-limit
       // tests turn them on in their own config.
-      env: { PARLEY_RATE_LIMITING: 'false', ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'],
+      env: { PARLEY_RATE_LIMITING: 'false', ...process.env, ...env, [COUNTS_DIR_ENV]: countsDir }, stdio: ['ignore', 'pipe', 'inherit'],
     });
     let text = '';
     child.stdout.on('data', (d: Buffer) => {
       process.stdout.write(d);
       text += d.toString();
     });
-    child.on('close', (code) => {
-      const num = (label: string) => Number(new RegExp(`ℹ ${label} (\\d+)`).exec(text)?.[1] ?? 0);
-      const pass = num('pass');
-      const fail = num('fail') + num('cancelled') + (code !== 0 && num('fail') === 0 ? 1 : 0);
-      resolve({ pass, fail });
-    });
+    child.on('close', (c) => resolve({ code: c, text }));
   });
+  const num = (label: string) => Number(new RegExp(`ℹ ${label} (\\d+)`).exec(text)?.[1] ?? 0);
+  const pass = num('pass');
+  let fail = num('fail') + num('cancelled') + (code !== 0 && num('fail') === 0 ? 1 : 0);
+  const { received, sent } = readCounts(countsDir);
+  fs.rmSync(countsDir, { recursive: true, force: true });
+  const lost = compareCounts(received, sent);
+  if (lost.length > 0) {
+    process.stdout.write(`\n*** Test results missing on ${engine}: the counts above are not the whole run. ***\n${lost.map((l) => `  ${l}\n`).join('')}`);
+    fail += lost.length;
+  }
+  return { pass, fail };
 }
 
 let pass = 0, fail = 0;
