@@ -4,10 +4,9 @@
  * Pure: no I/O.
  */
 import { narrowHref } from '../markdown/html.js';
-import type { WireMessage } from '../presenters/message.js';
 
 /** Zulip's near_message_url: a stream message by stream and topic, a private one by its members' ids. */
-export function nearMessageUrl(realmUri: string, m: WireMessage): string {
+export function nearMessageUrl(realmUri: string, m: { id: number; type: string; stream_id?: number; subject?: string; display_recipient: string | Array<{ id: number }> }): string {
   if (m.type === 'stream') return `${realmUri}${narrowHref(Number(m.stream_id), String(m.display_recipient), String(m.subject))}/near/${m.id}`;
   const ids = (m.display_recipient as Array<{ id: number }>).map((u) => u.id).join(',');
   return `${realmUri}/#narrow/pm-with/${ids}-pm/near/${m.id}`;

@@ -1,6 +1,7 @@
 import type { BotServiceRow, UserRow } from '../rows.js';
 import { BotType } from '../lib/roles.js';
 import { avatarUrl } from './user.js';
+import type { WireBot, WireBotService } from './wire-types.js';
 
 /** What a Bot object shows beyond the user row: its default streams by name and its services. */
 export interface BotExtras {
@@ -12,13 +13,13 @@ export interface BotExtras {
 export const NO_EXTRAS: BotExtras = { defaultSendingStream: null, defaultEventsRegisterStream: null, services: [] };
 
 /** Zulip's get_service_dicts_for_bot: outgoing webhooks show their endpoint and token. */
-export function presentServices(b: UserRow, services: BotServiceRow[]): Record<string, unknown>[] {
+export function presentServices(b: UserRow, services: BotServiceRow[]): WireBotService[] {
   if (b.bot_type !== BotType.OUTGOING_WEBHOOK) return [];
   return services.map((s) => ({ base_url: s.base_url, interface: s.interface, token: s.token }));
 }
 
 /** The Bot object of register's `realm_bots`, GET /bots and `realm_bot` add events. */
-export function presentBot(b: UserRow, extras: BotExtras = NO_EXTRAS): Record<string, unknown> {
+export function presentBot(b: UserRow, extras: BotExtras = NO_EXTRAS): WireBot {
   return {
     user_id: b.id, full_name: b.full_name, api_key: b.api_key, avatar_url: avatarUrl(b, false), email: b.email, bot_type: b.bot_type,
     default_sending_stream: extras.defaultSendingStream, default_events_register_stream: extras.defaultEventsRegisterStream,

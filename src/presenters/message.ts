@@ -1,8 +1,9 @@
 import type { MessageRow, RealmRow, UserRow } from '../rows.js';
 import { avatarUrl } from './user.js';
 import { realmSettings } from '../lib/realm-settings.js';
+import type { WireMessageObject, WirePmUser, WireReaction } from './wire-types.js';
 
-export interface WireMessage { id: number; [key: string]: unknown }
+export type WireMessage = WireMessageObject;
 
 export interface MessagePresentOpts {
   applyMarkdown: boolean;
@@ -10,7 +11,7 @@ export interface MessagePresentOpts {
   realm: RealmRow;
 }
 
-export interface PmUser { id: number; email: string; full_name: string; is_mirror_dummy: boolean }
+export type PmUser = WirePmUser;
 
 /** Who is in each message's conversation, keyed by recipient id. */
 export interface RecipientInfo {
@@ -33,7 +34,7 @@ export function displayRecipient(info: RecipientInfo | undefined, senderId: numb
 
 export function presentMessage(
   m: MessageRow, sender: UserRow, recipient: RecipientInfo | undefined, opts: MessagePresentOpts,
-  extra: { flags?: string[]; reactions: Array<Record<string, unknown>>; topicLinks?: Array<{ text: string; url: string }> },
+  extra: { flags?: string[]; reactions: WireReaction[]; topicLinks?: Array<{ text: string; url: string }> },
 ): WireMessage {
   const isStream = m.stream_id !== null;
   const out: WireMessage = {
@@ -56,7 +57,7 @@ export function presentMessage(
     reactions: extra.reactions,
     submessages: [],
   };
-  if (isStream) out.stream_id = m.stream_id;
+  if (m.stream_id !== null) out.stream_id = m.stream_id;
   if (extra.flags) out.flags = extra.flags;
   if (m.last_edit_time !== null) {
     out.last_edit_timestamp = m.last_edit_time;
@@ -67,7 +68,7 @@ export function presentMessage(
 }
 
 /** One entry of a message's `reactions`. */
-export function presentReaction(r: { emoji_name: string; emoji_code: string; reaction_type: string; user_id: number }, u: Pick<UserRow, 'email' | 'full_name'> | undefined): Record<string, unknown> {
+export function presentReaction(r: { emoji_name: string; emoji_code: string; reaction_type: string; user_id: number }, u: Pick<UserRow, 'email' | 'full_name'> | undefined): WireReaction {
   return {
     emoji_name: r.emoji_name, emoji_code: r.emoji_code, reaction_type: r.reaction_type, user_id: r.user_id,
     user: { id: r.user_id, email: u?.email ?? '', full_name: u?.full_name ?? '', is_mirror_dummy: false },

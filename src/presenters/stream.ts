@@ -1,5 +1,6 @@
 import type { StreamRow, SubscriptionRow } from '../rows.js';
 import { STREAM_POST_POLICY } from '../lib/stream-post-policy.js';
+import type { WireStream, WireStreamRef, WireSubscription } from './wire-types.js';
 
 let emailDomain = 'localhost';
 
@@ -15,7 +16,7 @@ export function streamEmailAddress(stream: StreamRow): string {
 }
 
 /** The Stream object of GET /streams, stream events and register's `streams`. */
-export function presentStream(s: StreamRow): Record<string, unknown> {
+export function presentStream(s: StreamRow): WireStream {
   return {
     stream_id: s.id,
     name: s.name,
@@ -39,8 +40,8 @@ const nullableBool = (v: number | null) => (v === null ? null : v === 1);
  * `add` events. Notification settings stay null when they follow the user's defaults
  * (the events team fills them in for clients without notification_settings_null).
  */
-export function presentSubscription(stream: StreamRow, sub: SubscriptionRow, subscribers?: number[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {
+export function presentSubscription(stream: StreamRow, sub: SubscriptionRow, subscribers?: number[]): WireSubscription {
+  const out: WireSubscription = {
     ...presentStream(stream),
     color: sub.color,
     is_muted: sub.is_muted === 1,
@@ -60,7 +61,7 @@ export function presentSubscription(stream: StreamRow, sub: SubscriptionRow, sub
 }
 
 /** The short form in subscription `remove` events and `unsubscribed` lists without details. */
-export function presentStreamRef(stream: StreamRow): { stream_id: number; name: string } {
+export function presentStreamRef(stream: StreamRow): WireStreamRef {
   return { stream_id: stream.id, name: stream.name };
 }
 

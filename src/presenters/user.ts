@@ -3,6 +3,7 @@ import type { RealmRow, UserRow } from '../rows.js';
 import { isoWithOffset } from '../lib/time.js';
 import { Role } from '../lib/roles.js';
 import { realmSettings } from '../lib/realm-settings.js';
+import type { WireUser } from './wire-types.js';
 
 // An md5 per avatar per response added up (message lists repeat the same senders).
 const hashes = new Map<string, string>();
@@ -40,8 +41,8 @@ export function canSeeDeliveryEmail(viewer: UserRow, realm: RealmRow): boolean {
 }
 
 /** The User object of GET /users, GET /users/{id} and realm_user events. */
-export function presentUser(u: UserRow, opts: UserPresentOpts): Record<string, unknown> {
-  const out: Record<string, unknown> = {
+export function presentUser(u: UserRow, opts: UserPresentOpts): WireUser {
+  const out: WireUser = {
     user_id: u.id,
     email: u.email,
     full_name: u.full_name,
