@@ -10,6 +10,18 @@ export function applyMessage(state: RegisterState, e: ClientMessageEvent, viewer
   if (state.unread_msgs && !e.flags.includes('read')) {
     addUnread(state.unread_msgs, e.message.id, placeOfMessage(e.message, viewerId), mentions(e.flags));
   }
+  if (state.recent_private_conversations && Array.isArray(e.message.display_recipient)) notePrivate(state.recent_private_conversations, e, viewerId);
+}
+
+/** register's recent_private_conversations: the conversation's newest id, newest conversation first. */
+function notePrivate(list: Array<{ max_message_id: number; user_ids: number[] }>, e: ClientMessageEvent, viewerId: number): void {
+  const people = Array.isArray(e.message.display_recipient) ? e.message.display_recipient : [];
+  const ids = people.map((p) => p.id).filter((id) => id !== viewerId).sort((a, b) => a - b);
+  const key = ids.join(',');
+  const found = list.find((c) => [...c.user_ids].sort((a, b) => a - b).join(',') === key);
+  if (found) found.max_message_id = Math.max(found.max_message_id, e.message.id);
+  else list.push({ max_message_id: e.message.id, user_ids: ids });
+  list.sort((a, b) => b.max_message_id - a.max_message_id);
 }
 
 export function applyUpdateMessage(state: RegisterState, e: ClientUpdateMessageEvent): void {
