@@ -39,15 +39,13 @@ export function applyEvent(state: RegisterState, e: ClientEvent, viewerId: numbe
     case 'realm_filters': return replacePart(state, 'realm_filters', e.realm_filters);
     case 'realm_emoji': return replacePart(state, 'realm_emoji', e.realm_emoji);
     case 'drafts': return applyDrafts(state, e);
-    // Typing is transient: no register state holds it, clients show and expire it themselves.
+    // No register state holds these: typing is transient (clients show and expire it), reactions
+    // live on messages, clients refetch GET /invites and GET /attachments (Zulip 5's register
+    // holds neither), and the queues' own events change nothing.
     case 'typing':
-    // Reactions live on messages, which no register state holds.
     case 'reaction':
-    // Register holds no invitations: clients refetch GET /invites.
     case 'invites_changed':
-    // Zulip 5's register holds no attachments (clients fetch GET /attachments).
     case 'attachment':
-    // Made by the queues: nothing of the state changes.
     case 'restart':
     case 'heartbeat':
       return;
