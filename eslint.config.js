@@ -23,6 +23,7 @@ const ban = {
   // the store (the edge, presenters) import nothing from it, types included.
   store: layer('store', `no queries here: run them in an action or a read and pass the rows in (row types come from src/rows.ts); ${UP}`),
   eventsValues: layer('events', 'no I/O here: nothing from events/ but its types', true),
+  cluster: layer('cluster', `the cluster wires itself onto the event system (src/wiring.ts hands the manager its handover); ${UP}`),
 };
 const NO_IO_MODULES = ['fs', 'fs/promises', 'net', 'http', 'https', 'http2', 'child_process', 'worker_threads', 'dgram']
   .flatMap((m) => [m, `node:${m}`])
@@ -40,7 +41,7 @@ const LAYERS = [
   { folder: 'presenters', bans: [ban.http, ban.actions, ban.reads, ban.access, ban.cache, ban.store, ban.eventsValues], paths: NO_IO_MODULES },
   { folder: 'cache', bans: [ban.http, ban.actions, ban.reads, ban.access, ban.presenters] },
   { folder: 'store', bans: [ban.http, ban.actions, ban.reads, ban.events, ban.presenters, ban.cache, ban.access] },
-  { folder: 'events', bans: [ban.http, ban.actions] },
+  { folder: 'events', bans: [ban.http, ban.actions, ban.cluster] },
   // Request budgets: counting only, below everything that asks.
   { folder: 'ratelimit', bans: [ban.http, ban.actions, ban.reads, ban.access, ban.presenters, ban.cache, ban.store, ban.events] },
   // Pure cores and helpers: below the writers.
@@ -73,6 +74,11 @@ export default defineConfig(
       '@typescript-eslint/no-unused-expressions': ['error', { allowTernary: true }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
     },
+  },
+  {
+    // The event union, its reducer and the web app that shares it are typed throughout.
+    files: ['src/events/**/*.ts', 'web/src/**/*.ts', 'web/src/**/*.tsx'],
+    rules: { '@typescript-eslint/no-explicit-any': 'error' },
   },
   ...LAYERS.map(({ folder, bans, paths = [] }) => ({
     files: [`src/${folder}/**/*.ts`],

@@ -1,6 +1,7 @@
 import type { AppContext } from './context.js';
 import { connectCacheSignal } from './cache/retire.js';
 import { installQueueManager } from './events/manager.js';
+import { QueueHandover } from './cluster/queue-handover.js';
 import { setStreamEmailDomain } from './presenters/stream.js';
 import { startOutgoingWebhooks } from './outgoing-webhooks/service.js';
 
@@ -21,5 +22,7 @@ export function startServices(ctx: AppContext): void {
   ctx.outgoingWebhooks = startOutgoingWebhooks(ctx);
   const stopCaches = connectCacheSignal(ctx);
   ctx.shutdownHooks.push(async () => stopCaches());
-  installQueueManager(ctx);
+  // A cluster node's queues move between nodes: the cluster's handover, given to the manager here.
+  const cluster = ctx.cluster;
+  installQueueManager(ctx, cluster ? (held) => new QueueHandover(ctx, cluster, held) : undefined);
 }

@@ -3,6 +3,7 @@ import type { UserRow } from '../store/rows.js';
 import { users } from '../store/repos/users.js';
 import { botExtrasOf } from '../reads/bots.js';
 import { presentBot } from '../presenters/bot.js';
+import type { WireBot } from '../schemas/wire.js';
 
 /**
  * Who hears of a bot (Zulip's bot_owner_user_ids): its owner and the organization's
@@ -22,6 +23,6 @@ export async function notifyBotUpdate(tx: Tx, bot: UserRow, fields: Record<strin
 }
 
 /** The whole Bot object, as a realm_bot add carries it (Zulip's created_bot_event). */
-export async function fullBot(tx: Tx, bot: UserRow): Promise<Record<string, unknown>> {
+export async function fullBot(tx: Tx, bot: UserRow): Promise<WireBot> {
   return presentBot(bot, (await botExtrasOf(tx.db, [bot])).get(bot.id));
 }

@@ -8,7 +8,7 @@ import { reactions, type ReactionRow } from '../store/repos/reactions.js';
 import { realmEmoji } from '../store/repos/realm-emoji.js';
 import { userMessages } from '../store/repos/user-messages.js';
 import { messageActionAudience } from '../reads/message-audience.js';
-import { checkEmojiRequest, emojiDataForName, isKnownEmojiCode, normalizeReactionType, NO_CUSTOM_EMOJI, type CustomEmojiSet } from '../emoji/reaction.js';
+import { checkEmojiRequest, emojiDataForName, isKnownEmojiCode, normalizeReactionType, NO_CUSTOM_EMOJI, type CustomEmojiSet, type ReactionType } from '../emoji/reaction.js';
 import { badRequest, invalidMessage, reactionDoesNotExist, reactionExists } from '../errors.js';
 
 /**
@@ -124,7 +124,8 @@ async function reactionAudience(q: Q, user: UserRow, message: MessageRow, stream
 
 function notifyReaction(tx: Tx, user: UserRow, messageId: number, r: ReactionFields, op: 'add' | 'remove', audience: Set<number>): void {
   const event: ReactionEvent = {
-    type: 'reaction', op, message_id: messageId, emoji_name: r.emoji_name, emoji_code: r.emoji_code, reaction_type: r.reaction_type,
+    // The column is text; only a checked reaction type is ever stored in it.
+    type: 'reaction', op, message_id: messageId, emoji_name: r.emoji_name, emoji_code: r.emoji_code, reaction_type: r.reaction_type as ReactionType,
     user_id: user.id, user: { user_id: user.id, email: user.email, full_name: user.full_name },
   };
   tx.notify(event, audience, user.realm_id);

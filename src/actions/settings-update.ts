@@ -45,7 +45,7 @@ async function doChangeSetting(tx: Tx, user: UserRow, name: SettingName, value: 
   if (name === 'enable_drafts_synchronization' && value === false) await doDeleteAllDrafts(tx, user.id);
   if (name === 'timezone') {
     await users.update(tx.db, user.id, { timezone: value as string });
-    await notifyRealmUser(tx, user.realm_id, 'update', { user_id: user.id, timezone: value });
+    await notifyRealmUser(tx, user.realm_id, 'update', { user_id: user.id, timezone: value as string });
   }
 }
 

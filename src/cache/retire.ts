@@ -24,7 +24,7 @@ function messageIdsOf(e: ParleyEvent): number[] {
   const add = (v: unknown) => {
     if (typeof v === 'number') out.push(v);
   };
-  const any = e as Record<string, unknown>;
+  const any: Record<string, unknown> = { ...e };
   add(any.message_id);
   if (Array.isArray(any.message_ids)) any.message_ids.forEach(add);
   return out;

@@ -1,15 +1,10 @@
 import type { Redis } from 'ioredis';
-import type { QueueOptions } from '../events/queue.js';
+import type { Checkpoint, QueueOptions } from '../events/queue.js';
 import { busStream } from './redis-bus.js';
 import { compareIds } from './stream-ids.js';
 import type { EventEnvelope } from '../events/types.js';
 
-/**
- * A point from which a queue can be rebuilt: the bus entries after `pos` give the queue's
- * events, numbered from `id`. Every node hears the same entries in the same order and
- * shapes them the same way for a queue, so the rebuilt queue has the ids the client saw.
- */
-export interface Checkpoint { id: number; pos: string }
+export type { Checkpoint };
 
 export interface SavedQueue { options: QueueOptions; checkpoint: Checkpoint }
 

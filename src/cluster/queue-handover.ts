@@ -3,6 +3,7 @@ import type { AppContext } from '../context.js';
 import type { BusNotice, BusPlace } from '../events/bus.js';
 import type { EventQueue, QueueOptions } from '../events/queue.js';
 import type { EventEnvelope } from '../events/types.js';
+import type { HeldQueues, QueueHandoverPort } from '../events/manager.js';
 import { badEventQueueId } from '../errors.js';
 import type { ClusterLink } from './link.js';
 import type { DurableQueues } from './durable-queues.js';
@@ -11,23 +12,13 @@ import { rebuildQueue, type Heard } from './queue-rebuild.js';
 /** How often a node saves the checkpoints of the queues polled meanwhile. */
 const CHECKPOINT_EVERY_MS = 1000;
 
-/** What the handover needs of the node's queue manager. */
-export interface HeldQueues {
-  all(): Iterable<EventQueue>;
-  find(id: string): EventQueue | undefined;
-  add(q: EventQueue): void;
-  remove(q: EventQueue, empty: boolean): void;
-  /** Delivers one envelope to one queue, by the manager's own rules. */
-  deliverTo(q: EventQueue, env: EventEnvelope, place: BusPlace): void;
-}
-
 /**
  * A cluster node's part in its queues' lives: what Redis keeps of each (options and a
  * checkpoint), rebuilding a queue another node held when a poll for it lands here, and
  * letting a queue go when the bus says another node has taken it (the last claim in the
  * bus's order wins). See docs/operations.md, "Cluster operation".
  */
-export class QueueHandover {
+export class QueueHandover implements QueueHandoverPort {
   private durable: DurableQueues;
   /** Queues being rebuilt here: what the bus delivered meanwhile, replayed after the stored part. */
   private rebuilding = new Map<string, { heard: Heard[]; done: Promise<EventQueue> }>();

@@ -9,13 +9,41 @@ import { EventQueue, type QueueOptions, type QueueState, type QueuedEvent } from
 import { Personalizer } from './personalize.js';
 import { badEventQueueId } from '../errors.js';
 import { SERVER_GENERATION, versionFields } from '../lib/version.js';
-import { QueueHandover } from '../cluster/queue-handover.js';
 
 
 /** Zulip's long-poll ceiling; a parked poll always answers before this. */
 export const LONGPOLL_TIMEOUT_SECS = 90;
 
 const HEARTBEAT = JSON.stringify({ type: 'heartbeat' });
+
+/** What a cluster's handover needs of the node's queue manager. */
+export interface HeldQueues {
+  all(): Iterable<EventQueue>;
+  find(id: string): EventQueue | undefined;
+  add(q: EventQueue): void;
+  remove(q: EventQueue, empty: boolean): void;
+  /** Delivers one envelope to one queue, by the manager's own rules. */
+  deliverTo(q: EventQueue, env: EventEnvelope, place: BusPlace): void;
+}
+
+/**
+ * A cluster node's part in its queues' lives (src/cluster/queue-handover.ts): what the
+ * manager calls. The wiring hands the manager a maker for it (src/wiring.ts), so that this
+ * lower layer imports nothing from cluster/.
+ */
+export interface QueueHandoverPort {
+  created(q: EventQueue, options: QueueOptions): Promise<void>;
+  heard(env: EventEnvelope, place: BusPlace): void;
+  polled(q: EventQueue): void;
+  deleted(id: string, userId: number, mine: boolean): Promise<void>;
+  expired(q: EventQueue): void;
+  takeOver(id: string, userId: number): Promise<EventQueue>;
+  heartbeat(q: EventQueue, json: string): void;
+  saveAll(queues: Iterable<EventQueue>): Promise<void>;
+  close(): void;
+}
+
+export type MakeHandover = (held: HeldQueues) => QueueHandoverPort;
 
 /**
  * The event queues of this process, in memory: a poll is answered from here, and a new
@@ -33,7 +61,7 @@ export class QueueManager {
   readonly nodeId: string;
   private queues = new Map<string, EventQueue>();
   /** A cluster node's part: queues moving between nodes, and their checkpoints in Redis. */
-  private handover: QueueHandover | undefined;
+  private handover: QueueHandoverPort | undefined;
   private byUser = new Map<number, Set<EventQueue>>();
   private publicStreamQueues = new Map<number, Set<EventQueue>>();
   private gcTimer: NodeJS.Timeout;
@@ -42,11 +70,12 @@ export class QueueManager {
   private unsubscribe: () => void;
   readonly generation = SERVER_GENERATION;
 
-  constructor(private ctx: AppContext) {
+  /** `makeHandover`: given when this process is a node of a cluster. */
+  constructor(private ctx: AppContext, makeHandover?: MakeHandover) {
     this.nodeId = ctx.bus.nodeId;
     this.unsubscribe = ctx.bus.subscribe((e, place) => this.deliver(e, place));
-    if (ctx.cluster) {
-      this.handover = new QueueHandover(ctx, ctx.cluster, {
+    if (makeHandover) {
+      this.handover = makeHandover({
         all: () => this.queues.values(),
         find: (id) => this.queues.get(id),
         add: (q) => this.add(q),
@@ -290,8 +319,8 @@ export class QueueManager {
 
 const managers = new WeakMap<AppContext, QueueManager>();
 
-export function installQueueManager(ctx: AppContext): QueueManager {
-  const m = new QueueManager(ctx);
+export function installQueueManager(ctx: AppContext, makeHandover?: MakeHandover): QueueManager {
+  const m = new QueueManager(ctx, makeHandover);
   managers.set(ctx, m);
   ctx.drainHooks.push(() => m.drain());
   if (m.clustered) {

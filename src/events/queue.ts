@@ -1,5 +1,4 @@
 import type { ResolvedTerm } from '../narrow/types.js';
-import type { Checkpoint } from '../cluster/durable-queues.js';
 
 export interface Capabilities {
   notification_settings_null: boolean;
@@ -27,6 +26,14 @@ export interface QueueOptions {
  * queues). In a cluster, `ck`: a checkpoint from which the queue, rebuilt on another
  * node, would hold this event and those after it with the same ids.
  */
+/**
+ * A point from which a queue can be rebuilt (src/cluster/durable-queues.ts): the bus entries
+ * after `pos` give the queue's events, numbered from `id`. Every node hears the same entries
+ * in the same order and shapes them the same way for a queue, so the rebuilt queue has the
+ * ids the client saw.
+ */
+export interface Checkpoint { id: number; pos: string }
+
 export interface QueuedEvent { id: number; json: string; ck?: Checkpoint }
 
 /** What a saved queue looks like on disk (and in memory, minus the parked request). */

@@ -7,6 +7,7 @@ import { cachesOf } from '../cache/index.js';
 import { badRequest } from '../errors.js';
 import { flagsFromMask } from '../lib/message-flags.js';
 import { pmUser, presentMessage, presentReaction, type MessagePresentOpts, type RecipientInfo, type WireMessage } from '../presenters/message.js';
+import type { WireReaction } from '../schemas/wire.js';
 import { messagesAnswer } from '../presenters/messages-answer.js';
 import { parseNarrow } from '../narrow/parse.js';
 import { mutingTerm, resolveNarrow } from '../narrow/resolve.js';
@@ -62,9 +63,9 @@ export async function loadWireMessages(q: Q, items: Array<{ id: number; flags?: 
   return out;
 }
 
-export async function loadReactions(q: Q, ids: number[]): Promise<Map<number, Array<Record<string, unknown>>>> {
+export async function loadReactions(q: Q, ids: number[]): Promise<Map<number, WireReaction[]>> {
   const rows = await messages.reactionsFor(q, ids);
-  const out = new Map<number, Array<Record<string, unknown>>>();
+  const out = new Map<number, WireReaction[]>();
   if (rows.length === 0) return out;
   const people = new Map((await users.listByIds(q, [...new Set(rows.map((r) => r.user_id))])).map((u) => [u.id, u]));
   for (const r of rows) {

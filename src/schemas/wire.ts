@@ -422,3 +422,6 @@ export const WirePresences = Type.Record(Type.String(), WirePresence, {
   $id: 'Presences', description: "Active users' presence, by email or (slim_presence) by user id.",
 });
 export type WirePresences = Static<typeof WirePresences>;
+
+/** A user's custom profile field values, by field id (a User's profile_data). */
+export type WireProfileData = Record<string, WireProfileValue>;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { testApp, HOST, type TestApp, type TestUser } from '../helpers/app.js';
 import { validateEvent, schemaKey } from '../../src/events/schemas.js';
 import { applyEvent } from '../../src/events/apply.js';
-import { EVENT_KINDS } from '../../src/events/types.js';
+import { EVENT_KINDS, type ClientEvent } from '../../src/events/types.js';
 import { isPublishing } from '../../src/events/publish.js';
 import { postMultipart } from '../helpers/multipart.js';
 
@@ -60,7 +60,7 @@ async function guard(label: string, as: TestUser, action: () => Promise<unknown>
   for (const e of events) {
     assert.deepEqual(validateEvent(e), [], `${label}: ${JSON.stringify(e).slice(0, 400)}`);
     seen.add(schemaKey(e));
-    applyEvent(state, e, as.id);
+    applyEvent(state, e as ClientEvent, as.id);
   }
   const fresh = await t.api('POST', '/api/v1/register', { as, params: register });
   assert.deepEqual(normalize(state, compared), normalize(fresh.body, compared), `${label}: state after events differs from a fresh register`);

@@ -35,7 +35,7 @@ export function encodeParams(params: Params): URLSearchParams {
   return out;
 }
 
-export async function call<T = any>(method: string, path: string, params: Params = {}, opts: { signal?: AbortSignal; prefix?: string } = {}): Promise<T> {
+export async function call<T = unknown>(method: string, path: string, params: Params = {}, opts: { signal?: AbortSignal; prefix?: string } = {}): Promise<T> {
   const body = encodeParams(params);
   let url = `${opts.prefix ?? '/json'}${path}`;
   const init: RequestInit = { method, credentials: 'same-origin', headers: { Accept: 'application/json' }, signal: opts.signal };
@@ -53,22 +53,22 @@ export async function call<T = any>(method: string, path: string, params: Params
     if ((e as Error).name === 'AbortError') throw e;
     throw new NetworkError(String(e));
   }
-  let json: any;
+  let json: { result?: string; msg?: string; code?: string } | null;
   try {
-    json = await res.json();
+    json = (await res.json()) as typeof json;
   } catch {
     // A 502 from a proxy or a server mid-restart: not the API speaking.
     throw new NetworkError(`HTTP ${res.status}`);
   }
   if (res.status >= 500) throw new NetworkError(json?.msg ?? `HTTP ${res.status}`);
   if (json?.result !== 'success') throw new ApiError(res.status, json?.code ?? 'BAD_REQUEST', json?.msg ?? `HTTP ${res.status}`, json ?? {});
-  return json as T;
+  return json as unknown as T;
 }
 
-export const get = <T = any>(path: string, params?: Params, opts?: { signal?: AbortSignal }) => call<T>('GET', path, params, opts);
-export const post = <T = any>(path: string, params?: Params) => call<T>('POST', path, params);
-export const patch = <T = any>(path: string, params?: Params) => call<T>('PATCH', path, params);
-export const del = <T = any>(path: string, params?: Params) => call<T>('DELETE', path, params);
+export const get = <T = unknown>(path: string, params?: Params, opts?: { signal?: AbortSignal }) => call<T>('GET', path, params, opts);
+export const post = <T = unknown>(path: string, params?: Params) => call<T>('POST', path, params);
+export const patch = <T = unknown>(path: string, params?: Params) => call<T>('PATCH', path, params);
+export const del = <T = unknown>(path: string, params?: Params) => call<T>('DELETE', path, params);
 
 /** Sign-in and sign-out live outside /json (the contract's /accounts routes). */
 export const login = (username: string, password: string) => call<{ user_id: number }>('POST', '/accounts/login', { username, password }, { prefix: '' });

@@ -5,6 +5,7 @@
  */
 import { ApiError, NetworkError, get, post } from './api';
 import { store } from './store';
+import type { ClientEvent, Register } from './types';
 
 const CAPABILITIES = {
   notification_settings_null: true,
@@ -41,9 +42,9 @@ let wake: (() => void) | null = null;
 addEventListener('online', kick);
 
 export async function register(): Promise<void> {
-  let reg: Record<string, any>;
+  let reg: Register;
   try {
-    reg = await post('/register', { apply_markdown: true, client_gravatar: false, slim_presence: false, include_subscribers: false, client_capabilities: CAPABILITIES });
+    reg = await post<Register>('/register', { apply_markdown: true, client_gravatar: false, slim_presence: false, include_subscribers: false, client_capabilities: CAPABILITIES });
   } catch (e) {
     if (e instanceof ApiError && e.status === 401) throw new SignedOut();
     throw e;
@@ -75,7 +76,7 @@ export async function poll(): Promise<void> {
       current = ctl;
       kicked = false;
       const timer = setTimeout(() => ctl.abort(), POLL_TIMEOUT_MS);
-      let res: { events: Array<Record<string, any> & { type: string; id: number }> };
+      let res: { events: Array<ClientEvent & { id: number }> };
       try {
         // After a failure the first poll does not wait: it collects what the queue holds, so the
         // outbox knows what arrived before it sends anything again.

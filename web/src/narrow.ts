@@ -3,6 +3,9 @@
  * /messages as they are, appear in the URL in Zulip's hash format (#narrow/stream/12-general/
  * topic/lunch) and in the search box as operators (stream:general topic:lunch words).
  */
+import { matchesNarrow } from '../../src/narrow/match';
+import type { InternalMessage, ResolvedTerm } from '../../src/narrow/types';
+import { FLAG_BITS, type FlagName } from '../../src/lib/message-flags';
 import type { Message, State } from './types';
 
 export type Term = { operator: string; operand: string; negated?: boolean };
@@ -119,45 +122,75 @@ export function pmPartners(m: Message, me: number): number[] {
   return ids.sort((a, b) => a - b);
 }
 
-/**
- * Whether a message belongs in a narrow; undefined when only the server can tell (full-text
- * search, has:link), in which case a live message is left for the next fetch, as Zulip does.
- */
-export function matches(narrow: Narrow, m: Message, state: State): boolean | undefined {
-  for (const t of narrow) {
-    const r = matchTerm(t, m, state);
-    if (r === undefined) return undefined;
-    if (r === Boolean(t.negated)) return false;
-  }
-  return true;
-}
+/** Stands for a stream or person the app does not know: matches no message (as the server's resolve). */
+const NOBODY = -1;
+type IsWhat = Extract<ResolvedTerm, { op: 'is' }>['what'];
+const IS_LOCAL: readonly IsWhat[] = ['private', 'starred', 'mentioned', 'alerted', 'unread', 'resolved'];
 
-function matchTerm(t: Term, m: Message, state: State): boolean | undefined {
-  const operand = t.operand.toLowerCase();
+const userIdOf = (state: State, operand: string) =>
+  (/^\d+$/.test(operand.trim()) ? Number(operand.trim()) : userByEmail(state, operand.trim())?.user_id ?? NOBODY);
+
+/**
+ * A term resolved against the app's state (names to ids), as the server resolves it for
+ * its own predicate; undefined when only the server can tell (full-text search, has:link).
+ */
+function resolveTerm(t: Term, state: State): ResolvedTerm | undefined {
+  const negated = Boolean(t.negated);
   switch (t.operator) {
     case 'stream':
-      return m.type === 'stream' && streamByName(state, t.operand)?.stream_id === m.stream_id;
+      return { op: 'stream', streamId: streamByName(state, t.operand)?.stream_id ?? NOBODY, negated };
     case 'topic':
-      return m.type === 'stream' && m.subject.toLowerCase() === operand;
+      return { op: 'topic', topicLower: t.operand.toLowerCase(), negated };
     case 'sender':
-      return state.usersById.get(m.sender_id)?.email.toLowerCase() === operand || String(m.sender_id) === operand;
+      return { op: 'sender', userId: userIdOf(state, t.operand), negated };
     case 'pm-with': {
-      if (m.type !== 'private') return false;
-      const want = operand.split(',').map((e) => userByEmail(state, e.trim())?.user_id).filter((x): x is number => x !== undefined && x !== state.me);
-      const have = pmPartners(m, state.me);
-      return want.length === have.length && [...want].sort((a, b) => a - b).every((id, i) => id === have[i]);
+      const ids = new Set([state.me, ...t.operand.split(',').map((e) => userIdOf(state, e))]);
+      return { op: 'pm-with', memberIds: [...ids].sort((a, b) => a - b), negated };
     }
-    case 'is':
-      if (operand === 'private' || operand === 'dm') return m.type === 'private';
-      if (operand === 'starred') return m.flags.includes('starred');
-      if (operand === 'mentioned') return m.flags.includes('mentioned') || m.flags.includes('wildcard_mentioned');
-      if (operand === 'unread') return !m.flags.includes('read');
-      return undefined;
+    case 'is': {
+      const operand = t.operand.toLowerCase() === 'dm' ? 'private' : t.operand.toLowerCase();
+      const what = IS_LOCAL.find((w) => w === operand);
+      return what ? { op: 'is', what, negated } : undefined;
+    }
     case 'id':
-      return String(m.id) === t.operand;
+      return { op: 'id', id: Number(t.operand), negated };
     default:
       return undefined;
   }
+}
+
+/** The server's view of a held message, for its predicate. */
+function internalOf(m: Message): InternalMessage {
+  const isStream = m.type === 'stream';
+  return {
+    id: m.id,
+    sender_id: m.sender_id,
+    stream_id: isStream ? m.stream_id ?? Number.NaN : null,
+    topic: m.subject,
+    pm_user_ids: Array.isArray(m.display_recipient) ? m.display_recipient.map((r) => r.id) : [],
+    // Only the server evaluates search and has: (resolveTerm leaves them out).
+    content: '',
+    has_link: false,
+    has_image: false,
+    has_attachment: false,
+  };
+}
+
+const flagMask = (flags: string[]) => flags.reduce((mask, f) => mask | (f in FLAG_BITS ? FLAG_BITS[f as FlagName] : 0), 0);
+
+/**
+ * Whether a message belongs in a narrow, by the server's own predicate (src/narrow/match.ts);
+ * undefined when only the server can tell, in which case a live message is left for the
+ * next fetch, as Zulip does.
+ */
+export function matches(narrow: Narrow, m: Message, state: State): boolean | undefined {
+  const terms: ResolvedTerm[] = [];
+  for (const t of narrow) {
+    const r = resolveTerm(t, state);
+    if (r === undefined) return undefined;
+    terms.push(r);
+  }
+  return matchesNarrow(terms, internalOf(m), flagMask(m.flags));
 }
 
 export function sameNarrow(a: Narrow, b: Narrow): boolean {

@@ -1,13 +1,18 @@
 /**
- * The app's state: register's answer kept current by the server's own event-application
- * logic (src/events/apply.ts, the code the event guard tests), plus what register does not
- * hold: the messages on screen, local echoes, who is typing. Components read it and re-render
+ * The app's state: register's answer and the messages it holds, kept current by the server's
+ * own event-application logic (src/events/apply.ts, the code the event guard tests), plus
+ * what only the views need: the open message list, local echoes, who is typing. Components read it and re-render
  * on `version`; changes are coalesced into one render per animation frame.
  */
 import { applyEvent } from '../../src/events/apply';
+import { applyToHeldMessages, type HeldChanges } from '../../src/events/apply/held-messages';
+import type { TypingEvent } from '../../src/events/types';
 import type { Narrow } from './narrow';
-import { matches, pmPartners } from './narrow';
-import type { Message, State, Stream, User } from './types';
+import { matches } from './narrow';
+import type { ClientEvent, Message, Register, State } from './types';
+
+/** The events after which the lookup tables (people, streams) are rebuilt. */
+const LOOKUP_SOURCES = new Set<ClientEvent['type']>(['realm_user', 'stream', 'subscription']);
 
 export type Conn = 'connecting' | 'live' | 'offline';
 
@@ -101,7 +106,7 @@ export class Store {
     this.frame = typeof requestAnimationFrame === 'function' && document.visibilityState === 'visible' ? requestAnimationFrame(run) : (setTimeout(run, 0) as unknown as number);
   }
 
-  setRegister(reg: Record<string, any>): void {
+  setRegister(reg: Register): void {
     this.state = { reg, me: reg.user_id, usersById: new Map(), usersByEmail: new Map(), streamsById: new Map() };
     this.derive();
     this.changed();
@@ -112,12 +117,12 @@ export class Store {
     const s = this.state!;
     s.usersById = new Map();
     s.usersByEmail = new Map();
-    for (const u of [...(s.reg.realm_users ?? []), ...(s.reg.realm_non_active_users ?? []), ...(s.reg.cross_realm_bots ?? [])] as User[]) {
+    for (const u of [...(s.reg.realm_users ?? []), ...(s.reg.realm_non_active_users ?? []), ...(s.reg.cross_realm_bots ?? [])]) {
       s.usersById.set(u.user_id, u);
       s.usersByEmail.set(u.email.toLowerCase(), u);
     }
     s.streamsById = new Map();
-    for (const st of [...(s.reg.streams ?? []), ...(s.reg.never_subscribed ?? []), ...(s.reg.unsubscribed ?? []), ...(s.reg.subscriptions ?? [])] as Stream[]) {
+    for (const st of [...(s.reg.streams ?? []), ...(s.reg.never_subscribed ?? []), ...(s.reg.unsubscribed ?? []), ...(s.reg.subscriptions ?? [])]) {
       s.streamsById.set(st.stream_id, st);
     }
   }
@@ -127,71 +132,43 @@ export class Store {
     for (const m of msgs) this.messages.set(m.id, m);
   }
 
-  apply(events: Array<Record<string, any> & { type: string }>): void {
+  /**
+   * Events change register's state and the held messages through the server's own reducer
+   * (src/events/apply.ts); what follows here is the views' part, derived from what changed.
+   * Typing is the one event no state holds: the app shows and expires it itself.
+   */
+  apply(events: ClientEvent[]): void {
     const s = this.state;
     if (!s) return;
     let derive = false;
     for (const e of events) {
       applyEvent(s.reg, e, s.me);
-      switch (e.type) {
-        case 'message':
-          this.onMessage({ ...e.message, flags: e.flags }, e.local_message_id);
-          break;
-        case 'update_message':
-          this.onUpdate(e);
-          break;
-        case 'delete_message': {
-          const ids = new Set<number>(e.message_ids ?? [e.message_id]);
-          for (const id of ids) this.messages.delete(id);
-          this.list.remove(ids);
-          break;
-        }
-        case 'reaction':
-          this.edit(e.message_id, (m) => {
-            const same = (r: Message['reactions'][number]) => r.user_id === e.user_id && r.emoji_code === e.emoji_code && r.reaction_type === e.reaction_type;
-            const reactions = m.reactions.filter((r) => !same(r));
-            if (e.op === 'add') reactions.push({ emoji_name: e.emoji_name, emoji_code: e.emoji_code, reaction_type: e.reaction_type, user_id: e.user_id });
-            return { ...m, reactions };
-          });
-          break;
-        case 'update_message_flags': {
-          const ids: number[] = e.all ? [...this.messages.keys()] : e.messages;
-          for (const id of ids) {
-            this.edit(id, (m) => {
-              const flags = m.flags.filter((f) => f !== e.flag);
-              if (e.op === 'add') flags.push(e.flag);
-              return { ...m, flags };
-            });
-          }
-          break;
-        }
-        case 'typing':
-          this.onTyping(e);
-          break;
-        case 'realm_user':
-        case 'stream':
-        case 'subscription':
-          derive = true;
-          break;
-        default:
-      }
+      this.follow(applyToHeldMessages(this.messages, s.reg, e));
+      if (e.type === 'typing') this.onTyping(e);
+      derive ||= LOOKUP_SOURCES.has(e.type);
     }
     if (derive) this.derive();
     this.changed();
   }
 
-  private edit(id: number, f: (m: Message) => Message): void {
-    const m = this.messages.get(id);
-    if (m) this.messages.set(id, f(m));
+  /** The open view, the outbox, live topics and typing indicators follow the held messages. */
+  private follow(c: HeldChanges): void {
+    const s = this.state!;
+    if (c.added) this.onMessage(c.added.message, c.added.localId);
+    this.list.remove(new Set(c.removed));
+    // A topic moved out of the view leaves it, as in Zulip.
+    const gone = c.moved.filter((id) => {
+      const m = this.messages.get(id);
+      return m !== undefined && matches(this.list.narrow, m, s) === false;
+    });
+    this.list.remove(new Set(gone));
   }
 
   private onMessage(m: Message, localId: string | undefined): void {
     const s = this.state!;
-    this.messages.set(m.id, m);
     if (localId !== undefined) this.outbox = this.outbox.filter((o) => o.local_id !== localId);
     this.onConfirm?.(m.id, localId);
-    if (m.type === 'private') this.notePrivate(m);
-    else if (m.stream_id !== undefined) {
+    if (m.type === 'stream' && m.stream_id !== undefined) {
       const topics = this.liveTopics.get(m.stream_id) ?? [];
       if (!topics.some((t) => t.toLowerCase() === m.subject.toLowerCase())) this.liveTopics.set(m.stream_id, [m.subject, ...topics]);
     }
@@ -204,54 +181,12 @@ export class Store {
     }
   }
 
-  /** register's recent_private_conversations, which the shared logic leaves to clients. */
-  private notePrivate(m: Message): void {
-    const reg = this.state!.reg;
-    const list: Array<{ max_message_id: number; user_ids: number[] }> = reg.recent_private_conversations ?? (reg.recent_private_conversations = []);
-    const ids = pmPartners(m, this.state!.me);
-    const key = ids.join(',');
-    const found = list.find((c) => [...c.user_ids].sort((a, b) => a - b).join(',') === key);
-    if (found) found.max_message_id = Math.max(found.max_message_id, m.id);
-    else list.push({ max_message_id: m.id, user_ids: ids });
-    list.sort((a, b) => b.max_message_id - a.max_message_id);
-  }
-
-  private onUpdate(e: Record<string, any>): void {
-    const s = this.state!;
-    const ids: number[] = e.message_ids ?? [e.message_id];
-    const streamName = e.new_stream_id !== undefined ? s.streamsById.get(e.new_stream_id)?.name : undefined;
-    for (const id of ids) {
-      this.edit(id, (m) => {
-        const next = { ...m };
-        if (id === e.message_id && e.rendered_content !== undefined) {
-          next.content = e.rendered_content;
-          next.flags = e.flags ?? m.flags;
-        }
-        if (e.subject !== undefined) next.subject = e.subject;
-        if (e.new_stream_id !== undefined) {
-          next.stream_id = e.new_stream_id;
-          if (streamName) next.display_recipient = streamName;
-        }
-        if (e.edit_timestamp !== undefined && !e.rendering_only) next.last_edit_timestamp = e.edit_timestamp;
-        return next;
-      });
-    }
-    // A topic moved out of the view leaves it, as in Zulip.
-    if (e.subject !== undefined || e.new_stream_id !== undefined) {
-      const gone = new Set(ids.filter((id) => {
-        const m = this.messages.get(id);
-        return m !== undefined && matches(this.list.narrow, m, s) === false;
-      }));
-      this.list.remove(gone);
-    }
-  }
-
-  private onTyping(e: Record<string, any>): void {
+  private onTyping(e: TypingEvent): void {
     const s = this.state!;
     if (e.sender.user_id === s.me) return;
     const key = e.message_type === 'stream'
       ? typingKey.stream(e.stream_id, e.topic)
-      : typingKey.pm([...e.recipients.map((r: { user_id: number }) => r.user_id), e.sender.user_id].filter((id: number) => id !== s.me));
+      : typingKey.pm([...e.recipients.map((r) => r.user_id), e.sender.user_id].filter((id) => id !== s.me));
     const others = (this.typing.get(key) ?? []).filter((t) => t.userId !== e.sender.user_id);
     if (e.op === 'start') {
       others.push({ userId: e.sender.user_id, until: Date.now() + TYPING_EXPIRY_MS });

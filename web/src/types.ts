@@ -1,36 +1,41 @@
-/** The wire shapes the app reads (only the fields it uses), and its derived lookup tables. */
+/**
+ * The wire shapes the app reads, named by the server's own types (src/schemas/wire.ts,
+ * src/events/), and the lookup tables the app derives from register's state.
+ */
+import type { RegisterState } from '../../src/events/apply';
+import type { HeldMessage } from '../../src/events/apply/held-messages';
+import type { WireStream, WireSubscription, WireUser } from '../../src/schemas/wire';
 
-export type Reaction = { emoji_name: string; emoji_code: string; reaction_type: string; user_id: number };
+export type { ClientEvent } from '../../src/events/types';
+export type { RegisterState };
 
-export type Recipient = { id: number; email: string; full_name: string };
+export type Reaction = HeldMessage['reactions'][number];
 
-export type Message = {
-  id: number;
-  type: 'stream' | 'private';
-  sender_id: number;
-  sender_full_name: string;
-  sender_email: string;
-  avatar_url?: string | null;
-  stream_id?: number;
-  display_recipient: string | Recipient[];
-  subject: string;
-  content: string;
-  timestamp: number;
-  flags: string[];
-  reactions: Reaction[];
-  last_edit_timestamp?: number;
-  /** Set on a local echo until the server's message event confirms it. */
-  local_id?: string;
-  failed?: boolean;
+export type Recipient = Exclude<HeldMessage['display_recipient'], string>[number];
+
+/** A message as the app holds it; a local echo carries its local id until the server's event confirms it. */
+export type Message = HeldMessage & { local_id?: string; failed?: boolean };
+
+export type User = WireUser;
+
+/** A stream as the app looks it up: the subscription's fields when the viewer is subscribed. */
+export type Stream = WireStream & Partial<Omit<WireSubscription, keyof WireStream>>;
+
+/** What the app reads of register's answer beyond the state events keep. */
+export type Register = RegisterState & {
+  queue_id: string;
+  last_event_id: number;
+  user_id: number;
+  realm_name?: string;
+  is_admin?: boolean;
+  is_owner?: boolean;
+  realm_mandatory_topics?: boolean;
+  server_timestamp?: number;
 };
-
-export type User = { user_id: number; email: string; full_name: string; is_bot: boolean; is_active?: boolean; avatar_url?: string | null; role?: number };
-
-export type Stream = { stream_id: number; name: string; description?: string; invite_only?: boolean; is_muted?: boolean; in_home_view?: boolean; color?: string };
 
 /** Register's answer plus the tables the app derives from it after every batch of events. */
 export type State = {
-  reg: Record<string, any>;
+  reg: Register;
   me: number;
   usersById: Map<number, User>;
   usersByEmail: Map<string, User>;

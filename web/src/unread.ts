@@ -7,7 +7,7 @@ const unread = (s: State): U => s.reg.unread_msgs ?? { count: 0, pms: [], stream
 
 const isMutedTopic = (s: State, streamId: number, topic: string) => {
   const name = s.streamsById.get(streamId)?.name;
-  return (s.reg.muted_topics ?? []).some((m: [string, string]) => m[0] === name && m[1].toLowerCase() === topic.toLowerCase());
+  return (s.reg.muted_topics ?? []).some((m) => m[0] === name && m[1].toLowerCase() === topic.toLowerCase());
 };
 
 export function streamCount(s: State, streamId: number): number {
@@ -32,7 +32,7 @@ export function pmCount(s: State, ids: number[]): number {
   return u.huddles.filter((h) => h.user_ids_string === key).reduce((n, h) => n + h.unread_message_ids.length, 0);
 }
 
-export const privateCount = (s: State) => unread(s).pms.concat(unread(s).huddles as any).reduce((n, p) => n + p.unread_message_ids.length, 0);
+export const privateCount = (s: State) => [...unread(s).pms, ...unread(s).huddles].reduce((n, p) => n + p.unread_message_ids.length, 0);
 export const mentionCount = (s: State) => unread(s).mentions.length;
 export const totalCount = (s: State) => unread(s).count;
 

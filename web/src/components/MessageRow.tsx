@@ -66,7 +66,7 @@ function Editor({ m, done }: { m: Message; done: () => void }) {
   // The raw markdown comes from GET /messages/{id} (the feed holds rendered HTML).
   const [raw, setRaw] = useState<string | null>(null);
   if (mine && text === null && raw === null) {
-    get(`/messages/${m.id}`).then((r) => { setRaw(r.raw_content ?? ''); setText(r.raw_content ?? ''); }, () => { setRaw(''); setText(''); });
+    get<{ raw_content?: string }>(`/messages/${m.id}`).then((r) => { setRaw(r.raw_content ?? ''); setText(r.raw_content ?? ''); }, () => { setRaw(''); setText(''); });
   }
   const moving = m.type === 'stream' && streamId !== m.stream_id;
   const save = async (e: Event) => {

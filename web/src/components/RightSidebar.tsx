@@ -1,12 +1,12 @@
 import { useStore } from '../hooks';
 import { showNarrow } from '../view';
-import type { User } from '../types';
+import type { RegisterState } from '../types';
 import { Avatar } from './Avatar';
 
 /** Zulip's presence rule: active within 140 s is active, otherwise idle within the same window, else offline. */
 const OFFLINE_AFTER_S = 140;
 
-function presenceOf(p: any, now: number): 'active' | 'idle' | 'offline' {
+function presenceOf(p: NonNullable<RegisterState['presences']>[string] | undefined, now: number): 'active' | 'idle' | 'offline' {
   const agg = p?.aggregated;
   if (!agg || now - agg.timestamp > OFFLINE_AFTER_S) return 'offline';
   return agg.status === 'active' ? 'active' : 'idle';
@@ -16,7 +16,7 @@ export function RightSidebar() {
   const store = useStore();
   const s = store.state!;
   const now = (s.reg.server_timestamp ?? Date.now() / 1000) + (Date.now() / 1000 - (loadedAt ??= Date.now() / 1000));
-  const users = (s.reg.realm_users as User[]).filter((u) => !u.is_bot);
+  const users = (s.reg.realm_users ?? []).filter((u) => !u.is_bot);
   const rank = { active: 0, idle: 1, offline: 2 };
   const rows = users
     .map((u) => ({ u, p: u.user_id === s.me ? 'active' as const : presenceOf(s.reg.presences?.[u.email], now) }))

@@ -1,9 +1,12 @@
+import type { WireMessage } from '../../schemas/wire.js';
+import type { UnreadMessageDetails } from '../kinds/message.js';
+
 /**
  * register's `unread_msgs` kept by events, as a client keeps it (used by apply.ts). The
  * order is register's: ids ascending within a bucket, buckets by their oldest unread id
  * (src/reads/register/messages.ts groups rows it reads in id order), mentions ascending.
  */
-type Unread = {
+export type UnreadMsgs = {
   count: number;
   pms: Array<{ other_user_id: number; sender_id: number; unread_message_ids: number[] }>;
   streams: Array<{ stream_id: number; topic: string; unread_message_ids: number[] }>;
@@ -26,14 +29,14 @@ function insertSorted(ids: number[], id: number): void {
   ids.splice(i, 0, id);
 }
 
-function reorder(u: Unread): void {
+function reorder(u: UnreadMsgs): void {
   for (const b of BUCKETS) (u[b] as Array<{ unread_message_ids: number[] }>).sort((x, y) => x.unread_message_ids[0]! - y.unread_message_ids[0]!);
 }
 
-const holds = (u: Unread, id: number) => BUCKETS.some((b) => u[b].some((e) => e.unread_message_ids.includes(id)));
+const holds = (u: UnreadMsgs, id: number) => BUCKETS.some((b) => u[b].some((e) => e.unread_message_ids.includes(id)));
 
 /** Files a newly unread message; one already held is left alone. */
-export function addUnread(u: Unread, id: number, place: UnreadPlace, mentioned: boolean): void {
+export function addUnread(u: UnreadMsgs, id: number, place: UnreadPlace, mentioned: boolean): void {
   if (holds(u, id)) return;
   let ids: number[];
   if (place.kind === 'stream') {
@@ -57,7 +60,7 @@ export function addUnread(u: Unread, id: number, place: UnreadPlace, mentioned: 
 }
 
 /** Drops messages read or deleted from every bucket. */
-export function removeUnread(u: Unread, ids: Iterable<number>): void {
+export function removeUnread(u: UnreadMsgs, ids: Iterable<number>): void {
   const gone = new Set(ids);
   if (gone.size === 0) return;
   for (const b of BUCKETS) {
@@ -74,27 +77,27 @@ export function removeUnread(u: Unread, ids: Iterable<number>): void {
 }
 
 /** Everything read (mark_all_as_read's `all`). */
-export function clearUnread(u: Unread): void {
+export function clearUnread(u: UnreadMsgs): void {
   Object.assign(u, { count: 0, pms: [], streams: [], huddles: [], mentions: [], old_unreads_missing: false });
 }
 
 /** A message event's place: its stream and topic, or the people of its private conversation. */
-export function placeOfMessage(message: Record<string, any>, viewerId: number): UnreadPlace {
-  if (message.type === 'stream') return { kind: 'stream', streamId: message.stream_id, topic: message.subject };
-  const people = (message.display_recipient as Array<{ id: number }>).map((p) => p.id);
+export function placeOfMessage(message: WireMessage, viewerId: number): UnreadPlace {
+  if (message.type === 'stream' || typeof message.display_recipient === 'string') return { kind: 'stream', streamId: message.stream_id!, topic: message.subject };
+  const people = message.display_recipient.map((p) => p.id);
   const others = people.filter((id) => id !== viewerId);
   return others.length <= 1 ? { kind: 'pm', other: others[0] ?? viewerId } : { kind: 'huddle', userIds: people };
 }
 
 /** A `message_details` entry's place (its private `user_ids` leave the viewer out). */
-export function placeOfDetails(d: Record<string, any>, viewerId: number): UnreadPlace {
+export function placeOfDetails(d: UnreadMessageDetails, viewerId: number): UnreadPlace {
   if (d.type === 'stream') return { kind: 'stream', streamId: d.stream_id, topic: d.topic };
-  const others = d.user_ids as number[];
+  const others = d.user_ids;
   return others.length <= 1 ? { kind: 'pm', other: others[0] ?? viewerId } : { kind: 'huddle', userIds: [...others, viewerId] };
 }
 
 /** Messages moved to another topic or stream: their unread entries follow them (update_message). */
-export function refileUnread(u: Unread, ids: Iterable<number>, to: { streamId?: number; topic?: string }): void {
+export function refileUnread(u: UnreadMsgs, ids: Iterable<number>, to: { streamId?: number; topic?: string }): void {
   const moving = new Set(ids);
   const found: Array<{ id: number; place: UnreadPlace; mentioned: boolean }> = [];
   for (const s of u.streams) {
@@ -109,7 +112,7 @@ export function refileUnread(u: Unread, ids: Iterable<number>, to: { streamId?: 
 }
 
 /** An edit changed whether an unread message mentions the user. */
-export function setUnreadMention(u: Unread, id: number, mentioned: boolean): void {
+export function setUnreadMention(u: UnreadMsgs, id: number, mentioned: boolean): void {
   if (!holds(u, id)) return;
   const has = u.mentions.includes(id);
   if (mentioned && !has) insertSorted(u.mentions, id);

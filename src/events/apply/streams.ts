@@ -1,0 +1,112 @@
+/** Stream and subscription events applied to register's stream lists (each kept in name order). */
+import type { StreamEvent, StreamUpdateEvent, SubscriptionEvent } from '../kinds/stream.js';
+import type { WireStream } from '../../schemas/wire.js';
+import { byName, type RegisterState } from './state.js';
+
+/** Takes the entry of a stream out of a list, if it is there. */
+function takeOut<T extends { stream_id: number }>(list: T[] | undefined, streamId: number): T | undefined {
+  const i = list?.findIndex((s) => s.stream_id === streamId) ?? -1;
+  return i < 0 ? undefined : list!.splice(i, 1)[0];
+}
+
+/** Every list of register that holds stream objects, present or not. */
+const streamLists = (state: RegisterState): Array<WireStream[] | undefined> =>
+  [state.streams, state.subscriptions, state.unsubscribed, state.never_subscribed, state.realm_default_streams];
+
+export function applySubscription(state: RegisterState, e: SubscriptionEvent, viewerId: number): void {
+  const subs = state.subscriptions;
+  if (!subs) return;
+  if (e.op === 'add') {
+    for (const sub of e.subscriptions) {
+      takeOut(state.unsubscribed, sub.stream_id);
+      takeOut(state.never_subscribed, sub.stream_id);
+      subs.push(sub);
+    }
+    subs.sort(byName);
+  }
+  if (e.op === 'remove') {
+    const unsubscribed = (state.unsubscribed ??= []);
+    for (const ref of e.subscriptions) {
+      const s = takeOut(subs, ref.stream_id);
+      if (!s) continue;
+      if (s.subscribers) s.subscribers = s.subscribers.filter((id) => id !== viewerId);
+      unsubscribed.push(s);
+    }
+    unsubscribed.sort(byName);
+  }
+  if (e.op === 'update') {
+    const s = subs.find((x) => x.stream_id === e.stream_id);
+    if (!s) return;
+    const fields: Record<string, unknown> = s;
+    fields[e.property] = e.value;
+    if (e.property === 'in_home_view') s.is_muted = !e.value;
+    if (e.property === 'is_muted') s.in_home_view = !e.value;
+  }
+  if (e.op === 'peer_add' || e.op === 'peer_remove') {
+    for (const list of [subs, state.unsubscribed, state.never_subscribed]) {
+      for (const s of list ?? []) {
+        if (!e.stream_ids.includes(s.stream_id) || !s.subscribers) continue;
+        const set = new Set(s.subscribers);
+        for (const id of e.user_ids) (e.op === 'peer_add' ? set.add(id) : set.delete(id));
+        s.subscribers = [...set].sort((a, b) => a - b);
+      }
+    }
+  }
+}
+
+export function applyStream(state: RegisterState, e: StreamEvent): void {
+  if (e.op === 'create') {
+    if (state.streams) {
+      state.streams.push(...e.streams);
+      state.streams.sort(byName);
+    }
+    const never = state.never_subscribed;
+    if (never) {
+      const known = new Set([...(state.subscriptions ?? []), ...(state.unsubscribed ?? []), ...never].map((s) => s.stream_id));
+      for (const s of e.streams) if (!known.has(s.stream_id)) never.push({ ...s, stream_weekly_traffic: null, subscribers: [] });
+      never.sort(byName);
+    }
+  }
+  if (e.op === 'delete') deleteStreams(state, e.streams);
+  if (e.op === 'update') updateStream(state, e);
+}
+
+function deleteStreams(state: RegisterState, streams: WireStream[]): void {
+  const gone = new Set(streams.map((s) => s.stream_id));
+  // Topics muted in an archived stream go with it.
+  const goneNames = new Set(streams.map((s) => s.name));
+  if (state.muted_topics) state.muted_topics = state.muted_topics.filter((m) => !goneNames.has(m[0]));
+  const keep = <T extends { stream_id: number }>(list: T[] | undefined) => list?.filter((s) => !gone.has(s.stream_id));
+  if (state.streams) state.streams = keep(state.streams);
+  if (state.subscriptions) state.subscriptions = keep(state.subscriptions);
+  if (state.unsubscribed) state.unsubscribed = keep(state.unsubscribed);
+  if (state.never_subscribed) state.never_subscribed = keep(state.never_subscribed);
+  if (state.realm_default_streams) state.realm_default_streams = keep(state.realm_default_streams);
+  // The server marks an archived stream's messages read and says nothing; clients drop them.
+  const u = state.unread_msgs;
+  if (u) {
+    const dropped = new Set(u.streams.filter((s) => gone.has(s.stream_id)).flatMap((s) => s.unread_message_ids));
+    u.streams = u.streams.filter((s) => !gone.has(s.stream_id));
+    u.mentions = u.mentions.filter((id) => !dropped.has(id));
+    u.count -= dropped.size;
+  }
+}
+
+function updateStream(state: RegisterState, e: StreamUpdateEvent): void {
+  for (const list of streamLists(state)) {
+    for (const s of list ?? []) {
+      if (s.stream_id !== e.stream_id) continue;
+      // Only subscriptions carry an email address.
+      if (e.property === 'email_address' && !('email_address' in s)) continue;
+      const fields: Record<string, unknown> = s;
+      fields[e.property] = e.value;
+      if (e.property === 'description' && e.rendered_description !== undefined) s.rendered_description = e.rendered_description;
+      if (e.property === 'invite_only') {
+        if (e.history_public_to_subscribers !== undefined) s.history_public_to_subscribers = e.history_public_to_subscribers;
+        if (e.is_web_public !== undefined) s.is_web_public = e.is_web_public;
+      }
+      if (e.property === 'stream_post_policy') s.is_announcement_only = e.value === 2;
+    }
+    if (e.property === 'name') list?.sort(byName);
+  }
+}
