@@ -45,8 +45,9 @@ async function runSuite(engine: string, env: Record<string, string>, only = file
       ...only,
     ], {
       // Request budgets off, for the servers tests start as children too; the rate-limit
-      // tests turn them on in their own config.
-      env: { PARLEY_RATE_LIMITING: 'false', ...process.env, ...env, [COUNTS_DIR_ENV]: countsDir }, stdio: ['ignore', 'pipe', 'inherit'],
+      // tests turn them on in their own config. Every answer checked against its route's
+      // declared schema (src/http/answer-check.ts), so a declaration cannot drift.
+      env: { PARLEY_RATE_LIMITING: 'false', PARLEY_CHECK_ANSWERS: '1', ...process.env, ...env, [COUNTS_DIR_ENV]: countsDir }, stdio: ['ignore', 'pipe', 'inherit'],
     });
     let text = '';
     child.stdout.on('data', (d: Buffer) => {
