@@ -7,6 +7,8 @@ import { renderError } from './render-error.js';
 import { Params, parseQuery } from './params.js';
 import { authenticate, authenticateWebhook, resolveRealm } from './auth.js';
 import { routes } from './routes.js';
+import { requireAdmin } from '../access/user.js';
+import { requireMemberOrAdmin } from '../access/bot.js';
 import { openApiDocument } from './openapi.js';
 import { FEATURE_LEVEL } from '../lib/version.js';
 import { PreSerialized, type AuthedRequest, type BaseRequest, type Route, type WebhookRequest } from './route.js';
@@ -192,6 +194,8 @@ function registerRoute(app: FastifyInstance, ctx: AppContext, route: Route, web:
         // Zulip's api_by_user: every authenticated request, in one budget per user (and so
         // per API key), its state in X-RateLimit-* on every answer, refusals included.
         if (ctx.limiter.enabled) void reply.headers((await chargeRequest(ctx, 'api_by_user', userBudgetKey(user.id, route.method === 'GET' && route.path === '/events'))) ?? {});
+        if (route.requires === 'admin') requireAdmin(user);
+        else if (route.requires === 'member') requireMemberOrAdmin(user);
         const r: AuthedRequest = { ...base, user, realm };
         body = await route.handler(r);
       } else {

@@ -69,6 +69,9 @@ function operation(route: Route, components: Record<string, Json>): Json {
     };
   }
   if (params.length) op.parameters = params;
+  if (route.auth === 'user' && route.requires) {
+    op.description = route.requires === 'admin' ? 'Organization administrators and owners only.' : 'Members and administrators only: not guests, not bots.';
+  }
   op.security = route.auth === 'none' ? [] : route.auth === 'webhook' ? [{ basicAuth: [] }, { apiKey: [] }] : [{ basicAuth: [] }];
   const success = route.answer
     ? { allOf: [{ $ref: '#/components/schemas/Success' }, plain(route.answer, components)] }

@@ -19,18 +19,17 @@ export const refusalBody = (r: Refusal) => ({ result: 'error', msg: r.msg, code:
 /** The server is shutting down: a request that arrives now is for another node. */
 export const SHUTTING_DOWN: Refusal = { status: 503, code: 'SERVER_NOT_READY', msg: 'The server is shutting down; try again shortly' };
 
-/** Node's parse errors before any route (clientError): a bad request line, huge headers, a slow client. */
+const bad = (status: number, msg: string): Refusal => ({ status, code: 'BAD_REQUEST', msg });
+
+/** Node's parse errors before any route (clientError), by code: a bad request line, huge headers, a slow client. */
+const CLIENT_ERRORS: Record<string, Refusal> = {
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, code: 'REQUEST_TIMEOUT', msg: 'Request timeout' },
+  HPE_HEADER_OVERFLOW: bad(431, 'Request header fields too large'),
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: bad(413, 'Request body is malformed'),
+};
+
 export function clientErrorRefusal(err: { code?: string }): Refusal {
-  switch (err.code) {
-    case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return { status: 408, code: 'REQUEST_TIMEOUT', msg: 'Request timeout' };
-    case 'HPE_HEADER_OVERFLOW':
-      return { status: 431, code: 'BAD_REQUEST', msg: 'Request header fields too large' };
-    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
-      return { status: 413, code: 'BAD_REQUEST', msg: 'Request body is malformed' };
-    default:
-      return { status: 400, code: 'BAD_REQUEST', msg: 'Bad request' };
-  }
+  return (err.code !== undefined && Object.hasOwn(CLIENT_ERRORS, err.code) ? CLIENT_ERRORS[err.code] : undefined) ?? bad(400, 'Bad request');
 }
 
 /**
@@ -57,34 +56,23 @@ export function rawResponse(r: Refusal): string {
  * Errors Fastify or its plugins raise while routing or reading a body (they carry a
  * `statusCode` and a `code` such as FST_ERR_CTP_INVALID_JSON_BODY).
  */
+const TOO_LARGE = bad(413, `Request body is larger than the limit of ${MAX_BODY_BYTES / (1024 * 1024)} MiB`);
+const UNSUPPORTED = bad(415, 'Unsupported media type');
+const MALFORMED_JSON: Refusal = { status: 400, code: 'INVALID_JSON', msg: 'Malformed JSON' };
+const FRAMEWORK_ERRORS: Record<string, Refusal> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: MALFORMED_JSON, FST_ERR_CTP_EMPTY_JSON_BODY: MALFORMED_JSON, FST_INVALID_JSON_FIELD_ERROR: MALFORMED_JSON,
+  FST_ERR_CTP_BODY_TOO_LARGE: TOO_LARGE, FST_PARTS_LIMIT: TOO_LARGE, FST_FILES_LIMIT: TOO_LARGE, FST_FIELDS_LIMIT: TOO_LARGE, FST_REQ_FILE_TOO_LARGE: TOO_LARGE,
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: UNSUPPORTED, FST_INVALID_MULTIPART_CONTENT_TYPE: UNSUPPORTED,
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: bad(400, 'Request body size did not match Content-Length'),
+  FST_ERR_BAD_URL: bad(400, 'Malformed URL'),
+  FST_PROTO_VIOLATION: bad(400, 'Invalid parameter name'),
+  FST_MP_PREMATURE_CLOSE: bad(400, 'Request body ended early'),
+};
+
 export function frameworkRefusal(err: { statusCode?: number; code?: string; message?: string }): Refusal {
-  switch (err.code) {
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-    case 'FST_INVALID_JSON_FIELD_ERROR':
-      return { status: 400, code: 'INVALID_JSON', msg: 'Malformed JSON' };
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-    case 'FST_PARTS_LIMIT':
-    case 'FST_FILES_LIMIT':
-    case 'FST_FIELDS_LIMIT':
-    case 'FST_REQ_FILE_TOO_LARGE':
-      return { status: 413, code: 'BAD_REQUEST', msg: `Request body is larger than the limit of ${MAX_BODY_BYTES / (1024 * 1024)} MiB` };
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
-      return { status: 415, code: 'BAD_REQUEST', msg: 'Unsupported media type' };
-    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return { status: 400, code: 'BAD_REQUEST', msg: 'Request body size did not match Content-Length' };
-    case 'FST_ERR_BAD_URL':
-      return { status: 400, code: 'BAD_REQUEST', msg: 'Malformed URL' };
-    case 'FST_PROTO_VIOLATION':
-      return { status: 400, code: 'BAD_REQUEST', msg: 'Invalid parameter name' };
-    case 'FST_MP_PREMATURE_CLOSE':
-      return { status: 400, code: 'BAD_REQUEST', msg: 'Request body ended early' };
-    default: {
-      const s = err.statusCode;
-      const status = s === 408 || s === 413 || s === 415 || s === 431 ? s : 400;
-      // busboy's and Fastify's messages describe the body's fault without internals.
-      return { status, code: status === 408 ? 'REQUEST_TIMEOUT' : 'BAD_REQUEST', msg: err.message || 'Malformed request body' };
-    }
-  }
+  if (err.code !== undefined && Object.hasOwn(FRAMEWORK_ERRORS, err.code)) return FRAMEWORK_ERRORS[err.code]!;
+  const s = err.statusCode;
+  const status = s === 408 || s === 413 || s === 415 || s === 431 ? s : 400;
+  // busboy's and Fastify's messages describe the body's fault without internals.
+  return { status, code: status === 408 ? 'REQUEST_TIMEOUT' : 'BAD_REQUEST', msg: err.message || 'Malformed request body' };
 }

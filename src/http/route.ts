@@ -64,10 +64,14 @@ interface Common<P extends TProperties> {
  * picks the realm; 'webhook': an incoming-webhook bot's key (`api_key` or basic auth), the
  * body kept as sent, and `known` answers whether the path names something at all (else 404,
  * before any credential). `allowWebhookBot`: incoming-webhook bots may call this 'user'
- * route too (POST /messages).
+ * route too (POST /messages). `requires`: Zulip's view decorators, checked before the
+ * handler reads anything: 'admin' require_realm_admin (administrators and owners),
+ * 'member' require_member_or_admin (no guests, no bots).
  */
+export type Requirement = 'admin' | 'member';
+
 export type RouteDef<P extends TProperties> =
-  | (Common<P> & { auth: 'user'; streamsFiles?: true; allowWebhookBot?: true; handler(r: AuthedRequest<ArgsOf<P>>): Promise<Body | PreSerialized> })
+  | (Common<P> & { auth: 'user'; streamsFiles?: true; allowWebhookBot?: true; requires?: Requirement; handler(r: AuthedRequest<ArgsOf<P>>): Promise<Body | PreSerialized> })
   | (Common<P> & { auth: 'none'; streamsFiles?: true; handler(r: BaseRequest<ArgsOf<P>>): Promise<Body | PreSerialized> })
   | (Common<P> & { auth: 'webhook'; known: (path: Record<string, string>) => boolean; handler(r: WebhookRequest<ArgsOf<P>>): Promise<Body> });
 
@@ -84,4 +88,13 @@ export function pathInt(r: BaseRequest<unknown>, name: string): number {
   const v = r.path[name] ?? '';
   if (!/^\d+$/.test(v) || !Number.isSafeInteger(Number(v))) throw badRequest(`Invalid ${name.replace(/_/g, ' ')}`);
   return Number(v);
+}
+
+/** The answer of a route that answers nothing beside `result` and `msg`. */
+export const NoAnswer = Type.Object({}, { description: 'Nothing beside result and msg' });
+
+/** A route's one effect, after which it answers nothing beside `result` and `msg`. */
+export async function done(effect: Promise<unknown>): Promise<Record<string, never>> {
+  await effect;
+  return {};
 }

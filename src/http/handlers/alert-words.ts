@@ -26,16 +26,14 @@ export const alertWordRoutes: Route[] = [
     handler: async (r) => ({ alert_words: await alertWordsOf(r.ctx.store.db, r.user.id) }),
   }),
   route({
-    method: 'POST', path: '/users/me/alert_words', auth: 'user', summary: 'Add alert words',
-    params, answer,
+    method: 'POST', path: '/users/me/alert_words', auth: 'user', summary: 'Add alert words', params, answer,
     handler: async (r) => {
       const words = wordList(r.args.alert_words);
       return { alert_words: await transact(r.ctx, (tx) => doAddAlertWords(tx, r.user, words)) };
     },
   }),
   route({
-    method: 'DELETE', path: '/users/me/alert_words', auth: 'user', summary: 'Remove alert words',
-    params, answer,
+    method: 'DELETE', path: '/users/me/alert_words', auth: 'user', summary: 'Remove alert words', params, answer,
     handler: async (r) => {
       const words = wordList(r.args.alert_words);
       return { alert_words: await transact(r.ctx, (tx) => doRemoveAlertWords(tx, r.user, words)) };

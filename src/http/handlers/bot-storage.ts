@@ -1,4 +1,4 @@
-import { route, type Route } from '../route.js';
+import { done, NoAnswer, route, type Route } from '../route.js';
 import { AnyJson, Opt, StrList, Type } from '../../schemas/params.js';
 import { transact } from '../../actions/transaction.js';
 import { doRemoveBotStorage, doSetBotStorage } from '../../actions/bot-storage.js';
@@ -19,8 +19,7 @@ const KEYS = Opt(StrList(LIST_LIMITS.other));
 
 export const botStorageRoutes: Route[] = [
   route({
-    method: 'GET', path: '/bot_storage', auth: 'user', summary: "Get the bot's storage",
-    params: { keys: KEYS },
+    method: 'GET', path: '/bot_storage', auth: 'user', summary: "Get the bot's storage", params: { keys: KEYS },
     answer: Type.Object({ storage: Type.Record(Type.String(), Type.String()) }),
     handler: async (r) => ({ storage: await botStorageOf(r.ctx.store.db, r.user, r.args.keys) }),
   }),
@@ -28,21 +27,17 @@ export const botStorageRoutes: Route[] = [
     method: 'PUT', path: '/bot_storage', auth: 'user', summary: "Set entries of the bot's storage",
     // Any JSON: the dict and its string values are checked above, with Zulip's messages.
     params: { storage: AnyJson() },
-    answer: Type.Object({}),
+    answer: NoAnswer,
     handler: async (r) => {
       const entries = storageEntries(r.args.storage);
-      await transact(r.ctx, (tx) => doSetBotStorage(tx, r.user, entries, r.ctx.config.botStorageLimit));
-      return {};
+      return done(transact(r.ctx, (tx) => doSetBotStorage(tx, r.user, entries, r.ctx.config.botStorageLimit)));
     },
   }),
   route({
-    method: 'DELETE', path: '/bot_storage', auth: 'user', summary: "Remove entries of the bot's storage",
-    params: { keys: KEYS },
-    answer: Type.Object({}),
+    method: 'DELETE', path: '/bot_storage', auth: 'user', summary: "Remove entries of the bot's storage", params: { keys: KEYS }, answer: NoAnswer,
     handler: async (r) => {
       const { keys } = r.args;
-      await transact(r.ctx, (tx) => doRemoveBotStorage(tx, r.user, keys));
-      return {};
+      return done(transact(r.ctx, (tx) => doRemoveBotStorage(tx, r.user, keys)));
     },
   }),
 ];

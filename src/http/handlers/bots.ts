@@ -1,7 +1,7 @@
-import { pathInt, route, type Route } from '../route.js';
+import { done, NoAnswer, pathInt, route, type Route } from '../route.js';
 import { Bool, Default, Int, Opt, Str, Type } from '../../schemas/params.js';
 import { transact } from '../../actions/transaction.js';
-import { accessBotById, requireMemberOrAdmin } from '../../access/bot.js';
+import { accessBotById } from '../../access/bot.js';
 import { doCreateBot } from '../../actions/bot-create.js';
 import { doUpdateBot } from '../../actions/bot-update.js';
 import { doDeactivateBot } from '../../actions/user-deactivate.js';
@@ -20,22 +20,19 @@ function checkUrl(name: string, v: string | undefined): string | undefined {
 // Every route here is Zulip's @require_member_or_admin: no guests, no bots.
 export const botRoutes: Route[] = [
   route({
-    method: 'GET', path: '/bots', auth: 'user', summary: 'Get bots',
-    answer: Type.Object({ bots: Type.Array(WireListedBot) }),
+    method: 'GET', path: '/bots', auth: 'user', summary: 'Get bots', requires: 'member', answer: Type.Object({ bots: Type.Array(WireListedBot) }),
     handler: async (r) => {
-      requireMemberOrAdmin(r.user);
       return { bots: await listBotsFor(r.ctx.store.db, r.user) };
     },
   }),
   route({
-    method: 'POST', path: '/bots', auth: 'user', summary: 'Create a bot',
+    method: 'POST', path: '/bots', auth: 'user', summary: 'Create a bot', requires: 'member',
     params: {
       full_name: Str(), short_name: Str(), bot_type: Default(Int(), 1), payload_url: Opt(Str()), interface_type: Opt(Int()), service_name: Opt(Str()),
       default_sending_stream: Opt(Str()), default_events_register_stream: Opt(Str()), default_all_public_streams: Opt(Bool()),
     },
     answer: WireCreatedBot,
     handler: async (r) => {
-      requireMemberOrAdmin(r.user);
       const fullName = r.args.full_name;
       const shortName = r.args.short_name;
       const botType = r.args.bot_type;
@@ -52,14 +49,13 @@ export const botRoutes: Route[] = [
     },
   }),
   route({
-    method: 'PATCH', path: '/bots/:bot_id', auth: 'user', summary: 'Update a bot',
+    method: 'PATCH', path: '/bots/:bot_id', auth: 'user', summary: 'Update a bot', requires: 'member',
     params: {
       service_payload_url: Opt(Str()), service_interface: Default(Int(), 1), full_name: Opt(Str()), bot_owner_id: Opt(Int()),
       default_sending_stream: Opt(Str()), default_events_register_stream: Opt(Str()), default_all_public_streams: Opt(Bool()),
     },
     answer: WirePatchedBot,
     handler: async (r) => {
-      requireMemberOrAdmin(r.user);
       const botId = pathInt(r, 'bot_id');
       const asked = { servicePayloadUrl: checkUrl('service_payload_url', r.args.service_payload_url), serviceInterface: r.args.service_interface };
       // Read in this order, as before: each parameter when the object is built.
@@ -75,20 +71,16 @@ export const botRoutes: Route[] = [
     },
   }),
   route({
-    method: 'DELETE', path: '/bots/:bot_id', auth: 'user', summary: 'Deactivate a bot',
-    answer: Type.Object({}),
+    method: 'DELETE', path: '/bots/:bot_id', auth: 'user', summary: 'Deactivate a bot', requires: 'member', answer: NoAnswer,
     handler: async (r) => {
-      requireMemberOrAdmin(r.user);
       const botId = pathInt(r, 'bot_id');
-      await transact(r.ctx, async (tx) => doDeactivateBot(tx, await accessBotById(tx.db, r.user, botId)));
-      return {};
+      return done(transact(r.ctx, async (tx) => doDeactivateBot(tx, await accessBotById(tx.db, r.user, botId))));
     },
   }),
   route({
-    method: 'POST', path: '/bots/:bot_id/api_key/regenerate', auth: 'user', summary: "Regenerate a bot's API key",
+    method: 'POST', path: '/bots/:bot_id/api_key/regenerate', auth: 'user', summary: "Regenerate a bot's API key", requires: 'member',
     answer: Type.Object({ api_key: Type.String() }),
     handler: async (r) => {
-      requireMemberOrAdmin(r.user);
       const botId = pathInt(r, 'bot_id');
       return { api_key: await transact(r.ctx, async (tx) => doRegenerateApiKey(tx, await accessBotById(tx.db, r.user, botId))) };
     },

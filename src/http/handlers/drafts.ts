@@ -1,4 +1,4 @@
-import { pathInt, route, type Route } from '../route.js';
+import { done, NoAnswer, pathInt, route, type Route } from '../route.js';
 import { AnyJson, List, Type } from '../../schemas/params.js';
 import { LIST_LIMITS } from '../../lib/limits.js';
 import { capList, isDict, type Json } from '../params.js';
@@ -59,8 +59,7 @@ function parseDraft(name: string, v: Json): DraftInput {
 // As Zulip's draft_endpoint, the user's setting is checked before any parameter.
 export const draftRoutes: Route[] = [
   route({
-    method: 'GET', path: '/drafts', auth: 'user', summary: 'Get drafts',
-    answer: Type.Object({ count: Type.Integer(), drafts: Type.Array(WireDraft) }),
+    method: 'GET', path: '/drafts', auth: 'user', summary: 'Get drafts', answer: Type.Object({ count: Type.Integer(), drafts: Type.Array(WireDraft) }),
     handler: async (r) => {
       checkDraftsSynchronized(r.user);
       return draftsOf(r.ctx.store.db, r.user.id);
@@ -78,25 +77,20 @@ export const draftRoutes: Route[] = [
     },
   }),
   route({
-    method: 'PATCH', path: '/drafts/:draft_id', auth: 'user', summary: 'Edit a draft',
-    params: { draft: AnyJson() },
-    answer: Type.Object({}),
+    method: 'PATCH', path: '/drafts/:draft_id', auth: 'user', summary: 'Edit a draft', params: { draft: AnyJson() }, answer: NoAnswer,
     handler: async (r) => {
       checkDraftsSynchronized(r.user);
       const id = pathInt(r, 'draft_id');
       const input = parseDraft('draft', r.args.draft as Json);
-      await transact(r.ctx, (tx) => doEditDraft(tx, r.user, id, input));
-      return {};
+      return done(transact(r.ctx, (tx) => doEditDraft(tx, r.user, id, input)));
     },
   }),
   route({
-    method: 'DELETE', path: '/drafts/:draft_id', auth: 'user', summary: 'Delete a draft',
-    answer: Type.Object({}),
+    method: 'DELETE', path: '/drafts/:draft_id', auth: 'user', summary: 'Delete a draft', answer: NoAnswer,
     handler: async (r) => {
       checkDraftsSynchronized(r.user);
       const id = pathInt(r, 'draft_id');
-      await transact(r.ctx, (tx) => doDeleteDraft(tx, r.user, id));
-      return {};
+      return done(transact(r.ctx, (tx) => doDeleteDraft(tx, r.user, id)));
     },
   }),
 ];

@@ -1,4 +1,4 @@
-import { route, type Route } from '../route.js';
+import { done, NoAnswer, route, type Route } from '../route.js';
 import { AnyJson, Bool, Default, Int, Opt, Str, Type } from '../../schemas/params.js';
 import type { Json } from '../params.js';
 import { LIST_LIMITS } from '../../lib/limits.js';
@@ -101,12 +101,7 @@ export const eventRoutes: Route[] = [
     },
   }),
   route({
-    method: 'DELETE', path: '/events', auth: 'user', summary: 'Delete an event queue',
-    params: { queue_id: Str() },
-    answer: Type.Object({}),
-    handler: async (r) => {
-      await queuesOf(r.ctx).delete(r.args.queue_id, r.user.id);
-      return {};
-    },
+    method: 'DELETE', path: '/events', auth: 'user', summary: 'Delete an event queue', params: { queue_id: Str() }, answer: NoAnswer,
+    handler: async (r) => done(queuesOf(r.ctx).delete(r.args.queue_id, r.user.id)),
   }),
 ];

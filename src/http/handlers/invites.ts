@@ -1,4 +1,4 @@
-import { pathInt, route, type Route } from '../route.js';
+import { done, NoAnswer, pathInt, route, type Route } from '../route.js';
 import { AnyJson, IntList, Opt, Str, Type } from '../../schemas/params.js';
 import { transact } from '../../actions/transaction.js';
 import { doCreateMultiuseInvite, doInviteUsers, doResendInvite, doRevokeInvite, doRevokeMultiuseInvite, inviteLink, type InviteTerms } from '../../actions/invites.js';
@@ -49,9 +49,8 @@ function inviteAs(args: TermArgs): number {
 
 export const inviteRoutes: Route[] = [
   route({
-    method: 'POST', path: '/invites', auth: 'user', summary: 'Send invitations',
-    params: { invitee_emails: Str(), ...TERMS, stream_ids: IntList(LIST_LIMITS.streams) },
-    answer: Type.Object({}),
+    method: 'POST', path: '/invites', auth: 'user', summary: 'Send invitations', params: { invitee_emails: Str(), ...TERMS, stream_ids: IntList(LIST_LIMITS.streams) },
+    answer: NoAnswer,
     handler: async (r) => {
       const emails = capList('invitee_emails', inviteeEmails(r.args.invitee_emails), LIST_LIMITS.other);
       const terms: InviteTerms = { inviteAs: inviteAs(r.args), streamIds: r.args.stream_ids, expiresInMinutes: expiresInMinutes(r.args) };
@@ -64,8 +63,7 @@ export const inviteRoutes: Route[] = [
     },
   }),
   route({
-    method: 'GET', path: '/invites', auth: 'user', summary: 'Get all invitations',
-    answer: Type.Object({ invites: Type.Array(WireInvite) }),
+    method: 'GET', path: '/invites', auth: 'user', summary: 'Get all invitations', answer: Type.Object({ invites: Type.Array(WireInvite) }),
     handler: async (r) => {
       const list = await invitesControlledBy(r.ctx.store.db, r.realm, r.user);
       return { invites: list.map((i) => presentInvite(i, inviteLink(r.ctx, r.realm, i.confirmation_key))) };
@@ -81,26 +79,21 @@ export const inviteRoutes: Route[] = [
     },
   }),
   route({
-    method: 'DELETE', path: '/invites/multiuse/:invite_id', auth: 'user', summary: 'Revoke a reusable invitation link',
-    answer: Type.Object({}),
+    method: 'DELETE', path: '/invites/multiuse/:invite_id', auth: 'user', summary: 'Revoke a reusable invitation link', answer: NoAnswer,
     handler: async (r) => {
       const id = pathInt(r, 'invite_id');
-      await transact(r.ctx, (tx) => doRevokeMultiuseInvite(tx, r.realm, r.user, id));
-      return {};
+      return done(transact(r.ctx, (tx) => doRevokeMultiuseInvite(tx, r.realm, r.user, id)));
     },
   }),
   route({
-    method: 'DELETE', path: '/invites/:invite_id', auth: 'user', summary: 'Revoke an email invitation',
-    answer: Type.Object({}),
+    method: 'DELETE', path: '/invites/:invite_id', auth: 'user', summary: 'Revoke an email invitation', answer: NoAnswer,
     handler: async (r) => {
       const id = pathInt(r, 'invite_id');
-      await transact(r.ctx, (tx) => doRevokeInvite(tx, r.realm, r.user, id));
-      return {};
+      return done(transact(r.ctx, (tx) => doRevokeInvite(tx, r.realm, r.user, id)));
     },
   }),
   route({
-    method: 'POST', path: '/invites/:invite_id/resend', auth: 'user', summary: 'Resend an email invitation',
-    answer: Type.Object({ timestamp: Type.Integer() }),
+    method: 'POST', path: '/invites/:invite_id/resend', auth: 'user', summary: 'Resend an email invitation', answer: Type.Object({ timestamp: Type.Integer() }),
     handler: async (r) => {
       const id = pathInt(r, 'invite_id');
       return { timestamp: await transact(r.ctx, (tx) => doResendInvite(tx, r.realm, r.user, id)) };

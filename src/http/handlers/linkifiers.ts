@@ -1,7 +1,6 @@
-import { pathInt, route, type Route } from '../route.js';
+import { done, NoAnswer, pathInt, route, type Route } from '../route.js';
 import { Str, Type } from '../../schemas/params.js';
 import { transact } from '../../actions/transaction.js';
-import { requireAdmin } from '../../access/user.js';
 import { doAddLinkifier, doRemoveLinkifier, doUpdateLinkifier } from '../../actions/linkifiers.js';
 import { legacyRealmFilters, realmLinkifiers } from '../../reads/linkifiers.js';
 import { WireLinkifier } from '../../schemas/wire.js';
@@ -11,8 +10,7 @@ const params = { pattern: Str(), url_format_string: Str() };
 // Zulip checks the role (require_realm_admin) before it reads any parameter.
 export const linkifierRoutes: Route[] = [
   route({
-    method: 'GET', path: '/realm/linkifiers', auth: 'user', summary: 'Get linkifiers',
-    answer: Type.Object({ linkifiers: Type.Array(WireLinkifier) }),
+    method: 'GET', path: '/realm/linkifiers', auth: 'user', summary: 'Get linkifiers', answer: Type.Object({ linkifiers: Type.Array(WireLinkifier) }),
     handler: async (r) => ({ linkifiers: await realmLinkifiers(r.ctx.store.db, r.realm.id) }),
   }),
   route({
@@ -22,37 +20,31 @@ export const linkifierRoutes: Route[] = [
     handler: async (r) => ({ filters: legacyRealmFilters(await realmLinkifiers(r.ctx.store.db, r.realm.id)) }),
   }),
   route({
-    method: 'POST', path: '/realm/filters', auth: 'user', summary: 'Add a linkifier',
+    method: 'POST', path: '/realm/filters', auth: 'user', summary: 'Add a linkifier', requires: 'admin',
     params,
     answer: Type.Object({ id: Type.Integer() }),
     handler: async (r) => {
-      requireAdmin(r.user);
       const pattern = r.args.pattern;
       const urlFormat = r.args.url_format_string;
       return { id: await transact(r.ctx, (tx) => doAddLinkifier(tx, r.realm, pattern, urlFormat)) };
     },
   }),
   route({
-    method: 'PATCH', path: '/realm/filters/:filter_id', auth: 'user', summary: 'Update a linkifier',
+    method: 'PATCH', path: '/realm/filters/:filter_id', auth: 'user', summary: 'Update a linkifier', requires: 'admin',
     params,
-    answer: Type.Object({}),
+    answer: NoAnswer,
     handler: async (r) => {
-      requireAdmin(r.user);
       const id = pathInt(r, 'filter_id');
       const pattern = r.args.pattern;
       const urlFormat = r.args.url_format_string;
-      await transact(r.ctx, (tx) => doUpdateLinkifier(tx, r.realm, id, pattern, urlFormat));
-      return {};
+      return done(transact(r.ctx, (tx) => doUpdateLinkifier(tx, r.realm, id, pattern, urlFormat)));
     },
   }),
   route({
-    method: 'DELETE', path: '/realm/filters/:filter_id', auth: 'user', summary: 'Remove a linkifier',
-    answer: Type.Object({}),
+    method: 'DELETE', path: '/realm/filters/:filter_id', auth: 'user', summary: 'Remove a linkifier', requires: 'admin', answer: NoAnswer,
     handler: async (r) => {
-      requireAdmin(r.user);
       const id = pathInt(r, 'filter_id');
-      await transact(r.ctx, (tx) => doRemoveLinkifier(tx, r.realm, id));
-      return {};
+      return done(transact(r.ctx, (tx) => doRemoveLinkifier(tx, r.realm, id)));
     },
   }),
 ];

@@ -1,4 +1,4 @@
-import { pathInt, route, type Route } from '../route.js';
+import { NoAnswer, pathInt, route, type Route } from '../route.js';
 import { Bool, Default, Int, Opt, Str, Type } from '../../schemas/params.js';
 import { badRequest } from '../../errors.js';
 import { PROPAGATE_MODES, updateMessage, type PropagateMode } from '../../actions/message-edit.js';
@@ -15,7 +15,7 @@ export const messageEditRoutes: Route[] = [
       send_notification_to_old_thread: Default(Bool(), true),
       send_notification_to_new_thread: Default(Bool(), true),
     },
-    answer: Type.Object({}),
+    answer: NoAnswer,
     handler: async (r) => {
       const id = pathInt(r, 'message_id');
       const mode = r.args.propagate_mode ?? 'change_one';

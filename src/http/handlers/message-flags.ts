@@ -1,4 +1,4 @@
-import { route, type Route } from '../route.js';
+import { done, NoAnswer, route, type Route } from '../route.js';
 import { Int, IntList, Str, Type } from '../../schemas/params.js';
 import { LIST_LIMITS } from '../../lib/limits.js';
 import { transact } from '../../actions/transaction.js';
@@ -19,31 +19,21 @@ export const messageFlagRoutes: Route[] = [
     },
   }),
   route({
-    method: 'POST', path: '/mark_all_as_read', auth: 'user', summary: 'Mark all messages as read',
-    answer: Type.Object({}),
-    handler: async (r) => {
-      await transact(r.ctx, (tx) => doMarkAllAsRead(tx, r.user));
-      return {};
-    },
+    method: 'POST', path: '/mark_all_as_read', auth: 'user', summary: 'Mark all messages as read', answer: NoAnswer,
+    handler: async (r) => done(transact(r.ctx, (tx) => doMarkAllAsRead(tx, r.user))),
   }),
   route({
-    method: 'POST', path: '/mark_stream_as_read', auth: 'user', summary: 'Mark a stream as read',
-    params: { stream_id: Int() },
-    answer: Type.Object({}),
+    method: 'POST', path: '/mark_stream_as_read', auth: 'user', summary: 'Mark a stream as read', params: { stream_id: Int() }, answer: NoAnswer,
     handler: async (r) => {
       const streamId = r.args.stream_id;
-      await transact(r.ctx, (tx) => doMarkStreamAsRead(tx, r.user, streamId));
-      return {};
+      return done(transact(r.ctx, (tx) => doMarkStreamAsRead(tx, r.user, streamId)));
     },
   }),
   route({
-    method: 'POST', path: '/mark_topic_as_read', auth: 'user', summary: 'Mark a topic as read',
-    params: { stream_id: Int(), topic_name: Str() },
-    answer: Type.Object({}),
+    method: 'POST', path: '/mark_topic_as_read', auth: 'user', summary: 'Mark a topic as read', params: { stream_id: Int(), topic_name: Str() }, answer: NoAnswer,
     handler: async (r) => {
       const { stream_id: streamId, topic_name: topic } = r.args;
-      await transact(r.ctx, (tx) => doMarkStreamAsRead(tx, r.user, streamId, topic));
-      return {};
+      return done(transact(r.ctx, (tx) => doMarkStreamAsRead(tx, r.user, streamId, topic)));
     },
   }),
 ];

@@ -1,4 +1,4 @@
-import { pathInt, route, type Route } from '../route.js';
+import { done, NoAnswer, pathInt, route, type Route } from '../route.js';
 import { Type } from '../../schemas/params.js';
 import { transact } from '../../actions/transaction.js';
 import { doMuteUser, doUnmuteUser } from '../../actions/muted-users.js';
@@ -10,23 +10,19 @@ const MUTABLE = { allowBots: false, allowDeactivated: true } as const;
 
 export const mutedUserRoutes: Route[] = [
   route({
-    method: 'POST', path: '/users/me/muted_users/:muted_user_id', auth: 'user', summary: 'Mute a user',
-    answer: Type.Object({}),
+    method: 'POST', path: '/users/me/muted_users/:muted_user_id', auth: 'user', summary: 'Mute a user', answer: NoAnswer,
     handler: async (r) => {
       const id = pathInt(r, 'muted_user_id');
       if (id === r.user.id) throw cannotMuteSelf();
       const muted = await accessUserById(r.ctx.store.db, r.user, id, MUTABLE);
-      await transact(r.ctx, (tx) => doMuteUser(tx, r.user, muted));
-      return {};
+      return done(transact(r.ctx, (tx) => doMuteUser(tx, r.user, muted)));
     },
   }),
   route({
-    method: 'DELETE', path: '/users/me/muted_users/:muted_user_id', auth: 'user', summary: 'Unmute a user',
-    answer: Type.Object({}),
+    method: 'DELETE', path: '/users/me/muted_users/:muted_user_id', auth: 'user', summary: 'Unmute a user', answer: NoAnswer,
     handler: async (r) => {
       const muted = await accessUserById(r.ctx.store.db, r.user, pathInt(r, 'muted_user_id'), MUTABLE);
-      await transact(r.ctx, (tx) => doUnmuteUser(tx, r.user, muted));
-      return {};
+      return done(transact(r.ctx, (tx) => doUnmuteUser(tx, r.user, muted)));
     },
   }),
 ];

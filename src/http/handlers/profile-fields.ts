@@ -1,9 +1,8 @@
-import { pathInt, route, type AuthedRequest, type Route } from '../route.js';
+import { done, NoAnswer, pathInt, route, type AuthedRequest, type Route } from '../route.js';
 import { AnyJson, Default, Dict, Int, IntList, List, OneOf, Opt, Str, Type } from '../../schemas/params.js';
 import { LIST_LIMITS } from '../../lib/limits.js';
 import { capList } from '../../lib/lists.js';
 import { transact } from '../../actions/transaction.js';
-import { requireAdmin } from '../../access/user.js';
 import {
   accessProfileField, doCreateProfileField, doDeleteProfileField, doRemoveProfileData, doReorderProfileFields, doUpdateProfileData, doUpdateProfileField,
 } from '../../actions/profile-fields.js';
@@ -36,70 +35,59 @@ export const profileFieldRoutes: Route[] = [
     handler: async (r) => ({ custom_fields: await realmProfileFields(r.ctx.store.db, r.realm.id) }),
   }),
   route({
-    method: 'POST', path: '/realm/profile_fields', auth: 'user', summary: 'Create a custom profile field',
+    method: 'POST', path: '/realm/profile_fields', auth: 'user', summary: 'Create a custom profile field', requires: 'admin',
     params: { ...LABEL_AND_HINT, field_type: Int() },
     answer: Type.Object({ id: Type.Integer() }),
     handler: async (r) => {
-      requireAdmin(r.user);
       const { name, hint, data } = labelAndHint(r.args);
       const type = r.args.field_type;
       return { id: await transact(r.ctx, (tx) => doCreateProfileField(tx, r.realm, { name, hint, type, data })) };
     },
   }),
   route({
-    method: 'PATCH', path: '/realm/profile_fields', auth: 'user', summary: 'Reorder custom profile fields',
+    method: 'PATCH', path: '/realm/profile_fields', auth: 'user', summary: 'Reorder custom profile fields', requires: 'admin',
     params: { order: IntList(LIST_LIMITS.other) },
-    answer: Type.Object({}),
+    answer: NoAnswer,
     handler: async (r) => {
-      requireAdmin(r.user);
       const order = r.args.order;
-      await transact(r.ctx, (tx) => doReorderProfileFields(tx, r.realm, order));
-      return {};
+      return done(transact(r.ctx, (tx) => doReorderProfileFields(tx, r.realm, order)));
     },
   }),
   route({
-    method: 'PATCH', path: '/realm/profile_fields/:field_id', auth: 'user', summary: 'Update a custom profile field',
+    method: 'PATCH', path: '/realm/profile_fields/:field_id', auth: 'user', summary: 'Update a custom profile field', requires: 'admin',
     params: LABEL_AND_HINT,
-    answer: Type.Object({}),
+    answer: NoAnswer,
     handler: async (r) => {
-      requireAdmin(r.user);
       const id = pathInt(r, 'field_id');
       const change = labelAndHint(r.args);
-      await transact(r.ctx, async (tx) => doUpdateProfileField(tx, r.realm, await accessProfileField(tx, r.realm.id, id), change));
-      return {};
+      return done(transact(r.ctx, async (tx) => doUpdateProfileField(tx, r.realm, await accessProfileField(tx, r.realm.id, id), change)));
     },
   }),
   route({
-    method: 'DELETE', path: '/realm/profile_fields/:field_id', auth: 'user', summary: 'Delete a custom profile field',
-    answer: Type.Object({}),
+    method: 'DELETE', path: '/realm/profile_fields/:field_id', auth: 'user', summary: 'Delete a custom profile field', requires: 'admin', answer: NoAnswer,
     handler: async (r) => {
-      requireAdmin(r.user);
       const id = pathInt(r, 'field_id');
-      await transact(r.ctx, async (tx) => doDeleteProfileField(tx, r.realm, await accessProfileField(tx, r.realm.id, id)));
-      return {};
+      return done(transact(r.ctx, async (tx) => doDeleteProfileField(tx, r.realm, await accessProfileField(tx, r.realm.id, id))));
     },
   }),
   route({
     method: 'PATCH', path: '/users/me/profile_data', auth: 'user', summary: 'Update your custom profile data',
     // Zulip's check_list(check_dict_only([id: check_int, value: check_union([check_string, check_list(check_int)])])).
     params: { data: List(Dict({ id: Int(), value: OneOf([Str(), Type.Array(Type.Integer())]) }), LIST_LIMITS.other) },
-    answer: Type.Object({}),
+    answer: NoAnswer,
     handler: async (r) => {
       requireHuman(r);
       const items = r.args.data.map(({ id, value }) => ({ id, value }));
-      await transact(r.ctx, (tx) => doUpdateProfileData(tx, r.user, items));
-      return {};
+      return done(transact(r.ctx, (tx) => doUpdateProfileData(tx, r.user, items)));
     },
   }),
   route({
-    method: 'DELETE', path: '/users/me/profile_data', auth: 'user', summary: 'Remove your custom profile data',
-    params: { data: IntList(LIST_LIMITS.other) },
-    answer: Type.Object({}),
+    method: 'DELETE', path: '/users/me/profile_data', auth: 'user', summary: 'Remove your custom profile data', params: { data: IntList(LIST_LIMITS.other) },
+    answer: NoAnswer,
     handler: async (r) => {
       requireHuman(r);
       const ids = r.args.data;
-      await transact(r.ctx, (tx) => doRemoveProfileData(tx, r.user, ids));
-      return {};
+      return done(transact(r.ctx, (tx) => doRemoveProfileData(tx, r.user, ids)));
     },
   }),
 ];

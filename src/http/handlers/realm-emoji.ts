@@ -1,4 +1,4 @@
-import { route, type Route } from '../route.js';
+import { done, NoAnswer, route, type Route } from '../route.js';
 import { Type } from '../../schemas/params.js';
 import { addRealmEmoji, removeRealmEmoji, MAX_EMOJI_FILE_SIZE_MIB } from '../../actions/realm-emoji.js';
 import { emojiImage, realmEmojiDict } from '../../reads/realm-emoji.js';
@@ -8,25 +8,16 @@ import { WireRealmEmojiDict } from '../../schemas/wire.js';
 
 export const realmEmojiRoutes: Route[] = [
   route({
-    method: 'GET', path: '/realm/emoji', auth: 'user', summary: 'Get custom emoji',
-    answer: Type.Object({ emoji: WireRealmEmojiDict }),
+    method: 'GET', path: '/realm/emoji', auth: 'user', summary: 'Get custom emoji', answer: Type.Object({ emoji: WireRealmEmojiDict }),
     handler: async (r) => ({ emoji: await realmEmojiDict(r.ctx.store.db, r.realm.id) }),
   }),
   route({
-    method: 'POST', path: '/realm/emoji/:emoji_name', auth: 'user', streamsFiles: true, summary: 'Upload a custom emoji',
-    answer: Type.Object({}),
-    handler: async (r) => {
-      await addRealmEmoji(r.ctx, r.realm, r.user, r.path.emoji_name ?? '', filesOf(r.req, MAX_EMOJI_FILE_SIZE_MIB * 1024 * 1024));
-      return {};
-    },
+    method: 'POST', path: '/realm/emoji/:emoji_name', auth: 'user', streamsFiles: true, summary: 'Upload a custom emoji', answer: NoAnswer,
+    handler: async (r) => done(addRealmEmoji(r.ctx, r.realm, r.user, r.path.emoji_name ?? '', filesOf(r.req, MAX_EMOJI_FILE_SIZE_MIB * 1024 * 1024))),
   }),
   route({
-    method: 'DELETE', path: '/realm/emoji/:emoji_name', auth: 'user', summary: 'Deactivate a custom emoji',
-    answer: Type.Object({}),
-    handler: async (r) => {
-      await removeRealmEmoji(r.ctx, r.realm, r.user, r.path.emoji_name ?? '');
-      return {};
-    },
+    method: 'DELETE', path: '/realm/emoji/:emoji_name', auth: 'user', summary: 'Deactivate a custom emoji', answer: NoAnswer,
+    handler: async (r) => done(removeRealmEmoji(r.ctx, r.realm, r.user, r.path.emoji_name ?? '')),
   }),
   // The images themselves, public as Zulip serves avatars: an emoji shows in notifications
   // and in clients that fetch images without credentials. The image's bytes (or an HTML

@@ -7,13 +7,11 @@ import { WireServerSettings } from '../../schemas/wire.js';
 
 export const serverRoutes: Route[] = [
   route({
-    method: 'GET', path: '/server_settings', auth: 'none', summary: 'Get server settings',
-    answer: WireServerSettings,
+    method: 'GET', path: '/server_settings', auth: 'none', summary: 'Get server settings', answer: WireServerSettings,
     handler: async (r) => presentServerSettings(r.ctx.config, r.realm),
   }),
   route({
-    method: 'POST', path: '/fetch_api_key', auth: 'none', summary: 'Fetch an API key',
-    params: { username: Str(), password: Str() },
+    method: 'POST', path: '/fetch_api_key', auth: 'none', summary: 'Fetch an API key', params: { username: Str(), password: Str() },
     answer: Type.Object({ api_key: Type.String(), email: Type.String(), user_id: Type.Integer() }),
     handler: async (r) => {
       const user = await fetchApiKey(r.ctx, r.realm, r.args.username, r.args.password, clientAddress(r.req.ip));

@@ -1,4 +1,4 @@
-import { route, type Route } from '../route.js';
+import { NoAnswer, route, type Route } from '../route.js';
 import { Str, Type } from '../../schemas/params.js';
 import { fetchApiKey } from '../../actions/login.js';
 import { doCreateSession, doDeleteSession } from '../../actions/sessions.js';
@@ -8,8 +8,7 @@ import { clientAddress } from '../rate-limit.js';
 /** Signing in and out of the web app (web-contract.md): outside /api/v1, answered in the API's JSON shape. */
 export const sessionRoutes: Route[] = [
   route({
-    method: 'POST', path: '/accounts/login', prefix: '', auth: 'none', summary: 'Sign in to the web app',
-    params: { username: Str(), password: Str() },
+    method: 'POST', path: '/accounts/login', prefix: '', auth: 'none', summary: 'Sign in to the web app', params: { username: Str(), password: Str() },
     answer: Type.Object({ user_id: Type.Integer() }),
     handler: async (r) => {
       // The same checks, wording and failure limit as POST /fetch_api_key; the key stays here.
@@ -19,8 +18,7 @@ export const sessionRoutes: Route[] = [
     },
   }),
   route({
-    method: 'POST', path: '/accounts/logout', prefix: '', auth: 'none', summary: 'Sign out of the web app',
-    answer: Type.Object({}),
+    method: 'POST', path: '/accounts/logout', prefix: '', auth: 'none', summary: 'Sign out of the web app', answer: NoAnswer,
     handler: async (r) => {
       const { idHash } = await authenticateSession(r.ctx, r.req);
       await doDeleteSession(r.ctx, idHash);

@@ -1,8 +1,7 @@
-import { pathInt, route, type AuthedRequest, type Route } from '../route.js';
+import { done, NoAnswer, pathInt, route, type AuthedRequest, type Route } from '../route.js';
 import { Bool, Default, Int, Opt, Str, Type, type ArgsOf } from '../../schemas/params.js';
 import { WireListedStream, WireStream } from '../../schemas/wire.js';
 import { transact } from '../../actions/transaction.js';
-import { requireAdmin } from '../../access/user.js';
 import { accessStreamById, accessStreamByName, canReadHistory } from '../../access/stream.js';
 import { accessStreamForUpdate } from '../../access/stream-admin.js';
 import { presentStream, streamEmailAddress } from '../../presenters/stream.js';
@@ -73,17 +72,14 @@ export const streamRoutes: Route[] = [
     handler: async (r) => ({ streams: await listStreamsFor(r) }),
   }),
   route({
-    method: 'GET', path: '/streams/:stream_id', auth: 'user', summary: 'Get a stream by id',
-    answer: Type.Object({ stream: WireStream }),
+    method: 'GET', path: '/streams/:stream_id', auth: 'user', summary: 'Get a stream by id', answer: Type.Object({ stream: WireStream }),
     handler: async (r) => {
       const { stream } = await accessStreamById(r.ctx.store.db, r.user, pathInt(r, 'stream_id'), { allowAdmin: true });
       return { stream: presentStream(stream) };
     },
   }),
   route({
-    method: 'GET', path: '/get_stream_id', auth: 'user', summary: 'Get a stream\'s id',
-    params: { stream: Str() },
-    answer: Type.Object({ stream_id: Type.Integer() }),
+    method: 'GET', path: '/get_stream_id', auth: 'user', summary: 'Get a stream\'s id', params: { stream: Str() }, answer: Type.Object({ stream_id: Type.Integer() }),
     handler: async (r) => {
       const { stream } = await accessStreamByName(r.ctx.store.db, r.user, r.args.stream);
       return { stream_id: stream.id };
@@ -100,8 +96,7 @@ export const streamRoutes: Route[] = [
   }),
   route({
     // Newer Zulip's endpoint, used by clients whose subscription objects lack email_address.
-    method: 'GET', path: '/streams/:stream_id/email_address', auth: 'user', summary: 'Get a stream\'s email address',
-    answer: Type.Object({ email: Type.String() }),
+    method: 'GET', path: '/streams/:stream_id/email_address', auth: 'user', summary: 'Get a stream\'s email address', answer: Type.Object({ email: Type.String() }),
     handler: async (r) => {
       const { stream } = await accessStreamById(r.ctx.store.db, r.user, pathInt(r, 'stream_id'));
       return { email: streamEmailAddress(stream) };
@@ -119,7 +114,7 @@ export const streamRoutes: Route[] = [
   route({
     method: 'PATCH', path: '/streams/:stream_id', auth: 'user', summary: 'Update a stream',
     params: EDIT_PARAMS,
-    answer: Type.Object({}),
+    answer: NoAnswer,
     handler: async (r) => {
       const id = pathInt(r, 'stream_id');
       await transact(r.ctx, async (tx) => {
@@ -130,51 +125,36 @@ export const streamRoutes: Route[] = [
     },
   }),
   route({
-    method: 'DELETE', path: '/streams/:stream_id', auth: 'user', summary: 'Archive a stream',
-    answer: Type.Object({}),
+    method: 'DELETE', path: '/streams/:stream_id', auth: 'user', summary: 'Archive a stream', answer: NoAnswer,
     handler: async (r) => {
       const id = pathInt(r, 'stream_id');
-      await transact(r.ctx, async (tx) => doDeactivateStream(tx, (await accessStreamForUpdate(tx.db, r.user, id)).stream));
-      return {};
+      return done(transact(r.ctx, async (tx) => doDeactivateStream(tx, (await accessStreamForUpdate(tx.db, r.user, id)).stream)));
     },
   }),
   route({
-    method: 'POST', path: '/streams/:stream_id/delete_topic', auth: 'user', summary: 'Delete a topic',
-    params: { topic_name: Str() },
-    answer: Type.Object({}),
+    method: 'POST', path: '/streams/:stream_id/delete_topic', auth: 'user', summary: 'Delete a topic', requires: 'admin', params: { topic_name: Str() }, answer: NoAnswer,
     handler: async (r) => {
-      requireAdmin(r.user);
       const id = pathInt(r, 'stream_id');
       const topic = r.args.topic_name;
-      await transact(r.ctx, async (tx) => doDeleteTopic(tx, r.user, (await accessStreamById(tx.db, r.user, id)).stream, topic));
-      return {};
+      return done(transact(r.ctx, async (tx) => doDeleteTopic(tx, r.user, (await accessStreamById(tx.db, r.user, id)).stream, topic)));
     },
   }),
   route({
-    method: 'GET', path: '/default_streams', auth: 'user', summary: 'Get the default streams',
-    answer: Type.Object({ default_streams: Type.Array(WireStream) }),
+    method: 'GET', path: '/default_streams', auth: 'user', summary: 'Get the default streams', answer: Type.Object({ default_streams: Type.Array(WireStream) }),
     handler: async (r) => ({ default_streams: (await defaultStreams(r.ctx.store.db, r.realm.id)).map(presentStream) }),
   }),
   route({
-    method: 'POST', path: '/default_streams', auth: 'user', summary: 'Add a default stream',
-    params: { stream_id: Int() },
-    answer: Type.Object({}),
+    method: 'POST', path: '/default_streams', auth: 'user', summary: 'Add a default stream', requires: 'admin', params: { stream_id: Int() }, answer: NoAnswer,
     handler: async (r) => {
-      requireAdmin(r.user);
       const id = r.args.stream_id;
-      await transact(r.ctx, async (tx) => doAddDefaultStream(tx, (await accessStreamById(tx.db, r.user, id)).stream));
-      return {};
+      return done(transact(r.ctx, async (tx) => doAddDefaultStream(tx, (await accessStreamById(tx.db, r.user, id)).stream)));
     },
   }),
   route({
-    method: 'DELETE', path: '/default_streams', auth: 'user', summary: 'Remove a default stream',
-    params: { stream_id: Int() },
-    answer: Type.Object({}),
+    method: 'DELETE', path: '/default_streams', auth: 'user', summary: 'Remove a default stream', requires: 'admin', params: { stream_id: Int() }, answer: NoAnswer,
     handler: async (r) => {
-      requireAdmin(r.user);
       const id = r.args.stream_id;
-      await transact(r.ctx, async (tx) => doRemoveDefaultStream(tx, (await accessStreamById(tx.db, r.user, id, { allowAdmin: true })).stream));
-      return {};
+      return done(transact(r.ctx, async (tx) => doRemoveDefaultStream(tx, (await accessStreamById(tx.db, r.user, id, { allowAdmin: true })).stream)));
     },
   }),
 ];

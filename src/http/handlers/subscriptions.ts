@@ -1,4 +1,4 @@
-import { pathInt, route, type Route } from '../route.js';
+import { NoAnswer, pathInt, route, type Route } from '../route.js';
 import { Bool, Default, Dict, Int, List, OneOf, Opt, Str, StrList, Type } from '../../schemas/params.js';
 import { WireSubscription } from '../../schemas/wire.js';
 import { LIST_LIMITS } from '../../lib/limits.js';
@@ -31,8 +31,7 @@ const unsubscribeAnswer = Type.Object({ removed: Type.Array(Type.String()), not_
 
 export const subscriptionRoutes: Route[] = [
   route({
-    method: 'GET', path: '/users/me/subscriptions', auth: 'user', summary: 'Get subscribed streams',
-    params: { include_subscribers: Default(Bool(), false) },
+    method: 'GET', path: '/users/me/subscriptions', auth: 'user', summary: 'Get subscribed streams', params: { include_subscribers: Default(Bool(), false) },
     answer: Type.Object({ subscriptions: Type.Array(WireSubscription) }),
     handler: async (r) => {
       const withSubscribers = r.args.include_subscribers;
@@ -115,8 +114,7 @@ export const subscriptionRoutes: Route[] = [
     },
   }),
   route({
-    method: 'POST', path: '/users/me/subscriptions/properties', auth: 'user', summary: 'Update subscription settings',
-    params: { subscription_data: propertyChanges },
+    method: 'POST', path: '/users/me/subscriptions/properties', auth: 'user', summary: 'Update subscription settings', params: { subscription_data: propertyChanges },
     answer: Type.Object({ subscription_data: Type.Array(Type.Object({ stream_id: Type.Integer(), property: Type.String(), value: Type.Union([Type.String(), Type.Boolean()]) })) }),
     handler: async (r) => {
       const changes: PropertyChange[] = r.args.subscription_data;
@@ -141,7 +139,7 @@ export const subscriptionRoutes: Route[] = [
   route({
     method: 'PATCH', path: '/users/me/subscriptions/muted_topics', auth: 'user', summary: 'Mute or unmute a topic',
     params: { stream_id: Opt(Int()), stream: Opt(Str({ description: 'The stream by name, instead of stream_id' })), topic: Str(), op: Str({ description: 'add or remove' }) },
-    answer: Type.Object({}),
+    answer: NoAnswer,
     handler: async (r) => {
       const { stream_id: streamId, stream: streamName, topic, op } = r.args;
       if (streamId === undefined && streamName === undefined) throw badRequest("Please supply 'stream'.");

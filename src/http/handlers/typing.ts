@@ -1,5 +1,5 @@
-import { route, type Route } from '../route.js';
-import { Int, IntList, Opt, Str, Type } from '../../schemas/params.js';
+import { done, NoAnswer, route, type Route } from '../route.js';
+import { Int, IntList, Opt, Str } from '../../schemas/params.js';
 import { LIST_LIMITS } from '../../lib/limits.js';
 import { writeAlone } from '../../actions/transaction.js';
 import { badRequest, missingArgument } from '../../errors.js';
@@ -17,7 +17,7 @@ export const typingRoutes: Route[] = [
       to: Opt(IntList(LIST_LIMITS.recipients, { description: 'The recipients\' user ids, or a stream\'s id in a list' })),
       topic: Opt(Str({ description: 'For type stream' })),
     },
-    answer: Type.Object({}),
+    answer: NoAnswer,
     handler: async (r) => {
       const kind = messageKind(r.args.type ?? 'private');
       if (!kind) throw badRequest('Invalid type');
@@ -35,8 +35,7 @@ export const typingRoutes: Route[] = [
         if (topic === undefined) throw badRequest('Missing topic');
       }
       // Nothing is stored: the reads need no transaction, and the writer is not held.
-      await writeAlone(r.ctx, (tx) => doSendTyping(tx, r.realm, r.user, { kind, op, to, topic }));
-      return {};
+      return done(writeAlone(r.ctx, (tx) => doSendTyping(tx, r.realm, r.user, { kind, op, to, topic })));
     },
   }),
 ];

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { pathInt, route, type BaseRequest, type Route } from '../route.js';
+import { done, NoAnswer, pathInt, route, type BaseRequest, type Route } from '../route.js';
 import { Type } from '../../schemas/params.js';
 import type { UserRow } from '../../rows.js';
 import { authenticate } from '../auth.js';
@@ -50,8 +50,7 @@ async function serveUpload(r: BaseRequest<unknown>, user: UserRow): Promise<Reco
 
 export const uploadRoutes: Route[] = [
   route({
-    method: 'POST', path: '/user_uploads', auth: 'user', streamsFiles: true, summary: 'Upload a file',
-    answer: Type.Object({ uri: Type.String() }),
+    method: 'POST', path: '/user_uploads', auth: 'user', streamsFiles: true, summary: 'Upload a file', answer: Type.Object({ uri: Type.String() }),
     handler: async (r) => {
       const maxMib = r.ctx.config.maxFileUploadSizeMib;
       return { uri: await uploadFile(r.ctx, r.user, filesOf(r.req, maxMib * MIB), maxMib) };
@@ -82,11 +81,7 @@ export const uploadRoutes: Route[] = [
     handler: async (r) => userAttachments(r.ctx.store.db, r.user),
   }),
   route({
-    method: 'DELETE', path: '/attachments/:attachment_id', auth: 'user', summary: 'Delete an attachment',
-    answer: Type.Object({}),
-    handler: async (r) => {
-      await deleteAttachment(r.ctx, r.user, pathInt(r, 'attachment_id'));
-      return {};
-    },
+    method: 'DELETE', path: '/attachments/:attachment_id', auth: 'user', summary: 'Delete an attachment', answer: NoAnswer,
+    handler: async (r) => done(deleteAttachment(r.ctx, r.user, pathInt(r, 'attachment_id'))),
   }),
 ];

@@ -1,8 +1,8 @@
-import { pathInt, route, type Route } from '../route.js';
+import { done, NoAnswer, pathInt, route, type Route } from '../route.js';
 import { IntList, Opt, Str, Type } from '../../schemas/params.js';
 import { LIST_LIMITS } from '../../lib/limits.js';
 import { transact } from '../../actions/transaction.js';
-import { accessUserGroupById, checkCanEditUserGroups, requireMemberOrAdmin } from '../../access/user-group.js';
+import { accessUserGroupById, checkCanEditUserGroups } from '../../access/user-group.js';
 import { doAddUserGroupMembers, doCreateUserGroup, doDeleteUserGroup, doRemoveUserGroupMembers, doUpdateUserGroup } from '../../actions/user-groups.js';
 import { realmUserGroups, userGroupMemberIds } from '../../reads/user-groups.js';
 import { groupNothingToDo, noNewData } from '../../errors.js';
@@ -11,24 +11,20 @@ import { WireUserGroup } from '../../schemas/wire.js';
 // As Zulip: the edit permission (user_group_edit_policy) is checked before the parameters.
 export const userGroupRoutes: Route[] = [
   route({
-    method: 'GET', path: '/user_groups', auth: 'user', summary: 'Get user groups',
-    answer: Type.Object({ user_groups: Type.Array(WireUserGroup) }),
+    method: 'GET', path: '/user_groups', auth: 'user', summary: 'Get user groups', answer: Type.Object({ user_groups: Type.Array(WireUserGroup) }),
     handler: async (r) => ({ user_groups: await realmUserGroups(r.ctx.store.db, r.realm.id) }),
   }),
   route({
-    method: 'POST', path: '/user_groups/create', auth: 'user', summary: 'Create a user group',
-    answer: Type.Object({}),
+    method: 'POST', path: '/user_groups/create', auth: 'user', summary: 'Create a user group', answer: NoAnswer,
     params: { name: Str(), members: IntList(LIST_LIMITS.users), description: Str() },
     handler: async (r) => {
       checkCanEditUserGroups(r.user, r.realm);
       const { name, members: memberIds, description } = r.args;
-      await transact(r.ctx, (tx) => doCreateUserGroup(tx, r.realm, { name, description, memberIds }));
-      return {};
+      return done(transact(r.ctx, (tx) => doCreateUserGroup(tx, r.realm, { name, description, memberIds })));
     },
   }),
   route({
-    method: 'PATCH', path: '/user_groups/:user_group_id', auth: 'user', summary: 'Update a user group',
-    answer: Type.Object({}),
+    method: 'PATCH', path: '/user_groups/:user_group_id', auth: 'user', summary: 'Update a user group', answer: NoAnswer,
     params: { name: Str({ description: 'Empty to keep the name' }), description: Str() },
     handler: async (r) => {
       checkCanEditUserGroups(r.user, r.realm);
@@ -36,23 +32,19 @@ export const userGroupRoutes: Route[] = [
       const { name, description } = r.args;
       if (!name && !description) throw noNewData();
       // An empty name leaves the name as it is: a group is never renamed to nothing.
-      await transact(r.ctx, async (tx) => doUpdateUserGroup(tx, await accessUserGroupById(tx.db, r.user, id), { name: name || undefined, description }));
-      return {};
+      return done(transact(r.ctx, async (tx) => doUpdateUserGroup(tx, await accessUserGroupById(tx.db, r.user, id), { name: name || undefined, description })));
     },
   }),
   route({
-    method: 'DELETE', path: '/user_groups/:user_group_id', auth: 'user', summary: 'Delete a user group',
-    answer: Type.Object({}),
+    method: 'DELETE', path: '/user_groups/:user_group_id', auth: 'user', summary: 'Delete a user group', answer: NoAnswer,
     handler: async (r) => {
       checkCanEditUserGroups(r.user, r.realm);
       const id = pathInt(r, 'user_group_id');
-      await transact(r.ctx, async (tx) => doDeleteUserGroup(tx, await accessUserGroupById(tx.db, r.user, id)));
-      return {};
+      return done(transact(r.ctx, async (tx) => doDeleteUserGroup(tx, await accessUserGroupById(tx.db, r.user, id))));
     },
   }),
   route({
-    method: 'POST', path: '/user_groups/:user_group_id/members', auth: 'user', summary: 'Update a user group\'s members',
-    answer: Type.Object({}),
+    method: 'POST', path: '/user_groups/:user_group_id/members', auth: 'user', summary: 'Update a user group\'s members', answer: NoAnswer,
     // Zulip reads `delete` before `add`.
     params: { delete: Opt(IntList(LIST_LIMITS.users)), add: Opt(IntList(LIST_LIMITS.users)) },
     handler: async (r) => {
@@ -71,10 +63,9 @@ export const userGroupRoutes: Route[] = [
     },
   }),
   route({
-    method: 'GET', path: '/user_groups/:user_group_id/members', auth: 'user', summary: 'Get a user group\'s members',
+    method: 'GET', path: '/user_groups/:user_group_id/members', auth: 'user', summary: 'Get a user group\'s members', requires: 'member',
     answer: Type.Object({ members: Type.Array(Type.Integer()) }),
     handler: async (r) => {
-      requireMemberOrAdmin(r.user);
       const id = pathInt(r, 'user_group_id');
       return { members: await userGroupMemberIds(r.ctx.store.db, await accessUserGroupById(r.ctx.store.db, r.user, id, true)) };
     },

@@ -1,9 +1,9 @@
-import { pathInt, PreSerialized, route, type AuthedRequest, type Route } from '../route.js';
+import { done, NoAnswer, pathInt, PreSerialized, route, type AuthedRequest, type Route } from '../route.js';
 import { AnyJson, Bool, Default, Int, List, Opt, Str, Type, type ArgsOf } from '../../schemas/params.js';
 import { WireOwnUser, WireUser } from '../../schemas/wire.js';
 import { LIST_LIMITS } from '../../lib/limits.js';
 import { transact } from '../../actions/transaction.js';
-import { accessUserByEmail, accessUserById, requireAdmin } from '../../access/user.js';
+import { accessUserByEmail, accessUserById } from '../../access/user.js';
 import { canSeeDeliveryEmail } from '../../presenters/user.js';
 import { doCreateUser } from '../../actions/user-create.js';
 import { doChangeFullName, doChangeRole, doRegenerateApiKey } from '../../actions/user-update.js';
@@ -45,21 +45,15 @@ export const userRoutes: Route[] = [
     handler: async (r) => ({ members: await listUsers(r.ctx.store.db, r.realm.id, presentOpts(r)) }),
   }),
   route({
-    method: 'GET', path: '/users/me', auth: 'user', summary: 'Get your own user',
-    answer: WireOwnUser,
+    method: 'GET', path: '/users/me', auth: 'user', summary: 'Get your own user', answer: WireOwnUser,
     handler: async (r) => new PreSerialized(await ownUserAnswer(r.ctx.store.db, r.user)),
   }),
   route({
-    method: 'DELETE', path: '/users/me', auth: 'user', summary: 'Deactivate your own account',
-    answer: Type.Object({}),
-    handler: async (r) => {
-      await transact(r.ctx, (tx) => doDeactivateUser(tx, r.user));
-      return {};
-    },
+    method: 'DELETE', path: '/users/me', auth: 'user', summary: 'Deactivate your own account', answer: NoAnswer,
+    handler: async (r) => done(transact(r.ctx, (tx) => doDeactivateUser(tx, r.user))),
   }),
   route({
-    method: 'POST', path: '/users/me/api_key/regenerate', auth: 'user', summary: 'Regenerate your API key',
-    answer: Type.Object({ api_key: Type.String() }),
+    method: 'POST', path: '/users/me/api_key/regenerate', auth: 'user', summary: 'Regenerate your API key', answer: Type.Object({ api_key: Type.String() }),
     handler: async (r) => ({ api_key: await transact(r.ctx, (tx) => doRegenerateApiKey(tx, r.user)) }),
   }),
   route({
@@ -69,8 +63,7 @@ export const userRoutes: Route[] = [
     handler: async (r) => ({ user: await userAnswer(r.ctx.store.db, await targetOf(r), presentOpts(r)) }),
   }),
   route({
-    method: 'POST', path: '/users', auth: 'user', summary: 'Create a user',
-    params: { email: Str(), password: Str(), full_name: Str() },
+    method: 'POST', path: '/users', auth: 'user', summary: 'Create a user', params: { email: Str(), password: Str(), full_name: Str() },
     answer: Type.Object({ user_id: Type.Integer() }),
     handler: async (r) => {
       if (!isAdminRole(r.user.role)) throw badRequest('User not authorized to create users');
@@ -80,15 +73,14 @@ export const userRoutes: Route[] = [
     },
   }),
   route({
-    method: 'PATCH', path: '/users/:user_id', auth: 'user', summary: 'Update a user',
+    method: 'PATCH', path: '/users/:user_id', auth: 'user', summary: 'Update a user', requires: 'admin',
     params: {
       full_name: Opt(Str()),
       role: Opt(Int({ description: '100 owner, 200 administrator, 300 moderator, 400 member, 600 guest' })),
       profile_data: Opt(List(AnyJson({ description: '{"id": field id, "value": ...}' }), LIST_LIMITS.other)),
     },
-    answer: Type.Object({}),
+    answer: NoAnswer,
     handler: async (r) => {
-      requireAdmin(r.user);
       const id = pathInt(r, 'user_id');
       const fullName = r.args.full_name;
       const role = r.args.role;
@@ -108,24 +100,18 @@ export const userRoutes: Route[] = [
     },
   }),
   route({
-    method: 'DELETE', path: '/users/:user_id', auth: 'user', summary: 'Deactivate a user',
-    answer: Type.Object({}),
+    method: 'DELETE', path: '/users/:user_id', auth: 'user', summary: 'Deactivate a user', requires: 'admin', answer: NoAnswer,
     handler: async (r) => {
-      requireAdmin(r.user);
       const id = pathInt(r, 'user_id');
-      await transact(r.ctx, async (tx) => doDeactivateUser(tx, await accessUserById(tx.db, r.user, id, { forAdmin: true })));
-      return {};
+      return done(transact(r.ctx, async (tx) => doDeactivateUser(tx, await accessUserById(tx.db, r.user, id, { forAdmin: true }))));
     },
   }),
   route({
-    method: 'POST', path: '/users/:user_id/reactivate', auth: 'user', summary: 'Reactivate a user',
-    answer: Type.Object({}),
+    method: 'POST', path: '/users/:user_id/reactivate', auth: 'user', summary: 'Reactivate a user', requires: 'admin', answer: NoAnswer,
     handler: async (r) => {
-      requireAdmin(r.user);
       const id = pathInt(r, 'user_id');
-      await transact(r.ctx, async (tx) =>
-        doReactivateUser(tx, r.realm, await accessUserById(tx.db, r.user, id, { allowDeactivated: true, allowBots: true, forAdmin: true })));
-      return {};
+      return done(transact(r.ctx, async (tx) =>
+        doReactivateUser(tx, r.realm, await accessUserById(tx.db, r.user, id, { allowDeactivated: true, allowBots: true, forAdmin: true }))));
     },
   }),
 ];

@@ -1,5 +1,5 @@
-import { route, type Route } from '../route.js';
-import { Opt, Str, StrList, Type } from '../../schemas/params.js';
+import { NoAnswer, route, type Route } from '../route.js';
+import { Opt, Str, StrList } from '../../schemas/params.js';
 import { receiveWebhook } from '../../actions/webhook-receive.js';
 import { integrationNamed } from '../../webhooks/index.js';
 import { LIST_LIMITS } from '../../lib/limits.js';
@@ -19,7 +19,7 @@ export const webhookRoutes: Route[] = [
       only_events: Opt(StrList(LIST_LIMITS.other)),
       exclude_events: Opt(StrList(LIST_LIMITS.other)),
     },
-    answer: Type.Object({}),
+    answer: NoAnswer,
     known: (path) => integrationNamed(path.integration_name ?? '') !== undefined,
     handler: async (r) => {
       const integration = integrationNamed(r.path.integration_name ?? '')!;
