@@ -23,11 +23,15 @@ const ban = {
   // the store (the edge, presenters) import nothing from it, types included.
   store: layer('store', `no queries here: run them in an action or a read and pass the rows in (row types come from src/rows.ts); ${UP}`),
   eventsValues: layer('events', 'no I/O here: nothing from events/ but its types', true),
+  markdown: layer('markdown', 'lib/ is the bottom layer: markdown/ uses it, not the other way round'),
 };
-const NO_IO_MODULES = ['fs', 'fs/promises', 'net', 'http', 'https', 'http2', 'child_process', 'worker_threads', 'dgram']
+const noIo = (message) => ['fs', 'fs/promises', 'net', 'http', 'https', 'http2', 'child_process', 'worker_threads', 'dgram']
   .flatMap((m) => [m, `node:${m}`])
   .concat(['better-sqlite3', 'pg', 'kysely'])
-  .map((name) => ({ name, allowTypeImports: true, message: 'presenters are pure: row in, wire object out, no I/O' }));
+  .map((name) => ({ name, allowTypeImports: true, message }));
+const NO_IO_MODULES = noIo('presenters are pure: row in, wire object out, no I/O');
+// Everything that loads, writes or publishes: what a pure core or a leaf service must not reach.
+const ABOVE_THE_LEAVES = [ban.http, ban.actions, ban.reads, ban.access, ban.presenters, ban.cache, ban.store, ban.events];
 
 // Each source file gets exactly one of these (flat config replaces a rule's options
 // rather than merging them, so a file under two entries would lose one list).
@@ -41,10 +45,21 @@ const LAYERS = [
   { folder: 'cache', bans: [ban.http, ban.actions, ban.reads, ban.access, ban.presenters] },
   { folder: 'store', bans: [ban.http, ban.actions, ban.reads, ban.events, ban.presenters, ban.cache, ban.access] },
   { folder: 'events', bans: [ban.http, ban.actions] },
-  // Request budgets: counting only, below everything that asks.
-  { folder: 'ratelimit', bans: [ban.http, ban.actions, ban.reads, ban.access, ban.presenters, ban.cache, ban.store, ban.events] },
-  // Pure cores and helpers: below the writers.
-  ...['narrow', 'markdown', 'emoji', 'lib', 'webhooks'].map((folder) => ({ folder, bans: [ban.http, ban.actions] })),
+  // Request budgets, the mail transport and the upload back ends: leaf services below
+  // everything that asks (they know their own backing store, not Parley's).
+  ...['ratelimit', 'mail', 'uploads'].map((folder) => ({ folder, bans: ABOVE_THE_LEAVES })),
+  // The cluster's shared state (Redis): carries events/ and queues, knows no store or request.
+  { folder: 'cluster', bans: [ban.http, ban.actions, ban.reads, ban.access, ban.presenters, ban.cache, ban.store] },
+  // Outgoing-webhook deliveries: the send path hands them jobs, so they sit below actions/;
+  // a delivery posts its reply through the send action handed in by src/wiring.ts.
+  { folder: 'outgoing-webhooks', bans: [ban.http, ban.actions] },
+  // Narrow parsing and matching is pure: resolving names (reads/narrow-resolve.ts) and the
+  // SQL back end (store/narrow-sql.ts) live with the I/O.
+  { folder: 'narrow', bans: ABOVE_THE_LEAVES, paths: noIo('narrow/ is pure: parse and match, no store and no I/O (resolving is reads/narrow-resolve.ts, SQL is store/narrow-sql.ts)') },
+  // Helpers shared by every layer: the bottom (row types come from src/rows.ts).
+  { folder: 'lib', bans: [...ABOVE_THE_LEAVES, ban.markdown] },
+  // Pure cores: below the writers.
+  ...['markdown', 'emoji', 'webhooks'].map((folder) => ({ folder, bans: [ban.http, ban.actions] })),
 ];
 const layered = LAYERS.map((l) => `src/${l.folder}/**`);
 // Entry points and wiring (main.ts, app.ts, wiring.ts, cli/) may import anything.

@@ -4,7 +4,7 @@ import type { RealmRow, StreamRow, UserRow } from '../store/rows.js';
 import { streams } from '../store/repos/streams.js';
 import { badRequest } from '../errors.js';
 import { nowSeconds } from '../lib/time.js';
-import { renderStreamDescription } from '../lib/stream-description.js';
+import { renderStreamDescription } from '../markdown/stream-description.js';
 import { presentStream } from '../presenters/stream.js';
 import { STREAM_POST_POLICY } from '../lib/stream-post-policy.js';
 import { streamAudienceIds } from '../reads/stream-audience.js';

@@ -1,11 +1,13 @@
 import { sql, type CompiledQuery, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
-import type { DB } from '../store/schema.js';
-import type { Q, UserRow } from '../store/rows.js';
+import type { DB } from './schema.js';
+import type { Q, UserRow } from './rows.js';
 import { FLAG_BITS } from '../lib/message-flags.js';
-import type { ResolvedTerm } from './types.js';
-import type { ResolvedNarrow } from './resolve.js';
-import type { StoreDialect as Dialect } from '../store/dialects.js';
-import { OWN_INDEXES, type OwnIndex, type UserMessageBounds } from '../store/repos/messages.js';
+import type { ResolvedNarrow, ResolvedTerm } from '../narrow/types.js';
+import type { StoreDialect as Dialect } from './dialects.js';
+import { OWN_INDEXES, type OwnIndex, type UserMessageBounds } from './repos/messages.js';
+
+// The SQL back end of a narrow (GET /messages); the in-memory one, which must agree with
+// it, is src/narrow/match.ts. Both take the terms of one parse (src/narrow/parse.ts).
 
 type EB = ExpressionBuilder<DB & { um: DB['user_message'] }, 'message' | 'um'>;
 

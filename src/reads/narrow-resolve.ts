@@ -1,15 +1,11 @@
 import type { Q, UserRow } from '../store/rows.js';
 import { streams } from '../store/repos/streams.js';
 import { users } from '../store/repos/users.js';
+import { subscriptions } from '../store/repos/subscriptions.js';
+import { mutedTopics } from '../store/repos/muted-topics.js';
 import { canReadHistory, canSeeStream } from '../access/stream.js';
-import type { NarrowTerm, ResolvedTerm } from './types.js';
+import type { NarrowTerm, ResolvedNarrow, ResolvedTerm } from '../narrow/types.js';
 import { badNarrow } from '../errors.js';
-
-export interface ResolvedNarrow {
-  terms: ResolvedTerm[];
-  /** Streams whose history the viewer reads through this narrow without having received it. */
-  historyStreamIds: number[];
-}
 
 const IS_VALUES = new Set(['private', 'dm', 'starred', 'mentioned', 'alerted', 'unread', 'resolved']);
 
@@ -39,16 +35,8 @@ function asList(operand: unknown): unknown[] {
  * topics. With `streamId` (a narrow to that stream), only that stream's muted topics count.
  */
 export async function mutingTerm(q: Q, viewer: UserRow, negated: boolean, streamId?: number): Promise<ResolvedTerm> {
-  const muted = streamId === undefined
-    ? await q.selectFrom('subscription').select('stream_id').where('user_id', '=', viewer.id).where('active', '=', 1).where('is_muted', '=', 1).execute()
-    : [];
-  let topics = q.selectFrom('muted_topic').select(['stream_id', 'topic_lower']).where('user_id', '=', viewer.id);
-  if (streamId !== undefined) topics = topics.where('stream_id', '=', streamId);
-  return {
-    op: 'in-home', negated,
-    mutedStreamIds: muted.map((m) => m.stream_id),
-    mutedTopics: (await topics.execute()).map((m) => [m.stream_id, m.topic_lower] as [number, string]),
-  };
+  const mutedStreamIds = streamId === undefined ? await subscriptions.listMutedStreamIds(q, viewer.id) : [];
+  return { op: 'in-home', negated, mutedStreamIds, mutedTopics: await mutedTopics.listKeysOfUser(q, viewer.id, streamId) };
 }
 
 /**
@@ -69,7 +57,7 @@ export async function resolveNarrow(q: Q, viewer: UserRow, terms: NarrowTerm[], 
           ? await streams.findInRealm(q, viewer.realm_id, t.operand)
           : (await streams.findByName(q, viewer.realm_id, String(t.operand).trim()))
             ?? (/^\d+$/.test(String(t.operand)) ? await streams.findInRealm(q, viewer.realm_id, Number(t.operand)) : undefined);
-        const sub = s ? await q.selectFrom('subscription').selectAll().where('user_id', '=', viewer.id).where('stream_id', '=', s.id).where('active', '=', 1).executeTakeFirst() : undefined;
+        const sub = s ? await subscriptions.findActive(q, viewer.id, s.id) : undefined;
         // A stream the viewer may not see is as unknown as one that does not exist.
         if (!s || !canSeeStream(viewer, s, sub ?? null)) {
           if (!lenient) throw badNarrow(`unknown stream ${String(t.operand)}`);
