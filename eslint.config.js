@@ -33,14 +33,23 @@ const NO_IO_MODULES = noIo('presenters are pure: row in, wire object out, no I/O
 // Everything that loads, writes or publishes: what a pure core or a leaf service must not reach.
 const ABOVE_THE_LEAVES = [ban.http, ban.actions, ban.reads, ban.access, ban.presenters, ban.cache, ban.store, ban.events];
 
+const ONE_WAY_OUT = {
+  selector: "CallExpression[callee.property.name='publish'][callee.object.type='MemberExpression'][callee.object.property.name='bus']",
+  message: 'events leave through publish() in src/events/publish.ts, after commit',
+};
+// Kysely's query starters and raw SQL: only src/store/ builds queries.
+const QUERY_BUILDERS = ['selectFrom', 'insertInto', 'updateTable', 'deleteFrom', 'replaceInto', 'mergeInto', 'executeQuery', 'selectNoFrom'];
+const NO_QUERIES = ['src/actions/**/*.ts', 'src/reads/**/*.ts', 'src/access/**/*.ts'];
+const NO_RAW_SQL = { name: 'kysely', importNames: ['sql'], message: 'no SQL here: write a repo function in src/store/repos and call it' };
+
 // Each source file gets exactly one of these (flat config replaces a rule's options
 // rather than merging them, so a file under two entries would lose one list).
 const LAYERS = [
   // The edge: calls one action or one read and returns a presenter's output.
   { folder: 'http', bans: [ban.store, ban.cache] },
-  { folder: 'actions', bans: [ban.http] },
-  { folder: 'reads', bans: [ban.http, ban.actions] },
-  { folder: 'access', bans: [ban.http, ban.actions, ban.reads, ban.events, ban.presenters] },
+  { folder: 'actions', bans: [ban.http], paths: [NO_RAW_SQL] },
+  { folder: 'reads', bans: [ban.http, ban.actions], paths: [NO_RAW_SQL] },
+  { folder: 'access', bans: [ban.http, ban.actions, ban.reads, ban.events, ban.presenters], paths: [NO_RAW_SQL] },
   { folder: 'presenters', bans: [ban.http, ban.actions, ban.reads, ban.access, ban.cache, ban.store, ban.eventsValues], paths: NO_IO_MODULES },
   { folder: 'cache', bans: [ban.http, ban.actions, ban.reads, ban.access, ban.presenters] },
   { folder: 'store', bans: [ban.http, ban.actions, ban.reads, ban.events, ban.presenters, ban.cache, ban.access] },
@@ -102,11 +111,18 @@ export default defineConfig(
   {
     // One way out for events: publish() (src/events/publish.ts) after commit.
     files: ['src/**/*.ts'],
-    ignores: ['src/events/publish.ts'],
+    ignores: ['src/events/publish.ts', ...NO_QUERIES],
+    rules: { 'no-restricted-syntax': ['error', ONE_WAY_OUT] },
+  },
+  {
+    // Queries live in src/store/repos (data verbs: findById, insert, listByMessageIds...);
+    // actions, reads and access checks call them. Same list as above plus the query builders
+    // (flat config replaces a rule's options, it does not merge them).
+    files: NO_QUERIES,
     rules: {
-      'no-restricted-syntax': ['error', {
-        selector: "CallExpression[callee.property.name='publish'][callee.object.type='MemberExpression'][callee.object.property.name='bus']",
-        message: 'events leave through publish() in src/events/publish.ts, after commit',
+      'no-restricted-syntax': ['error', ONE_WAY_OUT, {
+        selector: `CallExpression[callee.type='MemberExpression'][callee.property.name=/^(${QUERY_BUILDERS.join('|')})$/]`,
+        message: 'no queries here: write a repo function in src/store/repos and call it',
       }],
     },
   },

@@ -1,6 +1,7 @@
 import type { MessageRow, RealmRow, UserRow } from '../rows.js';
 import { avatarUrl } from './user.js';
 import { realmSettings } from '../lib/realm-settings.js';
+import { RecipientType } from '../lib/recipient-type.js';
 
 export interface WireMessage { id: number; [key: string]: unknown }
 
@@ -14,7 +15,7 @@ export interface PmUser { id: number; email: string; full_name: string; is_mirro
 
 /** Who is in each message's conversation, keyed by recipient id. */
 export interface RecipientInfo {
-  type: number;
+  type: RecipientType;
   /** Stream name for streams; members (sorted by id) for private messages. */
   streamName?: string;
   streamId?: number;
@@ -25,7 +26,7 @@ export const pmUser = (u: Pick<UserRow, 'id' | 'email' | 'full_name'>): PmUser =
 
 export function displayRecipient(info: RecipientInfo | undefined, senderId: number, sender: PmUser | undefined): string | PmUser[] {
   if (!info) return [];
-  if (info.type === 2) return info.streamName ?? '';
+  if (info.type === RecipientType.STREAM) return info.streamName ?? '';
   const members = [...(info.members ?? [])];
   if (sender && !members.some((u) => u.id === senderId)) members.push(sender);
   return members.sort((a, b) => a.id - b.id);

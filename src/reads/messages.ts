@@ -14,6 +14,7 @@ import { loadPmLookups, narrowFirstUnread, narrowQuery, narrowWindow } from '../
 import { highlightHtml, highlightTopic } from '../narrow/highlight.js';
 import type { ResolvedTerm } from '../narrow/types.js';
 import { topicLinker } from './linkifiers.js';
+import { RecipientType } from '../lib/recipient-type.js';
 
 /** Loads the recipient info for a batch of messages in three queries at most. */
 export async function loadRecipients(q: Q, rows: Array<Pick<MessageRow, 'recipient_id' | 'sender_id'>>): Promise<Map<number, RecipientInfo>> {
@@ -21,17 +22,17 @@ export async function loadRecipients(q: Q, rows: Array<Pick<MessageRow, 'recipie
   const out = new Map<number, RecipientInfo>();
   if (ids.length === 0) return out;
   const recipients = await recipientRows.listByIds(q, ids);
-  const streamName = await recipientRows.streamNames(q, recipients.filter((r) => r.type === 2).map((r) => r.type_id));
-  const huddles = await messages.huddleMembers(q, recipients.filter((r) => r.type === 3).map((r) => r.id));
+  const streamName = await recipientRows.streamNames(q, recipients.filter((r) => r.type === RecipientType.STREAM).map((r) => r.type_id));
+  const huddles = await messages.huddleMembers(q, recipients.filter((r) => r.type === RecipientType.HUDDLE).map((r) => r.id));
   const userIds = new Set<number>();
-  for (const r of recipients) if (r.type === 1) userIds.add(r.type_id);
+  for (const r of recipients) if (r.type === RecipientType.PERSONAL) userIds.add(r.type_id);
   for (const m of huddles.values()) for (const id of m) userIds.add(id);
   for (const r of rows) userIds.add(r.sender_id);
   const people = new Map((await users.listByIds(q, [...userIds])).map((u) => [u.id, pmUser(u)]));
   for (const r of recipients) {
-    if (r.type === 2) out.set(r.id, { type: 2, streamId: r.type_id, streamName: streamName.get(r.type_id) ?? '' });
-    else if (r.type === 3) out.set(r.id, { type: 3, members: (huddles.get(r.id) ?? []).map((id) => people.get(id)!).filter(Boolean) });
-    else out.set(r.id, { type: 1, members: [people.get(r.type_id)!].filter(Boolean) });
+    if (r.type === RecipientType.STREAM) out.set(r.id, { type: RecipientType.STREAM, streamId: r.type_id, streamName: streamName.get(r.type_id) ?? '' });
+    else if (r.type === RecipientType.HUDDLE) out.set(r.id, { type: RecipientType.HUDDLE, members: (huddles.get(r.id) ?? []).map((id) => people.get(id)!).filter(Boolean) });
+    else out.set(r.id, { type: RecipientType.PERSONAL, members: [people.get(r.type_id)!].filter(Boolean) });
   }
   return out;
 }

@@ -5,6 +5,7 @@ import { FLAG_BITS } from '../lib/message-flags.js';
 import type { ResolvedNarrow, ResolvedTerm } from '../narrow/types.js';
 import type { StoreDialect as Dialect } from './dialects.js';
 import { OWN_INDEXES, type OwnIndex, type UserMessageBounds } from './repos/messages.js';
+import { recipients } from './repos/recipients.js';
 
 // The SQL back end of a narrow (GET /messages); the in-memory one, which must agree with
 // it, is src/narrow/match.ts. Both take the terms of one parse (src/narrow/parse.ts).
@@ -37,9 +38,7 @@ export async function loadPmLookups(q: Q, terms: ResolvedTerm[], viewer: UserRow
       withIds.add(t.userId);
     }
   }
-  const personal = new Map<number, number>();
-  const rows = await q.selectFrom('recipient').select(['id', 'type_id']).where('type', '=', 1).where('type_id', 'in', [...personalIds]).execute();
-  for (const r of rows) personal.set(r.type_id, r.id);
+  const personal = await recipients.mapPersonalOf(q, [...personalIds]);
   const huddlesWith = new Map<number, number[]>();
   for (const u of withIds) {
     const hs = await q.selectFrom('huddle').select('recipient_id')

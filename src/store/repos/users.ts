@@ -1,4 +1,5 @@
 import { hasControlCharacters } from '../../lib/email.js';
+import { Role } from '../../lib/roles.js';
 import type { Insertable, Updateable } from 'kysely';
 import type { UserTable } from '../schema.js';
 import { rowsWritten } from '../changes.js';
@@ -54,6 +55,11 @@ export const users = {
   },
 
   /** Zulip's check_bot_name_available: is this exact name taken by an active account? */
+  countActiveHumanOwners: async (q: Q, realmId: number): Promise<number> =>
+    Number((await q.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('realm_id', '=', realmId).where('role', '=', Role.OWNER).where('is_active', '=', 1).where('is_bot', '=', 0)
+      .executeTakeFirstOrThrow()).n),
+
   existsActiveWithName: async (q: Q, realmId: number, fullName: string): Promise<boolean> =>
     (await q.selectFrom('users').select('id').where('realm_id', '=', realmId).where('full_name', '=', fullName)
       .where('is_active', '=', 1).limit(1).executeTakeFirst()) !== undefined,
