@@ -28,6 +28,7 @@ import { RecipientType } from '../lib/recipient-type.js';
 import { MAX_TOPIC_LENGTH } from '../lib/limits.js';
 import { truncateContent } from '../lib/message-content.js';
 import { serviceBotCalls } from '../outgoing-webhooks/triggers.js';
+import { isPossibleId } from '../lib/ids.js';
 
 /** Zulip's normalisation: trailing whitespace and leading blank lines go; too long is cut with a marker. */
 export function checkContent(raw: string): string {
@@ -125,7 +126,7 @@ async function privateRecipients(q: Q, sender: UserRow, to: { emails?: string[];
     found.push(u);
   }
   for (const id of to.ids ?? []) {
-    const u = id >= 1 && id <= 2_147_483_647 ? await users.findInRealm(q, sender.realm_id, id) : undefined;
+    const u = isPossibleId(id) ? await users.findInRealm(q, sender.realm_id, id) : undefined;
     if (!u) throw badRequest(`Invalid user ID ${id}`);
     found.push(u);
   }

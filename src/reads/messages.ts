@@ -15,6 +15,7 @@ import { highlightHtml, highlightTopic } from '../narrow/highlight.js';
 import type { ResolvedTerm } from '../narrow/types.js';
 import { topicLinker } from './linkifiers.js';
 import { RecipientType } from '../lib/recipient-type.js';
+import { MAX_ID, isPossibleId } from '../lib/ids.js';
 
 /** Loads the recipient info for a batch of messages in three queries at most. */
 export async function loadRecipients(q: Q, rows: Array<Pick<MessageRow, 'recipient_id' | 'sender_id'>>): Promise<Map<number, RecipientInfo>> {
@@ -88,7 +89,7 @@ export async function messageById(q: Q, realm: RealmRow, message: MessageRow, fl
 export async function matchesNarrow(q: Q, viewer: UserRow, ids: number[], rawNarrow: unknown): Promise<Record<string, { match_content: string; match_subject: string }>> {
   const narrow = await resolveNarrow(q, viewer, parseNarrow(rawNarrow));
   const pm = await loadPmLookups(q, narrow.terms, viewer);
-  const valid = ids.filter((id) => id >= 1 && id <= 2_147_483_647);
+  const valid = ids.filter(isPossibleId);
   const rows = valid.length === 0 ? [] : await narrowQuery(q, dialectOf(q), viewer, narrow, pm)
     .where('message.id', 'in', valid).select(['message.rendered_content', 'message.topic']).execute();
   const words = searchWords(narrow.terms);
@@ -99,7 +100,6 @@ export async function matchesNarrow(q: Q, viewer: UserRow, ids: number[], rawNar
 
 export const LARGER_THAN_MAX_MESSAGE_ID = 10_000_000_000_000_000;
 export const MAX_MESSAGES_PER_FETCH = 5000;
-const MAX_ID = 2_147_483_647;
 
 export interface FetchParams {
   anchor: 'newest' | 'oldest' | 'first_unread' | number;
