@@ -43,6 +43,3 @@ export async function doRegenerateApiKey(tx: Tx, user: UserRow): Promise<string>
   return key;
 }
 
-export function assertActive(u: UserRow): void {
-  if (u.is_active !== 1) throw badRequest('User is deactivated');
-}

@@ -10,10 +10,6 @@ export const realms = {
   findByStringId: (q: Q, stringId: string): Promise<RealmRow | undefined> =>
     q.selectFrom('realm').selectAll().where('string_id', '=', stringId).executeTakeFirst(),
 
-  /** The first organization created serves the root host. */
-  findDefault: (q: Q): Promise<RealmRow | undefined> =>
-    q.selectFrom('realm').selectAll().orderBy('id').limit(1).executeTakeFirst(),
-
   list: (q: Q): Promise<RealmRow[]> => q.selectFrom('realm').selectAll().orderBy('id').execute(),
 
   insert: async (q: Q, row: Insertable<RealmTable>): Promise<number> => {
