@@ -109,6 +109,15 @@ export default defineConfig(
     rules: { '@typescript-eslint/no-restricted-imports': [LAYER_SEVERITY, { patterns: [ban.http] }] },
   },
   {
+    // `any` is an error outside the HTTP edge and events/ (whose typed schemas and events are
+    // under way; the global rule above flips once they are done). Landed migrations are
+    // exempt: they are never edited, and run against Kysely<any> as Kysely advises for
+    // migrations (MigrationDb in src/store/migrations/index.ts, the one commented exception).
+    files: ['src/**/*.ts'],
+    ignores: ['src/http/**', 'src/events/**', 'src/store/migrations/[0-9]*.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'error' },
+  },
+  {
     // One way out for events: publish() (src/events/publish.ts) after commit.
     files: ['src/**/*.ts'],
     ignores: ['src/events/publish.ts', ...NO_QUERIES],
