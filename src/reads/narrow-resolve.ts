@@ -71,8 +71,11 @@ export async function resolveNarrow(q: Q, viewer: UserRow, terms: NarrowTerm[], 
       case 'topic':
         out.push({ op: 'topic', topicLower: String(t.operand).toLowerCase(), negated });
         break;
+      // One user each: the sender, or someone in the private conversations wanted.
       case 'sender':
-        out.push({ op: 'sender', userId: await userFor(q, viewer, t.operand, lenient), negated });
+      case 'group-pm-with':
+      case 'dm-including':
+        out.push({ op: t.operator as 'sender' | 'group-pm-with' | 'dm-including', userId: await userFor(q, viewer, t.operand, lenient), negated });
         break;
       case 'pm-with': {
         // Zulip's wording for this operator names the whole operand ("unknown user in ...");
@@ -93,12 +96,6 @@ export async function resolveNarrow(q: Q, viewer: UserRow, terms: NarrowTerm[], 
         out.push({ op: 'pm-with', memberIds: [...ids].sort((a, b) => a - b), negated });
         break;
       }
-      case 'group-pm-with':
-        out.push({ op: 'group-pm-with', userId: await userFor(q, viewer, t.operand, lenient), negated });
-        break;
-      case 'dm-including':
-        out.push({ op: 'dm-including', userId: await userFor(q, viewer, t.operand, lenient), negated });
-        break;
       case 'is': {
         const v = String(t.operand);
         if (!IS_VALUES.has(v)) throw badNarrow(`unknown 'is' operand ${v}`);

@@ -1,6 +1,4 @@
-import type { Insertable, Updateable } from 'kysely';
-import type { RealmTable } from '../schema.js';
-import { rowsWritten } from '../changes.js';
+import { cachedWrites } from './cached-writes.js';
 import type { Q, RealmRow } from '../rows.js';
 
 export const realms = {
@@ -12,15 +10,5 @@ export const realms = {
 
   list: (q: Q): Promise<RealmRow[]> => q.selectFrom('realm').selectAll().orderBy('id').execute(),
 
-  insert: async (q: Q, row: Insertable<RealmTable>): Promise<number> => {
-    const r = await q.insertInto('realm').values(row).returning('id').executeTakeFirstOrThrow();
-    rowsWritten(q, 'realms');
-    return r.id;
-  },
-
-  update: async (q: Q, id: number, patch: Updateable<RealmTable>) => {
-    const r = await q.updateTable('realm').set(patch).where('id', '=', id).execute();
-    rowsWritten(q, 'realms');
-    return r;
-  },
+  ...cachedWrites('realm'),
 };

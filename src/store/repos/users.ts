@@ -1,8 +1,6 @@
 import { hasControlCharacters } from '../../lib/email.js';
 import { Role } from '../../lib/roles.js';
-import type { Insertable, Updateable } from 'kysely';
-import type { UserTable } from '../schema.js';
-import { rowsWritten } from '../changes.js';
+import { cachedWrites } from './cached-writes.js';
 import type { Q, RealmRow, UserRow } from '../rows.js';
 
 export const users = {
@@ -86,15 +84,5 @@ export const users = {
     };
   },
 
-  insert: async (q: Q, row: Insertable<UserTable>): Promise<number> => {
-    const r = await q.insertInto('users').values(row).returning('id').executeTakeFirstOrThrow();
-    rowsWritten(q, 'users');
-    return r.id;
-  },
-
-  update: async (q: Q, id: number, patch: Updateable<UserTable>) => {
-    const r = await q.updateTable('users').set(patch).where('id', '=', id).execute();
-    rowsWritten(q, 'users');
-    return r;
-  },
+  ...cachedWrites('users'),
 };
