@@ -37,8 +37,9 @@ const ONE_WAY_OUT = {
   selector: "CallExpression[callee.property.name='publish'][callee.object.type='MemberExpression'][callee.object.property.name='bus']",
   message: 'events leave through publish() in src/events/publish.ts, after commit',
 };
-// Kysely's query starters and raw SQL: only src/store/ builds queries.
-const QUERY_BUILDERS = ['selectFrom', 'insertInto', 'updateTable', 'deleteFrom', 'replaceInto', 'mergeInto', 'executeQuery', 'selectNoFrom'];
+// Kysely's query starters and runners, and raw SQL: only src/store/ builds and runs queries.
+const QUERY_BUILDERS = ['selectFrom', 'insertInto', 'updateTable', 'deleteFrom', 'replaceInto', 'mergeInto', 'selectNoFrom',
+  'execute', 'executeTakeFirst', 'executeTakeFirstOrThrow', 'executeQuery'];
 const NO_QUERIES = ['src/actions/**/*.ts', 'src/reads/**/*.ts', 'src/access/**/*.ts'];
 const NO_RAW_SQL = { name: 'kysely', importNames: ['sql'], message: 'no SQL here: write a repo function in src/store/repos and call it' };
 

@@ -10,7 +10,7 @@ import { pmUser, presentMessage, presentReaction, type MessagePresentOpts, type 
 import { messagesAnswer } from '../presenters/messages-answer.js';
 import { parseNarrow } from '../narrow/parse.js';
 import { mutingTerm, resolveNarrow } from './narrow-resolve.js';
-import { loadPmLookups, narrowFirstUnread, narrowQuery, narrowWindow } from '../store/narrow-sql.js';
+import { loadPmLookups, narrowFirstUnread, narrowMatches, narrowWindow } from '../store/narrow-sql.js';
 import { highlightHtml, highlightTopic } from '../narrow/highlight.js';
 import type { ResolvedTerm } from '../narrow/types.js';
 import { topicLinker } from './linkifiers.js';
@@ -90,8 +90,7 @@ export async function matchesNarrow(q: Q, viewer: UserRow, ids: number[], rawNar
   const narrow = await resolveNarrow(q, viewer, parseNarrow(rawNarrow));
   const pm = await loadPmLookups(q, narrow.terms, viewer);
   const valid = ids.filter(isPossibleId);
-  const rows = valid.length === 0 ? [] : await narrowQuery(q, dialectOf(q), viewer, narrow, pm)
-    .where('message.id', 'in', valid).select(['message.rendered_content', 'message.topic']).execute();
+  const rows = await narrowMatches(q, dialectOf(q), viewer, narrow, pm, valid);
   const words = searchWords(narrow.terms);
   const out: Record<string, { match_content: string; match_subject: string }> = {};
   for (const row of rows) out[String(row.id)] = { match_content: highlightHtml(row.rendered_content, words), match_subject: highlightTopic(row.topic, words) };

@@ -132,6 +132,13 @@ export function narrowQuery(q: Q, dialect: Dialect, viewer: UserRow, narrow: Res
   return withTerms(query, dialect, viewer, narrow, pm);
 }
 
+/** Which of `ids` (possible ids: see lib/ids.ts) the narrow holds, with their rendered content and topic. */
+export async function narrowMatches(q: Q, dialect: Dialect, viewer: UserRow, narrow: ResolvedNarrow, pm: PmLookups, ids: number[]) {
+  if (ids.length === 0) return [];
+  return narrowQuery(q, dialect, viewer, narrow, pm)
+    .where('message.id', 'in', ids).select(['message.rendered_content', 'message.topic']).execute();
+}
+
 /**
  * A query over `message` and `um` (left-joined or inner-joined, whichever drives it)
  * narrowed by every term, each with NOT when negated.
