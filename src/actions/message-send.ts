@@ -188,7 +188,7 @@ export async function sendMessage(ctx: AppContext, realm: RealmRow, sender: User
     recipientId = r.recipientId;
     userIds = r.memberIds;
     // A note to self names its one member once, as GET /messages does.
-    recipientInfo = { type: r.memberIds.length > 2 ? 3 : 1, members: [...new Map([sender, ...others].map((u) => [u.id, pmUser(u)])).values()] };
+    recipientInfo = { type: r.memberIds.length > 2 ? RecipientType.HUDDLE : RecipientType.PERSONAL, members: [...new Map([sender, ...others].map((u) => [u.id, pmUser(u)])).values()] };
   }
   // The sender always keeps a copy of what they sent.
   const recipients = [...new Set([...userIds, sender.id])];

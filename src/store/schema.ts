@@ -1,4 +1,5 @@
 import type { Generated, Selectable } from 'kysely';
+import type { RecipientType } from '../lib/recipient-type.js';
 
 /**
  * Table types. Booleans are stored as integers 0/1 on both engines so that every
@@ -68,10 +69,10 @@ export interface BotServiceTable {
 }
 export type BotServiceRow = Selectable<BotServiceTable>;
 
-/** Zulip's recipient: 1 personal (type_id = user id), 2 stream, 3 huddle. */
+/** Zulip's recipient: what a message is addressed to (RecipientType says what type_id names). */
 export interface RecipientTable {
   id: Generated<number>;
-  type: number;
+  type: RecipientType;
   type_id: number;
 }
 
