@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig, type Config, type ConfigOverrides } from './config.js';
 import type { AppContext } from './context.js';
 import { createMailer } from './mail/mailer.js';
-import { createStorage } from './uploads/storage.js';
+import { createStorage } from './uploads/create-storage.js';
 import { openStore } from './store/db.js';
 import { ensurePrivateDir } from './lib/private-files.js';
 import { InProcessBus, type EventBus } from './events/bus.js';

@@ -57,8 +57,6 @@ export const missingArgument = (name: string) =>
 
 export const unauthorized = (msg: string, code: ErrorCode = 'UNAUTHORIZED') => new ApiError(code, msg, 401);
 
-export const unauthorizedUser = () => badRequest('Unauthorized');
-
 export const invalidApiKey = () => new ApiError('INVALID_API_KEY', 'Invalid API key', 401);
 export const realmDeactivated = () => new ApiError('REALM_DEACTIVATED', 'This organization has been deactivated', 401);
 export const userDeactivated = () => new ApiError('USER_DEACTIVATED', 'Account is deactivated', 401);
@@ -235,4 +233,3 @@ export const confirmationLinkExpired = () => badRequest('The confirmation link h
 export const confirmationLinkNotFound = () => new ApiError('BAD_REQUEST', "Whoops. We couldn't find your confirmation link in the system.", 404);
 // Sign-up (Zulip's RegistrationForm).
 export const passwordTooWeak = () => badRequest('The password is too weak.');
-export const emailInUse = (email: string) => badRequest(`Email '${email}' already in use`);

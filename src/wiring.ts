@@ -4,6 +4,7 @@ import { installQueueManager } from './events/manager.js';
 import { QueueHandover } from './cluster/queue-handover.js';
 import { setStreamEmailDomain } from './presenters/stream.js';
 import { startOutgoingWebhooks } from './outgoing-webhooks/service.js';
+import { sendMessage } from './actions/message-send.js';
 
 /**
  * Everything a server runs besides answering requests, started explicitly once its
@@ -19,7 +20,7 @@ export function startServices(ctx: AppContext): void {
   }
   // First, so that its shutdown hook runs first: calls still finishing may post replies,
   // which the caches and event queues below must still see.
-  ctx.outgoingWebhooks = startOutgoingWebhooks(ctx);
+  ctx.outgoingWebhooks = startOutgoingWebhooks(ctx, (realm, bot, post) => sendMessage(ctx, realm, bot, post));
   const stopCaches = connectCacheSignal(ctx);
   ctx.shutdownHooks.push(async () => stopCaches());
   // A cluster node's queues move between nodes: the cluster's handover, given to the manager here.

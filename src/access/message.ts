@@ -5,6 +5,7 @@ import { subscriptions } from '../store/repos/subscriptions.js';
 import { canReadHistory } from './stream.js';
 import { invalidMessage } from '../errors.js';
 import { Role } from '../lib/roles.js';
+import { isPossibleId } from '../lib/ids.js';
 
 /**
  * A message the user received, or a stream message whose history they may read
@@ -12,7 +13,7 @@ import { Role } from '../lib/roles.js';
  * "Invalid message(s)", the same answer as for a message that does not exist.
  */
 export async function accessMessage(q: Q, user: UserRow, id: number): Promise<{ message: MessageRow; flags: number | null }> {
-  if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) throw invalidMessage();
+  if (!isPossibleId(id)) throw invalidMessage();
   const message = await messages.findById(q, id);
   if (!message || message.realm_id !== user.realm_id) throw invalidMessage();
   const um = await messages.flagsOf(q, user.id, id);

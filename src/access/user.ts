@@ -1,7 +1,7 @@
 import type { Q, UserRow } from '../store/rows.js';
 import { users } from '../store/repos/users.js';
 import { badRequest, principalNotAuthorized, noSuchUser, mustBeOwner, mustBeAdmin } from '../errors.js';
-import { fitsIdColumn } from '../lib/ids.js';
+import { fitsIdColumn, isPossibleId } from '../lib/ids.js';
 import { Role } from '../lib/roles.js';
 
 export interface AccessUserOpts {
@@ -14,7 +14,7 @@ export interface AccessUserOpts {
 /** Loads a user of the caller's organization, or throws Zulip's "No such user". */
 export async function accessUserById(q: Q, acting: UserRow, id: number, opts: AccessUserOpts = {}): Promise<UserRow> {
   // Ids are 32-bit columns; PostgreSQL refuses to compare with anything larger.
-  if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) throw noSuchUser();
+  if (!isPossibleId(id)) throw noSuchUser();
   const target = await users.findInRealm(q, acting.realm_id, id);
   if (!target) throw noSuchUser();
   if (target.is_bot === 1 && !opts.allowBots) throw noSuchUser();

@@ -8,6 +8,7 @@ import { presentAttachment } from '../presenters/attachment.js';
 import { contentTypeOf, newPathId } from '../lib/uploads.js';
 import { nowSeconds } from '../lib/time.js';
 import { invalidAttachment, uploadNoFile, uploadOneFileOnly, uploadTooLarge } from '../errors.js';
+import { fitsIdColumn } from '../lib/ids.js';
 
 /** One file part of a multipart request, read as it arrives. */
 export interface IncomingFile {
@@ -83,7 +84,7 @@ export async function notifyAttachment(tx: Tx, a: AttachmentRow, op: 'add' | 'up
 
 /** An attachment of the user's own, or Zulip's "Invalid attachment". */
 async function accessOwnAttachment(q: Q, user: UserRow, id: number): Promise<AttachmentRow> {
-  const a = Number.isSafeInteger(id) && id <= 2_147_483_647 ? await attachments.findById(q, id) : undefined;
+  const a = fitsIdColumn(id) ? await attachments.findById(q, id) : undefined;
   if (!a || a.owner_id !== user.id) throw invalidAttachment();
   return a;
 }

@@ -11,6 +11,7 @@ import { doChangeFullName } from './user-update.js';
 import { notifyRealmUser } from './user-notify.js';
 import { botAudience, fullBot, notifyBotUpdate } from './bot-notify.js';
 import { ALLOWED_INTERFACES } from './bot-create.js';
+import { isPossibleId } from '../lib/ids.js';
 
 /** PATCH /bots/{bot_id}'s parameters; a stream name '' clears that default. */
 export interface BotPatch {
@@ -71,7 +72,7 @@ async function defaultStream(tx: Tx, acting: UserRow, name: string): Promise<Str
  * bot_owner_id through realm_user.
  */
 async function changeBotOwner(tx: Tx, bot: UserRow, ownerId: number): Promise<void> {
-  const owner = Number.isSafeInteger(ownerId) && ownerId > 0 && ownerId <= 2_147_483_647
+  const owner = isPossibleId(ownerId)
     ? await users.findInRealm(tx.db, bot.realm_id, ownerId) : undefined;
   if (!owner || owner.is_system_bot === 1) throw ownerNoSuchUser();
   if (owner.is_active !== 1) throw ownerDeactivated();

@@ -21,10 +21,8 @@ export async function doDeleteMessage(tx: Tx, realm: RealmRow, user: UserRow, me
   // Read before the rows that name them go.
   const audience = new Set(await messageActionAudience(tx.db, message, stream));
   audience.add(user.id);
-  await reactions.deleteByMessageIds(tx.db, [message.id]);
-  await userMessages.deleteByMessageIds(tx.db, [message.id]);
   // A concurrent deletion got there first: its event is the one that counts.
-  if ((await messages.deleteByIds(tx.db, [message.id])) === 0) throw messageAlreadyDeleted();
+  if ((await removeMessages(tx, [message.id])) === 0) throw messageAlreadyDeleted();
   if (stream) {
     tx.notify({ type: 'delete_message', message_type: 'stream', message_ids: [message.id], stream_id: stream.id, topic: message.topic }, audience, realm.id);
     await updateFirstMessageId(tx, stream, message.id);
@@ -32,6 +30,17 @@ export async function doDeleteMessage(tx: Tx, realm: RealmRow, user: UserRow, me
     // Since feature level 77 a private message's deletion names neither sender nor recipient.
     tx.notify({ type: 'delete_message', message_type: 'private', message_ids: [message.id] }, audience, realm.id);
   }
+}
+
+/**
+ * The one way messages are deleted (one message here, a topic's in topic-delete.ts): their
+ * reactions and user_message rows, then the rows themselves. Answers how many message rows
+ * went; events are the caller's, who knows the audience (read before this).
+ */
+export async function removeMessages(tx: Tx, ids: number[]): Promise<number> {
+  await reactions.deleteByMessageIds(tx.db, ids);
+  await userMessages.deleteByMessageIds(tx.db, ids);
+  return messages.deleteByIds(tx.db, ids);
 }
 
 /**

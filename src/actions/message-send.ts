@@ -23,9 +23,12 @@ import { realmMuters } from '../reads/muted-users.js';
 import { streamAudienceIds } from '../reads/stream-audience.js';
 import { publish } from '../events/publish.js';
 import { recipients as recipientRows } from '../store/repos/recipients.js';
+import { huddles } from '../store/repos/huddles.js';
+import { RecipientType } from '../lib/recipient-type.js';
 import { MAX_TOPIC_LENGTH } from '../lib/limits.js';
 import { truncateContent } from '../lib/message-content.js';
 import { serviceBotCalls } from '../outgoing-webhooks/triggers.js';
+import { isPossibleId } from '../lib/ids.js';
 
 /** Zulip's normalisation: trailing whitespace and leading blank lines go; too long is cut with a marker. */
 export function checkContent(raw: string): string {
@@ -123,7 +126,7 @@ async function privateRecipients(q: Q, sender: UserRow, to: { emails?: string[];
     found.push(u);
   }
   for (const id of to.ids ?? []) {
-    const u = id >= 1 && id <= 2_147_483_647 ? await users.findInRealm(q, sender.realm_id, id) : undefined;
+    const u = isPossibleId(id) ? await users.findInRealm(q, sender.realm_id, id) : undefined;
     if (!u) throw badRequest(`Invalid user ID ${id}`);
     found.push(u);
   }
@@ -142,17 +145,17 @@ async function privateRecipientId(ctx: AppContext, sender: UserRow, others: User
     return { recipientId: await recipientRows.personalOf(q, target), memberIds };
   }
   const hash = memberIds.join(',');
-  const known = await q.selectFrom('huddle').select('recipient_id').where('huddle_hash', '=', hash).executeTakeFirst();
+  const known = await huddles.findByHash(q, hash);
   if (known?.recipient_id) return { recipientId: known.recipient_id, memberIds };
   // A group's first message: its huddle and recipient rows, looked up again inside the
   // transaction in case another first message got there meanwhile.
   const recipientId = await transact(ctx, async (tx) => {
-    const existing = await tx.db.selectFrom('huddle').select(['id', 'recipient_id']).where('huddle_hash', '=', hash).executeTakeFirst();
+    const existing = await huddles.findByHash(tx.db, hash);
     if (existing?.recipient_id) return existing.recipient_id;
-    const huddleId = existing?.id ?? (await tx.db.insertInto('huddle').values({ huddle_hash: hash, recipient_id: null }).returning('id').executeTakeFirstOrThrow()).id;
-    const rec = await tx.db.insertInto('recipient').values({ type: 3, type_id: huddleId }).returning('id').executeTakeFirstOrThrow();
-    await tx.db.updateTable('huddle').set({ recipient_id: rec.id }).where('id', '=', huddleId).execute();
-    return rec.id;
+    const huddleId = existing?.id ?? await huddles.insert(tx.db, hash);
+    const recipientId = await recipientRows.insert(tx.db, RecipientType.HUDDLE, huddleId);
+    await huddles.setRecipient(tx.db, huddleId, recipientId);
+    return recipientId;
   });
   return { recipientId, memberIds };
 }
@@ -176,7 +179,7 @@ export async function sendMessage(ctx: AppContext, realm: RealmRow, sender: User
     topic = checkTopic(input.topic, realm);
     recipientId = stream.recipient_id!;
     userIds = await subscriberIds(q, stream.id);
-    recipientInfo = { type: 2, streamId: stream.id, streamName: stream.name };
+    recipientInfo = { type: RecipientType.STREAM, streamId: stream.id, streamName: stream.name };
   } else {
     const others = await privateRecipients(q, sender, input.to);
     pmOthers = others;
@@ -185,7 +188,7 @@ export async function sendMessage(ctx: AppContext, realm: RealmRow, sender: User
     recipientId = r.recipientId;
     userIds = r.memberIds;
     // A note to self names its one member once, as GET /messages does.
-    recipientInfo = { type: r.memberIds.length > 2 ? 3 : 1, members: [...new Map([sender, ...others].map((u) => [u.id, pmUser(u)])).values()] };
+    recipientInfo = { type: r.memberIds.length > 2 ? RecipientType.HUDDLE : RecipientType.PERSONAL, members: [...new Map([sender, ...others].map((u) => [u.id, pmUser(u)])).values()] };
   }
   // The sender always keeps a copy of what they sent.
   const recipients = [...new Set([...userIds, sender.id])];

@@ -1,6 +1,5 @@
 import type { Tx } from './transaction.js';
 import type { RealmRow, UserRow } from '../store/rows.js';
-import { sql } from 'kysely';
 import { users } from '../store/repos/users.js';
 import { presence } from '../store/repos/presence.js';
 import { presenceStored } from '../cache/retire.js';
@@ -26,13 +25,8 @@ export async function doUpdatePresence(tx: Tx, realm: RealmRow, user: UserRow, s
     last_connected_time: now,
     last_active_time: status === 'active' ? now : (prev?.last_active_time ?? 0),
   };
-  // One statement (writeAlone): a report a minute from every client must not hold the
-  // writer for a transaction's round trips. An idle report keeps the stored last activity.
-  await tx.db.insertInto('user_presence').values({ ...next, realm_id: realm.id })
-    .onConflict((oc) => oc.column('user_id').doUpdateSet({
-      client, last_connected_time: now, last_active_time: status === 'active' ? now : sql<number>`user_presence.last_active_time`,
-    }))
-    .execute();
+  // An idle report keeps the stored last activity.
+  await presence.upsert(tx.db, realm.id, next, status === 'active');
   // The answer lists active humans only, as its query does.
   if (user.is_bot === 0 && user.is_active === 1) tx.later(async (ctx) => presenceStored(ctx, realm.id, { ...next, email: user.email, settings: user.settings }));
   // Stored either way, so that turning presence back on shows the latest; told to nobody while hidden.

@@ -3,7 +3,7 @@ import type { ProfileFieldRow, RealmRow, UserRow } from '../store/rows.js';
 import { profileFields } from '../store/repos/profile-fields.js';
 import { users } from '../store/repos/users.js';
 import { realmProfileFields } from '../reads/profile-fields.js';
-import { renderStreamDescription } from '../lib/stream-description.js';
+import { renderStreamDescription } from '../markdown/stream-description.js';
 import { fitsIdColumn } from '../lib/ids.js';
 import {
   DEFAULT_EXTERNAL_ACCOUNTS, FieldType, checkProfileField, checkProfileValue, checkUserIdsValue, isDefaultExternalField, isRenderable,

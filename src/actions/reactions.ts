@@ -32,7 +32,7 @@ type ReactionFields = Pick<ReactionRow, 'emoji_name' | 'emoji_code' | 'reaction_
 
 /** The organization's custom emoji (deactivated ones too: old reactions name them by id). */
 export async function customEmojiOf(q: Q, realmId: number): Promise<CustomEmojiSet> {
-  const rows = (await realmEmoji.listOfRealm(q, realmId)).filter((e) => e.file_name !== null);
+  const rows = (await realmEmoji.listByRealm(q, realmId)).filter((e) => e.file_name !== null);
   if (rows.length === 0) return NO_CUSTOM_EMOJI;
   const byId = new Map(rows.map((e) => [String(e.id), { id: String(e.id), name: e.name, deactivated: e.deactivated === 1 }]));
   const activeByName = new Map([...byId.values()].filter((e) => !e.deactivated).map((e) => [e.name, e]));

@@ -30,7 +30,7 @@ export function checkEmojiName(raw: string): string {
 
 /** The whole dictionary goes to every active user of the organization (Zulip's notify_realm_emoji). */
 async function notifyRealmEmoji(tx: Tx, realmId: number): Promise<void> {
-  const dict = presentRealmEmojiDict(await realmEmoji.listOfRealm(tx.db, realmId));
+  const dict = presentRealmEmojiDict(await realmEmoji.listByRealm(tx.db, realmId));
   tx.notify({ type: 'realm_emoji', op: 'update', realm_emoji: dict as never }, await users.listActiveIdsInRealm(tx.db, realmId), realmId);
 }
 

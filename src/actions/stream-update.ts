@@ -4,7 +4,7 @@ import type { ParleyEvent } from '../events/types.js';
 import { streams } from '../store/repos/streams.js';
 import { subscriptions } from '../store/repos/subscriptions.js';
 import { badRequest } from '../errors.js';
-import { renderStreamDescription } from '../lib/stream-description.js';
+import { renderStreamDescription } from '../markdown/stream-description.js';
 import { presentStream, streamEmailAddress } from '../presenters/stream.js';
 import { STREAM_POST_POLICY } from '../lib/stream-post-policy.js';
 import { checkStreamDescription, checkStreamName, isUniqueViolation } from './stream-create.js';

@@ -1,6 +1,8 @@
 import type { Tx } from './transaction.js';
 import type { RealmRow } from '../store/rows.js';
 import { users } from '../store/repos/users.js';
+import { recipients } from '../store/repos/recipients.js';
+import { RecipientType } from '../lib/recipient-type.js';
 import { generateApiKey } from '../lib/secrets.js';
 import { SYSTEM_BOTS } from '../lib/system-bots.js';
 import { Role } from '../lib/roles.js';
@@ -19,6 +21,6 @@ export async function doCreateSystemBots(tx: Tx, realm: RealmRow): Promise<void>
       is_billing_admin: 0, timezone: '', date_joined: realm.date_created, avatar_source: 'G', avatar_version: 1,
       settings: '{}', is_system_bot: 1,
     });
-    await tx.db.insertInto('recipient').values({ type: 1, type_id: id }).execute();
+    await recipients.insert(tx.db, RecipientType.PERSONAL, id);
   }
 }

@@ -3,6 +3,8 @@ import type { RealmRow, StreamRow, UserRow } from '../store/rows.js';
 import { doAddSubscriptions } from './subscription-add.js';
 import { users } from '../store/repos/users.js';
 import { realms } from '../store/repos/realms.js';
+import { recipients } from '../store/repos/recipients.js';
+import { RecipientType } from '../lib/recipient-type.js';
 import { badRequest } from '../errors.js';
 import { generateApiKey, hashPassword } from '../lib/secrets.js';
 import { nowSeconds } from '../lib/time.js';
@@ -71,7 +73,7 @@ export async function doCreateUser(tx: Tx, realm: RealmRow, input: CreateUserInp
     settings: JSON.stringify(storedRealmUserDefaults(current.settings)),
   });
   // A personal recipient makes the user addressable by private messages.
-  await tx.db.insertInto('recipient').values({ type: 1, type_id: id }).execute();
+  await recipients.insert(tx.db, RecipientType.PERSONAL, id);
   const user = (await users.findById(tx.db, id))!;
   if (input.streams && input.streams.length > 0) await doAddSubscriptions(tx, input.streams, [user]);
   else await subscribeToDefaultStreams(tx, realm, user);

@@ -8,15 +8,8 @@ import { checkFullName } from './user-create.js';
 import { notifyRealmUser } from './user-notify.js';
 import { notifyBotUpdate } from './bot-notify.js';
 
-async function countActiveOwners(tx: Tx, realmId: number): Promise<number> {
-  const r = await tx.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('realm_id', '=', realmId).where('role', '=', Role.OWNER).where('is_active', '=', 1).where('is_bot', '=', 0)
-    .executeTakeFirstOrThrow();
-  return Number(r.n);
-}
-
 export async function checkNotLastOwner(tx: Tx, target: UserRow, msg: string): Promise<void> {
-  if (target.role === Role.OWNER && (await countActiveOwners(tx, target.realm_id)) <= 1) throw badRequest(msg);
+  if (target.role === Role.OWNER && (await users.countActiveHumanOwners(tx.db, target.realm_id)) <= 1) throw badRequest(msg);
 }
 
 export async function doChangeFullName(tx: Tx, target: UserRow, fullName: string): Promise<void> {
@@ -50,6 +43,3 @@ export async function doRegenerateApiKey(tx: Tx, user: UserRow): Promise<string>
   return key;
 }
 
-export function assertActive(u: UserRow): void {
-  if (u.is_active !== 1) throw badRequest('User is deactivated');
-}

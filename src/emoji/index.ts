@@ -59,12 +59,6 @@ export function nameForCode(code: string): string | undefined {
   return get().nameOfCode.get(code);
 }
 
-/** For reactions and statuses: a known name, and when a code is given, the code that name means. */
-export function isValidEmoji(name: string, code?: string): boolean {
-  const c = emojiCodeForName(name);
-  return c !== undefined && (code === undefined || code === c);
-}
-
 /** A regex (global) matching any known unicode emoji, and the code for a match. */
 export function unicodeEmojiPattern(): RegExp {
   return new RegExp(get().unicode.source, 'gu');

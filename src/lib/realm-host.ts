@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import type { RealmRow } from '../store/rows.js';
+import type { RealmRow } from '../rows.js';
 
 /**
  * Zulip's model: the organization on the root host has string_id '' and each other

@@ -42,3 +42,10 @@ export interface InternalMessage {
   has_image: boolean;
   has_attachment: boolean;
 }
+
+/** A narrow's terms with names turned into ids for one viewer (src/reads/narrow-resolve.ts). */
+export interface ResolvedNarrow {
+  terms: ResolvedTerm[];
+  /** Streams whose history the viewer reads through this narrow without having received it. */
+  historyStreamIds: number[];
+}

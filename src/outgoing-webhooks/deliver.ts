@@ -7,9 +7,8 @@
 import type { AppContext } from '../context.js';
 import type { BotServiceRow, UserRow } from '../rows.js';
 import type { Again } from './pool.js';
-import type { OutgoingWebhookJob } from './types.js';
+import type { OutgoingWebhookJob, PostAsBot } from './types.js';
 import { ApiError } from '../errors.js';
-import { sendMessage } from '../actions/message-send.js';
 import { outgoingServiceBot } from '../reads/bots.js';
 import { realmUri } from '../lib/realm-host.js';
 import { ZULIP_VERSION } from '../lib/version.js';
@@ -75,6 +74,7 @@ async function call(url: string, req: ServiceCall, timeoutMs: number, stop: Abor
 
 interface Delivery {
   ctx: AppContext;
+  post: PostAsBot;
   job: OutgoingWebhookJob;
   bot: UserRow;
 }
@@ -86,7 +86,7 @@ async function postInConversation(d: Delivery, content: string): Promise<void> {
     ? { kind: 'stream' as const, id: Number(m.stream_id) }
     : { kind: 'private' as const, ids: (m.display_recipient as Array<{ id: number }>).map((u) => u.id) };
   // Zulip skips the stream access check here: the bot answers where it was mentioned.
-  await sendMessage(d.ctx, d.job.realm, d.bot, { to, topic: String(m.subject), content, client: RESPONSE_CLIENT, internal: true });
+  await d.post(d.job.realm, d.bot, { to, topic: String(m.subject), content, client: RESPONSE_CLIENT, internal: true });
 }
 
 /** A failure's report in the conversation; like Zulip, one that cannot be posted (the stream is gone) is let go. */
@@ -104,7 +104,7 @@ async function notifyOwner(d: Delivery, notice: Omit<OwnerNotice, 'messageUrl' |
   if (d.bot.bot_owner_id === null) return;
   const content = ownerNotice({ ...notice, messageUrl: nearMessageUrl(realmUri(d.ctx.config, d.job.realm), d.job.message), botFullName: d.bot.full_name });
   try {
-    await sendMessage(d.ctx, d.job.realm, d.bot, { to: { kind: 'private', ids: [d.bot.bot_owner_id] }, content, client: RESPONSE_CLIENT, internal: true });
+    await d.post(d.job.realm, d.bot, { to: { kind: 'private', ids: [d.bot.bot_owner_id] }, content, client: RESPONSE_CLIENT, internal: true });
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     d.ctx.log.info({ err: err.message, botId: d.bot.id }, 'outgoing webhook: could not tell the bot owner');
@@ -169,11 +169,11 @@ async function callService(d: Delivery, service: BotServiceRow, stop: AbortSigna
 }
 
 /** Runs one job (the pool's RunJob): every service of the bot, or the one being retried. */
-export async function deliver(ctx: AppContext, job: OutgoingWebhookJob, stop: AbortSignal): Promise<Array<Again<OutgoingWebhookJob>>> {
+export async function deliver(ctx: AppContext, post: PostAsBot, job: OutgoingWebhookJob, stop: AbortSignal): Promise<Array<Again<OutgoingWebhookJob>>> {
   const found = await outgoingServiceBot(ctx.store.db, job.realm.id, job.botId);
   // A bot deactivated (or removed) since the message was sent is not called any more.
   if (!found) return [];
-  const d: Delivery = { ctx, job, bot: found.bot };
+  const d: Delivery = { ctx, post, job, bot: found.bot };
   const again: Array<Again<OutgoingWebhookJob>> = [];
   for (const service of found.services) {
     if (job.serviceId !== undefined && service.id !== job.serviceId) continue;
@@ -192,7 +192,7 @@ export async function deliver(ctx: AppContext, job: OutgoingWebhookJob, stop: Ab
 }
 
 /** When the queue had no room for a job: the owner hears of it, as of any other failed delivery. */
-export async function notifyDropped(ctx: AppContext, job: OutgoingWebhookJob): Promise<void> {
+export async function notifyDropped(ctx: AppContext, post: PostAsBot, job: OutgoingWebhookJob): Promise<void> {
   const found = await outgoingServiceBot(ctx.store.db, job.realm.id, job.botId);
-  if (found) await notifyOwner({ ctx, job, bot: found.bot }, { failure: DROPPED });
+  if (found) await notifyOwner({ ctx, post, job, bot: found.bot }, { failure: DROPPED });
 }

@@ -4,17 +4,18 @@
  * startServices; stopped at shutdown without waiting for slow endpoints beyond a grace.
  */
 import type { AppContext } from '../context.js';
-import type { OutgoingWebhookJob, OutgoingWebhookQueue } from './types.js';
+import type { OutgoingWebhookJob, OutgoingWebhookQueue, PostAsBot } from './types.js';
 import { JobPool } from './pool.js';
 import { deliver, notifyDropped } from './deliver.js';
 
 /** An owner hears of dropped deliveries at most this often per bot: a flood must not become one of notices. */
 const DROP_NOTICE_EVERY_MS = 60_000;
 
-export function startOutgoingWebhooks(ctx: AppContext): OutgoingWebhookQueue {
+/** `post` is the send action (Zulip's send_response_message path), given by the caller. */
+export function startOutgoingWebhooks(ctx: AppContext, post: PostAsBot): OutgoingWebhookQueue {
   const { config, log } = ctx;
   const pool = new JobPool<OutgoingWebhookJob>(
-    (job, signal) => deliver(ctx, job, signal),
+    (job, signal) => deliver(ctx, post, job, signal),
     { concurrency: config.outgoingWebhookConcurrency, backlog: config.outgoingWebhookBacklog },
     (err) => log.error({ err }, 'outgoing webhook delivery failed'),
   );
@@ -35,7 +36,7 @@ export function startOutgoingWebhooks(ctx: AppContext): OutgoingWebhookQueue {
       const now = Date.now();
       if (now - (lastDropNotice.get(job.botId) ?? -Infinity) < DROP_NOTICE_EVERY_MS) return;
       lastDropNotice.set(job.botId, now);
-      const notice = notifyDropped(ctx, job)
+      const notice = notifyDropped(ctx, post, job)
         .catch((err: unknown) => log.error({ err }, 'outgoing webhook: could not tell the owner of a dropped call'))
         .finally(() => notices.delete(notice));
       notices.add(notice);

@@ -1,4 +1,4 @@
-import type { RealmRow } from '../rows.js';
+import type { RealmRow, UserRow } from '../rows.js';
 import type { WireMessage } from '../presenters/message.js';
 
 /** Why a bot is called (Zulip's trigger names): a mention in a stream, or a private message it is in. */
@@ -24,3 +24,19 @@ export interface OutgoingWebhookQueue {
   /** Deliveries accepted and not finished (waiting, calling, posting the answer, or between tries). */
   readonly pending: number;
 }
+
+/** What a delivery posts as the bot: a reply or a failure in the conversation, or a notice to its owner. */
+export interface BotPost {
+  to: { kind: 'stream'; id: number } | { kind: 'private'; ids: number[] };
+  topic?: string;
+  content: string;
+  client: string;
+  /** As Zulip's internal sends: the bot answers where it was mentioned, without the stream access check. */
+  internal: true;
+}
+
+/**
+ * How deliveries post: the send action, handed in by startServices. outgoing-webhooks/ sits
+ * below actions/ (the send path hands it jobs), so it cannot import the action itself.
+ */
+export type PostAsBot = (realm: RealmRow, bot: UserRow, post: BotPost) => Promise<unknown>;

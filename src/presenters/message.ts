@@ -2,6 +2,7 @@ import type { MessageRow, RealmRow, UserRow } from '../rows.js';
 import { avatarUrl } from './user.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import type { WireDisplayRecipientUser, WireEditHistoryEntry, WireMessage as ExactWireMessage, WireReaction, WireTopicLink } from '../schemas/wire.js';
+import { RecipientType } from '../lib/recipient-type.js';
 
 export type { ExactWireMessage, WireReaction };
 
@@ -22,7 +23,7 @@ export type PmUser = WireDisplayRecipientUser;
 
 /** Who is in each message's conversation, keyed by recipient id. */
 export interface RecipientInfo {
-  type: number;
+  type: RecipientType;
   /** Stream name for streams; members (sorted by id) for private messages. */
   streamName?: string;
   streamId?: number;
@@ -33,7 +34,7 @@ export const pmUser = (u: Pick<UserRow, 'id' | 'email' | 'full_name'>): PmUser =
 
 export function displayRecipient(info: RecipientInfo | undefined, senderId: number, sender: PmUser | undefined): string | PmUser[] {
   if (!info) return [];
-  if (info.type === 2) return info.streamName ?? '';
+  if (info.type === RecipientType.STREAM) return info.streamName ?? '';
   const members = [...(info.members ?? [])];
   if (sender && !members.some((u) => u.id === senderId)) members.push(sender);
   return members.sort((a, b) => a.id - b.id);

@@ -10,11 +10,13 @@ import { pmUser, presentMessage, presentReaction, type MessagePresentOpts, type 
 import type { WireReaction } from '../schemas/wire.js';
 import { messagesAnswer } from '../presenters/messages-answer.js';
 import { parseNarrow } from '../narrow/parse.js';
-import { mutingTerm, resolveNarrow } from '../narrow/resolve.js';
-import { loadPmLookups, narrowFirstUnread, narrowQuery, narrowWindow } from '../narrow/sql.js';
+import { mutingTerm, resolveNarrow } from './narrow-resolve.js';
+import { loadPmLookups, narrowFirstUnread, narrowMatches, narrowWindow } from '../store/narrow-sql.js';
 import { highlightHtml, highlightTopic } from '../narrow/highlight.js';
 import type { ResolvedTerm } from '../narrow/types.js';
 import { topicLinker } from './linkifiers.js';
+import { RecipientType } from '../lib/recipient-type.js';
+import { MAX_ID, isPossibleId } from '../lib/ids.js';
 
 /** Loads the recipient info for a batch of messages in three queries at most. */
 export async function loadRecipients(q: Q, rows: Array<Pick<MessageRow, 'recipient_id' | 'sender_id'>>): Promise<Map<number, RecipientInfo>> {
@@ -22,17 +24,17 @@ export async function loadRecipients(q: Q, rows: Array<Pick<MessageRow, 'recipie
   const out = new Map<number, RecipientInfo>();
   if (ids.length === 0) return out;
   const recipients = await recipientRows.listByIds(q, ids);
-  const streamName = await recipientRows.streamNames(q, recipients.filter((r) => r.type === 2).map((r) => r.type_id));
-  const huddles = await messages.huddleMembers(q, recipients.filter((r) => r.type === 3).map((r) => r.id));
+  const streamName = await recipientRows.streamNames(q, recipients.filter((r) => r.type === RecipientType.STREAM).map((r) => r.type_id));
+  const huddles = await messages.huddleMembers(q, recipients.filter((r) => r.type === RecipientType.HUDDLE).map((r) => r.id));
   const userIds = new Set<number>();
-  for (const r of recipients) if (r.type === 1) userIds.add(r.type_id);
+  for (const r of recipients) if (r.type === RecipientType.PERSONAL) userIds.add(r.type_id);
   for (const m of huddles.values()) for (const id of m) userIds.add(id);
   for (const r of rows) userIds.add(r.sender_id);
   const people = new Map((await users.listByIds(q, [...userIds])).map((u) => [u.id, pmUser(u)]));
   for (const r of recipients) {
-    if (r.type === 2) out.set(r.id, { type: 2, streamId: r.type_id, streamName: streamName.get(r.type_id) ?? '' });
-    else if (r.type === 3) out.set(r.id, { type: 3, members: (huddles.get(r.id) ?? []).map((id) => people.get(id)!).filter(Boolean) });
-    else out.set(r.id, { type: 1, members: [people.get(r.type_id)!].filter(Boolean) });
+    if (r.type === RecipientType.STREAM) out.set(r.id, { type: RecipientType.STREAM, streamId: r.type_id, streamName: streamName.get(r.type_id) ?? '' });
+    else if (r.type === RecipientType.HUDDLE) out.set(r.id, { type: RecipientType.HUDDLE, members: (huddles.get(r.id) ?? []).map((id) => people.get(id)!).filter(Boolean) });
+    else out.set(r.id, { type: RecipientType.PERSONAL, members: [people.get(r.type_id)!].filter(Boolean) });
   }
   return out;
 }
@@ -88,9 +90,8 @@ export async function messageById(q: Q, realm: RealmRow, message: MessageRow, fl
 export async function matchesNarrow(q: Q, viewer: UserRow, ids: number[], rawNarrow: unknown): Promise<Record<string, { match_content: string; match_subject: string }>> {
   const narrow = await resolveNarrow(q, viewer, parseNarrow(rawNarrow));
   const pm = await loadPmLookups(q, narrow.terms, viewer);
-  const valid = ids.filter((id) => id >= 1 && id <= 2_147_483_647);
-  const rows = valid.length === 0 ? [] : await narrowQuery(q, dialectOf(q), viewer, narrow, pm)
-    .where('message.id', 'in', valid).select(['message.rendered_content', 'message.topic']).execute();
+  const valid = ids.filter(isPossibleId);
+  const rows = await narrowMatches(q, dialectOf(q), viewer, narrow, pm, valid);
   const words = searchWords(narrow.terms);
   const out: Record<string, { match_content: string; match_subject: string }> = {};
   for (const row of rows) out[String(row.id)] = { match_content: highlightHtml(row.rendered_content, words), match_subject: highlightTopic(row.topic, words) };
@@ -99,7 +100,6 @@ export async function matchesNarrow(q: Q, viewer: UserRow, ids: number[], rawNar
 
 export const LARGER_THAN_MAX_MESSAGE_ID = 10_000_000_000_000_000;
 export const MAX_MESSAGES_PER_FETCH = 5000;
-const MAX_ID = 2_147_483_647;
 
 export interface FetchParams {
   anchor: 'newest' | 'oldest' | 'first_unread' | number;

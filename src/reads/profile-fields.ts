@@ -11,7 +11,7 @@ export const realmProfileFields = async (q: Q, realmId: number): Promise<WirePro
 /** Every user's `profile_data` in the realm, by user id (users without values are absent). */
 export async function profileDataOfRealm(q: Q, realmId: number): Promise<Map<number, ProfileData>> {
   const out = new Map<number, ProfileData>();
-  for (const v of await profileFields.listValuesOfRealm(q, realmId)) {
+  for (const v of await profileFields.listValuesByRealm(q, realmId)) {
     let data = out.get(v.user_id);
     if (!data) out.set(v.user_id, (data = {}));
     data[String(v.field_id)] = presentProfileValue(v.value, v.rendered_value);

@@ -6,7 +6,7 @@ import { presentRealmEmojiDict, type WireRealmEmoji } from '../presenters/realm-
 
 /** GET /realm/emoji and register's `realm_emoji`: public to the organization's members (Zulip's list_emoji). */
 export async function realmEmojiDict(q: Q, realmId: number): Promise<Record<string, WireRealmEmoji>> {
-  return presentRealmEmojiDict(await realmEmoji.listOfRealm(q, realmId));
+  return presentRealmEmojiDict(await realmEmoji.listByRealm(q, realmId));
 }
 
 /**

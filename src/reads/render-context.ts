@@ -51,7 +51,7 @@ export async function renderContextFor(q: Q, realm: RealmRow, author: UserRow, c
   }
   // Custom emoji only when the content names one (`:name:`): one indexed query then.
   const emoji = !/:[a-z0-9_.+-]+:/i.test(content) ? undefined
-    : new Map((await realmEmoji.listOfRealm(q, realm.id)).filter((e) => e.deactivated === 0 && e.file_name !== null).map((e) => [e.name, presentRealmEmoji(e).source_url]));
+    : new Map((await realmEmoji.listByRealm(q, realm.id)).filter((e) => e.deactivated === 0 && e.file_name !== null).map((e) => [e.name, presentRealmEmoji(e).source_url]));
   return {
     ...(emoji && emoji.size > 0 ? { customEmojiUrl: (name: string) => emoji.get(name) } : {}),
     userByName: (name) => people.byName.get(name.toLowerCase()) ?? [],

@@ -40,7 +40,3 @@ function audienceOf(stream: StreamRow, users: Awaited<ReturnType<typeof activeUs
 export async function nonGuestUserIds(q: Q, realmId: number): Promise<number[]> {
   return (await activeUsers(q, realmId)).filter((u) => u.role !== Role.GUEST).map((u) => u.id);
 }
-
-export async function adminUserIds(q: Q, realmId: number): Promise<number[]> {
-  return (await activeUsers(q, realmId)).filter((u) => isAdminRole(u.role)).map((u) => u.id);
-}

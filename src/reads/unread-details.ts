@@ -5,6 +5,7 @@ import { recipients as recipientRows } from '../store/repos/recipients.js';
 import { subscriptions } from '../store/repos/subscriptions.js';
 import { mutedTopics } from '../store/repos/muted-topics.js';
 import { FLAG_BITS } from '../lib/message-flags.js';
+import { RecipientType } from '../lib/recipient-type.js';
 
 const MENTION = FLAG_BITS.mentioned | FLAG_BITS.wildcard_mentioned;
 
@@ -19,7 +20,7 @@ export async function unreadMessageDetails(q: Q, user: UserRow, messageIds: numb
   const rows = await userMessages.listUnreadByIds(q, user.id, messageIds);
   const recRows = await recipientRows.listByIds(q, [...new Set(rows.filter((r) => r.stream_id === null).map((r) => r.recipient_id))]);
   const recipients = new Map(recRows.map((r) => [r.id, r]));
-  const huddles = await userMessages.huddleHashes(q, recRows.filter((r) => r.type === 3).map((r) => r.id));
+  const huddles = await userMessages.huddleHashes(q, recRows.filter((r) => r.type === RecipientType.HUDDLE).map((r) => r.id));
   const streamMuted = new Map<number, boolean>();
   const topicMuted = new Map<string, boolean>();
   const out: Record<string, UnreadMessageDetails> = {};
@@ -32,7 +33,7 @@ export async function unreadMessageDetails(q: Q, user: UserRow, messageIds: numb
       d = { type: 'stream', stream_id: r.stream_id, topic: r.topic, unmuted_stream_msg: !streamMuted.get(r.stream_id) && !topicMuted.get(key) };
     } else {
       const rec = recipients.get(r.recipient_id);
-      const members = rec?.type === 3
+      const members = rec?.type === RecipientType.HUDDLE
         ? (huddles.get(r.recipient_id) ?? '').split(',').map(Number)
         : [r.sender_id === user.id ? rec!.type_id : r.sender_id];
       d = { type: 'private', user_ids: members.filter((id) => id !== user.id).sort((a, b) => a - b) };

@@ -5,7 +5,7 @@ import { presentUserGroup, type WireUserGroup } from '../presenters/user-group.j
 /** GET /user_groups and register's `realm_user_groups`: every group of the realm, by id. */
 export async function realmUserGroups(q: Q, realmId: number): Promise<WireUserGroup[]> {
   const members = new Map<number, number[]>();
-  for (const m of await userGroups.listMembershipsOfRealm(q, realmId)) {
+  for (const m of await userGroups.listMembershipsByRealm(q, realmId)) {
     let list = members.get(m.group_id);
     if (!list) members.set(m.group_id, (list = []));
     list.push(m.user_id);

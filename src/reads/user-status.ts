@@ -5,6 +5,6 @@ import { presentUserStatus, type UserStatusInfo } from '../presenters/user-statu
 /** register's `user_status`: each active user's status that says anything, keyed by user id string. */
 export async function userStatusDict(q: Q, realmId: number): Promise<Record<string, UserStatusInfo>> {
   const out: Record<string, UserStatusInfo> = {};
-  for (const row of await userStatuses.listOfRealm(q, realmId)) out[String(row.user_id)] = presentUserStatus(row);
+  for (const row of await userStatuses.listByRealm(q, realmId)) out[String(row.user_id)] = presentUserStatus(row);
   return out;
 }

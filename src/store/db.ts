@@ -6,7 +6,7 @@ import { BoundedPostgresDialect } from './long-lists.js';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import type { DB } from './schema.js';
-import { migrations } from './migrations/index.js';
+import { migrations, type MigrationDb } from './migrations/index.js';
 import { BACKSTOP_PAGES, startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { SqliteWriter } from './sqlite-writer.js';
 import { BoundedSqliteDialect, ThreadedSqliteDialect } from './sqlite-dialect.js';
@@ -121,7 +121,7 @@ async function migrate(db: Kysely<DB>, dialect: StoreDialect): Promise<void> {
   for (const m of migrations) {
     if (done.has(m.name)) continue;
     await db.transaction().execute(async (trx) => {
-      await m.up(trx as Kysely<any>, dialect.name);
+      await m.up(trx as MigrationDb, dialect.name);
       await sql`INSERT INTO parley_migration (name, applied_at) VALUES (${m.name}, ${Math.floor(Date.now() / 1000)})`.execute(trx);
     });
   }

@@ -1,9 +1,11 @@
-import type { Generated } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
+import type { RecipientType } from '../lib/recipient-type.js';
 
 /**
  * Table types. Booleans are stored as integers 0/1 on both engines so that every
  * query runs unchanged on SQLite and PostgreSQL. Times are UNIX seconds.
- * JSON-valued columns hold JSON text.
+ * JSON-valued columns hold JSON text. Beside a table the layers pass rows of: its row
+ * type (what a select returns), re-exported by ./rows.ts and src/rows.ts.
  */
 export interface RealmTable {
   id: Generated<number>;
@@ -15,6 +17,7 @@ export interface RealmTable {
   deactivated: number;
   date_created: number;
 }
+export type RealmRow = Selectable<RealmTable>;
 
 export interface UserTable {
   id: Generated<number>;
@@ -45,6 +48,7 @@ export interface UserTable {
   default_events_register_stream_id: number | null;
   default_all_public_streams: Generated<number>;
 }
+export type UserRow = Selectable<UserTable>;
 
 /** An outgoing-webhook bot's endpoint (Zulip's Service). `interface`: 1 Zulip's payload, 2 Slack's. */
 /** Zulip's BotStorageData: one string value per user and key (migration 026). */
@@ -63,11 +67,12 @@ export interface BotServiceTable {
   interface: number;
   token: string;
 }
+export type BotServiceRow = Selectable<BotServiceTable>;
 
-/** Zulip's recipient: 1 personal (type_id = user id), 2 stream, 3 huddle. */
+/** Zulip's recipient: what a message is addressed to (RecipientType says what type_id names). */
 export interface RecipientTable {
   id: Generated<number>;
-  type: number;
+  type: RecipientType;
   type_id: number;
 }
 
@@ -97,6 +102,7 @@ export interface StreamTable {
   recipient_id: number | null;
   email_token: string;
 }
+export type StreamRow = Selectable<StreamTable>;
 
 export interface SubscriptionTable {
   id: Generated<number>;
@@ -112,6 +118,7 @@ export interface SubscriptionTable {
   email_notifications: number | null;
   wildcard_mentions_notify: number | null;
 }
+export type SubscriptionRow = Selectable<SubscriptionTable>;
 
 export interface DefaultStreamTable {
   realm_id: number;
@@ -148,6 +155,7 @@ export interface MessageTable {
   has_image: number;
   has_attachment: number;
 }
+export type MessageRow = Selectable<MessageTable>;
 
 /** Bitmask values follow Zulip's UserMessage.flags. */
 export interface UserMessageTable {
@@ -221,6 +229,7 @@ export interface UserStatusTable {
   reaction_type: Generated<string>;
   timestamp: number;
 }
+export type UserStatusRow = Selectable<UserStatusTable>;
 
 /** One user muting another (migration 017). */
 export interface MutedUserTable {
@@ -239,6 +248,7 @@ export interface UserGroupTable {
   description: Generated<string>;
   is_system_group: Generated<number>;
 }
+export type UserGroupRow = Selectable<UserGroupTable>;
 
 /** A user's direct membership of a group (migration 020). */
 export interface UserGroupMemberTable {
@@ -256,6 +266,7 @@ export interface CustomProfileFieldTable {
   field_data: Generated<string>;
   order: Generated<number>;
 }
+export type ProfileFieldRow = Selectable<CustomProfileFieldTable>;
 
 /** A user's value of a field (migration 021); rendered_value only for the types Zulip renders. */
 export interface CustomProfileFieldValueTable {
@@ -285,6 +296,7 @@ export interface AttachmentTable {
   /** Seconds since the epoch. */
   create_time: number;
 }
+export type AttachmentRow = Selectable<AttachmentTable>;
 
 /** A message linking an uploaded file (migration 022). */
 export interface AttachmentMessageTable {
@@ -302,6 +314,7 @@ export interface RealmEmojiTable {
   is_animated: Generated<number>;
   deactivated: Generated<number>;
 }
+export type RealmEmojiRow = Selectable<RealmEmojiTable>;
 
 /** A web sign-in (migration 029): the cookie's id is never stored, only its SHA-256 (hex). */
 export interface SessionTable {
@@ -313,6 +326,7 @@ export interface SessionTable {
   expires: number;
   last_seen: number;
 }
+export type SessionRow = Selectable<SessionTable>;
 
 /** An invitation (migration 033): by email (works once) or a reusable link. `stream_ids`: JSON list. */
 export interface InviteTable {
@@ -328,6 +342,7 @@ export interface InviteTable {
   status: Generated<number>;
   stream_ids: string;
 }
+export type InviteRow = Selectable<InviteTable>;
 
 export interface DB {
   realm: RealmTable;

@@ -22,7 +22,7 @@ export class ThreadedSqliteDialect implements Dialect {
   constructor(private reader: StatementSource, private writer: SqliteWriter) {}
   createAdapter() { return new SqliteAdapter(); }
   createDriver(): Driver { return new ThreadedSqliteDriver(this.reader, this.writer); }
-  createIntrospector(db: Kysely<any>) { return new SqliteIntrospector(db); }
+  createIntrospector(db: Kysely<unknown>) { return new SqliteIntrospector(db); }
   createQueryCompiler(): QueryCompiler { return new BoundedSqliteCompiler(); }
 }
 

@@ -3,20 +3,8 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
-import { Transform, type Readable } from 'node:stream';
-import { checkKey, type Storage } from './storage.js';
-
-/** Counts what passes through: the size of a stream written without holding it. */
-export function byteCounter(): Transform & { bytes: number } {
-  const t = new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      t.bytes += chunk.length;
-      done(null, chunk);
-    },
-  }) as Transform & { bytes: number };
-  t.bytes = 0;
-  return t;
-}
+import type { Readable } from 'node:stream';
+import { byteCounter, checkKey, type Storage } from './storage.js';
 
 /**
  * Files under a root directory, one per key. A write goes to a temporary name beside its

@@ -1,8 +1,7 @@
 import { Readable } from 'node:stream';
 import { S3Client, GetObjectCommand, DeleteObjectCommand, NoSuchKey } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { checkKey, type Storage } from './storage.js';
-import { byteCounter } from './local-storage.js';
+import { byteCounter, checkKey, type Storage } from './storage.js';
 
 export interface S3Options {
   bucket: string;

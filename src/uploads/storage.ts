@@ -1,12 +1,11 @@
-import type { Readable } from 'node:stream';
-import type { Config } from '../config.js';
-import { localStorage } from './local-storage.js';
+import { Transform, type Readable } from 'node:stream';
 
 /**
  * Where uploaded bytes live: one small interface with two back ends, the data directory
  * (one server process) and an S3-compatible object store (several processes, which cannot
  * share a local disk). Keys are Zulip's path ids (`<realm_id>/<random>/<name>`) and the
  * emoji paths (`<realm_id>/emoji/images/<file>`); what may see a key is decided above this.
+ * The back ends import this contract; create-storage.ts picks one (no import cycle).
  */
 export interface Storage {
   /** Streams `body` to `key` (replacing any object there); answers the bytes written. */
@@ -25,11 +24,14 @@ export function checkKey(key: string): void {
   }
 }
 
-/** The configured back end: S3 when a bucket is named (its SDK is loaded only then). */
-export async function createStorage(config: Pick<Config, 'dataDir' | 's3Bucket' | 's3Endpoint' | 's3Region'>): Promise<Storage> {
-  if (config.s3Bucket) {
-    const { s3Storage } = await import('./s3-storage.js');
-    return s3Storage({ bucket: config.s3Bucket, endpoint: config.s3Endpoint, region: config.s3Region });
-  }
-  return localStorage(`${config.dataDir}/uploads`);
+/** Counts what passes through: the size of a stream written without holding it. */
+export function byteCounter(): Transform & { bytes: number } {
+  const t = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      t.bytes += chunk.length;
+      done(null, chunk);
+    },
+  }) as Transform & { bytes: number };
+  t.bytes = 0;
+  return t;
 }

@@ -4,8 +4,9 @@ import fc from 'fast-check';
 import { testApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { createStreams } from '../helpers/streams.js';
 import { parseNarrow } from '../../src/narrow/parse.js';
-import { resolveNarrow, type ResolvedNarrow } from '../../src/narrow/resolve.js';
-import { loadPmLookups, narrowFirstUnread, narrowQuery, narrowWindow, type Side, type WindowRow } from '../../src/narrow/sql.js';
+import { resolveNarrow } from '../../src/reads/narrow-resolve.js';
+import type { ResolvedNarrow } from '../../src/narrow/types.js';
+import { loadPmLookups, narrowFirstUnread, narrowQuery, narrowWindow, type Side, type WindowRow } from '../../src/store/narrow-sql.js';
 import { matchesNarrow } from '../../src/narrow/match.js';
 import { loadRecipients } from '../../src/reads/messages.js';
 import type { InternalMessage } from '../../src/narrow/types.js';
@@ -164,7 +165,7 @@ const windowViewerArb = fc.oneof(fc.nat({ max: 3 }), fc.constantFrom(SPARSE, EMP
 const sideArb = fc.record({ op: fc.constantFrom<Side['op']>('<', '<=', '>', '>='), limit: fc.integer({ min: 1, max: 6 }) });
 
 /**
- * Which walk src/narrow/sql.ts takes on SQLite (walksOwnRows there): the viewer's own rows
+ * Which walk src/store/narrow-sql.ts takes on SQLite (walksOwnRows there): the viewer's own rows
  * when the narrow opens no stream history and no positive term is one the message table's
  * indexes answer; else messages, between the viewer's bounds unless history is opened.
  * Counted only to show that the generated cases take every path.

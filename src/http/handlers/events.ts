@@ -11,7 +11,7 @@ import { stringifyWithShared } from '../../presenters/shared-json.js';
 import { fetchInitialState, FETCH_TYPES } from '../../reads/register/index.js';
 import type { Capabilities } from '../../events/queue.js';
 import { parseNarrow } from '../../narrow/parse.js';
-import { resolveNarrow } from '../../narrow/resolve.js';
+import { resolveNarrow } from '../../reads/narrow-resolve.js';
 import { registerDefaultsOf } from '../../reads/bots.js';
 import { versionFields } from '../../lib/version.js';
 import { Role } from '../../lib/roles.js';

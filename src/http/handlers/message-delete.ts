@@ -1,5 +1,4 @@
 import { done, NoAnswer, pathInt, route, type Route } from '../route.js';
-import { Type } from '../../schemas/params.js';
 import { transact } from '../../actions/transaction.js';
 import { doDeleteMessage } from '../../actions/message-delete.js';
 

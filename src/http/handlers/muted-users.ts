@@ -1,5 +1,4 @@
 import { done, NoAnswer, pathInt, route, type Route } from '../route.js';
-import { Type } from '../../schemas/params.js';
 import { transact } from '../../actions/transaction.js';
 import { doMuteUser, doUnmuteUser } from '../../actions/muted-users.js';
 import { accessUserById } from '../../access/user.js';

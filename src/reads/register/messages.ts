@@ -2,6 +2,7 @@ import type { Q, UserRow } from '../../store/rows.js';
 import { userMessages } from '../../store/repos/user-messages.js';
 import { recipients as recipientRows } from '../../store/repos/recipients.js';
 import { FLAG_BITS } from '../../lib/message-flags.js';
+import { RecipientType } from '../../lib/recipient-type.js';
 
 /** Zulip's MAX_UNREAD_MESSAGES: past it, register says old unreads are missing. */
 const MAX_UNREADS = 50_000;
@@ -16,8 +17,8 @@ export async function unreadMsgs(db: Q, user: UserRow): Promise<Record<string, u
   const personal = new Map<number, number>();
   const recRows = await recipientRows.listByIds(db, [...new Set(rows.map((r) => r.recipient_id))]);
   const recipients = new Map(recRows.map((r) => [r.id, r]));
-  for (const r of recRows) if (r.type === 1) personal.set(r.id, r.type_id);
-  const huddleHash = await userMessages.huddleHashes(db, recRows.filter((r) => r.type === 3).map((r) => r.id));
+  for (const r of recRows) if (r.type === RecipientType.PERSONAL) personal.set(r.id, r.type_id);
+  const huddleHash = await userMessages.huddleHashes(db, recRows.filter((r) => r.type === RecipientType.HUDDLE).map((r) => r.id));
   for (const r of rows) {
     if ((r.flags & (FLAG_BITS.mentioned | FLAG_BITS.wildcard_mentioned)) !== 0) mentions.push(r.id);
     if (r.stream_id !== null) {
@@ -25,7 +26,7 @@ export async function unreadMsgs(db: Q, user: UserRow): Promise<Record<string, u
       const e = streams.get(key) ?? { stream_id: r.stream_id, topic: r.topic, unread_message_ids: [] };
       e.unread_message_ids.push(r.id);
       streams.set(key, e);
-    } else if (recipients.get(r.recipient_id)?.type === 3) {
+    } else if (recipients.get(r.recipient_id)?.type === RecipientType.HUDDLE) {
       huddles.set(r.recipient_id, [...(huddles.get(r.recipient_id) ?? []), r.id]);
     } else {
       // The other person of a one-to-one conversation (yourself for notes to self).
@@ -48,12 +49,12 @@ export async function recentPrivateConversations(db: Q, user: UserRow): Promise<
   const rows = await userMessages.privateConversationMaxIds(db, user.id);
   const recRows = await recipientRows.listByIds(db, [...new Set(rows.map((r) => r.recipient_id))]);
   const recipients = new Map(recRows.map((r) => [r.id, r]));
-  const hash = await userMessages.huddleHashes(db, recRows.filter((r) => r.type === 3).map((r) => r.id));
+  const hash = await userMessages.huddleHashes(db, recRows.filter((r) => r.type === RecipientType.HUDDLE).map((r) => r.id));
   const convs = new Map<string, { max_message_id: number; user_ids: number[] }>();
   for (const r of rows) {
     const rec = recipients.get(r.recipient_id);
     let others: number[];
-    if (rec?.type === 3) others = (hash.get(r.recipient_id) ?? '').split(',').map(Number).filter((id) => id !== user.id);
+    if (rec?.type === RecipientType.HUDDLE) others = (hash.get(r.recipient_id) ?? '').split(',').map(Number).filter((id) => id !== user.id);
     else others = [r.sender_id === user.id ? rec!.type_id : r.sender_id].filter((id) => id !== user.id);
     const key = others.join(',');
     const prev = convs.get(key);

@@ -10,6 +10,13 @@ export const mutedTopics = {
     return rows.map((r) => [r.name, r.topic, r.date_muted]);
   },
 
+  /** [stream_id, topic_lower] of the user's muted topics, of one stream when `streamId` is given. */
+  listKeysOfUser: async (q: Q, userId: number, streamId?: number): Promise<Array<[number, string]>> => {
+    let topics = q.selectFrom('muted_topic').select(['stream_id', 'topic_lower']).where('user_id', '=', userId);
+    if (streamId !== undefined) topics = topics.where('stream_id', '=', streamId);
+    return (await topics.execute()).map((m) => [m.stream_id, m.topic_lower]);
+  },
+
   exists: async (q: Q, userId: number, streamId: number, topic: string): Promise<boolean> =>
     (await q.selectFrom('muted_topic').select('user_id').where('user_id', '=', userId)
       .where('stream_id', '=', streamId).where('topic_lower', '=', topic.toLowerCase()).executeTakeFirst()) !== undefined,

@@ -32,7 +32,7 @@ export const profileFields = {
   },
 
   /** Every value of the realm's users. */
-  listValuesOfRealm: (q: Q, realmId: number): Promise<ProfileValueRow[]> =>
+  listValuesByRealm: (q: Q, realmId: number): Promise<ProfileValueRow[]> =>
     q.selectFrom('custom_profile_field_value').innerJoin('custom_profile_field', 'custom_profile_field.id', 'custom_profile_field_value.field_id')
       .selectAll('custom_profile_field_value').where('custom_profile_field.realm_id', '=', realmId).execute(),
 

@@ -4,7 +4,7 @@ export type { RealmEmojiRow };
 
 export const realmEmoji = {
   /** Every custom emoji of the organization, deactivated ones too, by id. */
-  listOfRealm: (q: Q, realmId: number): Promise<RealmEmojiRow[]> =>
+  listByRealm: (q: Q, realmId: number): Promise<RealmEmojiRow[]> =>
     q.selectFrom('realm_emoji').selectAll().where('realm_id', '=', realmId).orderBy('id').execute(),
 
   findActiveByName: (q: Q, realmId: number, name: string): Promise<RealmEmojiRow | undefined> =>

@@ -1,6 +1,4 @@
-import type { Insertable, Updateable } from 'kysely';
-import type { RealmTable } from '../schema.js';
-import { rowsWritten } from '../changes.js';
+import { cachedWrites } from './cached-writes.js';
 import type { Q, RealmRow } from '../rows.js';
 
 export const realms = {
@@ -10,21 +8,7 @@ export const realms = {
   findByStringId: (q: Q, stringId: string): Promise<RealmRow | undefined> =>
     q.selectFrom('realm').selectAll().where('string_id', '=', stringId).executeTakeFirst(),
 
-  /** The first organization created serves the root host. */
-  findDefault: (q: Q): Promise<RealmRow | undefined> =>
-    q.selectFrom('realm').selectAll().orderBy('id').limit(1).executeTakeFirst(),
-
   list: (q: Q): Promise<RealmRow[]> => q.selectFrom('realm').selectAll().orderBy('id').execute(),
 
-  insert: async (q: Q, row: Insertable<RealmTable>): Promise<number> => {
-    const r = await q.insertInto('realm').values(row).returning('id').executeTakeFirstOrThrow();
-    rowsWritten(q, 'realms');
-    return r.id;
-  },
-
-  update: async (q: Q, id: number, patch: Updateable<RealmTable>) => {
-    const r = await q.updateTable('realm').set(patch).where('id', '=', id).execute();
-    rowsWritten(q, 'realms');
-    return r;
-  },
+  ...cachedWrites('realm'),
 };

@@ -1,8 +1,7 @@
-import { sql, type Insertable, type Updateable } from 'kysely';
+import { sql } from 'kysely';
 import { prepared } from '../prepared.js';
-import type { StreamTable } from '../schema.js';
 import type { Q, StreamRow } from '../rows.js';
-import { rowsWritten } from '../changes.js';
+import { cachedWrites } from './cached-writes.js';
 import { fitsIdColumn } from '../../lib/ids.js';
 
 /** Ids are 32-bit integer columns: PostgreSQL refuses larger values outright, so they match nothing. */
@@ -43,17 +42,7 @@ export const streams = {
       .selectAll('stream').select(['subscription.active as sub_active'])
       .where('stream.realm_id', '=', realmId).where('stream.deactivated', '=', 0).execute(),
 
-  insert: async (q: Q, row: Insertable<StreamTable>): Promise<number> => {
-    const r = await q.insertInto('stream').values(row).returning('id').executeTakeFirstOrThrow();
-    rowsWritten(q, 'streams');
-    return r.id;
-  },
-
-  update: async (q: Q, id: number, patch: Updateable<StreamTable>) => {
-    const r = await q.updateTable('stream').set(patch).where('id', '=', id).execute();
-    rowsWritten(q, 'streams');
-    return r;
-  },
+  ...cachedWrites('stream'),
 
   listDefaultIds: async (q: Q, realmId: number): Promise<number[]> =>
     (await q.selectFrom('default_stream').innerJoin('stream', 'stream.id', 'default_stream.stream_id')

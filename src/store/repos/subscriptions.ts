@@ -30,6 +30,11 @@ export const subscriptions = {
   findActive: async (q: Q, userId: number, streamId: number): Promise<SubscriptionRow | undefined> =>
     (await activeSub(q, userId, streamId))[0],
 
+  /** Streams the user is subscribed to and has muted. */
+  listMutedStreamIds: async (q: Q, userId: number): Promise<number[]> =>
+    (await q.selectFrom('subscription').select('stream_id').where('user_id', '=', userId).where('active', '=', 1).where('is_muted', '=', 1).execute())
+      .map((r) => r.stream_id),
+
   isSubscribed: async (q: Q, userId: number, streamId: number): Promise<boolean> =>
     (await subscriptions.findActive(q, userId, streamId)) !== undefined,
 

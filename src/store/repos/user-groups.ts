@@ -11,7 +11,7 @@ export const userGroups = {
     q.selectFrom('user_group').selectAll().where('realm_id', '=', realmId).orderBy('id').execute(),
 
   /** Every direct membership of the realm's groups. */
-  listMembershipsOfRealm: (q: Q, realmId: number): Promise<Array<{ group_id: number; user_id: number }>> =>
+  listMembershipsByRealm: (q: Q, realmId: number): Promise<Array<{ group_id: number; user_id: number }>> =>
     q.selectFrom('user_group_member').innerJoin('user_group', 'user_group.id', 'user_group_member.group_id')
       .select(['user_group_member.group_id', 'user_group_member.user_id']).where('user_group.realm_id', '=', realmId).execute(),
 

@@ -142,6 +142,10 @@ export const userMessages = {
   /** Who holds a row for the message (events about the message go to holders). */
   listHolderIds: async (q: Q, messageId: number): Promise<number[]> => (await holders(q as Kysely<DB>, messageId)).map((r) => r.user_id),
 
+  /** Who holds which of the messages. */
+  listByMessageIds: (q: Q, messageIds: number[]): Promise<Array<{ user_id: number; message_id: number }>> =>
+    messageIds.length === 0 ? Promise.resolve([]) : q.selectFrom('user_message').select(['user_id', 'message_id']).where('message_id', 'in', messageIds).execute(),
+
   deleteByMessageIds: (q: Q, messageIds: number[]) =>
     messageIds.length === 0 ? Promise.resolve([]) : q.deleteFrom('user_message').where('message_id', 'in', messageIds).execute(),
 

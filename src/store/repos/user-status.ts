@@ -8,7 +8,7 @@ export const userStatuses = {
     q.selectFrom('user_status').selectAll().where('user_id', '=', userId).executeTakeFirst(),
 
   /** Statuses of the realm's active users that say anything (all-default rows left out, as Zulip does). */
-  listOfRealm: (q: Q, realmId: number): Promise<UserStatusRow[]> =>
+  listByRealm: (q: Q, realmId: number): Promise<UserStatusRow[]> =>
     q.selectFrom('user_status').innerJoin('users', 'users.id', 'user_status.user_id')
       .selectAll('user_status')
       .where('user_status.realm_id', '=', realmId).where('users.is_active', '=', 1)

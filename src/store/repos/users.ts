@@ -1,7 +1,6 @@
 import { hasControlCharacters } from '../../lib/email.js';
-import type { Insertable, Updateable } from 'kysely';
-import type { UserTable } from '../schema.js';
-import { rowsWritten } from '../changes.js';
+import { Role } from '../../lib/roles.js';
+import { cachedWrites } from './cached-writes.js';
 import type { Q, RealmRow, UserRow } from '../rows.js';
 
 export const users = {
@@ -54,6 +53,11 @@ export const users = {
   },
 
   /** Zulip's check_bot_name_available: is this exact name taken by an active account? */
+  countActiveHumanOwners: async (q: Q, realmId: number): Promise<number> =>
+    Number((await q.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('realm_id', '=', realmId).where('role', '=', Role.OWNER).where('is_active', '=', 1).where('is_bot', '=', 0)
+      .executeTakeFirstOrThrow()).n),
+
   existsActiveWithName: async (q: Q, realmId: number, fullName: string): Promise<boolean> =>
     (await q.selectFrom('users').select('id').where('realm_id', '=', realmId).where('full_name', '=', fullName)
       .where('is_active', '=', 1).limit(1).executeTakeFirst()) !== undefined,
@@ -80,15 +84,5 @@ export const users = {
     };
   },
 
-  insert: async (q: Q, row: Insertable<UserTable>): Promise<number> => {
-    const r = await q.insertInto('users').values(row).returning('id').executeTakeFirstOrThrow();
-    rowsWritten(q, 'users');
-    return r.id;
-  },
-
-  update: async (q: Q, id: number, patch: Updateable<UserTable>) => {
-    const r = await q.updateTable('users').set(patch).where('id', '=', id).execute();
-    rowsWritten(q, 'users');
-    return r;
-  },
+  ...cachedWrites('users'),
 };

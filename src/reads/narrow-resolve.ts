@@ -1,15 +1,11 @@
 import type { Q, UserRow } from '../store/rows.js';
 import { streams } from '../store/repos/streams.js';
 import { users } from '../store/repos/users.js';
+import { subscriptions } from '../store/repos/subscriptions.js';
+import { mutedTopics } from '../store/repos/muted-topics.js';
 import { canReadHistory, canSeeStream } from '../access/stream.js';
-import type { NarrowTerm, ResolvedTerm } from './types.js';
+import type { NarrowTerm, ResolvedNarrow, ResolvedTerm } from '../narrow/types.js';
 import { badNarrow } from '../errors.js';
-
-export interface ResolvedNarrow {
-  terms: ResolvedTerm[];
-  /** Streams whose history the viewer reads through this narrow without having received it. */
-  historyStreamIds: number[];
-}
 
 const IS_VALUES = new Set(['private', 'dm', 'starred', 'mentioned', 'alerted', 'unread', 'resolved']);
 
@@ -39,16 +35,8 @@ function asList(operand: unknown): unknown[] {
  * topics. With `streamId` (a narrow to that stream), only that stream's muted topics count.
  */
 export async function mutingTerm(q: Q, viewer: UserRow, negated: boolean, streamId?: number): Promise<ResolvedTerm> {
-  const muted = streamId === undefined
-    ? await q.selectFrom('subscription').select('stream_id').where('user_id', '=', viewer.id).where('active', '=', 1).where('is_muted', '=', 1).execute()
-    : [];
-  let topics = q.selectFrom('muted_topic').select(['stream_id', 'topic_lower']).where('user_id', '=', viewer.id);
-  if (streamId !== undefined) topics = topics.where('stream_id', '=', streamId);
-  return {
-    op: 'in-home', negated,
-    mutedStreamIds: muted.map((m) => m.stream_id),
-    mutedTopics: (await topics.execute()).map((m) => [m.stream_id, m.topic_lower] as [number, string]),
-  };
+  const mutedStreamIds = streamId === undefined ? await subscriptions.listMutedStreamIds(q, viewer.id) : [];
+  return { op: 'in-home', negated, mutedStreamIds, mutedTopics: await mutedTopics.listKeysOfUser(q, viewer.id, streamId) };
 }
 
 /**
@@ -69,7 +57,7 @@ export async function resolveNarrow(q: Q, viewer: UserRow, terms: NarrowTerm[], 
           ? await streams.findInRealm(q, viewer.realm_id, t.operand)
           : (await streams.findByName(q, viewer.realm_id, String(t.operand).trim()))
             ?? (/^\d+$/.test(String(t.operand)) ? await streams.findInRealm(q, viewer.realm_id, Number(t.operand)) : undefined);
-        const sub = s ? await q.selectFrom('subscription').selectAll().where('user_id', '=', viewer.id).where('stream_id', '=', s.id).where('active', '=', 1).executeTakeFirst() : undefined;
+        const sub = s ? await subscriptions.findActive(q, viewer.id, s.id) : undefined;
         // A stream the viewer may not see is as unknown as one that does not exist.
         if (!s || !canSeeStream(viewer, s, sub ?? null)) {
           if (!lenient) throw badNarrow(`unknown stream ${String(t.operand)}`);
@@ -83,8 +71,11 @@ export async function resolveNarrow(q: Q, viewer: UserRow, terms: NarrowTerm[], 
       case 'topic':
         out.push({ op: 'topic', topicLower: String(t.operand).toLowerCase(), negated });
         break;
+      // One user each: the sender, or someone in the private conversations wanted.
       case 'sender':
-        out.push({ op: 'sender', userId: await userFor(q, viewer, t.operand, lenient), negated });
+      case 'group-pm-with':
+      case 'dm-including':
+        out.push({ op: t.operator as 'sender' | 'group-pm-with' | 'dm-including', userId: await userFor(q, viewer, t.operand, lenient), negated });
         break;
       case 'pm-with': {
         // Zulip's wording for this operator names the whole operand ("unknown user in ...");
@@ -105,12 +96,6 @@ export async function resolveNarrow(q: Q, viewer: UserRow, terms: NarrowTerm[], 
         out.push({ op: 'pm-with', memberIds: [...ids].sort((a, b) => a - b), negated });
         break;
       }
-      case 'group-pm-with':
-        out.push({ op: 'group-pm-with', userId: await userFor(q, viewer, t.operand, lenient), negated });
-        break;
-      case 'dm-including':
-        out.push({ op: 'dm-including', userId: await userFor(q, viewer, t.operand, lenient), negated });
-        break;
       case 'is': {
         const v = String(t.operand);
         if (!IS_VALUES.has(v)) throw badNarrow(`unknown 'is' operand ${v}`);

@@ -1,4 +1,4 @@
-import { EMPTY_CONTEXT, renderMarkdown } from '../markdown/index.js';
+import { EMPTY_CONTEXT, renderMarkdown } from './index.js';
 
 /**
  * Stream descriptions are limited markdown: Zulip's message renderer (emphasis, code,

@@ -1,11 +1,14 @@
 import { sql, type CompiledQuery, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
-import type { DB } from '../store/schema.js';
-import type { Q, UserRow } from '../store/rows.js';
+import type { DB } from './schema.js';
+import type { Q, UserRow } from './rows.js';
 import { FLAG_BITS } from '../lib/message-flags.js';
-import type { ResolvedTerm } from './types.js';
-import type { ResolvedNarrow } from './resolve.js';
-import type { StoreDialect as Dialect } from '../store/dialects.js';
-import { OWN_INDEXES, type OwnIndex, type UserMessageBounds } from '../store/repos/messages.js';
+import type { ResolvedNarrow, ResolvedTerm } from '../narrow/types.js';
+import type { StoreDialect as Dialect } from './dialects.js';
+import { OWN_INDEXES, type OwnIndex, type UserMessageBounds } from './repos/messages.js';
+import { recipients } from './repos/recipients.js';
+
+// The SQL back end of a narrow (GET /messages); the in-memory one, which must agree with
+// it, is src/narrow/match.ts. Both take the terms of one parse (src/narrow/parse.ts).
 
 type EB = ExpressionBuilder<DB & { um: DB['user_message'] }, 'message' | 'um'>;
 
@@ -35,9 +38,7 @@ export async function loadPmLookups(q: Q, terms: ResolvedTerm[], viewer: UserRow
       withIds.add(t.userId);
     }
   }
-  const personal = new Map<number, number>();
-  const rows = await q.selectFrom('recipient').select(['id', 'type_id']).where('type', '=', 1).where('type_id', 'in', [...personalIds]).execute();
-  for (const r of rows) personal.set(r.type_id, r.id);
+  const personal = await recipients.mapPersonalOf(q, [...personalIds]);
   const huddlesWith = new Map<number, number[]>();
   for (const u of withIds) {
     const hs = await q.selectFrom('huddle').select('recipient_id')
@@ -129,6 +130,13 @@ export function narrowQuery(q: Q, dialect: Dialect, viewer: UserRow, narrow: Res
     ? query.where((eb) => eb.or([eb('um.user_id', 'is not', null), eb.and([eb('message.stream_id', 'in', history), eb('message.realm_id', '=', viewer.realm_id)])]))
     : query.where('um.user_id', 'is not', null);
   return withTerms(query, dialect, viewer, narrow, pm);
+}
+
+/** Which of `ids` (possible ids: see lib/ids.ts) the narrow holds, with their rendered content and topic. */
+export async function narrowMatches(q: Q, dialect: Dialect, viewer: UserRow, narrow: ResolvedNarrow, pm: PmLookups, ids: number[]) {
+  if (ids.length === 0) return [];
+  return narrowQuery(q, dialect, viewer, narrow, pm)
+    .where('message.id', 'in', ids).select(['message.rendered_content', 'message.topic']).execute();
 }
 
 /**
