@@ -51,10 +51,8 @@ const userProperties = {
   date_joined: Type.String({ description: 'ISO 8601 timestamp with offset.' }),
   timezone: Type.String({ description: 'May be the empty string.' }),
   is_active: Type.Boolean(),
-  is_admin: Type.Boolean(),
-  is_owner: Type.Boolean(),
-  is_guest: Type.Boolean(),
-  is_billing_admin: Type.Boolean(),
+  // The role, again, as Zulip's older flags.
+  is_admin: Type.Boolean(), is_owner: Type.Boolean(), is_guest: Type.Boolean(), is_billing_admin: Type.Boolean(),
   is_bot: Type.Boolean(),
   bot_type: Nullable(Type.Integer({ description: 'Null for non-bots; an integer for bots.' })),
   role: Type.Integer({ description: 'Organization-level role: 100 owner, 200 administrator, 300 moderator, 400 member, 600 guest.' }),
@@ -103,6 +101,9 @@ const defaultStreamsProperties = {
   default_all_public_streams: Type.Boolean({ description: "Whether the bot's event queues follow every public stream." }),
 };
 
+/** What every answer about one bot carries. */
+const botKeyProperties = { user_id: Type.Integer(), api_key: Type.String(), avatar_url: Type.String() };
+
 /** register's `realm_bots` and realm_bot add events. */
 export const WireBot = Type.Object({
   user_id: Type.Integer(),
@@ -121,27 +122,22 @@ export type WireBot = Static<typeof WireBot>;
 /** GET /bots' element (Zulip's get_bots_backend: the email as `username`; `user_id` is Parley's addition). */
 export const WireListedBot = Type.Object({
   username: Type.String({ description: "The bot's email address." }),
-  user_id: Type.Integer(),
   full_name: Type.String(),
-  api_key: Type.String(),
-  avatar_url: Type.String(),
+  ...botKeyProperties,
   ...defaultStreamsProperties,
 }, closed('ListedBot', 'An active bot as GET /bots lists it.'));
 export type WireListedBot = Static<typeof WireListedBot>;
 
 /** POST /bots' answer. */
 export const WireCreatedBot = Type.Object({
-  user_id: Type.Integer(),
-  api_key: Type.String(),
-  avatar_url: Type.String(),
+  ...botKeyProperties,
   ...defaultStreamsProperties,
 }, closed('CreatedBot', 'The bot just created: its id, key and defaults.'));
 export type WireCreatedBot = Static<typeof WireCreatedBot>;
 
 /** PATCH /bots/{bot_id}'s answer (Zulip's patch_bot_backend). */
 export const WirePatchedBot = Type.Object({
-  full_name: Type.String(),
-  avatar_url: Type.String(),
+  full_name: Type.String(), avatar_url: Type.String(),
   service_interface: Type.Integer({ description: 'The interface asked for (1 when not given).' }),
   service_payload_url: Nullable(Type.String({ description: 'The payload URL asked for, or null.' })),
   config_data: Type.Null({ description: 'Embedded bots only; Parley has none.' }),
@@ -153,8 +149,7 @@ export type WirePatchedBot = Static<typeof WirePatchedBot>;
 // -------------------------------------------------------------------------------- streams
 
 const streamProperties = {
-  stream_id: Type.Integer(),
-  name: Type.String(),
+  stream_id: Type.Integer(), name: Type.String(),
   description: Type.String({ description: 'The description as written (limited markdown).' }),
   rendered_description: Type.String({ description: 'The description rendered as HTML.' }),
   invite_only: Type.Boolean({ description: 'Whether the stream is private.' }),
