@@ -18,10 +18,14 @@ const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const WEB = path.join(root, 'web');
 export const WEB_DIST = path.join(WEB, 'dist');
 const STAMP = '.built';
-/** The app's sources and what it shares with the server (the event-application logic). */
+/**
+ * The app's sources and what it shares with the server: the event reducer and the event
+ * types, the narrow matcher, the wire objects' declarations, the flag bits.
+ */
 const INPUTS = [
   path.join(WEB, 'src'), path.join(WEB, 'index.html'), path.join(WEB, 'vite.config.ts'), path.join(WEB, 'tsconfig.json'),
-  path.join(root, 'src', 'events', 'apply.ts'), path.join(root, 'src', 'events', 'apply-unread.ts'),
+  path.join(root, 'src', 'events'), path.join(root, 'src', 'narrow'), path.join(root, 'src', 'schemas'),
+  path.join(root, 'src', 'lib', 'message-flags.ts'),
   // The emoji catalog chunk is made from the server's emoji data.
   path.join(root, 'src', 'emoji'),
 ];
