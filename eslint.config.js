@@ -38,6 +38,27 @@ const ONE_WAY_OUT = {
   selector: "CallExpression[callee.property.name='publish'][callee.object.type='MemberExpression'][callee.object.property.name='bus']",
   message: 'events leave through publish() in src/events/publish.ts, after commit',
 };
+// The one id bound (lib/ids.ts) and the one name for each recipient type (lib/recipient-type.ts).
+const ID_BOUND = {
+  selector: "Literal[value=2147483647]:not(VariableDeclarator[id.name='MAX_ID'] > Literal)",
+  message: 'the 32-bit id bound is MAX_ID, fitsIdColumn() or isPossibleId() in src/lib/ids.ts',
+};
+const RECIPIENT_TYPES = {
+  selector: "BinaryExpression[operator=/^[!=]==?$/]:matches([right.value=1],[right.value=2],[right.value=3])[left.property.name=/^(type|recipient_type)$/]",
+  message: 'recipient types by name: RecipientType.PERSONAL, STREAM or HUDDLE (src/lib/recipient-type.ts)',
+};
+const SOURCE_SYNTAX = [ONE_WAY_OUT, ID_BOUND, RECIPIENT_TYPES];
+// An action named doX composes inside its caller's transaction, so it takes that Tx first.
+const DO_TAKES_TX = {
+  selector: "FunctionDeclaration[id.name=/^do[A-Z]/]:not([params.0.typeAnnotation.typeAnnotation.typeName.name='Tx'])",
+  message: "doX(tx: Tx, ...) runs in its caller's transaction; an action that opens its own writes takes ctx and has no do prefix (README, How the code is organised)",
+};
+// Handlers read their declared parameters (r.args); the raw bag is for webhooks' own ones.
+const DECLARED_ARGS = {
+  selector: "MemberExpression[object.name='r'][property.name='params']",
+  message: "declare the parameter in the route's params and read r.args (src/schemas/params.ts)",
+};
+
 // Kysely's query starters and runners, and raw SQL: only src/store/ builds and runs queries.
 const QUERY_BUILDERS = ['selectFrom', 'insertInto', 'updateTable', 'deleteFrom', 'replaceInto', 'mergeInto', 'selectNoFrom',
   'execute', 'executeTakeFirst', 'executeTakeFirstOrThrow', 'executeQuery'];
@@ -122,7 +143,12 @@ export default defineConfig(
     // One way out for events: publish() (src/events/publish.ts) after commit.
     files: ['src/**/*.ts'],
     ignores: ['src/events/publish.ts', ...NO_QUERIES],
-    rules: { 'no-restricted-syntax': ['error', ONE_WAY_OUT] },
+    rules: { 'no-restricted-syntax': ['error', ...SOURCE_SYNTAX] },
+  },
+  {
+    files: ['src/http/handlers/**/*.ts'],
+    ignores: ['src/http/handlers/webhooks.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...SOURCE_SYNTAX, DECLARED_ARGS] },
   },
   {
     // Queries live in src/store/repos (data verbs: findById, insert, listByMessageIds...);
@@ -130,7 +156,7 @@ export default defineConfig(
     // (flat config replaces a rule's options, it does not merge them).
     files: NO_QUERIES,
     rules: {
-      'no-restricted-syntax': ['error', ONE_WAY_OUT, {
+      'no-restricted-syntax': ['error', ...SOURCE_SYNTAX, DO_TAKES_TX, {
         selector: `CallExpression[callee.type='MemberExpression'][callee.property.name=/^(${QUERY_BUILDERS.join('|')})$/]`,
         message: 'no queries here: write a repo function in src/store/repos and call it',
       }],

@@ -118,7 +118,8 @@ async function sendInviteMail(ctx: AppContext, realm: RealmRow, inviter: UserRow
 }
 
 /** POST /invites/multiuse (Zulip's generate_multiuse_invite_backend): administrators only. Answers the link. */
-export async function doCreateMultiuseInvite(tx: Tx, ctx: AppContext, realm: RealmRow, inviter: UserRow, terms: InviteTerms): Promise<string> {
+/** The new link's key (inviteLink makes the URL). */
+export async function doCreateMultiuseInvite(tx: Tx, realm: RealmRow, inviter: UserRow, terms: InviteTerms): Promise<string> {
   if (!isAdminRole(inviter.role)) throw mustBeAdmin();
   checkOwnerRequired(terms.inviteAs, inviter);
   if (!INVITE_AS_VALUES.includes(terms.inviteAs)) throw invalidInviteAs();
@@ -130,7 +131,7 @@ export async function doCreateMultiuseInvite(tx: Tx, ctx: AppContext, realm: Rea
     expires: expiryOf(now, terms.expiresInMinutes), confirmation_key: key, stream_ids: JSON.stringify(streamRows.map((s) => s.id)),
   });
   await notifyInvitesChanged(tx, realm.id);
-  return inviteLink(ctx, realm, key);
+  return key;
 }
 
 /** An invite of this realm, of this kind, still pending; otherwise Zulip's "No such invitation". */

@@ -12,7 +12,7 @@ const LAST_SEEN_GRANULARITY_SECS = 15 * 60;
 export interface NewSession { id: string; csrfToken: string; lifetimeSecs: number }
 
 /** Signs `user` in on the web: a session row (its id only as a hash) and the secrets for the cookies. */
-export async function doCreateSession(ctx: AppContext, realm: RealmRow, user: UserRow): Promise<NewSession> {
+export async function createSession(ctx: AppContext, realm: RealmRow, user: UserRow): Promise<NewSession> {
   const { id, csrfToken } = newSessionSecrets();
   const now = nowSeconds();
   const lifetimeSecs = ctx.config.sessionLifetimeSecs;
@@ -25,7 +25,7 @@ export async function doCreateSession(ctx: AppContext, realm: RealmRow, user: Us
 }
 
 /** Ends one session (sign-out, expiry, a deactivated account). */
-export async function doDeleteSession(ctx: AppContext, idHash: string): Promise<void> {
+export async function deleteSession(ctx: AppContext, idHash: string): Promise<void> {
   await writeAlone(ctx, (tx) => sessions.deleteByIdHash(tx.db, idHash));
   cachesOf(ctx.store.db).sessions.delete(idHash);
 }

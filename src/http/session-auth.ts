@@ -5,7 +5,7 @@ import type { RealmRow, UserRow } from '../rows.js';
 import { csrfFailed, notLoggedIn, realmDeactivated, userDeactivated } from '../errors.js';
 import { resolveRealm } from './auth.js';
 import { sessionLogin } from '../reads/sessions.js';
-import { doDeleteSession, touchSession, type NewSession } from '../actions/sessions.js';
+import { deleteSession, touchSession, type NewSession } from '../actions/sessions.js';
 import { sessionIdHash } from '../lib/session-ids.js';
 import { constantTimeEqual } from '../lib/secrets.js';
 import { nowSeconds } from '../lib/time.js';
@@ -58,12 +58,12 @@ export async function authenticateSession(ctx: AppContext, req: SessionRequest):
   const login = await sessionLogin(ctx.store.db, idHash);
   if (!login || login.session.realm_id !== realm.id) throw notLoggedIn();
   if (login.session.expires <= nowSeconds()) {
-    await doDeleteSession(ctx, idHash);
+    await deleteSession(ctx, idHash);
     throw notLoggedIn();
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') checkCsrf(req, login.session.csrf_token);
   if (login.realm.deactivated === 1 || login.user.is_active !== 1) {
-    await doDeleteSession(ctx, idHash);
+    await deleteSession(ctx, idHash);
     throw login.realm.deactivated === 1 ? realmDeactivated() : userDeactivated();
   }
   await touchSession(ctx, login.session);

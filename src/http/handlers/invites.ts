@@ -3,7 +3,7 @@ import { AnyJson, IntList, Opt, Str, Type } from '../../schemas/params.js';
 import { transact } from '../../actions/transaction.js';
 import { doCreateMultiuseInvite, doInviteUsers, doResendInvite, doRevokeInvite, doRevokeMultiuseInvite, inviteLink, type InviteTerms } from '../../actions/invites.js';
 import { doAcceptInvite } from '../../actions/invite-accept.js';
-import { doCreateSession } from '../../actions/sessions.js';
+import { createSession } from '../../actions/sessions.js';
 import { invitesControlledBy, usableInvite } from '../../reads/invites.js';
 import { presentInvite } from '../../presenters/invite.js';
 import { badRequest, invitationFailed } from '../../errors.js';
@@ -75,7 +75,7 @@ export const inviteRoutes: Route[] = [
     answer: Type.Object({ invite_link: Type.String() }),
     handler: async (r) => {
       const terms: InviteTerms = { inviteAs: inviteAs(r.args), streamIds: r.args.stream_ids ?? [], expiresInMinutes: expiresInMinutes(r.args) };
-      return { invite_link: await transact(r.ctx, (tx) => doCreateMultiuseInvite(tx, r.ctx, r.realm, r.user, terms)) };
+      return { invite_link: inviteLink(r.ctx, r.realm, await transact(r.ctx, (tx) => doCreateMultiuseInvite(tx, r.realm, r.user, terms))) };
     },
   }),
   route({
@@ -115,7 +115,7 @@ export const inviteRoutes: Route[] = [
     handler: async (r) => {
       const signUp = { key: r.args.key, fullName: r.args.full_name, password: r.args.password, email: r.args.email };
       const user = await transact(r.ctx, (tx) => doAcceptInvite(tx, r.realm, signUp));
-      setSessionCookies(r.ctx, r.reply, await doCreateSession(r.ctx, r.realm, user));
+      setSessionCookies(r.ctx, r.reply, await createSession(r.ctx, r.realm, user));
       return { user_id: user.id };
     },
   }),

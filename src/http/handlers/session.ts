@@ -1,7 +1,7 @@
 import { NoAnswer, route, type Route } from '../route.js';
 import { Str, Type } from '../../schemas/params.js';
 import { fetchApiKey } from '../../actions/login.js';
-import { doCreateSession, doDeleteSession } from '../../actions/sessions.js';
+import { createSession, deleteSession } from '../../actions/sessions.js';
 import { authenticateSession, clearSessionCookies, setSessionCookies } from '../session-auth.js';
 import { clientAddress } from '../rate-limit.js';
 
@@ -13,7 +13,7 @@ export const sessionRoutes: Route[] = [
     handler: async (r) => {
       // The same checks, wording and failure limit as POST /fetch_api_key; the key stays here.
       const user = await fetchApiKey(r.ctx, r.realm, r.args.username, r.args.password, clientAddress(r.req.ip));
-      setSessionCookies(r.ctx, r.reply, await doCreateSession(r.ctx, r.realm, user));
+      setSessionCookies(r.ctx, r.reply, await createSession(r.ctx, r.realm, user));
       return { user_id: user.id };
     },
   }),
@@ -21,7 +21,7 @@ export const sessionRoutes: Route[] = [
     method: 'POST', path: '/accounts/logout', prefix: '', auth: 'none', summary: 'Sign out of the web app', answer: NoAnswer,
     handler: async (r) => {
       const { idHash } = await authenticateSession(r.ctx, r.req);
-      await doDeleteSession(r.ctx, idHash);
+      await deleteSession(r.ctx, idHash);
       clearSessionCookies(r.ctx, r.reply);
       return {};
     },
