@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseFeatureLevel } from './lib/version.js';
 import { DEFAULT_RATE_LIMIT_RULES, parseRateLimitRules, type RateLimitRules } from './ratelimit/rules.js';
 
 export interface Config {
@@ -35,6 +36,12 @@ export interface Config {
   smtpUrl: string | undefined;
   /** The From address of Parley's mail. */
   mailFrom: string;
+  /**
+   * The Zulip API feature level reported (server_settings, register, restart events):
+   * 122, the spec's interface, or LATEST_FEATURE_LEVEL (src/lib/version.ts). Requests of
+   * every level are accepted either way; answers whose shape a level changed follow it.
+   */
+  featureLevel: number;
   /** Largest file POST /user_uploads takes, in MiB (Zulip's MAX_FILE_UPLOAD_SIZE; register reports it). */
   maxFileUploadSizeMib: number;
   /**
@@ -136,6 +143,7 @@ export function loadConfig(overrides: ConfigOverrides = {}): Config {
     queueTimeoutSecs: overrides.queueTimeoutSecs ?? envInt('PARLEY_QUEUE_TIMEOUT_SECS', 600),
     smtpUrl: overrides.smtpUrl ?? (process.env.PARLEY_SMTP_URL || undefined),
     mailFrom: overrides.mailFrom ?? process.env.PARLEY_MAIL_FROM ?? `Parley <noreply@${new URL(externalUrl).hostname}>`,
+    featureLevel: overrides.featureLevel ?? parseFeatureLevel(process.env.PARLEY_FEATURE_LEVEL),
     maxFileUploadSizeMib: overrides.maxFileUploadSizeMib ?? envInt('PARLEY_MAX_FILE_UPLOAD_SIZE_MIB', 25),
     s3Bucket: overrides.s3Bucket ?? (process.env.PARLEY_S3_BUCKET || undefined),
     s3Endpoint: overrides.s3Endpoint ?? (process.env.PARLEY_S3_ENDPOINT || undefined),

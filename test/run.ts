@@ -1,6 +1,8 @@
 /**
- * `npm test`: the whole suite on SQLite, then again on a throwaway PostgreSQL
- * cluster when the machine has PostgreSQL. Prints one closing line for both.
+ * `npm test`: the whole suite on SQLite, again on SQLite at feature level `latest`
+ * (PARLEY_TEST_LEVELS=122 skips that), then on a throwaway PostgreSQL cluster when the
+ * machine has PostgreSQL (and a subset as two cluster nodes with Redis). Prints one closing
+ * line for all.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -69,10 +71,17 @@ async function runSuite(engine: string, env: Record<string, string>, only = file
   return { pass, fail };
 }
 
+/** The reported feature levels the SQLite suite runs at (PARLEY_FEATURE_LEVEL): the spec's, and `latest`. */
+const levels = (process.env.PARLEY_TEST_LEVELS ?? '122,latest').split(',');
+
 let pass = 0, fail = 0;
 if (engines.includes('sqlite')) {
-  const r = await runSuite('sqlite', { PARLEY_TEST_ENGINE: 'sqlite' });
+  const r = await runSuite('sqlite', { PARLEY_TEST_ENGINE: 'sqlite', PARLEY_FEATURE_LEVEL: '122' });
   pass += r.pass; fail += r.fail;
+  if (levels.includes('latest')) {
+    const l = await runSuite('sqlite, feature level latest', { PARLEY_TEST_ENGINE: 'sqlite', PARLEY_FEATURE_LEVEL: 'latest' });
+    pass += l.pass; fail += l.fail;
+  }
 }
 if (engines.includes('postgres')) {
   const bin = findPgBin();
@@ -81,7 +90,7 @@ if (engines.includes('postgres')) {
   } else {
     const cluster = await startCluster(bin);
     try {
-      const r = await runSuite('postgres', { PARLEY_TEST_ENGINE: 'postgres', PARLEY_TEST_PG_URL: cluster.url });
+      const r = await runSuite('postgres', { PARLEY_TEST_ENGINE: 'postgres', PARLEY_TEST_PG_URL: cluster.url, PARLEY_FEATURE_LEVEL: '122' });
       pass += r.pass; fail += r.fail;
       // Again with every test's server as two cluster nodes (PostgreSQL + Redis).
       const twoNode = files.filter((f) => TWO_NODE_FOLDERS.some((d) => f.startsWith(d)));
@@ -92,7 +101,7 @@ if (engines.includes('postgres')) {
           const redis = await startRedis();
           try {
             const t = await runSuite('postgres, two cluster nodes', {
-              PARLEY_TEST_ENGINE: 'postgres', PARLEY_TEST_PG_URL: cluster.url, PARLEY_TEST_NODES: '2', PARLEY_TEST_REDIS_URL: redis.url,
+              PARLEY_TEST_ENGINE: 'postgres', PARLEY_TEST_PG_URL: cluster.url, PARLEY_TEST_NODES: '2', PARLEY_TEST_REDIS_URL: redis.url, PARLEY_FEATURE_LEVEL: '122',
             }, twoNode);
             pass += t.pass; fail += t.fail;
           } finally {

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { parseTrustProxy, type ConfigOverrides } from '../config.js';
 import { parseRateLimitRules } from '../ratelimit/rules.js';
+import { parseFeatureLevel } from '../lib/version.js';
 
 /** Where the data lives: every command that opens the store takes these. */
 export function storeOptions(cmd: Command): Command {
@@ -20,6 +21,7 @@ export function serverOptions(cmd: Command): Command {
     .option('--admin-password <password>', 'owner password on first start (PARLEY_ADMIN_PASSWORD)')
     .option('--smtp-url <url>', 'SMTP server for outgoing mail; without one, mail goes to <data-dir>/outbox (PARLEY_SMTP_URL)')
     .option('--mail-from <address>', 'From address of outgoing mail (PARLEY_MAIL_FROM)')
+    .option('--feature-level <level>', 'the Zulip API feature level reported: 122 (the default) or latest (PARLEY_FEATURE_LEVEL)')
     .option('--max-file-upload-size-mib <n>', 'largest file upload in MiB, default 25 (PARLEY_MAX_FILE_UPLOAD_SIZE_MIB)', (v) => Number(v))
     .option('--s3-bucket <name>', 'store uploads in this S3-compatible bucket instead of <data-dir>/uploads (PARLEY_S3_BUCKET)')
     .option('--s3-endpoint <url>', 'the object store URL when not AWS (PARLEY_S3_ENDPOINT)')
@@ -44,6 +46,7 @@ export function overridesFrom(opts: Record<string, unknown>): ConfigOverrides {
   if (opts.adminPassword) o.adminPassword = String(opts.adminPassword);
   if (opts.smtpUrl) o.smtpUrl = String(opts.smtpUrl);
   if (opts.mailFrom) o.mailFrom = String(opts.mailFrom);
+  if (opts.featureLevel !== undefined) o.featureLevel = parseFeatureLevel(String(opts.featureLevel));
   if (opts.maxFileUploadSizeMib !== undefined) o.maxFileUploadSizeMib = Number(opts.maxFileUploadSizeMib);
   if (opts.s3Bucket) o.s3Bucket = String(opts.s3Bucket);
   if (opts.s3Endpoint) o.s3Endpoint = String(opts.s3Endpoint);

@@ -299,7 +299,7 @@ export class QueueManager {
       return 0;
     }
     fs.rmSync(file, { force: true });
-    const restart = JSON.stringify({ type: 'restart', ...versionFields(), server_generation: this.generation, immediate: true });
+    const restart = JSON.stringify({ type: 'restart', ...versionFields(this.ctx.config.featureLevel), server_generation: this.generation, immediate: true });
     for (const state of saved.queues) {
       // Files saved before events were kept serialised hold them as objects.
       const events = state.events.map((e) => (typeof e.json === 'string' ? e : { id: e.id, json: JSON.stringify({ ...e, id: undefined }) }));

@@ -10,7 +10,6 @@ import { routes } from './routes.js';
 import { requireAdmin } from '../access/user.js';
 import { requireMemberOrAdmin } from '../access/bot.js';
 import { openApiDocument } from './openapi.js';
-import { FEATURE_LEVEL } from '../lib/version.js';
 import { PreSerialized, type AuthedRequest, type BaseRequest, type Route, type WebhookRequest } from './route.js';
 import { createServer } from './longpoll.js';
 import fastifyCookie from '@fastify/cookie';
@@ -97,7 +96,7 @@ export async function buildHttp(ctx: AppContext): Promise<FastifyInstance> {
 
   // Made once, on first request: the routes do not change while the server runs.
   let openApiJson: string | undefined;
-  app.get(`${API_PREFIX}/openapi.json`, async (_req, reply) => sendJson(reply, (openApiJson ??= JSON.stringify(openApiDocument(routes, `feature level ${FEATURE_LEVEL}`)))));
+  app.get(`${API_PREFIX}/openapi.json`, async (_req, reply) => sendJson(reply, (openApiJson ??= JSON.stringify(openApiDocument(routes, ctx.config.featureLevel)))));
 
   // Multipart is parsed in two scopes (the plugin applies to the scope it is registered in).
   // zulip-js sends every POST as multipart with plain fields, so every route takes those,

@@ -11,7 +11,7 @@ import type { OutgoingWebhookJob, PostAsBot } from './types.js';
 import { ApiError } from '../errors.js';
 import { outgoingServiceBot } from '../reads/bots.js';
 import { realmUri } from '../lib/realm-host.js';
-import { ZULIP_VERSION } from '../lib/version.js';
+import { SPEC_FEATURE_LEVEL, zulipVersionOf } from '../lib/version.js';
 import { SLACK_INTERFACE, SLACK_NO_PRIVATE, genericCall, readAnswer, slackCall, type ServiceCall } from './payload.js';
 import {
   BOT_UNAVAILABLE, DROPPED, connectionFailure, exceptionFailure, failureReply, nearMessageUrl, ownerNotice, pyRepr,
@@ -24,7 +24,8 @@ export const MAX_REQUEST_RETRIES = 3;
 /** The client name of what a bot posts through this path (Zulip's). */
 export const RESPONSE_CLIENT = 'OutgoingWebhookResponse';
 
-const USER_AGENT = `ZulipOutgoingWebhook/${ZULIP_VERSION}`;
+// Zulip's user agent names its version; bots do not branch on it, so it stays the spec's.
+const USER_AGENT = `ZulipOutgoingWebhook/${zulipVersionOf(SPEC_FEATURE_LEVEL).version}`;
 
 // undici's codes for "could not reach the service": Zulip's requests ConnectionError.
 const CONNECTION_CODES = new Set([

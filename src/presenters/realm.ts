@@ -28,8 +28,7 @@ export function presentServerSettings(config: Config, realm: RealmRow): WireServ
       azuread: false, gitlab: false, apple: false, google: false, saml: false, 'openid connect': false,
     },
     external_authentication_methods: [],
-    // lib/version.ts declares its fields loosely; they are the schema's five version fields.
-    ...(versionFields() as Pick<WireServerSettings, 'service_feature_level' | 'zulip_feature_level' | 'zulip_version' | 'service_merge_base' | 'zulip_merge_base'>),
+    ...versionFields(config.featureLevel),
     push_notifications_enabled: false,
     is_incompatible: false,
     email_auth_enabled: true,

@@ -1,7 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { testApp, basic, httpClient, people, type TestApp, type TestUser } from '../helpers/app.js';
+import { testApp, basic, httpClient, people, type TestApp, type TestUser, FEATURE_LEVEL } from '../helpers/app.js';
 import { createStreams } from '../helpers/streams.js';
 import { eventQueues, untilParked } from '../helpers/events.js';
 import { until } from '../helpers/until.js';
@@ -36,8 +36,8 @@ test('register answers a queue, the version fields and the state for every fetch
   assert.equal(r.status, 200, JSON.stringify(r.body));
   assert.match(r.body.queue_id, /^[0-9a-f]+:/);
   assert.equal(r.body.last_event_id, -1);
-  assert.equal(r.body.zulip_feature_level, 122);
-  assert.equal(r.body.service_feature_level, 122);
+  assert.equal(r.body.zulip_feature_level, FEATURE_LEVEL);
+  assert.equal(r.body.service_feature_level, FEATURE_LEVEL);
   assert.equal(typeof r.body.zulip_version, 'string');
   assert.equal(typeof r.body.zulip_merge_base, 'string');
   for (const key of ['realm_users', 'realm_non_active_users', 'cross_realm_bots', 'subscriptions', 'unsubscribed', 'never_subscribed', 'streams',

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { buildApp } from '../../src/app.js';
-import { testApp, httpClient, TWO_NODES } from '../helpers/app.js';
+import { testApp, httpClient, TWO_NODES, FEATURE_LEVEL } from '../helpers/app.js';
 import { eventQueues, untilParked } from '../helpers/events.js';
 
 // One process's restart (its snapshot file); a cluster node's stop hands its queues to the
@@ -34,7 +34,7 @@ test('queues survive a graceful restart: a parked poll is answered, the client c
     assert.equal(first.status, 200, JSON.stringify(first.body));
     const [restart] = first.body.events;
     assert.equal(restart.type, 'restart');
-    assert.equal(restart.zulip_feature_level, 122);
+    assert.equal(restart.zulip_feature_level, FEATURE_LEVEL);
     assert.equal(typeof restart.zulip_merge_base, 'string');
     assert.equal(typeof restart.service_merge_base, 'string');
     const next = poll(owner, queueId, restart.id);

@@ -1,7 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import zulip from 'zulip-js';
-import { testApp, type TestApp, OWNER_EMAIL, OWNER_PASSWORD, basic } from '../helpers/app.js';
+import { testApp, type TestApp, OWNER_EMAIL, OWNER_PASSWORD, basic, FEATURE_LEVEL } from '../helpers/app.js';
 
 let t: TestApp;
 let base: string;
@@ -18,7 +18,7 @@ test('zulip-js logs in with a password and reads GET /users/me', async () => {
   assert.equal(me.user_id, t.owner.id);
   assert.equal(me.email, OWNER_EMAIL);
   const settings = await client.server.settings();
-  assert.equal(settings.zulip_feature_level, 122);
+  assert.equal(settings.zulip_feature_level, FEATURE_LEVEL);
 });
 
 test('zulip-js with a trailing-slash site (double slash paths) still works', async () => {

@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { testApp, type TestApp, OWNER_EMAIL, OWNER_PASSWORD, basic } from '../helpers/app.js';
+import { testApp, type TestApp, OWNER_EMAIL, OWNER_PASSWORD, basic, FEATURE_LEVEL } from '../helpers/app.js';
 
 let t: TestApp;
 before(async () => { t = await testApp(); });
@@ -12,8 +12,8 @@ test('GET /server_settings needs no auth and ignores a bad header', async () => 
     assert.equal(r.status, 200);
     assert.equal(r.body.result, 'success');
     assert.equal(r.body.msg, '');
-    assert.equal(r.body.service_feature_level, 122);
-    assert.equal(r.body.zulip_feature_level, 122);
+    assert.equal(r.body.service_feature_level, FEATURE_LEVEL);
+    assert.equal(r.body.zulip_feature_level, FEATURE_LEVEL);
     assert.equal(typeof r.body.zulip_version, 'string');
     assert.equal(typeof r.body.zulip_merge_base, 'string');
     assert.equal(r.body.service_merge_base, r.body.zulip_merge_base);

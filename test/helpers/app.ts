@@ -15,6 +15,7 @@ import { realms } from '../../src/store/repos/realms.js';
 import { Role } from '../../src/lib/roles.js';
 import type { RealmRow, UserRow } from '../../src/store/rows.js';
 import type { RedisBus } from '../../src/cluster/redis-bus.js';
+import { parseFeatureLevel } from '../../src/lib/version.js';
 
 export const ENGINE = process.env.PARLEY_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
 /**
@@ -24,6 +25,8 @@ export const ENGINE = process.env.PARLEY_TEST_ENGINE === 'postgres' ? 'postgres'
  */
 export const TWO_NODES = ENGINE === 'postgres' && process.env.PARLEY_TEST_NODES === '2' && !!process.env.PARLEY_TEST_REDIS_URL;
 export const HOST = 'parley.test';
+/** The level the suite's servers report: npm test runs the suite at 122 and again at `latest` (PARLEY_FEATURE_LEVEL). */
+export const FEATURE_LEVEL = parseFeatureLevel(process.env.PARLEY_FEATURE_LEVEL);
 export const OWNER_EMAIL = 'owner@parley.test';
 export const OWNER_PASSWORD = 'owner-password-123';
 

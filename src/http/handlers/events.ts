@@ -87,7 +87,7 @@ export const eventRoutes: Route[] = [
         clientGravatar, slimPresence: r.args.slim_presence,
         includeSubscribers: r.args.include_subscribers, capabilities: caps,
       });
-      return new PreSerialized(stringifyWithShared({ result: 'success', msg: '', queue_id: queue.id, last_event_id: -1, ...versionFields(), ...state }));
+      return new PreSerialized(stringifyWithShared({ result: 'success', msg: '', queue_id: queue.id, last_event_id: -1, ...versionFields(r.ctx.config.featureLevel), ...state }));
     },
   }),
   route({
