@@ -7,7 +7,7 @@ import type { ClientEvent } from './types.js';
 import { replacePart, type RegisterState } from './apply/state.js';
 import { applyDeleteMessage, applyMessage, applyMessageFlags, applyUpdateMessage } from './apply/messages.js';
 import { applyPresence, applyProfileFields, applyRealmBot, applyRealmUser, applyUserGroup, applyUserStatus } from './apply/users.js';
-import { applyStream, applySubscription } from './apply/streams.js';
+import { applyStream, applySubscription, applyUserTopic } from './apply/streams.js';
 import { applyDrafts, applyLegacySetting, applyRealm, applyUserSettings, applyUserSettingsDefaults } from './apply/settings.js';
 
 export type { RegisterState } from './apply/state.js';
@@ -29,6 +29,7 @@ export function applyEvent(state: RegisterState, e: ClientEvent, viewerId: numbe
     case 'stream': return applyStream(state, e);
     case 'default_streams': return replacePart(state, 'realm_default_streams', e.default_streams);
     case 'muted_topics': return replacePart(state, 'muted_topics', e.muted_topics);
+    case 'user_topic': return applyUserTopic(state, e);
     case 'alert_words': return replacePart(state, 'alert_words', e.alert_words);
     case 'user_settings': return applyUserSettings(state, e);
     case 'update_display_settings':

@@ -71,7 +71,12 @@ export class EventQueue {
   wants(type: string): boolean {
     // Heartbeats reach every queue, whatever it asked for (they keep the poll alive); a
     // restart only reaches queues that asked for it, as in Zulip.
-    return this.state.eventTypes === null || this.state.eventTypes.includes(type) || type === 'heartbeat';
+    const types = this.state.eventTypes;
+    if (types === null || type === 'heartbeat') return true;
+    // As Zulip: a client taking user_topic events gets no legacy muted_topics ones (it names
+    // both only to hear muted_topics from servers without user_topic).
+    if (type === 'muted_topics' && types.includes('user_topic')) return false;
+    return types.includes(type);
   }
 
   /** `json`: one serialised event object, as from JSON.stringify. `wake` false: a parked poll hears it later (wake()). */

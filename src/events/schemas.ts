@@ -72,6 +72,7 @@ export const EVENT_SCHEMAS: Record<string, Record<string, Check>> = {
   },
   default_streams: { type: str, id: int, default_streams: arrayOf(stream) },
   muted_topics: { type: str, id: int, muted_topics: arrayOf(arrayOf(any)) },
+  user_topic: { type: str, id: int, stream_id: int, topic_name: str, last_updated: int, visibility_policy: (v) => [0, 1, 2, 3].includes(v as number) },
   alert_words: { type: str, id: int, alert_words: arrayOf(str) },
   presence: { type: str, id: int, user_id: int, email: str, server_timestamp: int, presence: (v) => obj(v) && Object.values(v as object).every(clientPresence) },
   'user_settings:update': { type: str, op: str, id: int, property: str, value: any },

@@ -22,11 +22,13 @@ import type {
   InvitesChangedEvent, RealmEmojiUpdateEvent, RealmFiltersEvent, RealmLinkifiersEvent, RealmUpdateDictEvent, RealmUpdateEvent,
   RealmUserSettingsDefaultsUpdateEvent, UpdateDisplaySettingsEvent, UpdateGlobalNotificationsEvent, UserSettingsUpdateEvent,
 } from './kinds/settings.js';
+import type { UserTopicEvent } from './kinds/user-topic.js';
 
 export type * from './kinds/message.js';
 export type * from './kinds/user.js';
 export type * from './kinds/stream.js';
 export type * from './kinds/settings.js';
+export type * from './kinds/user-topic.js';
 
 /** Every published event: one named member per type and op (typing: per message_type, as its schemas). */
 export type ParleyEvent =
@@ -65,6 +67,7 @@ export type ParleyEvent =
   | StreamUpdateEvent
   | DefaultStreamsEvent
   | MutedTopicsEvent
+  | UserTopicEvent
   | UserSettingsUpdateEvent
   | UpdateDisplaySettingsEvent
   | UpdateGlobalNotificationsEvent
@@ -123,6 +126,7 @@ export const EVENT_KINDS = {
   stream: ['create', 'delete', 'update'],
   default_streams: [],
   muted_topics: [],
+  user_topic: [],
   alert_words: [],
   presence: [],
   delete_message: [],

@@ -32,9 +32,13 @@ function matchesTerm(t: ResolvedTerm, m: InternalMessage, flags: number | null):
         case 'resolved': return !isPrivate && m.topic.startsWith('\u2714 ');
       }
       return false;
-    case 'in-home':
+    case 'in-home': {
       if (isPrivate) return true;
-      return !t.mutedStreamIds.includes(m.stream_id!) && !t.mutedTopics.some(([s, topic]) => s === m.stream_id && topic === m.topic.toLowerCase());
+      const among = (list: Array<[number, string]>) => list.some(([s, topic]) => s === m.stream_id && topic === m.topic.toLowerCase());
+      if (among(t.mutedTopics)) return false;
+      return !t.mutedStreamIds.includes(m.stream_id!) || among(t.shownTopics);
+    }
+    case 'topics': return !isPrivate && t.topics.some(([s, topic]) => s === m.stream_id && topic === m.topic.toLowerCase());
     case 'streams-public': return !isPrivate && t.streamIds.includes(m.stream_id!);
     case 'id': return m.id === t.id;
     case 'has': return t.what === 'link' ? m.has_link : t.what === 'image' ? m.has_image : m.has_attachment;

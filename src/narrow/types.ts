@@ -20,7 +20,14 @@ export type ResolvedTerm = { negated: boolean } & (
   /** Group conversations (three or more people) that include this user. */
   | { op: 'group-pm-with'; userId: number }
   | { op: 'is'; what: 'private' | 'starred' | 'mentioned' | 'alerted' | 'unread' | 'resolved' }
-  | { op: 'in-home'; mutedStreamIds: number[]; mutedTopics: Array<[number, string]> }
+  /**
+   * What in:home keeps: private messages, and stream messages outside muted topics and
+   * muted streams, but for the topics of muted streams the viewer unmuted or follows
+   * (`shownTopics`, feature level 170). Topics are [stream id, lower-cased topic].
+   */
+  | { op: 'in-home'; mutedStreamIds: number[]; mutedTopics: Array<[number, string]>; shownTopics: Array<[number, string]> }
+  /** Stream messages of these topics ([stream id, lower-cased topic]): is:followed. */
+  | { op: 'topics'; topics: Array<[number, string]> }
   | { op: 'streams-public'; streamIds: number[] }
   | { op: 'id'; id: number }
   | { op: 'has'; what: 'link' | 'image' | 'attachment' }

@@ -2,12 +2,13 @@ import type { Q, UserRow } from '../store/rows.js';
 import { streams } from '../store/repos/streams.js';
 import { users } from '../store/repos/users.js';
 import { subscriptions } from '../store/repos/subscriptions.js';
-import { mutedTopics } from '../store/repos/muted-topics.js';
+import { userTopics } from '../store/repos/user-topics.js';
+import { SHOWING_POLICIES, VisibilityPolicy } from '../lib/visibility-policy.js';
 import { canReadHistory, canSeeStream } from '../access/stream.js';
 import type { NarrowTerm, ResolvedNarrow, ResolvedTerm } from '../narrow/types.js';
 import { badNarrow } from '../errors.js';
 
-const IS_VALUES = new Set(['private', 'dm', 'starred', 'mentioned', 'alerted', 'unread', 'resolved']);
+const IS_VALUES = new Set(['private', 'dm', 'starred', 'mentioned', 'alerted', 'unread', 'resolved', 'followed', 'muted']);
 
 /** Stands for a stream or user that does not exist (or is not visible): matches no message. */
 const NOBODY = -1;
@@ -32,11 +33,16 @@ function asList(operand: unknown): unknown[] {
 
 /**
  * What `in:home` keeps: private messages and stream messages outside muted streams and
- * topics. With `streamId` (a narrow to that stream), only that stream's muted topics count.
+ * topics, a muted stream's unmuted and followed topics kept (Zulip's
+ * exclude_stream_and_topic_mutes). With `streamId` (a narrow to that stream), only that
+ * stream's muted topics count. Negated, it is `is:muted`.
  */
 export async function mutingTerm(q: Q, viewer: UserRow, negated: boolean, streamId?: number): Promise<ResolvedTerm> {
   const mutedStreamIds = streamId === undefined ? await subscriptions.listMutedStreamIds(q, viewer.id) : [];
-  return { op: 'in-home', negated, mutedStreamIds, mutedTopics: await mutedTopics.listKeysOfUser(q, viewer.id, streamId) };
+  const muted = new Set(mutedStreamIds);
+  const shownTopics = muted.size ? (await userTopics.listKeysOfUser(q, viewer.id, SHOWING_POLICIES)).filter(([s]) => muted.has(s)) : [];
+  const mutedTopics = await userTopics.listKeysOfUser(q, viewer.id, [VisibilityPolicy.MUTED], streamId);
+  return { op: 'in-home', negated, mutedStreamIds, mutedTopics, shownTopics };
 }
 
 /**
@@ -99,6 +105,16 @@ export async function resolveNarrow(q: Q, viewer: UserRow, terms: NarrowTerm[], 
       case 'is': {
         const v = String(t.operand);
         if (!IS_VALUES.has(v)) throw badNarrow(`unknown 'is' operand ${v}`);
+        // Followed topics (feature level 265) and messages muted for the viewer, the
+        // inverse of in:home among stream messages (366).
+        if (v === 'followed') {
+          out.push({ op: 'topics', topics: await userTopics.listKeysOfUser(q, viewer.id, [VisibilityPolicy.FOLLOWED]), negated });
+          break;
+        }
+        if (v === 'muted') {
+          out.push(await mutingTerm(q, viewer, !negated));
+          break;
+        }
         out.push({ op: 'is', what: v === 'dm' ? 'private' : (v as 'private'), negated });
         break;
       }

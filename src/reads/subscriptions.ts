@@ -1,6 +1,7 @@
 import type { Q, UserRow } from '../store/rows.js';
 import { subscriptions, type SubscriptionWithStream } from '../store/repos/subscriptions.js';
-import { mutedTopics } from '../store/repos/muted-topics.js';
+import { userTopics, type UserTopicEntry } from '../store/repos/user-topics.js';
+import { compareUserTopics } from '../lib/visibility-policy.js';
 import { canSeeStreamMetadata } from '../access/stream.js';
 import { presentStream, presentSubscription } from '../presenters/stream.js';
 import { realmStreams, realmSubscriberIds } from './streams.js';
@@ -21,8 +22,12 @@ export async function ownSubscriptions(q: Q, user: UserRow, withSubscribers: boo
 
 export const isSubscribed = (q: Q, userId: number, streamId: number): Promise<boolean> => subscriptions.isSubscribed(q, userId, streamId);
 
-/** register's `muted_topics`: [stream_name, topic, date_muted] triples. */
-export const mutedTopicsOf = (q: Q, userId: number): Promise<Array<[string, string, number]>> => mutedTopics.listOfUser(q, userId);
+/** register's legacy `muted_topics`: [stream_name, topic, date_muted] triples of the muted topics. */
+export const mutedTopicsOf = (q: Q, userId: number): Promise<Array<[string, string, number]>> => userTopics.listMutedOfUser(q, userId);
+
+/** register's `user_topics` (feature level 134), in the order applying events keeps. */
+export const userTopicsOf = async (q: Q, userId: number): Promise<UserTopicEntry[]> =>
+  (await userTopics.listOfUser(q, userId)).sort(compareUserTopics);
 
 /**
  * The three lists of register's `subscription` state (Zulip's gather_subscriptions):

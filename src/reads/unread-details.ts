@@ -3,7 +3,8 @@ import type { UnreadMessageDetails } from '../events/types.js';
 import { userMessages } from '../store/repos/user-messages.js';
 import { recipients as recipientRows } from '../store/repos/recipients.js';
 import { subscriptions } from '../store/repos/subscriptions.js';
-import { mutedTopics } from '../store/repos/muted-topics.js';
+import { userTopics } from '../store/repos/user-topics.js';
+import { isTopicMuted } from '../lib/visibility-policy.js';
 import { FLAG_BITS } from '../lib/message-flags.js';
 import { RecipientType } from '../lib/recipient-type.js';
 
@@ -22,15 +23,16 @@ export async function unreadMessageDetails(q: Q, user: UserRow, messageIds: numb
   const recipients = new Map(recRows.map((r) => [r.id, r]));
   const huddles = await userMessages.huddleHashes(q, recRows.filter((r) => r.type === RecipientType.HUDDLE).map((r) => r.id));
   const streamMuted = new Map<number, boolean>();
-  const topicMuted = new Map<string, boolean>();
+  const topicPolicy = new Map<string, number>();
   const out: Record<string, UnreadMessageDetails> = {};
   for (const r of rows) {
     let d: UnreadMessageDetails;
     if (r.stream_id !== null) {
       if (!streamMuted.has(r.stream_id)) streamMuted.set(r.stream_id, (await subscriptions.findActive(q, user.id, r.stream_id))?.is_muted === 1);
       const key = `${r.stream_id}\u0000${r.topic.toLowerCase()}`;
-      if (!topicMuted.has(key)) topicMuted.set(key, await mutedTopics.exists(q, user.id, r.stream_id, r.topic));
-      d = { type: 'stream', stream_id: r.stream_id, topic: r.topic, unmuted_stream_msg: !streamMuted.get(r.stream_id) && !topicMuted.get(key) };
+      if (!topicPolicy.has(key)) topicPolicy.set(key, await userTopics.policyOf(q, user.id, r.stream_id, r.topic));
+      // A muted stream's unmuted or followed topic is not muted (feature level 213).
+      d = { type: 'stream', stream_id: r.stream_id, topic: r.topic, unmuted_stream_msg: !isTopicMuted(streamMuted.get(r.stream_id)!, topicPolicy.get(key)!) };
     } else {
       const rec = recipients.get(r.recipient_id);
       const members = rec?.type === RecipientType.HUDDLE

@@ -103,10 +103,18 @@ function termExpr(eb: EB, t: ResolvedTerm, viewer: UserRow, pm: PmLookups, diale
       return sql<SqlBool>`1 = 0`;
     case 'in-home': {
       const parts: Array<Expression<SqlBool>> = [];
-      if (t.mutedStreamIds.length) parts.push(eb('message.stream_id', 'in', t.mutedStreamIds));
-      for (const [s, topic] of t.mutedTopics) parts.push(eb.and([eb('message.stream_id', '=', s), eb('message.topic_lower', '=', topic)]));
+      const topicIs = ([s, topic]: [number, string]) => eb.and([eb('message.stream_id', '=', s), eb('message.topic_lower', '=', topic)]);
+      if (t.mutedStreamIds.length) {
+        const inMuted = eb('message.stream_id', 'in', t.mutedStreamIds);
+        parts.push(t.shownTopics.length ? eb.and([inMuted, eb.not(eb.or(t.shownTopics.map(topicIs)))]) : inMuted);
+      }
+      for (const key of t.mutedTopics) parts.push(topicIs(key));
       return parts.length ? eb.or([isPrivate, eb.not(eb.or(parts))]) : sql<SqlBool>`1 = 1`;
     }
+    case 'topics':
+      return t.topics.length
+        ? eb.or(t.topics.map(([s, topic]) => eb.and([eb('message.stream_id', '=', s), eb('message.topic_lower', '=', topic)])))
+        : sql<SqlBool>`1 = 0`;
     case 'streams-public':
       return t.streamIds.length ? eb.and([eb('message.stream_id', 'is not', null), eb('message.stream_id', 'in', t.streamIds)]) : sql<SqlBool>`1 = 0`;
     case 'id': return eb('message.id', '=', t.id);

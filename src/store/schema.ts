@@ -125,12 +125,14 @@ export interface DefaultStreamTable {
   stream_id: number;
 }
 
-export interface MutedTopicTable {
+/** A user's policy for one topic (Zulip's UserTopic): 1 muted, 2 unmuted, 3 followed; no row is "inherit". */
+export interface UserTopicTable {
   user_id: number;
   stream_id: number;
   topic: string;
   topic_lower: string;
-  date_muted: number;
+  last_updated: number;
+  visibility_policy: Generated<number>;
 }
 
 export interface MessageTable {
@@ -352,7 +354,7 @@ export interface DB {
   stream: StreamTable;
   subscription: SubscriptionTable;
   default_stream: DefaultStreamTable;
-  muted_topic: MutedTopicTable;
+  user_topic: UserTopicTable;
   message: MessageTable;
   user_message: UserMessageTable;
   reaction: ReactionTable;

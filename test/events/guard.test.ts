@@ -18,7 +18,7 @@ let viewer: TestUser;
 let other: TestUser;
 const seen = new Set<string>();
 const COMPARED = ['realm_users', 'realm_non_active_users', 'realm_bots', 'subscriptions', 'unsubscribed', 'never_subscribed', 'streams',
-  'realm_default_streams', 'muted_topics', 'alert_words', 'max_message_id', 'unread_msgs', 'starred_messages',
+  'realm_default_streams', 'muted_topics', 'user_topics', 'alert_words', 'max_message_id', 'unread_msgs', 'starred_messages',
   'drafts', 'user_status', 'muted_users'];
 const REGISTER = { include_subscribers: true, client_capabilities: { notification_settings_null: true, bulk_message_deletion: true, user_settings_object: true, stream_typing_notifications: true } };
 
@@ -121,6 +121,14 @@ test('streams and subscriptions: create, subscribe others, properties, edit, def
   await guard('post policy', viewer, api(viewer, 'PATCH', `/streams/${id}`, { stream_post_policy: 2 }));
   await guard('default stream', viewer, api(viewer, 'POST', '/default_streams', { stream_id: id }));
   await guard('mute topic', viewer, api(viewer, 'PATCH', '/users/me/subscriptions/muted_topics', { stream_id: id, topic: 'noise', op: 'add' }));
+  await guard('follow topic', viewer, api(viewer, 'POST', '/user_topics', { stream_id: id, topic: 'news', visibility_policy: 3 }));
+  await guard('unmute topic (user_topics)', viewer, api(viewer, 'POST', '/user_topics', { stream_id: id, topic: 'NEWS', visibility_policy: 2 }));
+  await guard('mute the followed topic', viewer, api(viewer, 'POST', '/user_topics', { stream_id: id, topic: 'other', visibility_policy: 1 }));
+  await guard('drop a policy', viewer, api(viewer, 'POST', '/user_topics', { stream_id: id, topic: 'other', visibility_policy: 0 }));
+  // A client naming user_topic gets neither muted_topics in register nor its events.
+  const modern = { ...REGISTER, event_types: JSON.stringify(['user_topic', 'muted_topics']) };
+  const [only] = await guard('user_topic only', viewer, api(viewer, 'POST', '/user_topics', { stream_id: id, topic: 'late', visibility_policy: 1 }), modern, ['user_topics', 'muted_topics']);
+  assert.equal(only!.type, 'user_topic');
   await guard('peer remove', viewer, api(other, 'DELETE', '/users/me/subscriptions', { subscriptions: ['guarded two'] }));
   await guard('unsubscribe', viewer, api(viewer, 'DELETE', '/users/me/subscriptions', { subscriptions: ['guarded two'] }));
   await guard('private stream made public', other, async () => {
@@ -194,6 +202,8 @@ test('message edits: content (mentions on and off), topic moves, resolving, move
   const b = await send(other, { type: 'stream', to: 'base', topic: 'edits', content: 'second' });
   await guard('content edit adds a mention', viewer, api(other, 'PATCH', `/messages/${a}`, { content: 'now @**Vera Viewer**' }));
   await guard('content edit removes it', viewer, api(other, 'PATCH', `/messages/${a}`, { content: 'plain again' }));
+  // Vera follows the topic: her policy goes with it.
+  await api(viewer, 'POST', '/user_topics', { stream_id: base, topic: 'edits', visibility_policy: 3 })();
   await guard('topic move, change_all', viewer, api(other, 'PATCH', `/messages/${b}`, { topic: 'edited', propagate_mode: 'change_all' }));
   await guard('topic move, change_one', viewer, api(viewer, 'PATCH', `/messages/${a}`, { topic: 'split', propagate_mode: 'change_one' }));
   await guard('resolve', viewer, api(viewer, 'PATCH', `/messages/${b}`, { topic: '✔ edited', propagate_mode: 'change_all' }));

@@ -64,7 +64,16 @@ before(async () => {
   // Some messages read, some starred (the sparse reader's last among them), for the flag operators.
   await t.app.ctx.store.db.updateTable('user_message').set((eb) => ({ flags: eb('flags', '|', FLAG_BITS.read) })).where('message_id', '<', 15).execute();
   await t.app.ctx.store.db.updateTable('user_message').set((eb) => ({ flags: eb('flags', '|', FLAG_BITS.starred) })).where('message_id', 'in', [3, 8, 21, 30, 34]).execute();
-  await t.app.ctx.store.db.insertInto('muted_topic').values({ user_id: people[1]!.id, stream_id: (await t.app.ctx.store.db.selectFrom('stream').select('id').where('name', '=', 'pub1').executeTakeFirstOrThrow()).id, topic: 'lunch', topic_lower: 'lunch', date_muted: 1 }).execute();
+  // Ann's topic policies: pub1's lunch muted, its Deploy followed; pub2 muted but its misc unmuted.
+  const db = t.app.ctx.store.db;
+  const streamId = async (name: string) => (await db.selectFrom('stream').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
+  const [pub1, pub2] = [await streamId('pub1'), await streamId('pub2')];
+  await db.insertInto('user_topic').values([
+    { user_id: people[1]!.id, stream_id: pub1, topic: 'lunch', topic_lower: 'lunch', last_updated: 1 },
+    { user_id: people[1]!.id, stream_id: pub1, topic: 'Deploy', topic_lower: 'deploy', last_updated: 1, visibility_policy: 3 },
+    { user_id: people[1]!.id, stream_id: pub2, topic: 'misc', topic_lower: 'misc', last_updated: 1, visibility_policy: 2 },
+  ]).execute();
+  await db.updateTable('subscription').set({ is_muted: 1 }).where('user_id', '=', people[1]!.id).where('stream_id', '=', pub2).execute();
 });
 after(() => t.close());
 
@@ -108,7 +117,7 @@ const term = fc.oneof(
   fc.record({ operator: fc.constant('sender'), operand: fc.nat({ max: PEOPLE - 1 }).map((i) => `user:${i}`) }),
   fc.record({ operator: fc.constant('pm-with'), operand: fc.uniqueArray(fc.nat({ max: PEOPLE - 1 }), { minLength: 1, maxLength: 2 }).map((a) => a.map((i) => `user:${i}`)) }),
   fc.record({ operator: fc.constantFrom('dm-including', 'group-pm-with'), operand: fc.nat({ max: PEOPLE - 1 }).map((i) => `user:${i}`) }),
-  fc.record({ operator: fc.constant('is'), operand: fc.constantFrom('private', 'starred', 'mentioned', 'unread', 'resolved', 'alerted') }),
+  fc.record({ operator: fc.constant('is'), operand: fc.constantFrom('private', 'starred', 'mentioned', 'unread', 'resolved', 'alerted', 'followed', 'muted') }),
   fc.record({ operator: fc.constant('has'), operand: fc.constantFrom('link', 'image', 'attachment') }),
   fc.record({ operator: fc.constant('in'), operand: fc.constantFrom('home', 'all') }),
   fc.record({ operator: fc.constant('streams'), operand: fc.constant('public') }),

@@ -34,6 +34,7 @@ export type RegisterState = {
   streams?: WireStream[];
   realm_default_streams?: WireStream[];
   muted_topics?: MutedTopic[];
+  user_topics?: Array<{ stream_id: number; topic_name: string; last_updated: number; visibility_policy: number }>;
   alert_words?: string[];
   muted_users?: Array<{ id: number; timestamp: number }>;
   drafts?: WireDraft[];

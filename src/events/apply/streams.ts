@@ -1,5 +1,7 @@
 /** Stream and subscription events applied to register's stream lists (each kept in name order). */
 import type { StreamEvent, StreamUpdateEvent, SubscriptionEvent } from '../kinds/stream.js';
+import type { UserTopicEvent } from '../kinds/user-topic.js';
+import { compareUserTopics, VisibilityPolicy } from '../../lib/visibility-policy.js';
 import type { WireStream } from '../../schemas/wire.js';
 import { byName, type RegisterState } from './state.js';
 
@@ -76,6 +78,7 @@ function deleteStreams(state: RegisterState, streams: WireStream[]): void {
   // Topics muted in an archived stream go with it.
   const goneNames = new Set(streams.map((s) => s.name));
   if (state.muted_topics) state.muted_topics = state.muted_topics.filter((m) => !goneNames.has(m[0]));
+  if (state.user_topics) state.user_topics = state.user_topics.filter((t) => !gone.has(t.stream_id));
   const keep = <T extends { stream_id: number }>(list: T[] | undefined) => list?.filter((s) => !gone.has(s.stream_id));
   if (state.streams) state.streams = keep(state.streams);
   if (state.subscriptions) state.subscriptions = keep(state.subscriptions);
@@ -109,4 +112,19 @@ function updateStream(state: RegisterState, e: StreamUpdateEvent): void {
     }
     if (e.property === 'name') list?.sort(byName);
   }
+}
+
+/**
+ * A topic's policy replaces the one the user had for it (topics match whatever their case);
+ * "inherit" leaves none. The list stays in register's order (compareUserTopics).
+ */
+export function applyUserTopic(state: RegisterState, e: UserTopicEvent): void {
+  if (!state.user_topics) return;
+  const lower = e.topic_name.toLowerCase();
+  const rest = state.user_topics.filter((t) => !(t.stream_id === e.stream_id && t.topic_name.toLowerCase() === lower));
+  if (e.visibility_policy !== VisibilityPolicy.INHERIT) {
+    rest.push({ stream_id: e.stream_id, topic_name: e.topic_name, last_updated: e.last_updated, visibility_policy: e.visibility_policy });
+    rest.sort(compareUserTopics);
+  }
+  state.user_topics = rest;
 }

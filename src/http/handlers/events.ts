@@ -63,7 +63,8 @@ export const eventRoutes: Route[] = [
     answer: Type.Object({ queue_id: Type.String(), last_event_id: Type.Integer() }, { additionalProperties: true, description: 'And the initial state of each fetched type' }),
     handler: async (r) => {
       const eventTypes = stringList('event_types', r.args.event_types as Json | undefined);
-      const fetchTypes = stringList('fetch_event_types', r.args.fetch_event_types as Json | undefined) ?? eventTypes ?? FETCH_TYPES;
+      const fetchList = stringList('fetch_event_types', r.args.fetch_event_types as Json | undefined);
+      const fetchTypes = fetchList ?? eventTypes ?? FETCH_TYPES;
       // A bot's defaults stand in for what the client leaves out (Zulip's do_events_register).
       const defaults = await registerDefaultsOf(r.ctx.store.db, r.user);
       const asked = parseNarrow(r.args.narrow ?? []);
@@ -86,6 +87,7 @@ export const eventRoutes: Route[] = [
       const state = await fetchInitialState(r.ctx.store.db, r.ctx.config, r.realm, r.user, new Set(fetchTypes), {
         clientGravatar, slimPresence: r.args.slim_presence,
         includeSubscribers: r.args.include_subscribers, capabilities: caps,
+        everyType: fetchList === null && eventTypes === null,
       });
       return new PreSerialized(stringifyWithShared({ result: 'success', msg: '', queue_id: queue.id, last_event_id: -1, ...versionFields(r.ctx.config.featureLevel), ...state }));
     },

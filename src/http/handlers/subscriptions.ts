@@ -6,13 +6,14 @@ import { transact } from '../../actions/transaction.js';
 import { fitsIdColumn } from '../../lib/ids.js';
 import { accessUserById } from '../../access/user.js';
 import { isSubscribed, ownSubscriptions } from '../../reads/subscriptions.js';
-import { streamByName } from '../../reads/streams.js';
+import { streamByName, streamInRealm } from '../../reads/streams.js';
 import { accessStreamById, accessStreamByName } from '../../access/stream.js';
 import { presentSubscription } from '../../presenters/stream.js';
 import { badRequest, noSuchUser } from '../../errors.js';
 import { doSubscribeRequest, subscribeRequest, doUnsubscribeRequest, unsubscribeRequest } from '../../actions/subscription-request.js';
 import { doChangeSubscriptionProperty, SUBSCRIPTION_PROPERTIES, type SubscriptionProperty } from '../../actions/subscription-properties.js';
-import { doMuteTopic, doUnmuteTopic } from '../../actions/muted-topics.js';
+import { doSetUserTopicPolicy } from '../../actions/user-topics.js';
+import { VisibilityPolicy } from '../../lib/visibility-policy.js';
 import { checkColor, checkPostPolicy, principals, retentionDays, streamDicts, streamPolicyParams, toStreamDicts } from './stream-param-parsers.js';
 
 interface PropertyChange {
@@ -145,18 +146,21 @@ export const subscriptionRoutes: Route[] = [
       if (streamId === undefined && streamName === undefined) throw badRequest("Please supply 'stream'.");
       if (streamId !== undefined && streamName !== undefined) throw badRequest("Please choose one: 'stream' or 'stream_id'.");
       if (op !== 'add' && op !== 'remove') throw badRequest('Invalid op');
+      // Before feature level 169, muting a muted topic or unmuting one that was not muted
+      // was an error; since, both succeed and change nothing.
+      const strict = r.ctx.config.featureLevel < 169;
       await transact(r.ctx, async (tx) => {
         if (op === 'add') {
           const { stream } = streamId !== undefined
             ? await accessStreamById(tx.db, r.user, streamId)
             : await accessStreamByName(tx.db, r.user, streamName!);
-          await doMuteTopic(tx, r.user, stream, topic);
+          if (!(await doSetUserTopicPolicy(tx, r.user, stream.id, topic, VisibilityPolicy.MUTED)) && strict) throw badRequest('Topic already muted');
           return;
         }
-        // Unmuting needs no access to the stream: only that the topic was muted (Zulip's rule).
+        // Unmuting needs no access to the stream, only that it exists (Zulip's rule).
         const id = streamId ?? (await streamByName(tx.db, r.user.realm_id, streamName!))?.id;
-        if (id === undefined || !fitsIdColumn(id)) throw badRequest('Topic is not muted');
-        await doUnmuteTopic(tx, r.user, id, topic);
+        if (id === undefined || !fitsIdColumn(id) || !(await streamInRealm(tx.db, r.user.realm_id, id))) throw badRequest('Topic is not muted');
+        if (!(await doSetUserTopicPolicy(tx, r.user, id, topic, VisibilityPolicy.INHERIT)) && strict) throw badRequest('Topic is not muted');
       });
       return {};
     },

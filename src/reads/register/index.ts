@@ -12,7 +12,7 @@ import { serializedValue } from '../../presenters/shared-json.js';
 import { alertWordsOf } from '../alert-words.js';
 import { botsVisibleTo, maxMessageIdOf, realmUserLists } from '../users.js';
 import { defaultStreams, streamsVisibleTo } from '../streams.js';
-import { gatherSubscriptions, mutedTopicsOf } from '../subscriptions.js';
+import { gatherSubscriptions, mutedTopicsOf, userTopicsOf } from '../subscriptions.js';
 import { CUSTOM_PROFILE_FIELD_TYPES, ownUserState, realmState } from './realm.js';
 import { recentPrivateConversations, starredMessageIds, unreadMsgs } from './messages.js';
 import { registerDrafts } from '../drafts.js';
@@ -32,12 +32,14 @@ export interface StateOptions {
   slimPresence: boolean;
   includeSubscribers: boolean;
   capabilities: Capabilities;
+  /** No fetch_event_types nor event_types given: every type, as Zulip's `event_types is None`. */
+  everyType?: boolean;
 }
 
 /** Every fetch type Parley has state for; register without fetch_event_types gets them all. */
 export const FETCH_TYPES = [
   'realm', 'realm_user', 'realm_bot', 'subscription', 'stream', 'message', 'update_message_flags', 'starred_messages',
-  'recent_private_conversations', 'presence', 'alert_words', 'muted_topics', 'muted_users', 'default_streams',
+  'recent_private_conversations', 'presence', 'alert_words', 'muted_topics', 'user_topic', 'muted_users', 'default_streams',
   'realm_user_groups', 'custom_profile_fields', 'realm_emoji', 'realm_linkifiers', 'realm_filters', 'user_status',
   'drafts', 'user_settings', 'update_display_settings', 'update_global_notifications', 'realm_playgrounds',
   'default_stream_groups', 'realm_domains', 'video_calls', 'realm_user_settings_defaults',
@@ -78,7 +80,12 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
     state.server_timestamp = now;
   }
   if (want('alert_words')) state.alert_words = await alertWordsOf(db, user.id);
-  if (want('muted_topics')) state.muted_topics = await mutedTopicsOf(db, user.id);
+  // user_topics is feature level 134's; below it, only a client naming the type gets it.
+  const userTopicsWanted = want('user_topic') && (config.featureLevel >= 134 || !opts.everyType);
+  if (userTopicsWanted) state.user_topics = await userTopicsOf(db, user.id);
+  // As Zulip: a client naming user_topic gets no legacy muted_topics (it asks for both only
+  // to get muted_topics from servers without user_topics); one asking for everything gets both.
+  if (want('muted_topics') && (opts.everyType || !want('user_topic'))) state.muted_topics = await mutedTopicsOf(db, user.id);
   if (want('muted_users')) state.muted_users = await mutedUsersOf(db, user.id);
   if (want('default_streams')) state.realm_default_streams = (await defaultStreams(db, realm.id)).map(presentStream);
   if (want('default_stream_groups')) state.realm_default_stream_groups = [];

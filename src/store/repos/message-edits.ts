@@ -91,9 +91,9 @@ export const messageEdits = {
     }
   },
 
-  /** Users muting a topic: a whole-topic move carries their muting along. */
+  /** Users with a policy for a topic (muted, unmuted, followed): a whole-topic move carries it along. */
   listTopicMuters: async (q: Q, streamId: number, topic: string): Promise<number[]> =>
-    (await q.selectFrom('muted_topic').select('user_id').where('stream_id', '=', streamId).where('topic_lower', '=', topic.toLowerCase()).execute())
+    (await q.selectFrom('user_topic').select('user_id').where('stream_id', '=', streamId).where('topic_lower', '=', topic.toLowerCase()).execute())
       .map((r) => r.user_id),
 
   /** Those who sent or reacted to these messages: who a resolve notice stays unread for. */

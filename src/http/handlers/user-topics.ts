@@ -1,0 +1,37 @@
+import { NoAnswer, route, type Route } from '../route.js';
+import { Int, Str } from '../../schemas/params.js';
+import { MAX_TOPIC_LENGTH } from '../../lib/limits.js';
+import { transact } from '../../actions/transaction.js';
+import { accessStreamById } from '../../access/stream.js';
+import { streamInRealm } from '../../reads/streams.js';
+import { doSetUserTopicPolicy } from '../../actions/user-topics.js';
+import { VISIBILITY_POLICIES, VisibilityPolicy } from '../../lib/visibility-policy.js';
+import { fitsIdColumn } from '../../lib/ids.js';
+import { badRequest, invalidStreamId } from '../../errors.js';
+
+export const userTopicRoutes: Route[] = [
+  route({
+    method: 'POST', path: '/user_topics', auth: 'user', summary: "Update a topic's personal preferences (mute, unmute, follow)",
+    params: {
+      stream_id: Int(),
+      topic: Str({ maxLength: MAX_TOPIC_LENGTH }),
+      visibility_policy: Int({ description: '0 none, 1 muted, 2 unmuted, 3 followed' }),
+    },
+    answer: NoAnswer,
+    handler: async (r) => {
+      const { stream_id: streamId, topic, visibility_policy: policy } = r.args;
+      if (!VISIBILITY_POLICIES.includes(policy)) throw badRequest('Invalid visibility_policy');
+      await transact(r.ctx, async (tx) => {
+        if (policy === VisibilityPolicy.INHERIT) {
+          // As Zulip: dropping a policy needs only that the stream exists, not access to it
+          // (access_stream_to_remove_visibility_policy_by_id), so a policy outlives access.
+          if (!fitsIdColumn(streamId) || !(await streamInRealm(tx.db, r.realm.id, streamId))) throw invalidStreamId();
+        } else {
+          await accessStreamById(tx.db, r.user, streamId);
+        }
+        await doSetUserTopicPolicy(tx, r.user, streamId, topic, policy);
+      });
+      return {};
+    },
+  }),
+];
