@@ -69,7 +69,7 @@ before(async () => {
   const streamId = async (name: string) => (await db.selectFrom('stream').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
   const [pub1, pub2] = [await streamId('pub1'), await streamId('pub2')];
   await db.insertInto('user_topic').values([
-    { user_id: people[1]!.id, stream_id: pub1, topic: 'lunch', topic_lower: 'lunch', last_updated: 1 },
+    { user_id: people[1]!.id, stream_id: pub1, topic: 'lunch', topic_lower: 'lunch', last_updated: 1, visibility_policy: 1 },
     { user_id: people[1]!.id, stream_id: pub1, topic: 'Deploy', topic_lower: 'deploy', last_updated: 1, visibility_policy: 3 },
     { user_id: people[1]!.id, stream_id: pub2, topic: 'misc', topic_lower: 'misc', last_updated: 1, visibility_policy: 2 },
   ]).execute();

@@ -95,12 +95,18 @@ test('PATCH /users/me/subscriptions/muted_topics mutes and unmutes', async () =>
   assert.equal(entries[0][0], 'lobby');
   assert.equal(entries[0][1], 'Noise');
   assert.equal(typeof entries[0][2], 'number');
-  assertError(await t.api('PATCH', MUTE, { as: member, params: { stream: 'lobby', topic: 'noise', op: 'add' } }), 'Topic already muted');
+  // Before feature level 169 muting a muted topic is an error; since, it changes nothing (test/user-topics).
+  const strict = t.app.ctx.config.featureLevel < 169;
+  const again = await t.api('PATCH', MUTE, { as: member, params: { stream: 'lobby', topic: 'noise', op: 'add' } });
+  if (strict) assertError(again, 'Topic already muted');
+  else assertOk(again);
   assertOk(await t.api('PATCH', MUTE, { as: member, params: { stream: 'lobby', topic: 'Other', op: 'add' } }));
   log.clear();
   assertOk(await t.api('PATCH', MUTE, { as: member, params: { stream: 'lobby', topic: 'NOISE', op: 'remove' } }));
   assert.deepEqual((log.one('muted_topics').event.muted_topics as any[]).map((e) => e[1]), ['Other']);
-  assertError(await t.api('PATCH', MUTE, { as: member, params: { stream_id: pub, topic: 'noise', op: 'remove' } }), 'Topic is not muted');
+  const unmuted = await t.api('PATCH', MUTE, { as: member, params: { stream_id: pub, topic: 'noise', op: 'remove' } });
+  if (strict) assertError(unmuted, 'Topic is not muted');
+  else assertOk(unmuted);
 });
 
 test('muted topics: every error', async () => {

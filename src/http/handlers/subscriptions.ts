@@ -6,7 +6,8 @@ import { transact } from '../../actions/transaction.js';
 import { fitsIdColumn } from '../../lib/ids.js';
 import { accessUserById } from '../../access/user.js';
 import { isSubscribed, ownSubscriptions } from '../../reads/subscriptions.js';
-import { streamByName, streamInRealm } from '../../reads/streams.js';
+import { streamByName } from '../../reads/streams.js';
+import { streamToDropTopicPolicy } from '../../access/user-topic.js';
 import { accessStreamById, accessStreamByName } from '../../access/stream.js';
 import { presentSubscription } from '../../presenters/stream.js';
 import { badRequest, noSuchUser } from '../../errors.js';
@@ -157,9 +158,9 @@ export const subscriptionRoutes: Route[] = [
           if (!(await doSetUserTopicPolicy(tx, r.user, stream.id, topic, VisibilityPolicy.MUTED)) && strict) throw badRequest('Topic already muted');
           return;
         }
-        // Unmuting needs no access to the stream, only that it exists (Zulip's rule).
+        // Unmuting needs no access to the stream, only that it exists (Zulip's rule; see streamToDropTopicPolicy).
         const id = streamId ?? (await streamByName(tx.db, r.user.realm_id, streamName!))?.id;
-        if (id === undefined || !fitsIdColumn(id) || !(await streamInRealm(tx.db, r.user.realm_id, id))) throw badRequest('Topic is not muted');
+        if (id === undefined || !(await streamToDropTopicPolicy(tx.db, r.user, id, topic))) throw badRequest('Topic is not muted');
         if (!(await doSetUserTopicPolicy(tx, r.user, id, topic, VisibilityPolicy.INHERIT)) && strict) throw badRequest('Topic is not muted');
       });
       return {};

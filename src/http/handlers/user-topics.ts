@@ -3,10 +3,9 @@ import { Int, Str } from '../../schemas/params.js';
 import { MAX_TOPIC_LENGTH } from '../../lib/limits.js';
 import { transact } from '../../actions/transaction.js';
 import { accessStreamById } from '../../access/stream.js';
-import { streamInRealm } from '../../reads/streams.js';
+import { streamToDropTopicPolicy } from '../../access/user-topic.js';
 import { doSetUserTopicPolicy } from '../../actions/user-topics.js';
 import { VISIBILITY_POLICIES, VisibilityPolicy } from '../../lib/visibility-policy.js';
-import { fitsIdColumn } from '../../lib/ids.js';
 import { badRequest, invalidStreamId } from '../../errors.js';
 
 export const userTopicRoutes: Route[] = [
@@ -23,9 +22,8 @@ export const userTopicRoutes: Route[] = [
       if (!VISIBILITY_POLICIES.includes(policy)) throw badRequest('Invalid visibility_policy');
       await transact(r.ctx, async (tx) => {
         if (policy === VisibilityPolicy.INHERIT) {
-          // As Zulip: dropping a policy needs only that the stream exists, not access to it
-          // (access_stream_to_remove_visibility_policy_by_id), so a policy outlives access.
-          if (!fitsIdColumn(streamId) || !(await streamInRealm(tx.db, r.realm.id, streamId))) throw invalidStreamId();
+          // Dropping a policy needs no access to the stream (see streamToDropTopicPolicy).
+          if (!(await streamToDropTopicPolicy(tx.db, r.user, streamId, topic))) throw invalidStreamId();
         } else {
           await accessStreamById(tx.db, r.user, streamId);
         }
