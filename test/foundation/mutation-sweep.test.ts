@@ -67,6 +67,7 @@ function baselines(): Call[] {
     { method: 'GET', path: `/users/${member.id}/subscriptions/${s}`, params: {} },
     { method: 'POST', path: '/users/me/subscriptions/properties', params: { subscription_data: [{ stream_id: streamId, property: 'color', value: '#aabbcc' }] } },
     { method: 'PATCH', path: '/users/me/subscriptions/muted_topics', params: { stream_id: streamId, topic: 'sweep', op: 'add' } },
+    { method: 'POST', path: '/user_topics', params: { stream_id: streamId, topic: 'sweep followed', visibility_policy: 3 } },
     { method: 'GET', path: '/streams', params: { include_public: true, include_subscribed: true, include_all_active: true, include_default: true } },
     { method: 'GET', path: `/streams/${s}`, params: {} },
     { method: 'GET', path: '/get_stream_id', params: { stream: 'general' } },
