@@ -54,6 +54,8 @@ export const REALM_SETTING_RULES = {
   digest_weekday: { kind: 'intIn', values: [0, 1, 2, 3, 4, 5, 6] },
   org_type: { kind: 'intIn', values: [0, 10, 20, 30, 35, 40, 50, 60, 70, 80, 90, 100, 1000] },
   enable_spectator_access: bool,
+  enable_read_receipts: bool,
+  want_advertise_in_communities_directory: bool,
 } as const satisfies Record<string, RealmSettingRule>;
 
 export type RealmSettingName = keyof typeof REALM_SETTING_RULES;

@@ -53,6 +53,15 @@ export const REALM_SETTING_DEFAULTS = {
   default_twenty_four_hour_time: false,
   bot_creation_policy: 1,
   upload_quota_mib: null as number | null,
+  // Zulip turns read receipts on for new organizations.
+  enable_read_receipts: true,
+  want_advertise_in_communities_directory: false,
+};
+
+/** The feature level that added each later setting: register shows `realm_<name>` only from it (PATCH /realm takes it at any). */
+export const REALM_SETTING_LEVELS: Readonly<Partial<Record<keyof typeof REALM_SETTING_DEFAULTS, number>>> = {
+  want_advertise_in_communities_directory: 129,
+  enable_read_receipts: 137,
 };
 
 export type RealmSettings = typeof REALM_SETTING_DEFAULTS;

@@ -1,6 +1,6 @@
 import type { RealmRow, UserRow } from '../../store/rows.js';
 import type { Config } from '../../config.js';
-import { realmSettings, REALM_SETTING_DEFAULTS } from '../../lib/realm-settings.js';
+import { realmSettings, REALM_SETTING_DEFAULTS, REALM_SETTING_LEVELS } from '../../lib/realm-settings.js';
 import { realmUri } from '../../lib/realm-host.js';
 import { Role, isAdminRole } from '../../lib/roles.js';
 import { SERVER_GENERATION } from '../../lib/version.js';
@@ -16,7 +16,9 @@ import { hasPolicyPermission, webPublicStreamsEnabled } from '../../access/realm
 export function realmState(config: Config, realm: RealmRow, user: UserRow): Record<string, unknown> {
   const s = realmSettings(realm.settings);
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(REALM_SETTING_DEFAULTS)) out[`realm_${key}`] = s[key as keyof typeof s];
+  for (const key of Object.keys(REALM_SETTING_DEFAULTS) as Array<keyof typeof s>) {
+    if (config.featureLevel >= (REALM_SETTING_LEVELS[key] ?? 0)) out[`realm_${key}`] = s[key];
+  }
   Object.assign(out, {
     realm_name: realm.name,
     realm_description: realm.description,
