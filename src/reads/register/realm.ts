@@ -11,6 +11,7 @@ import { OFFLINE_THRESHOLD_SECS } from '../../presenters/presence.js';
 import { MAX_MESSAGE_BYTES, MAX_STREAM_DESCRIPTION_LENGTH, MAX_STREAM_NAME_LENGTH, MAX_TOPIC_LENGTH } from '../../lib/limits.js';
 import { LONGPOLL_TIMEOUT_SECS } from '../../events/manager.js';
 import { hasPolicyPermission, webPublicStreamsEnabled } from '../../access/realm-policy.js';
+import { SERVER_EMOJI_DATA_DIR, serverEmojiData } from '../../emoji/server-data.js';
 
 /** register's `realm` state: the organization's settings and the server's limits. */
 export function realmState(config: Config, realm: RealmRow, user: UserRow): Record<string, unknown> {
@@ -76,6 +77,8 @@ export function realmState(config: Config, realm: RealmRow, user: UserRow): Reco
     ...ownUserState(user, realm),
     avatar_version: user.avatar_version,
   });
+  // Level 140: an absolute URL, fetched by clients without credentials.
+  if (config.featureLevel >= 140) out.server_emoji_data_url = new URL(SERVER_EMOJI_DATA_DIR + serverEmojiData().name, realmUri(config, realm)).href;
   return out;
 }
 
