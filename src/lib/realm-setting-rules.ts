@@ -1,6 +1,7 @@
 /**
  * How PATCH /realm reads each organization setting: Zulip 5's update_realm validators.
- * The settings with their own parsing (name, description, the "unlimited" limits, the
+ * The settings with their own parsing (name, description, the "unlimited" limits (the
+ * content edit limit among them), the
  * notification streams, string_id) are handled by name in the action.
  */
 export type RealmSettingRule =
@@ -31,7 +32,6 @@ export const REALM_SETTING_RULES = {
   allow_message_editing: bool,
   edit_topic_policy: COMMON_MESSAGE,
   mandatory_topics: bool,
-  message_content_edit_limit_seconds: { kind: 'nonNegativeInt' },
   allow_edit_history: bool,
   default_language: { kind: 'str' },
   waiting_period_threshold: { kind: 'nonNegativeInt' },

@@ -1,6 +1,6 @@
 import type { RealmRow, UserRow } from '../../store/rows.js';
 import type { Config } from '../../config.js';
-import { realmSettings, REALM_SETTING_DEFAULTS, REALM_SETTING_LEVELS } from '../../lib/realm-settings.js';
+import { presentEditLimit, realmSettings, REALM_SETTING_DEFAULTS, REALM_SETTING_LEVELS } from '../../lib/realm-settings.js';
 import { realmUri } from '../../lib/realm-host.js';
 import { Role, isAdminRole } from '../../lib/roles.js';
 import { SERVER_GENERATION } from '../../lib/version.js';
@@ -20,6 +20,7 @@ export function realmState(config: Config, realm: RealmRow, user: UserRow): Reco
   for (const key of Object.keys(REALM_SETTING_DEFAULTS) as Array<keyof typeof s>) {
     if (config.featureLevel >= (REALM_SETTING_LEVELS[key] ?? 0)) out[`realm_${key}`] = s[key];
   }
+  out.realm_message_content_edit_limit_seconds = presentEditLimit(s.message_content_edit_limit_seconds, config.featureLevel);
   Object.assign(out, {
     realm_name: realm.name,
     realm_description: realm.description,
