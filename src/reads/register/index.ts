@@ -2,7 +2,7 @@ import type { Q, RealmRow, UserRow } from '../../store/rows.js';
 import type { Config } from '../../config.js';
 import type { Capabilities } from '../../events/queue.js';
 import { isAdminRole } from '../../lib/roles.js';
-import { AVAILABLE_NOTIFICATION_SOUNDS, EMOJISET_CHOICES, realmUserSettingsDefaults, userSettings } from '../../lib/user-settings.js';
+import { AVAILABLE_NOTIFICATION_SOUNDS, EMOJISET_CHOICES, legacySettings, realmUserSettingsDefaults, settingsAtLevel, userSettings } from '../../lib/user-settings.js';
 import { canSeeDeliveryEmail, presentUser } from '../../presenters/user.js';
 import { systemBotsOf } from '../system-bots.js';
 import { presentBotsOf } from '../bots.js';
@@ -87,7 +87,7 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
     state.custom_profile_fields = await realmProfileFields(db, realm.id);
     state.custom_profile_field_types = CUSTOM_PROFILE_FIELD_TYPES;
   }
-  if (want('realm_user_settings_defaults')) state.realm_user_settings_defaults = realmUserSettingsDefaults(realm.settings);
+  if (want('realm_user_settings_defaults')) state.realm_user_settings_defaults = realmUserSettingsDefaults(realm.settings, config.featureLevel);
   if (want('realm_emoji')) state.realm_emoji = await realmEmojiDict(db, realm.id);
   if (want('realm_linkifiers')) state.realm_linkifiers = [...await realmLinkifiers(db, realm.id)];
   if (want('realm_filters')) state.realm_filters = legacyRealmFilters(await realmLinkifiers(db, realm.id));
@@ -100,10 +100,10 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
   // As Zulip: the settings object whenever it is asked for; the legacy top-level copy only
   // for the legacy types, and only to clients without user_settings_object.
   const settings = userSettings(user.settings);
-  if (want('user_settings')) state.user_settings = { ...settings, emojiset_choices: EMOJISET_CHOICES, available_notification_sounds: AVAILABLE_NOTIFICATION_SOUNDS };
+  if (want('user_settings')) state.user_settings = { ...settingsAtLevel(settings, config.featureLevel), emojiset_choices: EMOJISET_CHOICES, available_notification_sounds: AVAILABLE_NOTIFICATION_SOUNDS };
   if (!opts.capabilities.user_settings_object) {
-    if (want('update_display_settings')) Object.assign(state, settings, { emojiset_choices: EMOJISET_CHOICES });
-    if (want('update_global_notifications')) Object.assign(state, settings, { available_notification_sounds: AVAILABLE_NOTIFICATION_SOUNDS });
+    if (want('update_display_settings')) Object.assign(state, legacySettings(settings), { emojiset_choices: EMOJISET_CHOICES });
+    if (want('update_global_notifications')) Object.assign(state, legacySettings(settings), { available_notification_sounds: AVAILABLE_NOTIFICATION_SOUNDS });
   }
   return state;
 }
