@@ -7,7 +7,7 @@ import { canSeeDeliveryEmail, presentUser } from '../../presenters/user.js';
 import { systemBotsOf } from '../system-bots.js';
 import { presentBotsOf } from '../bots.js';
 import { presentStream, fillNotificationDefaults } from '../../presenters/stream.js';
-import { presencesJson } from '../presence.js';
+import { presencesAnswer } from '../presence.js';
 import { serializedValue } from '../../presenters/shared-json.js';
 import { alertWordsOf } from '../alert-words.js';
 import { botsVisibleTo, maxMessageIdOf, realmUserLists } from '../users.js';
@@ -30,6 +30,8 @@ import { realmEmojiDict } from '../realm-emoji.js';
 export interface StateOptions {
   clientGravatar: boolean;
   slimPresence: boolean;
+  /** Days of presence history (feature level 288). */
+  presenceHistoryLimitDays?: number;
   includeSubscribers: boolean;
   capabilities: Capabilities;
 }
@@ -74,8 +76,12 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
   if (want('recent_private_conversations')) state.recent_private_conversations = await recentPrivateConversations(db, user);
   if (want('presence')) {
     const now = Date.now() / 1000;
-    state.presences = serializedValue(await presencesJson(db, realm, opts.slimPresence, Math.floor(now)));
+    const level = config.featureLevel;
+    const ask = { slim: opts.slimPresence, level, historyLimitDays: level >= 288 ? opts.presenceHistoryLimitDays : undefined };
+    const answer = await presencesAnswer(db, realm, ask, Math.floor(now));
+    state.presences = serializedValue(answer.json);
     state.server_timestamp = now;
+    if (level >= 263) state.presence_last_update_id = answer.lastUpdateId;
   }
   if (want('alert_words')) state.alert_words = await alertWordsOf(db, user.id);
   if (want('muted_topics')) state.muted_topics = await mutedTopicsOf(db, user.id);
