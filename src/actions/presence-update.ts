@@ -26,9 +26,10 @@ export async function doUpdatePresence(tx: Tx, realm: RealmRow, user: UserRow, s
     last_active_time: status === 'active' ? now : (prev?.last_active_time ?? 0),
   };
   // An idle report keeps the stored last activity.
-  await presence.upsert(tx.db, realm.id, next, status === 'active');
-  // The answer lists active humans only, as its query does.
-  if (user.is_bot === 0 && user.is_active === 1) tx.later(async (ctx) => presenceStored(ctx, realm.id, { ...next, email: user.email, settings: user.settings }));
+  const lastUpdateId = await presence.upsert(tx.db, realm.id, next, status === 'active');
+  // The answer lists active humans only, as its query does; every write is counted (its number).
+  const listed = user.is_bot === 0 && user.is_active === 1;
+  tx.later(async (ctx) => presenceStored(ctx, realm.id, { ...next, last_update_id: lastUpdateId, email: user.email, settings: user.settings }, listed));
   // Stored either way, so that turning presence back on shows the latest; told to nobody while hidden.
   if (realmSettings(realm.settings).presence_disabled || !userSettings(user.settings).presence_enabled) return;
   const cameOnline = !prev || now - prev.last_connected_time > OFFLINE_THRESHOLD_SECS;

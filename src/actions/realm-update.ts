@@ -5,7 +5,7 @@ import { realms } from '../store/repos/realms.js';
 import { users } from '../store/repos/users.js';
 import { badRequest, invalidStreamId, mustBeAdmin, mustBeOwner } from '../errors.js';
 import { isAdminRole, Role } from '../lib/roles.js';
-import { realmSettings } from '../lib/realm-settings.js';
+import { presentEditLimit, realmSettings } from '../lib/realm-settings.js';
 import { LANGUAGE_NAMES } from '../lib/languages.js';
 import {
   GIPHY_RATING_IDS, MESSAGE_EDITING_SETTINGS, OWNER_ONLY_SETTINGS, REALM_SETTING_RULES, VIDEO_CHAT_PROVIDER_IDS, type RealmSettingName,
@@ -22,6 +22,7 @@ export interface RealmUpdateRequest {
   /** An integer or a string (`unlimited`), as Zulip's check_string_or_int decodes them. */
   messageRetentionDays?: number | string | undefined;
   messageContentDeleteLimitSeconds?: number | string | undefined;
+  messageContentEditLimitSeconds?: number | string | undefined;
   notificationsStreamId?: number | undefined;
   signupNotificationsStreamId?: number | undefined;
   stringId?: string | undefined;
@@ -64,6 +65,11 @@ async function checkRealmUpdate(ctx: AppContext, realm: RealmRow, user: UserRow,
     wanted.message_retention_days = parseLimit('message_retention_days', req.messageRetentionDays, { unlimited: -1 });
   }
   for (const name of Object.keys(req.settings)) if (OWNER_ONLY_SETTINGS.has(name) && !isOwner) throw mustBeOwner();
+  if (req.messageContentEditLimitSeconds !== undefined) {
+    // Before level 138 no limit was 0; that request still means it.
+    const raw = req.messageContentEditLimitSeconds;
+    wanted.message_content_edit_limit_seconds = raw === 0 ? null : parseLimit('message_content_edit_limit_seconds', raw, { unlimited: null });
+  }
   if (req.messageContentDeleteLimitSeconds !== undefined) {
     wanted.message_content_delete_limit_seconds = parseLimit('message_content_delete_limit_seconds', req.messageContentDeleteLimitSeconds, { unlimited: null });
   }
@@ -130,6 +136,7 @@ export async function updateRealm(ctx: AppContext, realm: RealmRow, user: UserRo
     if (editing) {
       const after = { ...settings, ...own } as Record<string, unknown>;
       const trio = Object.fromEntries(MESSAGE_EDITING_SETTINGS.map((k) => [k, after[k]]));
+      trio.message_content_edit_limit_seconds = presentEditLimit(trio.message_content_edit_limit_seconds as number | null, ctx.config.featureLevel);
       Object.assign(data, trio);
       notifyUpdateDict(tx, realm.id, audience, trio);
     }

@@ -47,7 +47,7 @@ export function connectCacheSignal(ctx: AppContext, epochPollMs = EPOCH_POLL_MS)
   const stopNotices = bus.onNotice((n) => {
     if (n.origin === bus.nodeId) return;
     if (n.kind === 'retire') cacheSignal.retire({ scopes: new Set(n.scopes as CacheScope[]) });
-    else if (n.kind === 'presence') cachesOf(ctx.store.db).presence.patch(n.realmId, n.row);
+    else if (n.kind === 'presence') cachesOf(ctx.store.db).presence.patch(n.realmId, n.row, n.listed ?? true);
   });
   const stopBus = bus.subscribe(({ event }) => {
     const scope = SCOPES_OF_EVENT[event.type];
@@ -75,9 +75,9 @@ export function connectCacheSignal(ctx: AppContext, epochPollMs = EPOCH_POLL_MS)
  * cluster, on every other node (a presence is reported a minute by every client, too
  * often to reload the whole organization's for each).
  */
-export function presenceStored(ctx: AppContext, realmId: number, row: PresenceAnswerRow): void {
-  cachesOf(ctx.store.db).presence.patch(realmId, row);
-  if (ctx.bus.shared) ctx.bus.announce({ kind: 'presence', origin: ctx.bus.nodeId, realmId, row });
+export function presenceStored(ctx: AppContext, realmId: number, row: PresenceAnswerRow, listed = true): void {
+  cachesOf(ctx.store.db).presence.patch(realmId, row, listed);
+  if (ctx.bus.shared) ctx.bus.announce({ kind: 'presence', origin: ctx.bus.nodeId, realmId, row, listed });
 }
 
 /** Retires every row kind when the store's epoch moves (a write this process was not told of). */

@@ -11,7 +11,7 @@ import type { PresenceAnswerRow } from '../cache/presence.js';
 export type BusNotice =
   | { kind: 'retire'; origin: string; scopes: string[]; messageIds?: number[] }
   | { kind: 'queue'; origin: string; op: 'adopt' | 'delete'; queueId: string; token: string }
-  | { kind: 'presence'; origin: string; realmId: number; row: PresenceAnswerRow };
+  | { kind: 'presence'; origin: string; realmId: number; row: PresenceAnswerRow; listed?: boolean };
 
 /**
  * Where a delivery stands in the bus's one order: `at` is the entry's position, `after`

@@ -15,6 +15,7 @@ import { createServer } from './longpoll.js';
 import fastifyCookie from '@fastify/cookie';
 import { authenticateSession } from './session-auth.js';
 import { maybeSendAppPage, registerWebApp } from './static-app.js';
+import { registerEmojiData } from './emoji-data.js';
 import { chargeRequest, clientAddress, userBudgetKey, withHeaders } from './rate-limit.js';
 import { MAX_BODY_BYTES, MAX_UPLOAD_FILES, MAX_UPLOAD_PARTS, maxUploadBodyBytes } from './body-limits.js';
 import { checkDeclaredLength, multipartFields } from './multipart.js';
@@ -93,6 +94,7 @@ export async function buildHttp(ctx: AppContext): Promise<FastifyInstance> {
     return reply.status(404).send({ result: 'error', msg: 'Not Found', code: 'BAD_REQUEST' });
   });
   await registerWebApp(app, ctx);
+  registerEmojiData(app);
 
   // Made once, on first request: the routes do not change while the server runs.
   let openApiJson: string | undefined;

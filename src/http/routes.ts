@@ -29,6 +29,7 @@ import { webhookRoutes } from './handlers/webhooks.js';
 import { botStorageRoutes } from './handlers/bot-storage.js';
 import { sessionRoutes } from './handlers/session.js';
 import { inviteRoutes } from './handlers/invites.js';
+import { readReceiptRoutes } from './handlers/read-receipts.js';
 import { userTopicRoutes } from './handlers/user-topics.js';
 
 /** Every API route, by resource. Each handler file owns its own table. */
@@ -36,4 +37,4 @@ export const routes: Route[] = [...serverRoutes, ...userRoutes, ...presenceRoute
   ...eventRoutes, ...streamRoutes, ...subscriptionRoutes, ...typingRoutes, ...messageEditRoutes, ...messageFlagRoutes, ...reactionRoutes, ...messageDeleteRoutes,
   ...settingsRoutes, ...draftRoutes, ...userStatusRoutes, ...mutedUserRoutes, ...userGroupRoutes, ...profileFieldRoutes, ...realmRoutes,
   ...linkifierRoutes, ...uploadRoutes, ...realmEmojiRoutes, ...botRoutes, ...botStorageRoutes, ...webhookRoutes,
-  ...sessionRoutes, ...inviteRoutes, ...userTopicRoutes];
+  ...sessionRoutes, ...inviteRoutes, ...readReceiptRoutes, ...userTopicRoutes];

@@ -1,6 +1,7 @@
 /**
  * How PATCH /realm reads each organization setting: Zulip 5's update_realm validators.
- * The settings with their own parsing (name, description, the "unlimited" limits, the
+ * The settings with their own parsing (name, description, the "unlimited" limits (the
+ * content edit limit among them), the
  * notification streams, string_id) are handled by name in the action.
  */
 export type RealmSettingRule =
@@ -31,7 +32,6 @@ export const REALM_SETTING_RULES = {
   allow_message_editing: bool,
   edit_topic_policy: COMMON_MESSAGE,
   mandatory_topics: bool,
-  message_content_edit_limit_seconds: { kind: 'nonNegativeInt' },
   allow_edit_history: bool,
   default_language: { kind: 'str' },
   waiting_period_threshold: { kind: 'nonNegativeInt' },
@@ -54,6 +54,8 @@ export const REALM_SETTING_RULES = {
   digest_weekday: { kind: 'intIn', values: [0, 1, 2, 3, 4, 5, 6] },
   org_type: { kind: 'intIn', values: [0, 10, 20, 30, 35, 40, 50, 60, 70, 80, 90, 100, 1000] },
   enable_spectator_access: bool,
+  enable_read_receipts: bool,
+  want_advertise_in_communities_directory: bool,
 } as const satisfies Record<string, RealmSettingRule>;
 
 export type RealmSettingName = keyof typeof REALM_SETTING_RULES;

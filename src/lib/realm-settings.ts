@@ -25,7 +25,8 @@ export const REALM_SETTING_DEFAULTS = {
   message_retention_days: -1 as number,
   mandatory_topics: false,
   allow_message_editing: true,
-  message_content_edit_limit_seconds: 600,
+  /** null: no limit (level 138; 0 before it, which is still read as no limit). */
+  message_content_edit_limit_seconds: 600 as number | null,
   message_content_delete_limit_seconds: null as number | null,
   allow_edit_history: true,
   enable_spectator_access: false,
@@ -53,9 +54,23 @@ export const REALM_SETTING_DEFAULTS = {
   default_twenty_four_hour_time: false,
   bot_creation_policy: 1,
   upload_quota_mib: null as number | null,
+  // Zulip turns read receipts on for new organizations.
+  enable_read_receipts: true,
+  want_advertise_in_communities_directory: false,
+};
+
+/** The feature level that added each later setting: register shows `realm_<name>` only from it (PATCH /realm takes it at any). */
+export const REALM_SETTING_LEVELS: Readonly<Partial<Record<keyof typeof REALM_SETTING_DEFAULTS, number>>> = {
+  want_advertise_in_communities_directory: 129,
+  enable_read_receipts: 137,
 };
 
 export type RealmSettings = typeof REALM_SETTING_DEFAULTS;
+
+/** The content edit limit as a client of this level knows it: no limit is null from level 138, 0 before. */
+export function presentEditLimit(seconds: number | null, featureLevel: number): number | null {
+  return featureLevel >= 138 ? (seconds || null) : (seconds ?? 0);
+}
 
 // Parsed per request on hot paths; the handful of distinct blobs (one per realm and
 // version) is worth keeping. Callers treat the result as read-only.

@@ -54,6 +54,9 @@ export const SETTING_RULES: Record<SettingName, SettingRule> = {
   send_private_typing_notifications: bool,
   send_stream_typing_notifications: bool,
   send_read_receipts: bool,
+  display_emoji_reaction_users: bool,
+  // Zulip's UserProfile.USER_LIST_STYLE_CHOICES: compact, with status, with avatar and status.
+  user_list_style: { kind: 'intIn', values: [1, 2, 3] },
 };
 
 /** Settings whose changes clients without user_settings_object hear as update_display_settings. */

@@ -39,7 +39,33 @@ export const USER_SETTING_DEFAULTS = {
   send_private_typing_notifications: true,
   send_stream_typing_notifications: true,
   send_read_receipts: true,
+  display_emoji_reaction_users: true,
+  user_list_style: 2,
 };
+
+/**
+ * The feature level that added each later setting: register shows it only from that level
+ * (PATCH takes it at any), and the legacy top-level copy never has it (Zulip froze the legacy
+ * dicts at level 89).
+ */
+export const USER_SETTING_LEVELS: Readonly<Partial<Record<keyof typeof USER_SETTING_DEFAULTS, number>>> = {
+  display_emoji_reaction_users: 125,
+  user_list_style: 141,
+};
+
+/** The settings a client of this feature level knows: those added later left out. */
+export function settingsAtLevel<T extends Record<string, unknown>>(settings: T, featureLevel: number): T {
+  const out: Record<string, unknown> = { ...settings };
+  for (const [name, level] of Object.entries(USER_SETTING_LEVELS)) if (featureLevel < level) delete out[name];
+  return out as T;
+}
+
+/** The legacy top-level copy of the settings: only those Zulip had when it froze it. */
+export function legacySettings<T extends Record<string, unknown>>(settings: T): T {
+  const out: Record<string, unknown> = { ...settings };
+  for (const name of Object.keys(USER_SETTING_LEVELS)) delete out[name];
+  return out as T;
+}
 
 export type UserSettings = Readonly<typeof USER_SETTING_DEFAULTS & Record<string, unknown>>;
 
@@ -76,9 +102,10 @@ export const AVAILABLE_NOTIFICATION_SOUNDS = ['chime', 'ding', 'zulip'];
  * level 95): the built-in defaults with what PATCH /realm/user_settings_defaults changed,
  * kept in the realm's settings JSON under `user_settings_defaults`.
  */
-export function realmUserSettingsDefaults(realmSettingsJson = '{}'): Record<string, unknown> {
+export function realmUserSettingsDefaults(realmSettingsJson = '{}', featureLevel = Infinity): Record<string, unknown> {
   const { timezone: _perUser, ...defaults } = USER_SETTING_DEFAULTS;
-  return { ...defaults, ...storedRealmUserDefaults(realmSettingsJson), emojiset_choices: EMOJISET_CHOICES, available_notification_sounds: AVAILABLE_NOTIFICATION_SOUNDS };
+  const all = { ...defaults, ...storedRealmUserDefaults(realmSettingsJson), emojiset_choices: EMOJISET_CHOICES, available_notification_sounds: AVAILABLE_NOTIFICATION_SOUNDS };
+  return settingsAtLevel(all, featureLevel);
 }
 
 /** Only what the organization changed: a new user's own settings start as these. */

@@ -412,9 +412,19 @@ export const WirePresence = Type.Object({ aggregated: WireAggregatedPresence }, 
 });
 export type WirePresence = Static<typeof WirePresence> & { [client: string]: WireClientPresence | WireAggregatedPresence };
 
-/** The `presences` of register and the presence endpoints: users keyed by email, or by user id (as a string) with slim_presence. */
-export const WirePresences = Type.Record(Type.String(), WirePresence, {
-  $id: 'Presences', description: "Active users' presence, by email or (slim_presence) by user id.",
+/** A user's entry in the modern format (slim_presence from feature level 178): one row per user, no client. */
+export const WireModernPresence = Type.Object({
+  active_timestamp: Type.Integer({ description: 'UNIX seconds: last active.' }),
+  idle_timestamp: Type.Integer({ description: 'UNIX seconds: last connected, active or idle.' }),
+}, closed('ModernPresence', "A user's presence: when last active, and when last connected at all."));
+export type WireModernPresence = Static<typeof WireModernPresence>;
+
+/**
+ * The `presences` of register and the presence endpoints: users keyed by email, or by user
+ * id (as a string) with slim_presence, whose entries are modern from feature level 178.
+ */
+export const WirePresences = Type.Record(Type.String(), Type.Union([WirePresence, WireModernPresence]), {
+  $id: 'Presences', description: "Active users' presence, by email or (slim_presence) by user id; with slim_presence from feature level 178, the modern entry.",
 });
 export type WirePresences = Static<typeof WirePresences>;
 

@@ -189,6 +189,14 @@ export interface UserPresenceTable {
   client: string;
   last_active_time: number;
   last_connected_time: number;
+  /** The organization's number for this write (migration 034): each write takes the next. */
+  last_update_id: number;
+}
+
+/** PostgreSQL only (migration 034): each organization's last presence number, bumped by each write. */
+export interface PresenceSequenceTable {
+  realm_id: number;
+  last_update_id: number;
 }
 
 /** A synchronised draft (migration 015): `recipient` is its `to` as JSON, `last_edit_time` whole seconds. */
@@ -360,6 +368,7 @@ export interface DB {
   reaction: ReactionTable;
   alert_word: AlertWordTable;
   user_presence: UserPresenceTable;
+  presence_sequence: PresenceSequenceTable;
   cache_epoch: CacheEpochTable;
   email_change: EmailChangeTable;
   draft: DraftTable;

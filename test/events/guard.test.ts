@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { testApp, HOST, type TestApp, type TestUser } from '../helpers/app.js';
+import { testApp, FEATURE_LEVEL, HOST, type TestApp, type TestUser } from '../helpers/app.js';
 import { validateEvent, schemaKey } from '../../src/events/schemas.js';
 import { applyEvent } from '../../src/events/apply.js';
 import { EVENT_KINDS, type ClientEvent } from '../../src/events/types.js';
@@ -305,8 +305,9 @@ test('organization settings: realm update and update_dict, user settings default
   const patch = (params: Record<string, unknown>) => api(t.owner, 'PATCH', '/realm', params);
   await guard('rename the organization', other, patch({ name: 'Guarded Org', description: 'We **guard**.' }), REGISTER, realmKeys);
   const dict = await guard('message editing settings', other, patch({ edit_topic_policy: 2, message_content_edit_limit_seconds: 0 }), REGISTER, realmKeys);
+  // No limit: 0 before level 138, null from it.
   assert.deepEqual(dict.map((e) => `${e.op}:${JSON.stringify(e.data)}`),
-    ['update_dict:{"allow_message_editing":true,"message_content_edit_limit_seconds":0,"edit_topic_policy":2}']);
+    [`update_dict:{"allow_message_editing":true,"message_content_edit_limit_seconds":${FEATURE_LEVEL >= 138 ? 'null' : '0'},"edit_topic_policy":2}`]);
   await guard('notifications stream, retention, delete limit, policies', other, patch({
     notifications_stream_id: await streamId('base'), signup_notifications_stream_id: -1, message_retention_days: 30,
     message_content_delete_limit_seconds: 'unlimited', wildcard_mention_policy: 6, default_code_block_language: 'python', send_welcome_emails: true,

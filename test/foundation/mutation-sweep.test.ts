@@ -117,6 +117,7 @@ function baselines(): Call[] {
     { method: 'PATCH', path: `/messages/${messageId}`, params: { content: 'edited **hello**', topic: 'swept', propagate_mode: 'change_one', send_notification_to_old_thread: false, send_notification_to_new_thread: true } },
     { method: 'PATCH', path: `/messages/${messageId}`, params: { stream_id: doomedId, propagate_mode: 'change_all' } },
     { method: 'GET', path: `/messages/${messageId}/history`, params: {} },
+    { method: 'GET', path: `/messages/${messageId}/read_receipts`, params: {} },
     { method: 'POST', path: '/messages/flags', params: { messages: [messageId], op: 'add', flag: 'starred' } },
     { method: 'POST', path: '/mark_all_as_read', params: {} },
     { method: 'POST', path: '/mark_stream_as_read', params: { stream_id: streamId } },

@@ -6,7 +6,7 @@ import { testApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { assertError, assertOk, assertUnauthenticated } from '../helpers/assert.js';
 import { setRealmSettings } from '../helpers/streams.js';
 import { EventLog } from '../helpers/events.js';
-import { USER_SETTING_DEFAULTS } from '../../src/lib/user-settings.js';
+import { USER_SETTING_DEFAULTS, USER_SETTING_LEVELS } from '../../src/lib/user-settings.js';
 import { SETTING_RULES, type SettingName } from '../../src/lib/settings-rules.js';
 
 // PATCH /settings: every setting of the spec's table, its checks, the account fields
@@ -49,9 +49,12 @@ test('every setting of the spec round-trips through PATCH /settings to register,
   assert.equal('ignored_parameters_unsupported' in r, false);
   const modern = await register(alice);
   const legacy = await register(alice, {});
+  // Settings of later feature levels: in the object from their level on, never in the legacy keys.
+  const level = t.app.ctx.config.featureLevel;
   for (const n of names) {
-    assert.deepEqual(modern.user_settings[n], wanted[n], `user_settings.${n}`);
-    assert.deepEqual(legacy[n], wanted[n], `legacy ${n}`);
+    const since = USER_SETTING_LEVELS[n];
+    assert.deepEqual(modern.user_settings[n], since === undefined || level >= since ? wanted[n] : undefined, `user_settings.${n}`);
+    assert.deepEqual(legacy[n], since === undefined ? wanted[n] : undefined, `legacy ${n}`);
   }
   assert.equal('color_scheme' in modern, false, 'no legacy keys for a client with user_settings_object');
   // The time zone is also the one others see.

@@ -5,7 +5,7 @@
  * organization settings, named `realm_<property>`) is reached by name.
  */
 import type {
-  WireBot, WireClientPresence, WireNeverSubscribedStream, WireStream, WireSubscription, WireUser, WireUserStatus,
+  WireBot, WireClientPresence, WireModernPresence, WireNeverSubscribedStream, WireStream, WireSubscription, WireUser, WireUserStatus,
 } from '../../schemas/wire.js';
 import type { WireDraft } from '../../presenters/draft.js';
 import type { WireUserGroup } from '../../presenters/user-group.js';
@@ -16,6 +16,8 @@ import type { UnreadMsgs } from './unread.js';
 
 /** One user's entry of register's presences: by client, plus `aggregated`. */
 export type PresenceEntry = Record<string, Pick<WireClientPresence, 'client' | 'status' | 'timestamp'> & { pushable?: boolean }>;
+/** One user's entry in the modern format (slim_presence from feature level 178). */
+export type ModernPresenceEntry = WireModernPresence;
 
 export type RegisterState = {
   max_message_id?: number;
@@ -27,7 +29,7 @@ export type RegisterState = {
   cross_realm_bots?: WireUser[];
   realm_bots?: WireBot[];
   user_status?: Record<string, WireUserStatus>;
-  presences?: Record<string, PresenceEntry>;
+  presences?: Record<string, PresenceEntry | ModernPresenceEntry>;
   subscriptions?: WireSubscription[];
   unsubscribed?: WireSubscription[];
   never_subscribed?: WireNeverSubscribedStream[];

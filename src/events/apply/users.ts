@@ -48,11 +48,26 @@ export function applyRealmBot(state: RegisterState, e: RealmBotEvent): void {
   if (e.op === 'delete') state.realm_bots = bots.filter((b) => b.user_id !== id);
 }
 
+/**
+ * A presence event (always per client) merged into register's `presences`, whose keying
+ * (email, or user id with slim_presence) and format (legacy, or modern with slim_presence
+ * from level 178) the entries held show; none held: by email, legacy (the web app's).
+ */
 export function applyPresence(state: RegisterState, e: PresenceEvent): void {
-  if (!state.presences) return;
+  const all = state.presences;
+  if (!all) return;
   const [info] = Object.values(e.presence);
   if (!info) return;
-  state.presences[e.email] = { ...e.presence, aggregated: { client: info.client, status: info.status, timestamp: info.timestamp } };
+  const first = Object.entries(all)[0];
+  const key = first && !first[0].includes('@') ? String(e.user_id) : e.email;
+  if (first && 'active_timestamp' in first[1]) {
+    const held = all[key];
+    const active = held && typeof held.active_timestamp === 'number' ? held.active_timestamp : 0;
+    // Active: active and connected now. Idle: connected now, last active as held.
+    all[key] = { active_timestamp: info.status === 'active' ? info.timestamp : active, idle_timestamp: info.timestamp };
+    return;
+  }
+  all[key] = { ...e.presence, aggregated: { client: info.client, status: info.status, timestamp: info.timestamp } };
 }
 
 /** A user_status event merged into register's `user_status`: cleared fields leave, an empty status leaves entirely. */

@@ -58,6 +58,7 @@ export const eventRoutes: Route[] = [
       client_gravatar: Default(Bool(), false),
       apply_markdown: Default(Bool(), false),
       slim_presence: Default(Bool(), false),
+      presence_history_limit_days: Opt(Int({ description: 'Days of presence history in `presences` (feature level 288; default 14)' })),
       include_subscribers: Default(Bool(), false),
     },
     answer: Type.Object({ queue_id: Type.String(), last_event_id: Type.Integer() }, { additionalProperties: true, description: 'And the initial state of each fetched type' }),
@@ -85,7 +86,7 @@ export const eventRoutes: Route[] = [
       // In a cluster, before the client can poll another node for it.
       await stored;
       const state = await fetchInitialState(r.ctx.store.db, r.ctx.config, r.realm, r.user, new Set(fetchTypes), {
-        clientGravatar, slimPresence: r.args.slim_presence,
+        clientGravatar, slimPresence: r.args.slim_presence, presenceHistoryLimitDays: r.args.presence_history_limit_days,
         includeSubscribers: r.args.include_subscribers, capabilities: caps,
         everyType: fetchList === null && eventTypes === null,
       });

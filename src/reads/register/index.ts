@@ -2,12 +2,12 @@ import type { Q, RealmRow, UserRow } from '../../store/rows.js';
 import type { Config } from '../../config.js';
 import type { Capabilities } from '../../events/queue.js';
 import { isAdminRole } from '../../lib/roles.js';
-import { AVAILABLE_NOTIFICATION_SOUNDS, EMOJISET_CHOICES, realmUserSettingsDefaults, userSettings } from '../../lib/user-settings.js';
+import { AVAILABLE_NOTIFICATION_SOUNDS, EMOJISET_CHOICES, legacySettings, realmUserSettingsDefaults, settingsAtLevel, userSettings } from '../../lib/user-settings.js';
 import { canSeeDeliveryEmail, presentUser } from '../../presenters/user.js';
 import { systemBotsOf } from '../system-bots.js';
 import { presentBotsOf } from '../bots.js';
 import { presentStream, fillNotificationDefaults } from '../../presenters/stream.js';
-import { presencesJson } from '../presence.js';
+import { presencesAnswer } from '../presence.js';
 import { serializedValue } from '../../presenters/shared-json.js';
 import { alertWordsOf } from '../alert-words.js';
 import { botsVisibleTo, maxMessageIdOf, realmUserLists } from '../users.js';
@@ -30,6 +30,8 @@ import { realmEmojiDict } from '../realm-emoji.js';
 export interface StateOptions {
   clientGravatar: boolean;
   slimPresence: boolean;
+  /** Days of presence history (feature level 288). */
+  presenceHistoryLimitDays?: number;
   includeSubscribers: boolean;
   capabilities: Capabilities;
   /** No fetch_event_types nor event_types given: every type, as Zulip's `event_types is None`. */
@@ -76,8 +78,12 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
   if (want('recent_private_conversations')) state.recent_private_conversations = await recentPrivateConversations(db, user);
   if (want('presence')) {
     const now = Date.now() / 1000;
-    state.presences = serializedValue(await presencesJson(db, realm, opts.slimPresence, Math.floor(now)));
+    const level = config.featureLevel;
+    const ask = { slim: opts.slimPresence, level, historyLimitDays: level >= 288 ? opts.presenceHistoryLimitDays : undefined };
+    const answer = await presencesAnswer(db, realm, ask, Math.floor(now));
+    state.presences = serializedValue(answer.json);
     state.server_timestamp = now;
+    if (level >= 263) state.presence_last_update_id = answer.lastUpdateId;
   }
   if (want('alert_words')) state.alert_words = await alertWordsOf(db, user.id);
   // user_topics is feature level 134's; below it, only a client naming the type gets it.
@@ -94,7 +100,7 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
     state.custom_profile_fields = await realmProfileFields(db, realm.id);
     state.custom_profile_field_types = CUSTOM_PROFILE_FIELD_TYPES;
   }
-  if (want('realm_user_settings_defaults')) state.realm_user_settings_defaults = realmUserSettingsDefaults(realm.settings);
+  if (want('realm_user_settings_defaults')) state.realm_user_settings_defaults = realmUserSettingsDefaults(realm.settings, config.featureLevel);
   if (want('realm_emoji')) state.realm_emoji = await realmEmojiDict(db, realm.id);
   if (want('realm_linkifiers')) state.realm_linkifiers = [...await realmLinkifiers(db, realm.id)];
   if (want('realm_filters')) state.realm_filters = legacyRealmFilters(await realmLinkifiers(db, realm.id));
@@ -107,10 +113,10 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
   // As Zulip: the settings object whenever it is asked for; the legacy top-level copy only
   // for the legacy types, and only to clients without user_settings_object.
   const settings = userSettings(user.settings);
-  if (want('user_settings')) state.user_settings = { ...settings, emojiset_choices: EMOJISET_CHOICES, available_notification_sounds: AVAILABLE_NOTIFICATION_SOUNDS };
+  if (want('user_settings')) state.user_settings = { ...settingsAtLevel(settings, config.featureLevel), emojiset_choices: EMOJISET_CHOICES, available_notification_sounds: AVAILABLE_NOTIFICATION_SOUNDS };
   if (!opts.capabilities.user_settings_object) {
-    if (want('update_display_settings')) Object.assign(state, settings, { emojiset_choices: EMOJISET_CHOICES });
-    if (want('update_global_notifications')) Object.assign(state, settings, { available_notification_sounds: AVAILABLE_NOTIFICATION_SOUNDS });
+    if (want('update_display_settings')) Object.assign(state, legacySettings(settings), { emojiset_choices: EMOJISET_CHOICES });
+    if (want('update_global_notifications')) Object.assign(state, legacySettings(settings), { available_notification_sounds: AVAILABLE_NOTIFICATION_SOUNDS });
   }
   return state;
 }

@@ -1,6 +1,6 @@
 import type { RealmRow, UserRow } from '../../store/rows.js';
 import type { Config } from '../../config.js';
-import { realmSettings, REALM_SETTING_DEFAULTS } from '../../lib/realm-settings.js';
+import { presentEditLimit, realmSettings, REALM_SETTING_DEFAULTS, REALM_SETTING_LEVELS } from '../../lib/realm-settings.js';
 import { realmUri } from '../../lib/realm-host.js';
 import { Role, isAdminRole } from '../../lib/roles.js';
 import { SERVER_GENERATION } from '../../lib/version.js';
@@ -11,12 +11,16 @@ import { OFFLINE_THRESHOLD_SECS } from '../../presenters/presence.js';
 import { MAX_MESSAGE_BYTES, MAX_STREAM_DESCRIPTION_LENGTH, MAX_STREAM_NAME_LENGTH, MAX_TOPIC_LENGTH } from '../../lib/limits.js';
 import { LONGPOLL_TIMEOUT_SECS } from '../../events/manager.js';
 import { hasPolicyPermission, webPublicStreamsEnabled } from '../../access/realm-policy.js';
+import { SERVER_EMOJI_DATA_DIR, serverEmojiData } from '../../emoji/server-data.js';
 
 /** register's `realm` state: the organization's settings and the server's limits. */
 export function realmState(config: Config, realm: RealmRow, user: UserRow): Record<string, unknown> {
   const s = realmSettings(realm.settings);
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(REALM_SETTING_DEFAULTS)) out[`realm_${key}`] = s[key as keyof typeof s];
+  for (const key of Object.keys(REALM_SETTING_DEFAULTS) as Array<keyof typeof s>) {
+    if (config.featureLevel >= (REALM_SETTING_LEVELS[key] ?? 0)) out[`realm_${key}`] = s[key];
+  }
+  out.realm_message_content_edit_limit_seconds = presentEditLimit(s.message_content_edit_limit_seconds, config.featureLevel);
   Object.assign(out, {
     realm_name: realm.name,
     realm_description: realm.description,
@@ -74,6 +78,8 @@ export function realmState(config: Config, realm: RealmRow, user: UserRow): Reco
     ...ownUserState(user, realm),
     avatar_version: user.avatar_version,
   });
+  // Level 140: an absolute URL, fetched by clients without credentials.
+  if (config.featureLevel >= 140) out.server_emoji_data_url = new URL(SERVER_EMOJI_DATA_DIR + serverEmojiData().name, realmUri(config, realm)).href;
   return out;
 }
 

@@ -21,6 +21,13 @@ export const mutedUsers = {
     return out;
   },
 
+  /** Everyone the user muted and everyone who muted the user. */
+  partnersOf: async (q: Q, userId: number): Promise<Set<number>> => {
+    const rows = await q.selectFrom('muted_user').select(['user_id', 'muted_user_id'])
+      .where((eb) => eb.or([eb('user_id', '=', userId), eb('muted_user_id', '=', userId)])).execute();
+    return new Set(rows.map((r) => (r.user_id === userId ? r.muted_user_id : r.user_id)));
+  },
+
   /** False when the pair was already there (a concurrent identical mute included). */
   insert: async (q: Q, row: { user_id: number; muted_user_id: number; realm_id: number; date_muted: number }): Promise<boolean> => {
     const r = await q.insertInto('muted_user').values(row).onConflict((oc) => oc.columns(['user_id', 'muted_user_id']).doNothing()).executeTakeFirst();

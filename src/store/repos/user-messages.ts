@@ -142,6 +142,17 @@ export const userMessages = {
   /** Who holds a row for the message (events about the message go to holders). */
   listHolderIds: async (q: Q, messageId: number): Promise<number[]> => (await holders(q as Kysely<DB>, messageId)).map((r) => r.user_id),
 
+  /**
+   * Active users other than `exceptUserId` who hold the message with its read flag, with
+   * their settings (read receipts are per-user settings, kept in the JSON).
+   */
+  listActiveReaders: (q: Q, messageId: number, exceptUserId: number): Promise<Array<{ user_id: number; settings: string }>> =>
+    q.selectFrom('user_message').innerJoin('users', 'users.id', 'user_message.user_id')
+      .select(['user_message.user_id', 'users.settings'])
+      .where('user_message.message_id', '=', messageId).where('users.is_active', '=', 1).where('user_message.user_id', '<>', exceptUserId)
+      .where((eb) => eb(eb.parens(eb('user_message.flags', '&', sql.lit(FLAG_BITS.read))), '<>', sql.lit(0)))
+      .orderBy('user_message.user_id').execute(),
+
   /** Who holds which of the messages. */
   listByMessageIds: (q: Q, messageIds: number[]): Promise<Array<{ user_id: number; message_id: number }>> =>
     messageIds.length === 0 ? Promise.resolve([]) : q.selectFrom('user_message').select(['user_id', 'message_id']).where('message_id', 'in', messageIds).execute(),

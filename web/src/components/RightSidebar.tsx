@@ -7,7 +7,8 @@ import { Avatar } from './Avatar';
 const OFFLINE_AFTER_S = 140;
 
 function presenceOf(p: NonNullable<RegisterState['presences']>[string] | undefined, now: number): 'active' | 'idle' | 'offline' {
-  const agg = p?.aggregated;
+  // The web app registers without slim_presence: legacy entries.
+  const agg = p && 'aggregated' in p ? p.aggregated : undefined;
   if (!agg || now - agg.timestamp > OFFLINE_AFTER_S) return 'offline';
   return agg.status === 'active' ? 'active' : 'idle';
 }
