@@ -135,6 +135,10 @@ export const statusEmojiNameRequired = () => badRequest('Client must pass emoji_
 export const cannotMuteSelf = () => badRequest('Cannot mute self');
 export const userAlreadyMuted = () => badRequest('User already muted');
 export const userNotMuted = () => badRequest('User is not muted');
+// Push device tokens (zerver/views/push_notifications.py).
+export const invalidTokenLength = () => badRequest('Empty or invalid length token');
+export const invalidApnsToken = () => badRequest('Invalid APNS token');
+export const tokenDoesNotExist = () => badRequest('Token does not exist');
 
 // User groups (Zulip 5's zerver/views/user_groups.py and lib/user_groups.py).
 export const notForGuests = () => badRequest('Not allowed for guest users');

@@ -29,10 +29,11 @@ import { webhookRoutes } from './handlers/webhooks.js';
 import { botStorageRoutes } from './handlers/bot-storage.js';
 import { sessionRoutes } from './handlers/session.js';
 import { inviteRoutes } from './handlers/invites.js';
+import { pushTokenRoutes } from './handlers/push-tokens.js';
 
 /** Every API route, by resource. Each handler file owns its own table. */
 export const routes: Route[] = [...serverRoutes, ...userRoutes, ...presenceRoutes, ...renderRoutes, ...messageSendRoutes, ...alertWordRoutes, ...messageReadRoutes,
   ...eventRoutes, ...streamRoutes, ...subscriptionRoutes, ...typingRoutes, ...messageEditRoutes, ...messageFlagRoutes, ...reactionRoutes, ...messageDeleteRoutes,
   ...settingsRoutes, ...draftRoutes, ...userStatusRoutes, ...mutedUserRoutes, ...userGroupRoutes, ...profileFieldRoutes, ...realmRoutes,
   ...linkifierRoutes, ...uploadRoutes, ...realmEmojiRoutes, ...botRoutes, ...botStorageRoutes, ...webhookRoutes,
-  ...sessionRoutes, ...inviteRoutes];
+  ...sessionRoutes, ...inviteRoutes, ...pushTokenRoutes];
