@@ -93,6 +93,7 @@ export const badEventQueueId = (id: string) =>
   new ApiError('BAD_EVENT_QUEUE_ID', `Bad event queue id: ${id}`, 400, { queue_id: id });
 
 export const badNarrow = (desc: string) => new ApiError('BAD_NARROW', `Invalid narrow operator: ${desc}`, 400);
+export const badNarrowCombination = (desc: string) => new ApiError('BAD_NARROW', `Invalid narrow operator combination: ${desc}`, 400);
 export const listTooLong = (name: string, limit: number) => badRequest(`${name} is too long (limit: ${limit} items)`);
 export const tooManySubscriptions = (limit: number) => badRequest(`Too many subscriptions at once: streams × users is limited to ${limit}`);
 
