@@ -34,7 +34,7 @@ test('read_by_sender true or false decides the sender\'s copy, whatever the clie
     assert.deepEqual(await flagsOf(bob, id), [], 'recipients keep it unread');
     // The sender's message event carries the same flags.
     const ev = log.one('message');
-    const byUser = (ev.event as { flags_by_user: Record<number, string[]> }).flags_by_user;
+    const byUser = ev.event.flags_by_user as Record<number, string[]>;
     assert.deepEqual(byUser[alice.id], expected);
     assert.deepEqual(byUser[bob.id], []);
   }
