@@ -93,6 +93,7 @@ export const badEventQueueId = (id: string) =>
   new ApiError('BAD_EVENT_QUEUE_ID', `Bad event queue id: ${id}`, 400, { queue_id: id });
 
 export const badNarrow = (desc: string) => new ApiError('BAD_NARROW', `Invalid narrow operator: ${desc}`, 400);
+export const badNarrowCombination = (desc: string) => new ApiError('BAD_NARROW', `Invalid narrow operator combination: ${desc}`, 400);
 export const listTooLong = (name: string, limit: number) => badRequest(`${name} is too long (limit: ${limit} items)`);
 export const tooManySubscriptions = (limit: number) => badRequest(`Too many subscriptions at once: streams × users is limited to ${limit}`);
 
@@ -135,6 +136,10 @@ export const statusEmojiNameRequired = () => badRequest('Client must pass emoji_
 export const cannotMuteSelf = () => badRequest('Cannot mute self');
 export const userAlreadyMuted = () => badRequest('User already muted');
 export const userNotMuted = () => badRequest('User is not muted');
+// Push device tokens (zerver/views/push_notifications.py).
+export const invalidTokenLength = () => badRequest('Empty or invalid length token');
+export const invalidApnsToken = () => badRequest('Invalid APNS token');
+export const tokenDoesNotExist = () => badRequest('Token does not exist');
 
 // User groups (Zulip 5's zerver/views/user_groups.py and lib/user_groups.py).
 export const notForGuests = () => badRequest('Not allowed for guest users');

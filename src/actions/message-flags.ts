@@ -29,9 +29,10 @@ export function checkFlagChange(op: string, flag: string): { op: FlagOp; bit: nu
  * first gives them a historical row, others change nothing. Marking unread skips
  * messages of streams the user is not subscribed to, so that every unread stream message
  * is in a subscribed stream. The one event, to the user alone, lists the messages whose
- * flag changed; marking unread carries `message_details` (feature level 121).
+ * flag changed; marking unread carries `message_details` (feature level 121). Answers how
+ * many changed (POST /messages/flags/narrow's updated_count).
  */
-export async function doUpdateMessageFlags(tx: Tx, user: UserRow, opName: string, flag: string, requested: number[]): Promise<void> {
+export async function doUpdateMessageFlags(tx: Tx, user: UserRow, opName: string, flag: string, requested: number[]): Promise<number> {
   const { op, bit } = checkFlagChange(opName, flag);
   const adding = op === 'add';
   const q = tx.db;
@@ -48,6 +49,7 @@ export async function doUpdateMessageFlags(tx: Tx, user: UserRow, opName: string
   await userMessages.updateFlagBit(q, user.id, changed, bit, adding);
   const event = { type: 'update_message_flags', op, operation: op, flag, messages: changed, all: false } as const;
   tx.notify(flag === 'read' && !adding ? { ...event, message_details: await unreadMessageDetails(q, user, changed) } : event, [user.id], user.realm_id);
+  return changed.length;
 }
 
 /** The private messages among `ids`, and the stream messages of streams the user is subscribed to. */

@@ -79,6 +79,8 @@ export interface SendInput {
    * internal_send_*, the sender's access to the stream and its posting policy are not asked.
    */
   internal?: boolean;
+  /** The sender's copy already read (feature level 236); undefined: Zulip's default_read_by_sender, by client. */
+  readBySender?: boolean | undefined;
   /** Recipients outside this set get the message already read (Zulip's limit_unread_user_ids). */
   unreadOnlyFor?: ReadonlySet<number>;
 }
@@ -206,7 +208,7 @@ export async function sendMessage(ctx: AppContext, realm: RealmRow, sender: User
   const alertWords = await realmAlertWords(q, realm.id);
   // Who muted the sender gets the message already read (Zulip's get_muting_users).
   const mutedBy = (await realmMuters(q, realm.id)).get(sender.id);
-  const senderRead = isHumanClient(input.client);
+  const senderRead = input.readBySender ?? isHumanClient(input.client);
   const rows = recipients.map((userId) => {
     let flags = 0;
     if (userId === sender.id && senderRead) flags |= FLAG_BITS.read;

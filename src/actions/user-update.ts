@@ -1,3 +1,4 @@
+import { doClearPushDeviceTokens } from './push-tokens.js';
 import type { Tx } from './transaction.js';
 import type { UserRow } from '../store/rows.js';
 import { users } from '../store/repos/users.js';
@@ -38,6 +39,8 @@ export async function doChangeRole(tx: Tx, acting: UserRow, target: UserRow, rol
 export async function doRegenerateApiKey(tx: Tx, user: UserRow): Promise<string> {
   const key = generateApiKey();
   await users.update(tx.db, user.id, { api_key: key });
+  // As Zulip: the devices registered under the old key stop getting notifications.
+  await doClearPushDeviceTokens(tx, user);
   // The key is part of the Bot object: the owner and administrators see it in realm_bots.
   if (user.is_bot === 1 && user.is_system_bot !== 1) await notifyBotUpdate(tx, user, { api_key: key });
   return key;

@@ -6,7 +6,7 @@ import { LIST_LIMITS } from '../lib/limits.js';
 
 // Newer names clients may send, mapped to the operators Parley evaluates.
 const ALIASES: Record<string, string> = { channel: 'stream', subject: 'topic', dm: 'pm-with', 'group-pm-with': 'group-pm-with', channels: 'streams' };
-const OPERATORS = new Set(['stream', 'topic', 'sender', 'pm-with', 'group-pm-with', 'dm-including', 'is', 'in', 'streams', 'id', 'near', 'has', 'search']);
+const OPERATORS = new Set(['stream', 'topic', 'sender', 'pm-with', 'group-pm-with', 'dm-including', 'is', 'in', 'streams', 'id', 'near', 'has', 'search', 'with']);
 
 /**
  * Both wire forms: `[{"operator":..,"operand":..,"negated":..}]` and the legacy

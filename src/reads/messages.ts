@@ -115,10 +115,21 @@ export function searchWords(terms: ResolvedTerm[]): string[] {
   return terms.flatMap((t) => (t.op === 'search' && !t.negated ? t.words : []));
 }
 
-/** The whole GET /messages answer, serialised. */
-export async function fetchMessages(db: Q, viewer: UserRow, realm: RealmRow, p: FetchParams): Promise<string> {
-  if (p.numBefore < 0 || p.numAfter < 0) throw badRequest('Invalid num_before or num_after');
-  if (p.numBefore + p.numAfter > MAX_MESSAGES_PER_FETCH) throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
+export type WindowParams = Pick<FetchParams, 'anchor' | 'numBefore' | 'numAfter' | 'includeAnchor' | 'narrow'>;
+
+/** A window of a narrow around an anchor: its messages' ids and the viewer's flags (null: never received), oldest first. */
+export interface MessageWindow {
+  rows: Array<{ id: number; flags: number | null }>;
+  meta: { anchor: number; found_anchor: boolean; found_oldest: boolean; found_newest: boolean; history_limited: boolean };
+  terms: ResolvedTerm[];
+}
+
+/**
+ * Zulip's fetch_messages: the messages of a narrow the viewer may read, at most
+ * `numBefore` before the anchor and `numAfter` after it (and the anchor itself if asked
+ * for). GET /messages presents them; POST /messages/flags/narrow flags them.
+ */
+export async function fetchMessageWindow(db: Q, viewer: UserRow, p: WindowParams): Promise<MessageWindow> {
   const dialect = dialectOf(db);
   const narrow = await resolveNarrow(db, viewer, parseNarrow(p.narrow));
   const pm = await loadPmLookups(db, narrow.terms, viewer);
@@ -150,7 +161,7 @@ export async function fetchMessages(db: Q, viewer: UserRow, realm: RealmRow, p: 
   // The extra row was room for the anchor itself; without it, keep only what was asked for.
   const afterRows = foundAnchor ? after : after.slice(0, p.numAfter);
   const afterCount = afterRows.length - (foundAnchor ? 1 : 0);
-  const rows = [...before.reverse(), ...afterRows];
+  const rows = [...before.reverse(), ...afterRows].map((r) => ({ id: r.id, flags: r.flags ?? null }));
 
   const meta = {
     anchor,
@@ -159,11 +170,19 @@ export async function fetchMessages(db: Q, viewer: UserRow, realm: RealmRow, p: 
     found_newest: anchor >= LARGER_THAN_MAX_MESSAGE_ID || afterCount < p.numAfter,
     history_limited: false,
   };
+  return { rows, meta, terms: narrow.terms };
+}
+
+/** The whole GET /messages answer, serialised. */
+export async function fetchMessages(db: Q, viewer: UserRow, realm: RealmRow, p: FetchParams): Promise<string> {
+  if (p.numBefore < 0 || p.numAfter < 0) throw badRequest('Invalid num_before or num_after');
+  if (p.numBefore + p.numAfter > MAX_MESSAGES_PER_FETCH) throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
+  const { rows, meta, terms } = await fetchMessageWindow(db, viewer, p);
   const opts = { applyMarkdown: p.applyMarkdown, clientGravatar: p.clientGravatar, realm };
-  const words = searchWords(narrow.terms);
+  const words = searchWords(terms);
   if (words.length > 0) {
     // Search results carry per-query highlighting, so they are presented afresh.
-    const wire = await loadWireMessages(db, rows.map((r) => ({ id: r.id, flags: r.flags ?? null })), opts);
+    const wire = await loadWireMessages(db, rows, opts);
     // match_content is always HTML, whatever apply_markdown asked of content (as Zulip).
     const rendered = p.applyMarkdown ? undefined
       : new Map((await messages.listByIds(db, rows.map((r) => r.id))).map((r) => [r.id, r.rendered_content]));
@@ -174,7 +193,7 @@ export async function fetchMessages(db: Q, viewer: UserRow, realm: RealmRow, p: 
   const load = (missing: number[]) => loadWireMessages(db, missing.map((id) => ({ id })), opts);
   const cached = db.isTransaction ? (await load(rows.map((r) => r.id))).map((m) => ({ id: m.id, json: JSON.stringify(m) }))
     : await cachesOf(db).messageJson.load(rows.map((r) => r.id), variant, load);
-  return messagesAnswer(meta, cached, new Map(rows.map((r) => [r.id, r.flags ?? null])));
+  return messagesAnswer(meta, cached, new Map(rows.map((r) => [r.id, r.flags])));
 }
 
 function addMatches(m: WireMessage, words: string[], html: string): void {

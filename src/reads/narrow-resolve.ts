@@ -6,7 +6,12 @@ import { userTopics } from '../store/repos/user-topics.js';
 import { SHOWING_POLICIES, VisibilityPolicy } from '../lib/visibility-policy.js';
 import { canReadHistory, canSeeStream } from '../access/stream.js';
 import type { NarrowTerm, ResolvedNarrow, ResolvedTerm } from '../narrow/types.js';
-import { badNarrow } from '../errors.js';
+import { badNarrow, badNarrowCombination } from '../errors.js';
+import { accessMessage } from '../access/message.js';
+import { messages } from '../store/repos/messages.js';
+import { recipients } from '../store/repos/recipients.js';
+import { RecipientType } from '../lib/recipient-type.js';
+import { isPossibleId } from '../lib/ids.js';
 
 const IS_VALUES = new Set(['private', 'dm', 'starred', 'mentioned', 'alerted', 'unread', 'resolved', 'followed', 'muted']);
 
@@ -45,6 +50,55 @@ export async function mutingTerm(q: Q, viewer: UserRow, negated: boolean, stream
   return { op: 'in-home', negated, mutedStreamIds, mutedTopics, shownTopics };
 }
 
+/** The operators that name a conversation, which a `with` term replaces (parse.ts has mapped channel and dm). */
+const CONVERSATION_OPERATORS = new Set(['stream', 'topic', 'pm-with']);
+
+/** Zulip's can_narrow_define_conversation: a direct-message term, or a stream term with a topic term. */
+function definesConversation(terms: NarrowTerm[]): boolean {
+  return terms.some((t) => t.operator === 'pm-with')
+    || (terms.some((t) => t.operator === 'stream') && terms.some((t) => t.operator === 'topic'));
+}
+
+/** Python's int() of a narrow operand: an integer, or a string of digits with an optional sign and spaces. */
+function messageIdOf(operand: unknown): number | undefined {
+  if (typeof operand === 'number') return operand;
+  if (typeof operand === 'string' && /^\s*[+-]?\d+\s*$/.test(operand)) return Number(operand.trim());
+  return undefined;
+}
+
+/**
+ * Zulip's update_narrow_terms_containing_with_operator (feature level 271): `with` names a
+ * message, and the narrow becomes that message's current conversation, so that a link
+ * still finds a topic after its messages moved. Its stream, topic and direct-message terms
+ * give way to the conversation's; other terms stay. A message the viewer cannot read
+ * leaves the narrow's own conversation terms if they name one, else the narrow is refused
+ * (an event queue's narrow, `lenient`, then matches nothing).
+ */
+async function expandWith(q: Q, viewer: UserRow, terms: NarrowTerm[], lenient: boolean): Promise<NarrowTerm[]> {
+  const withTerms = terms.filter((t) => t.operator === 'with');
+  if (withTerms.length === 0) return terms;
+  if (withTerms.length > 1) throw badNarrowCombination("Duplicate 'with' operators.");
+  const rest = terms.filter((t) => t.operator !== 'with');
+  const id = messageIdOf(withTerms[0]!.operand);
+  if (id === undefined) throw badNarrow("Invalid 'with' operator");
+  const message = isPossibleId(id) ? await accessMessage(q, viewer, id).then((a) => a.message, () => undefined) : undefined;
+  if (!message) {
+    if (definesConversation(rest)) return rest;
+    if (lenient) return [...rest, { operator: 'stream', operand: NOBODY, negated: false }];
+    throw badNarrow("Invalid 'with' operator");
+  }
+  const others = rest.filter((t) => !CONVERSATION_OPERATORS.has(t.operator));
+  if (message.stream_id !== null) {
+    return [{ operator: 'stream', operand: message.stream_id, negated: false }, { operator: 'topic', operand: message.topic, negated: false }, ...others];
+  }
+  // Everyone in the conversation; pm-with adds the viewer, who is one of them.
+  const [recipient] = await recipients.listByIds(q, [message.recipient_id]);
+  const members = recipient?.type === RecipientType.HUDDLE
+    ? (await messages.huddleMembers(q, [recipient.id])).get(recipient.id) ?? []
+    : [message.sender_id, ...(recipient ? [recipient.type_id] : [])];
+  return [{ operator: 'pm-with', operand: [...new Set(members)], negated: false }, ...others];
+}
+
 /**
  * Names to ids, checked against what the viewer may see; unknown names are Zulip's
  * BAD_NARROW errors. `lenient` (an event queue's narrow, which Zulip only ever matches
@@ -53,7 +107,7 @@ export async function mutingTerm(q: Q, viewer: UserRow, negated: boolean, stream
 export async function resolveNarrow(q: Q, viewer: UserRow, terms: NarrowTerm[], lenient = false): Promise<ResolvedNarrow> {
   const out: ResolvedTerm[] = [];
   const history: number[] = [];
-  for (const t of terms) {
+  for (const t of await expandWith(q, viewer, terms, lenient)) {
     const negated = t.negated;
     switch (t.operator) {
       case 'stream': {

@@ -354,6 +354,17 @@ export interface InviteTable {
 }
 export type InviteRow = Selectable<InviteTable>;
 
+/** A mobile device's push token (migration 036): `kind` 1 APNs, 2 FCM; `ios_app_id` for APNs. */
+export interface PushDeviceTable {
+  id: Generated<number>;
+  user_id: number;
+  kind: number;
+  token: string;
+  ios_app_id: string | null;
+  last_updated: number;
+}
+export type PushDeviceRow = Selectable<PushDeviceTable>;
+
 export interface DB {
   realm: RealmTable;
   users: UserTable;
@@ -386,4 +397,5 @@ export interface DB {
   bot_storage: BotStorageTable;
   session: SessionTable;
   invite: InviteTable;
+  push_device: PushDeviceTable;
 }

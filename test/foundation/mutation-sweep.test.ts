@@ -158,6 +158,11 @@ function baselines(): Call[] {
     { method: 'DELETE', path: `/invites/${inviteId}`, params: {} },
     { method: 'POST', path: '/invites/multiuse', params: { invite_as: 600, stream_ids: [streamId], invite_expires_in_minutes: 60 } },
     { method: 'DELETE', path: `/invites/multiuse/${multiuseId}`, params: {} },
+    { method: 'POST', path: '/users/me/apns_device_token', params: { token: 'c3dlZXAtYXBucw==', appid: 'org.zulip.Zulip' } },
+    { method: 'DELETE', path: '/users/me/apns_device_token', params: { token: 'c3dlZXAtYXBucw==' } },
+    { method: 'POST', path: '/users/me/android_gcm_reg_id', params: { token: 'sweep-fcm-token' } },
+    { method: 'DELETE', path: '/users/me/android_gcm_reg_id', params: { token: 'sweep-fcm-token' } },
+    { method: 'POST', path: '/messages/flags/narrow', params: { anchor: 'newest', include_anchor: true, num_before: 10, num_after: 0, narrow: [{ operator: 'stream', operand: 'general' }], op: 'add', flag: 'read' } },
     { method: 'POST', path: '/users/me/api_key/regenerate', params: {} },
     // Last: the owner is the only owner, so this is refused, but should it ever succeed nothing follows.
     { method: 'DELETE', path: '/users/me', params: {}, expectError: true },

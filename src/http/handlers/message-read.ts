@@ -6,13 +6,14 @@ import { badRequest } from '../../errors.js';
 import { accessMessage } from '../../access/message.js';
 import { fetchMessages, matchesNarrow, messageById, type FetchParams } from '../../reads/messages.js';
 
-const NARROW = 'A list of narrow terms: {"operator", "operand", "negated"} dicts or [operator, operand] pairs';
+export const NARROW = 'A list of narrow terms: {"operator", "operand", "negated"} dicts or [operator, operand] pairs';
 const formatting = {
   apply_markdown: Default(Bool({ description: 'Rendered HTML (true) or the raw Markdown (false)' }), true),
   client_gravatar: Default(Bool({ description: 'null avatar_url for Gravatar users, which the client computes' }), true),
 };
 
-function anchorOf(useFirstUnread: boolean, raw: string | undefined): FetchParams['anchor'] {
+/** Zulip's parse_anchor_value. */
+export function anchorOf(useFirstUnread: boolean, raw: string | undefined): FetchParams['anchor'] {
   if (useFirstUnread) return 'first_unread';
   if (raw === undefined) throw badRequest("Missing 'anchor' argument.");
   if (raw === 'newest' || raw === 'oldest' || raw === 'first_unread') return raw;

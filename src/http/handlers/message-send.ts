@@ -1,5 +1,5 @@
 import { route, type AuthedRequest, type Route } from '../route.js';
-import { Opt, Str, Type, type ArgsOf } from '../../schemas/params.js';
+import { Bool, Opt, Str, Type, type ArgsOf } from '../../schemas/params.js';
 import { messageKind } from '../../lib/message-type.js';
 import { badRequest, missingArgument } from '../../errors.js';
 import { sendMessage, type Addressee } from '../../actions/message-send.js';
@@ -50,6 +50,7 @@ const SEND_PARAMS = {
   client: Opt(Str({ description: 'The sending client\'s name; the User-Agent otherwise' })),
   queue_id: Opt(Str({ description: 'The sender\'s event queue, for local echo' })),
   local_id: Opt(Str({ description: 'The local echo\'s id; required with queue_id' })),
+  read_by_sender: Opt(Bool({ description: 'Whether the sender\'s copy is marked read (feature level 236); by default, when sent from a non-API client' })),
 };
 
 function addressee(r: AuthedRequest<ArgsOf<typeof SEND_PARAMS>>): Addressee {
@@ -81,6 +82,7 @@ export const messageSendRoutes: Route[] = [
       const id = await sendMessage(r.ctx, r.realm, r.user, {
         to, content: r.args.content, topic: r.args.topic,
         client: clientName(r.args.client, r.req.headers['user-agent']), queueId, localId,
+        readBySender: r.args.read_by_sender,
       });
       return { id };
     },
