@@ -256,6 +256,12 @@ export interface UserGroupMemberTable {
   user_id: number;
 }
 
+/** `subgroup_id` is a direct subgroup of `supergroup_id` (migration 034). */
+export interface UserGroupSubgroupTable {
+  supergroup_id: number;
+  subgroup_id: number;
+}
+
 /** A custom profile field of an organization (migration 021); field_data is JSON text. */
 export interface CustomProfileFieldTable {
   id: Generated<number>;
@@ -365,6 +371,7 @@ export interface DB {
   muted_user: MutedUserTable;
   user_group: UserGroupTable;
   user_group_member: UserGroupMemberTable;
+  user_group_subgroup: UserGroupSubgroupTable;
   custom_profile_field: CustomProfileFieldTable;
   custom_profile_field_value: CustomProfileFieldValueTable;
   realm_filter: RealmFilterTable;

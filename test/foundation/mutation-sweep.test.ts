@@ -23,6 +23,7 @@ let doomedId: number;
 let queueId: string;
 let draftId: number;
 let groupId: number;
+let subGroupId: number;
 let fieldId: number;
 let linkifierId: number;
 let hookKey: string;
@@ -97,7 +98,11 @@ function baselines(): Call[] {
     { method: 'POST', path: '/user_groups/create', params: { name: 'sweep-group', description: 'swept', members: [member.id] } },
     { method: 'PATCH', path: `/user_groups/${groupId}`, params: { name: 'sweep-renamed', description: 'renamed' } },
     { method: 'POST', path: `/user_groups/${groupId}/members`, params: { add: [t.owner.id], delete: [member.id] } },
-    { method: 'GET', path: `/user_groups/${groupId}/members`, params: {} },
+    { method: 'GET', path: `/user_groups/${groupId}/members`, params: { direct_member_only: false } },
+    { method: 'GET', path: `/user_groups/${groupId}/members/${member.id}`, params: { direct_member_only: true } },
+    { method: 'POST', path: `/user_groups/${groupId}/subgroups`, params: { add: [subGroupId] } },
+    { method: 'GET', path: `/user_groups/${groupId}/subgroups`, params: { direct_subgroup_only: true } },
+    { method: 'POST', path: `/user_groups/${groupId}/subgroups`, params: { delete: [subGroupId] } },
     { method: 'DELETE', path: `/user_groups/${groupId}`, params: {} },
     { method: 'GET', path: '/realm/profile_fields', params: {} },
     // Before any other field exists: the order must list them all.
@@ -176,6 +181,8 @@ before(async () => {
   draftId = (await t.api('POST', '/api/v1/drafts', { params: { drafts: [{ type: '', to: [], topic: '', content: 'swept' }] } })).body.ids[0];
   await t.api('POST', '/api/v1/user_groups/create', { params: { name: 'sweep-base', description: '', members: [member.id] } });
   groupId = (await t.api('GET', '/api/v1/user_groups')).body.user_groups[0].id;
+  await t.api('POST', '/api/v1/user_groups/create', { params: { name: 'sweep-sub', description: '', members: [] } });
+  subGroupId = (await t.api('GET', '/api/v1/user_groups')).body.user_groups[1].id;
   fieldId = (await t.api('POST', '/api/v1/realm/profile_fields', { params: { name: 'Sweep base', field_type: 1 } })).body.id;
   hookKey = (await createWebhookBot(t)).apiKey;
   botId = (await t.api('POST', '/api/v1/bots', { params: { full_name: 'Sweep Managed', short_name: 'managed', bot_type: 3, payload_url: 'http://localhost/hook' } })).body.user_id;

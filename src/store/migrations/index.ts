@@ -25,6 +25,7 @@ import * as m026 from './026-bot-storage.js';
 import * as m027 from './027-users-api-key.js';
 import * as m029 from './029-sessions.js';
 import * as m033 from './033-invites.js';
+import * as m034 from './034-user-group-subgroups.js';
 
 /**
  * What a migration runs against: the database of its day, not today's schema type (DB in
@@ -64,4 +65,5 @@ export const migrations: Migration[] = [
   { name: '027-users-api-key', up: m027.up },
   { name: '029-sessions', up: m029.up },
   { name: '033-invites', up: m033.up },
+  { name: '034-user-group-subgroups', up: m034.up },
 ];
