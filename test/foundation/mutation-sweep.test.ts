@@ -55,7 +55,7 @@ function baselines(): Call[] {
     { method: 'PATCH', path: `/users/${member.id}`, params: { full_name: 'Member Renamed', role: 400 } },
     { method: 'POST', path: '/bots', params: { full_name: 'Sweep Bot', short_name: 'sweepbot', bot_type: 1, default_sending_stream: 'general', default_events_register_stream: 'general', default_all_public_streams: false } },
     { method: 'GET', path: '/bots', params: {} },
-    { method: 'PATCH', path: `/bots/${botId}`, params: { full_name: 'Sweep Managed Two', bot_owner_id: t.owner.id, default_sending_stream: 'general', default_events_register_stream: '', default_all_public_streams: true, service_payload_url: 'http://localhost/sweep', service_interface: 2 } },
+    { method: 'PATCH', path: `/bots/${botId}`, params: { full_name: 'Sweep Managed Two', role: 400, bot_owner_id: t.owner.id, default_sending_stream: 'general', default_events_register_stream: '', default_all_public_streams: true, service_payload_url: 'http://localhost/sweep', service_interface: 2 } },
     { method: 'POST', path: `/bots/${botId}/api_key/regenerate`, params: {} },
     { method: 'DELETE', path: `/bots/${botId}`, params: {} },
     { method: 'PUT', path: '/bot_storage', params: { storage: { k: 'v', other: 'w' } } },
