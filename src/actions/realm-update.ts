@@ -8,7 +8,7 @@ import { isAdminRole, Role } from '../lib/roles.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { LANGUAGE_NAMES } from '../lib/languages.js';
 import {
-  GIPHY_RATING_IDS, MESSAGE_EDITING_SETTINGS, OWNER_ONLY_SETTINGS, REALM_SETTING_RULES, VIDEO_CHAT_PROVIDER_IDS, type RealmSettingName,
+  GIPHY_RATING_IDS, MESSAGE_EDITING_SETTINGS, OWNER_ONLY_SETTINGS, REALM_SETTING_RULES, VIDEO_CHAT_PROVIDER_IDS, WILDCARD_STREAM_ADMINS, type RealmSettingName,
 } from '../lib/realm-setting-rules.js';
 import { accessStreamById } from '../access/stream.js';
 import { renderMessage } from '../markdown/bounded.js';
@@ -48,6 +48,8 @@ async function checkRealmUpdate(ctx: AppContext, realm: RealmRow, user: UserRow,
   for (const [name, value] of Object.entries(req.settings)) {
     const rule = REALM_SETTING_RULES[name as RealmSettingName];
     if (rule.kind === 'intIn' && !rule.values.includes(value as never)) throw badRequest(`Invalid ${name}`);
+    // Feature level 133 removed the stream administrators option (4) of wildcard_mention_policy.
+    if (name === 'wildcard_mention_policy' && value === WILDCARD_STREAM_ADMINS && ctx.config.featureLevel >= 133) throw badRequest(`Invalid ${name}`);
     if (rule.kind === 'nonNegativeInt' && (value as number) < 0) throw badValue(name, value);
     wanted[name] = value;
   }

@@ -18,6 +18,8 @@ import type { UnreadMsgs } from './unread.js';
 export type PresenceEntry = Record<string, Pick<WireClientPresence, 'client' | 'status' | 'timestamp'> & { pushable?: boolean }>;
 
 export type RegisterState = {
+  /** The level the queue was registered at: what shape its answers have. */
+  zulip_feature_level?: number;
   max_message_id?: number;
   unread_msgs?: UnreadMsgs;
   starred_messages?: number[];
