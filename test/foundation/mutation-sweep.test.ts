@@ -134,7 +134,7 @@ function baselines(): Call[] {
     { method: 'PATCH', path: '/realm', params: { name: 'Swept Org', description: 'A **swept** org', edit_topic_policy: 5, allow_message_editing: true, message_content_edit_limit_seconds: 600, message_retention_days: 'unlimited', message_content_delete_limit_seconds: 'unlimited', notifications_stream_id: streamId, default_language: 'en', wildcard_mention_policy: 5 } },
     { method: 'PATCH', path: '/realm/user_settings_defaults', params: { enter_sends: true, color_scheme: 2, emojiset: 'twitter', notification_sound: 'ding' } },
     { method: 'DELETE', path: `/streams/${doomedId}`, params: {} },
-    { method: 'DELETE', path: `/users/${member.id}`, params: {} },
+    { method: 'DELETE', path: `/users/${member.id}`, params: { deactivation_notification_comment: 'swept' } },
     { method: 'POST', path: `/users/${member.id}/reactivate`, params: {} },
     { method: 'GET', path: '/drafts', params: {} },
     { method: 'POST', path: '/drafts', params: { drafts: [{ type: 'stream', to: [streamId], topic: 'sweep', content: 'draft', timestamp: 1595479019 }] } },
