@@ -151,6 +151,10 @@ export const noNewData = () => badRequest('No new data supplied');
 export const groupNothingToDo = () => badRequest('Nothing to do. Specify at least one of "add" or "delete".');
 export const alreadyGroupMember = (id: number) => badRequest(`User ${id} is already a member of this group`);
 export const notGroupMember = (id: number) => badRequest(`There is no member '${id}' in this user group`);
+export const invalidUserGroupId = (id: number) => badRequest(`Invalid user group ID: ${id}`);
+export const alreadySubgroup = (id: number) => badRequest(`User group ${id} is already a subgroup of this group.`);
+export const notSubgroup = (id: number) => badRequest(`User group ${id} is not a subgroup of this group.`);
+export const subgroupCycle = (id: number) => badRequest(`User group ${id} is already a subgroup of one of the passed subgroups.`);
 
 // Custom profile fields (Zulip 5's zerver/views/custom_profile_fields.py and validators).
 export const fieldNotFound = (id: number) => badRequest(`Field id ${id} not found.`);

@@ -4,7 +4,7 @@ import { users } from '../store/repos/users.js';
 import { Role } from '../lib/roles.js';
 import { fitsIdColumn } from '../lib/ids.js';
 import { hasPolicyPermission } from './realm-policy.js';
-import { botRequestsRefused, insufficientPermission, invalidUserGroup, invalidUserIdColon, notForGuests } from '../errors.js';
+import { botRequestsRefused, insufficientPermission, invalidUserGroup, invalidUserGroupId, invalidUserIdColon, notForGuests } from '../errors.js';
 
 /** Zulip's require_member_or_admin: guests, then bots, are refused. */
 export function requireMemberOrAdmin(user: UserRow): void {
@@ -24,6 +24,18 @@ export async function accessUserGroupById(q: Q, user: UserRow, id: number, forRe
   if (!group) throw invalidUserGroup();
   if (!forRead && group.is_system_group === 1) throw insufficientPermission();
   return group;
+}
+
+/**
+ * Zulip's access_user_groups_as_potential_subgroups: every id must name a group of the
+ * organization, the first that does not is named; duplicates count once, by id.
+ */
+export async function accessUserGroupsAsPotentialSubgroups(q: Q, realmId: number, ids: number[]): Promise<UserGroupRow[]> {
+  const found = await userGroups.listInRealmByIds(q, realmId, [...new Set(ids)].filter(fitsIdColumn));
+  const valid = new Set(found.map((g) => g.id));
+  const missing = ids.find((id) => !valid.has(id));
+  if (missing !== undefined) throw invalidUserGroupId(missing);
+  return found;
 }
 
 /**

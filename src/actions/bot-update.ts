@@ -4,8 +4,8 @@ import { users } from '../store/repos/users.js';
 import { botServices } from '../store/repos/bot-services.js';
 import { accessBotById } from '../access/bot.js';
 import { accessStreamByName } from '../access/stream.js';
-import { isAdminRole } from '../lib/roles.js';
-import { badRequest, botNameInUse, invalidInterfaceType, ownerDeactivated, ownerIsBot, ownerNoSuchUser } from '../errors.js';
+import { isAdminRole, Role } from '../lib/roles.js';
+import { badRequest, botNameInUse, mustBeAdmin, mustBeOwner, invalidInterfaceType, ownerDeactivated, ownerIsBot, ownerNoSuchUser } from '../errors.js';
 import { checkFullName } from './user-create.js';
 import { doChangeFullName } from './user-update.js';
 import { notifyRealmUser } from './user-notify.js';
@@ -16,6 +16,8 @@ import { isPossibleId } from '../lib/ids.js';
 /** PATCH /bots/{bot_id}'s parameters; a stream name '' clears that default. */
 export interface BotPatch {
   fullName?: string;
+  /** Feature level 130; a valid role (the handler checks it as Zulip's parser does). */
+  role?: number;
   ownerId?: number;
   defaultSendingStream?: string;
   defaultEventsRegisterStream?: string;
@@ -32,6 +34,16 @@ export interface BotPatch {
 export async function doUpdateBot(tx: Tx, acting: UserRow, botId: number, patch: BotPatch): Promise<UserRow> {
   let bot = await accessBotById(tx.db, acting, botId);
   if (patch.fullName !== undefined) await changeBotFullName(tx, bot, patch.fullName);
+  if (patch.role !== undefined && patch.role !== bot.role) {
+    // As Zulip (logic of PATCH /users/{id}): ownership only by owners, any role only by
+    // administrators; the bot's owner alone may not change it. No last-owner check: a bot
+    // is never the organization's only owner. The event is realm_user's, as do_change_user_role's.
+    if ((patch.role === Role.OWNER || bot.role === Role.OWNER) && acting.role !== Role.OWNER) throw mustBeOwner();
+    if (!isAdminRole(acting.role)) throw mustBeAdmin();
+    await users.update(tx.db, bot.id, { role: patch.role });
+    await notifyRealmUser(tx, bot.realm_id, 'update', { user_id: bot.id, role: patch.role });
+    bot = { ...bot, role: patch.role };
+  }
   if (patch.ownerId !== undefined) await changeBotOwner(tx, bot, patch.ownerId);
   if (patch.defaultSendingStream !== undefined) {
     const stream = await defaultStream(tx, acting, patch.defaultSendingStream);

@@ -8,7 +8,7 @@ import { isAdminRole, Role } from '../lib/roles.js';
 import { presentEditLimit, realmSettings } from '../lib/realm-settings.js';
 import { LANGUAGE_NAMES } from '../lib/languages.js';
 import {
-  GIPHY_RATING_IDS, MESSAGE_EDITING_SETTINGS, OWNER_ONLY_SETTINGS, REALM_SETTING_RULES, VIDEO_CHAT_PROVIDER_IDS, type RealmSettingName,
+  GIPHY_RATING_IDS, MESSAGE_EDITING_SETTINGS, OWNER_ONLY_SETTINGS, REALM_SETTING_RULES, VIDEO_CHAT_PROVIDER_IDS, WILDCARD_STREAM_ADMINS, type RealmSettingName,
 } from '../lib/realm-setting-rules.js';
 import { accessStreamById } from '../access/stream.js';
 import { renderMessage } from '../markdown/bounded.js';
@@ -50,7 +50,10 @@ async function checkRealmUpdate(ctx: AppContext, realm: RealmRow, user: UserRow,
     const rule = REALM_SETTING_RULES[name as RealmSettingName];
     if (rule.kind === 'intIn' && !rule.values.includes(value as never)) throw badRequest(`Invalid ${name}`);
     if (rule.kind === 'nonNegativeInt' && (value as number) < 0) throw badValue(name, value);
-    wanted[name] = value;
+    // Feature level 133 removed the stream administrators option (4) of wildcard_mention_policy,
+    // which Zulip migrated to administrators (5). A client of an older level may still send it:
+    // from 133 it is stored as what it always meant, so that the answer and the event say 5.
+    wanted[name] = name === 'wildcard_mention_policy' && value === WILDCARD_STREAM_ADMINS && ctx.config.featureLevel >= 133 ? 5 : value;
   }
   if (req.settings.default_language !== undefined && !LANGUAGE_NAMES.has(req.settings.default_language as string)) {
     throw badRequest(`Invalid language '${String(req.settings.default_language)}'`);

@@ -7,6 +7,7 @@ import { checkNotLastOwner } from './user-update.js';
 import { notifyRealmUser, personForEvent } from './user-notify.js';
 import { notifyPeersOfDeactivatedUser } from './subscription-remove.js';
 import { botAudience, fullBot } from './bot-notify.js';
+import { realmUri } from '../lib/realm-host.js';
 
 export async function doDeactivateUser(tx: Tx, target: UserRow): Promise<void> {
   if (target.is_active !== 1) throw badRequest('User is deactivated');
@@ -42,4 +43,22 @@ export async function doReactivateUser(tx: Tx, _realm: RealmRow, target: UserRow
 /** DELETE /bots/{bot_id}: as Zulip's do_deactivate_user, a bot already deactivated is left as it is. */
 export async function doDeactivateBot(tx: Tx, bot: UserRow): Promise<void> {
   if (bot.is_active === 1) await doDeactivateUser(tx, bot);
+}
+
+/**
+ * DELETE /users/{id} `deactivation_notification_comment` (feature level 135): once the
+ * deactivation has committed, the user is told by mail, with the administrators' comment
+ * when it is not empty (an empty one still sends the notice), as Zulip's
+ * zerver/emails/deactivate.
+ */
+export function doMailDeactivationNotice(tx: Tx, realm: RealmRow, target: UserRow, comment: string): void {
+  tx.later(async (ctx) => {
+    const url = realmUri(ctx.config, realm);
+    await ctx.mail.send({
+      to: target.delivery_email,
+      subject: `Notification of account deactivation on ${realm.name}`,
+      text: `Your account on ${url} has been deactivated, and you will no longer be able to log in.\n`
+        + (comment === '' ? '' : `\nThe administrators provided the following comment:\n\n${comment}\n`),
+    });
+  });
 }

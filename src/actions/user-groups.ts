@@ -4,7 +4,8 @@ import { userGroups } from '../store/repos/user-groups.js';
 import { users } from '../store/repos/users.js';
 import { presentUserGroup } from '../presenters/user-group.js';
 import { usersOfIds } from '../access/user-group.js';
-import { alreadyGroupMember, notGroupMember, userGroupExists, userGroupNameTooLong } from '../errors.js';
+import { recursiveSubgroups } from '../reads/user-groups.js';
+import { alreadyGroupMember, alreadySubgroup, notGroupMember, notSubgroup, subgroupCycle, userGroupExists, userGroupNameTooLong } from '../errors.js';
 
 /**
  * User groups, as Zulip 5's actions: each change is one `user_group` event heard by every
@@ -71,3 +72,29 @@ export async function doRemoveUserGroupMembers(tx: Tx, group: UserGroupRow, ids:
   await notifyGroup(tx, group.realm_id, { type: 'user_group', op: 'remove_members', group_id: group.id, user_ids: removed });
 }
 
+
+/**
+ * POST /user_groups/{id}/subgroups `add` (feature level 127), Zulip's checks in order: a
+ * group already a direct subgroup is named, then a group that is this one or has it below
+ * (the change would make a cycle) refuses the request with this group's id.
+ */
+export async function doAddUserGroupSubgroups(tx: Tx, group: UserGroupRow, subgroups: UserGroupRow[]): Promise<void> {
+  const current = new Set(await userGroups.listDirectSubgroupIds(tx.db, group.id));
+  const already = subgroups.find((g) => current.has(g.id));
+  if (already) throw alreadySubgroup(already.id);
+  const ids = subgroups.map((g) => g.id);
+  const edges = await userGroups.listSubgroupEdgesByRealm(tx.db, group.realm_id);
+  if (recursiveSubgroups(edges, ids).has(group.id)) throw subgroupCycle(group.id);
+  await userGroups.insertSubgroups(tx.db, group.id, ids);
+  await notifyGroup(tx, group.realm_id, { type: 'user_group', op: 'add_subgroups', group_id: group.id, direct_subgroup_ids: ids });
+}
+
+/** POST /user_groups/{id}/subgroups `delete`: each group must be a direct subgroup. */
+export async function doRemoveUserGroupSubgroups(tx: Tx, group: UserGroupRow, subgroups: UserGroupRow[]): Promise<void> {
+  const current = new Set(await userGroups.listDirectSubgroupIds(tx.db, group.id));
+  const stranger = subgroups.find((g) => !current.has(g.id));
+  if (stranger) throw notSubgroup(stranger.id);
+  const ids = subgroups.map((g) => g.id);
+  await userGroups.deleteSubgroups(tx.db, group.id, ids);
+  await notifyGroup(tx, group.realm_id, { type: 'user_group', op: 'remove_subgroups', group_id: group.id, direct_subgroup_ids: ids });
+}

@@ -11,7 +11,7 @@ import type {
 import type {
   CustomProfileFieldsEvent, MutedUsersEvent, PresenceEvent, RealmBotAddEvent, RealmBotDeleteEvent, RealmBotRemoveEvent, RealmBotUpdateEvent,
   RealmUserAddEvent, RealmUserRemoveEvent, RealmUserUpdateEvent, UserGroupAddEvent, UserGroupAddMembersEvent, UserGroupRemoveEvent,
-  UserGroupRemoveMembersEvent, UserGroupUpdateEvent, UserStatusEvent,
+  UserGroupRemoveMembersEvent, UserGroupSubgroupsEvent, UserGroupUpdateEvent, UserStatusEvent,
 } from './kinds/user.js';
 import type {
   DefaultStreamsEvent, MutedTopicsEvent, StreamCreateEvent, StreamDeleteEvent, StreamUpdateEvent, SubscriptionAddEvent,
@@ -56,6 +56,7 @@ export type ParleyEvent =
   | UserGroupAddMembersEvent
   | UserGroupRemoveMembersEvent
   | UserGroupRemoveEvent
+  | UserGroupSubgroupsEvent
   | CustomProfileFieldsEvent
   | SubscriptionAddEvent
   | SubscriptionRemoveEvent
@@ -135,7 +136,7 @@ export const EVENT_KINDS = {
   reaction: ['add', 'remove'],
   drafts: ['add', 'update', 'remove'],
   user_status: [],
-  user_group: ['add', 'update', 'add_members', 'remove_members', 'remove'],
+  user_group: ['add', 'update', 'add_members', 'remove_members', 'remove', 'add_subgroups', 'remove_subgroups'],
   custom_profile_fields: [],
   muted_users: [],
   realm: ['update', 'update_dict'],

@@ -58,6 +58,9 @@ export const REALM_SETTING_RULES = {
   want_advertise_in_communities_directory: bool,
 } as const satisfies Record<string, RealmSettingRule>;
 
+/** wildcard_mention_policy's stream administrators option, accepted only below feature level 133. */
+export const WILDCARD_STREAM_ADMINS = 4;
+
 export type RealmSettingName = keyof typeof REALM_SETTING_RULES;
 
 /** Settings only an owner may change (Zulip's OrganizationOwnerRequiredError cases). */

@@ -40,7 +40,7 @@ const nullableBool = (v: number | null) => (v === null ? null : v === 1);
  * `add` events. Notification settings stay null when they follow the user's defaults
  * (the events team fills them in for clients without notification_settings_null).
  */
-export function presentSubscription(stream: StreamRow, sub: SubscriptionRow, subscribers?: number[]): WireSubscription {
+export function presentSubscription(stream: StreamRow, sub: SubscriptionRow, subscribers?: number[], featureLevel?: number): WireSubscription {
   const out: WireSubscription = {
     ...presentStream(stream),
     color: sub.color,
@@ -57,8 +57,15 @@ export function presentSubscription(stream: StreamRow, sub: SubscriptionRow, sub
     stream_weekly_traffic: null,
   };
   if (subscribers) out.subscribers = subscribers;
+  // Feature level 133 removed `role` from subscription objects in answers (register and
+  // GET /users/me/subscriptions); events keep it whatever the level (their format follows
+  // the client's capabilities only), which clients that do not read it ignore.
+  if (featureLevel !== undefined && featureLevel >= SUBSCRIPTION_ROLE_REMOVED) delete out.role;
   return out;
 }
+
+/** The feature level from which subscription objects carry no `role`. */
+export const SUBSCRIPTION_ROLE_REMOVED = 133;
 
 /** The short form in subscription `remove` events and `unsubscribed` lists without details. */
 export function presentStreamRef(stream: StreamRow): WireStreamRef {

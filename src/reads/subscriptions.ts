@@ -35,7 +35,7 @@ export const userTopicsOf = async (q: Q, userId: number): Promise<UserTopicEntry
  * them; and streams the user may see but never joined (administrators see private
  * ones too, as metadata).
  */
-export async function gatherSubscriptions(q: Q, user: UserRow, includeSubscribers: boolean): Promise<SubscriptionState> {
+export async function gatherSubscriptions(q: Q, user: UserRow, includeSubscribers: boolean, featureLevel: number): Promise<SubscriptionState> {
   const [active, inactive, all] = await Promise.all([
     subscriptions.listActiveSubscriptionsOfUser(q, user.id),
     subscriptions.listInactiveSubscriptionsOfUser(q, user.id),
@@ -47,9 +47,9 @@ export async function gatherSubscriptions(q: Q, user: UserRow, includeSubscriber
   const members = includeSubscribers ? await realmSubscriberIds(q, user.realm_id) : undefined;
   const membersOf = (id: number, visible: boolean) => (members && visible ? [...(members.get(id) ?? [])] : undefined);
   return {
-    subscriptions: active.map(({ stream, sub }) => presentSubscription(stream, sub, membersOf(stream.id, true))),
+    subscriptions: active.map(({ stream, sub }) => presentSubscription(stream, sub, membersOf(stream.id, true), featureLevel)),
     unsubscribed: inactive.map(({ stream, sub }) =>
-      presentSubscription(stream, sub, membersOf(stream.id, canSeeStreamMetadata(user, stream, null)))),
+      presentSubscription(stream, sub, membersOf(stream.id, canSeeStreamMetadata(user, stream, null)), featureLevel)),
     never_subscribed: never.map((s) => {
       const out: Record<string, unknown> = { ...presentStream(s), stream_weekly_traffic: null };
       const m = membersOf(s.id, true);

@@ -2,24 +2,80 @@ import type { Q } from '../store/rows.js';
 import { userGroups } from '../store/repos/user-groups.js';
 import { presentUserGroup, type WireUserGroup } from '../presenters/user-group.js';
 
+type Edge = { supergroup_id: number; subgroup_id: number };
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  let list = map.get(key);
+  if (!list) map.set(key, (list = []));
+  list.push(value);
+}
+
+/** Direct subgroups by supergroup, from the realm's edges. */
+function childrenOf(edges: readonly Edge[]): Map<number, number[]> {
+  const children = new Map<number, number[]>();
+  for (const e of edges) push(children, e.supergroup_id, e.subgroup_id);
+  return children;
+}
+
+/**
+ * Zulip's get_recursive_subgroups_for_groups: the groups themselves and every group below
+ * them. The edges are few (one realm's), so they are walked in memory rather than with a
+ * recursive query; a visited set keeps the walk finite whatever the data.
+ */
+export function recursiveSubgroups(edges: readonly Edge[], groupIds: Iterable<number>): Set<number> {
+  const children = childrenOf(edges);
+  const seen = new Set<number>();
+  const todo = [...groupIds];
+  while (todo.length > 0) {
+    const id = todo.pop()!;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    todo.push(...(children.get(id) ?? []));
+  }
+  return seen;
+}
+
 /** GET /user_groups and register's `realm_user_groups`: every group of the realm, by id. */
 export async function realmUserGroups(q: Q, realmId: number): Promise<WireUserGroup[]> {
   const members = new Map<number, number[]>();
-  for (const m of await userGroups.listMembershipsByRealm(q, realmId)) {
-    let list = members.get(m.group_id);
-    if (!list) members.set(m.group_id, (list = []));
-    list.push(m.user_id);
-  }
-  return (await userGroups.listByRealm(q, realmId)).map((g) => presentUserGroup(g, members.get(g.id) ?? []));
+  for (const m of await userGroups.listMembershipsByRealm(q, realmId)) push(members, m.group_id, m.user_id);
+  const subgroups = childrenOf(await userGroups.listSubgroupEdgesByRealm(q, realmId));
+  return (await userGroups.listByRealm(q, realmId)).map((g) => presentUserGroup(g, members.get(g.id) ?? [], subgroups.get(g.id) ?? []));
 }
 
 /**
  * The groups `@*name*` mentions may name, by lowercased name, with their members: only
- * read when the content has a group mention at all.
+ * read when the content has a group mention at all. A mention reaches the members of the
+ * group's subgroups too (Zulip's MentionData, recursive since subgroups exist).
  */
 export async function mentionableGroups(q: Q, realmId: number): Promise<Map<string, WireUserGroup>> {
-  return new Map((await realmUserGroups(q, realmId)).map((g) => [g.name.toLowerCase(), g]));
+  const all = await realmUserGroups(q, realmId);
+  const edges = await userGroups.listSubgroupEdgesByRealm(q, realmId);
+  const byId = new Map(all.map((g) => [g.id, g]));
+  return new Map(all.map((g) => {
+    if (g.direct_subgroup_ids.length === 0) return [g.name.toLowerCase(), g];
+    const members = new Set<number>();
+    for (const id of recursiveSubgroups(edges, [g.id])) for (const m of byId.get(id)?.members ?? []) members.add(m);
+    return [g.name.toLowerCase(), { ...g, members: [...members].sort((a, b) => a - b) }];
+  }));
 }
 
-/** GET /user_groups/{id}/members: the group's members, ascending (all direct: Parley has no subgroups). */
-export const userGroupMemberIds = (q: Q, group: { id: number }): Promise<number[]> => userGroups.listMemberIds(q, group.id);
+/** GET /user_groups/{id}/subgroups: direct only, or every group below (the group itself excluded), ascending. */
+export async function userGroupSubgroupIds(q: Q, group: { id: number; realm_id: number }, directOnly: boolean): Promise<number[]> {
+  if (directOnly) return userGroups.listDirectSubgroupIds(q, group.id);
+  const below = recursiveSubgroups(await userGroups.listSubgroupEdgesByRealm(q, group.realm_id), [group.id]);
+  below.delete(group.id);
+  return [...below].sort((a, b) => a - b);
+}
+
+/**
+ * GET /user_groups/{id}/members: the direct members, or (Zulip's default since level 127)
+ * the members of the group and of all its subgroups; ascending, each once.
+ */
+export async function userGroupMemberIds(q: Q, group: { id: number; realm_id: number }, directOnly = false): Promise<number[]> {
+  if (directOnly) return userGroups.listMemberIds(q, group.id);
+  const ids = recursiveSubgroups(await userGroups.listSubgroupEdgesByRealm(q, group.realm_id), [group.id]);
+  if (ids.size === 1) return userGroups.listMemberIds(q, group.id);
+  const members = new Set((await userGroups.listMembershipsByRealm(q, group.realm_id)).filter((m) => ids.has(m.group_id)).map((m) => m.user_id));
+  return [...members].sort((a, b) => a - b);
+}

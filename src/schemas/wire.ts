@@ -194,7 +194,7 @@ export const WireSubscription = Type.Object({
   push_notifications: notificationSetting('Mobile push notifications'),
   email_notifications: notificationSetting('Email notifications'),
   wildcard_mentions_notify: notificationSetting('Notify on wildcard mentions'),
-  role: Type.Integer({ description: "The user's role in the stream (50: subscriber)." }),
+  role: Type.Optional(Type.Integer({ description: "The user's role in the stream (50: subscriber); not in answers from feature level 133, always in events." })),
   email_address: Type.String({ description: 'The address that posts to the stream by email.' }),
   stream_weekly_traffic: Nullable(Type.Integer({ description: 'Messages a week; null when not computed (always, in Parley).' })),
   subscribers: Type.Optional(Type.Array(Type.Integer(), { description: 'User ids; present only when subscribers were asked for.' })),

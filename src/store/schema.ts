@@ -266,6 +266,12 @@ export interface UserGroupMemberTable {
   user_id: number;
 }
 
+/** `subgroup_id` is a direct subgroup of `supergroup_id` (migration 037). */
+export interface UserGroupSubgroupTable {
+  supergroup_id: number;
+  subgroup_id: number;
+}
+
 /** A custom profile field of an organization (migration 021); field_data is JSON text. */
 export interface CustomProfileFieldTable {
   id: Generated<number>;
@@ -387,6 +393,7 @@ export interface DB {
   muted_user: MutedUserTable;
   user_group: UserGroupTable;
   user_group_member: UserGroupMemberTable;
+  user_group_subgroup: UserGroupSubgroupTable;
   custom_profile_field: CustomProfileFieldTable;
   custom_profile_field_value: CustomProfileFieldValueTable;
   realm_filter: RealmFilterTable;

@@ -284,6 +284,20 @@ test('user groups: create, rename and describe, members in and out, delete', asy
   await g('delete the group', api(other, 'DELETE', `/user_groups/${id}`));
 });
 
+test('user groups: subgroups added and removed, a subgroup deleted', async () => {
+  const keys = [...COMPARED, 'realm_user_groups'];
+  const g = (label: string, action: () => Promise<unknown>) => guard(label, viewer, action, REGISTER, keys);
+  await api(other, 'POST', '/user_groups/create', { name: 'outer', description: '', members: [other.id] })();
+  await api(other, 'POST', '/user_groups/create', { name: 'inner', description: '', members: [viewer.id] })();
+  await api(other, 'POST', '/user_groups/create', { name: 'innermost', description: '', members: [] })();
+  const all = (await t.api('GET', '/api/v1/user_groups', { as: viewer })).body.user_groups;
+  const [outer, inner, innermost] = ['outer', 'inner', 'innermost'].map((n) => all.find((x: any) => x.name === n).id);
+  await g('add subgroups', api(other, 'POST', `/user_groups/${outer}/subgroups`, { add: [innermost, inner] }));
+  await g('a subgroup of a subgroup', api(other, 'POST', `/user_groups/${inner}/subgroups`, { add: [innermost] }));
+  await g('remove a subgroup', api(other, 'POST', `/user_groups/${outer}/subgroups`, { delete: [inner] }));
+  await g('delete a group that is a subgroup', api(other, 'DELETE', `/user_groups/${innermost}`));
+});
+
 test('custom profile fields: create, edit, reorder, values set and cleared, delete', async () => {
   const keys = [...COMPARED, 'custom_profile_fields'];
   const g = (label: string, as: TestUser, action: () => Promise<unknown>) => guard(label, viewer, action, REGISTER, keys).then(() => as);

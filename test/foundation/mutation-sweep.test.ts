@@ -23,6 +23,7 @@ let doomedId: number;
 let queueId: string;
 let draftId: number;
 let groupId: number;
+let subGroupId: number;
 let fieldId: number;
 let linkifierId: number;
 let hookKey: string;
@@ -54,7 +55,7 @@ function baselines(): Call[] {
     { method: 'PATCH', path: `/users/${member.id}`, params: { full_name: 'Member Renamed', role: 400 } },
     { method: 'POST', path: '/bots', params: { full_name: 'Sweep Bot', short_name: 'sweepbot', bot_type: 1, default_sending_stream: 'general', default_events_register_stream: 'general', default_all_public_streams: false } },
     { method: 'GET', path: '/bots', params: {} },
-    { method: 'PATCH', path: `/bots/${botId}`, params: { full_name: 'Sweep Managed Two', bot_owner_id: t.owner.id, default_sending_stream: 'general', default_events_register_stream: '', default_all_public_streams: true, service_payload_url: 'http://localhost/sweep', service_interface: 2 } },
+    { method: 'PATCH', path: `/bots/${botId}`, params: { full_name: 'Sweep Managed Two', role: 400, bot_owner_id: t.owner.id, default_sending_stream: 'general', default_events_register_stream: '', default_all_public_streams: true, service_payload_url: 'http://localhost/sweep', service_interface: 2 } },
     { method: 'POST', path: `/bots/${botId}/api_key/regenerate`, params: {} },
     { method: 'DELETE', path: `/bots/${botId}`, params: {} },
     { method: 'PUT', path: '/bot_storage', params: { storage: { k: 'v', other: 'w' } } },
@@ -98,7 +99,11 @@ function baselines(): Call[] {
     { method: 'POST', path: '/user_groups/create', params: { name: 'sweep-group', description: 'swept', members: [member.id] } },
     { method: 'PATCH', path: `/user_groups/${groupId}`, params: { name: 'sweep-renamed', description: 'renamed' } },
     { method: 'POST', path: `/user_groups/${groupId}/members`, params: { add: [t.owner.id], delete: [member.id] } },
-    { method: 'GET', path: `/user_groups/${groupId}/members`, params: {} },
+    { method: 'GET', path: `/user_groups/${groupId}/members`, params: { direct_member_only: false } },
+    { method: 'GET', path: `/user_groups/${groupId}/members/${member.id}`, params: { direct_member_only: true } },
+    { method: 'POST', path: `/user_groups/${groupId}/subgroups`, params: { add: [subGroupId] } },
+    { method: 'GET', path: `/user_groups/${groupId}/subgroups`, params: { direct_subgroup_only: true } },
+    { method: 'POST', path: `/user_groups/${groupId}/subgroups`, params: { delete: [subGroupId] } },
     { method: 'DELETE', path: `/user_groups/${groupId}`, params: {} },
     { method: 'GET', path: '/realm/profile_fields', params: {} },
     // Before any other field exists: the order must list them all.
@@ -131,7 +136,7 @@ function baselines(): Call[] {
     { method: 'PATCH', path: '/realm', params: { name: 'Swept Org', description: 'A **swept** org', edit_topic_policy: 5, allow_message_editing: true, message_content_edit_limit_seconds: 600, message_retention_days: 'unlimited', message_content_delete_limit_seconds: 'unlimited', notifications_stream_id: streamId, default_language: 'en', wildcard_mention_policy: 5 } },
     { method: 'PATCH', path: '/realm/user_settings_defaults', params: { enter_sends: true, color_scheme: 2, emojiset: 'twitter', notification_sound: 'ding' } },
     { method: 'DELETE', path: `/streams/${doomedId}`, params: {} },
-    { method: 'DELETE', path: `/users/${member.id}`, params: {} },
+    { method: 'DELETE', path: `/users/${member.id}`, params: { deactivation_notification_comment: 'swept' } },
     { method: 'POST', path: `/users/${member.id}/reactivate`, params: {} },
     { method: 'GET', path: '/drafts', params: {} },
     { method: 'POST', path: '/drafts', params: { drafts: [{ type: 'stream', to: [streamId], topic: 'sweep', content: 'draft', timestamp: 1595479019 }] } },
@@ -183,6 +188,8 @@ before(async () => {
   draftId = (await t.api('POST', '/api/v1/drafts', { params: { drafts: [{ type: '', to: [], topic: '', content: 'swept' }] } })).body.ids[0];
   await t.api('POST', '/api/v1/user_groups/create', { params: { name: 'sweep-base', description: '', members: [member.id] } });
   groupId = (await t.api('GET', '/api/v1/user_groups')).body.user_groups[0].id;
+  await t.api('POST', '/api/v1/user_groups/create', { params: { name: 'sweep-sub', description: '', members: [] } });
+  subGroupId = (await t.api('GET', '/api/v1/user_groups')).body.user_groups[1].id;
   fieldId = (await t.api('POST', '/api/v1/realm/profile_fields', { params: { name: 'Sweep base', field_type: 1 } })).body.id;
   hookKey = (await createWebhookBot(t)).apiKey;
   botId = (await t.api('POST', '/api/v1/bots', { params: { full_name: 'Sweep Managed', short_name: 'managed', bot_type: 3, payload_url: 'http://localhost/hook' } })).body.user_id;

@@ -20,6 +20,8 @@ export type PresenceEntry = Record<string, Pick<WireClientPresence, 'client' | '
 export type ModernPresenceEntry = WireModernPresence;
 
 export type RegisterState = {
+  /** The level the queue was registered at: what shape its answers have. */
+  zulip_feature_level?: number;
   max_message_id?: number;
   unread_msgs?: UnreadMsgs;
   starred_messages?: number[];

@@ -4,6 +4,7 @@ import type { UserTopicEvent } from '../kinds/user-topic.js';
 import { compareUserTopics, VisibilityPolicy } from '../../lib/visibility-policy.js';
 import type { WireStream } from '../../schemas/wire.js';
 import { byName, type RegisterState } from './state.js';
+import { SUBSCRIPTION_ROLE_REMOVED } from '../../presenters/stream.js';
 
 /** Takes the entry of a stream out of a list, if it is there. */
 function takeOut<T extends { stream_id: number }>(list: T[] | undefined, streamId: number): T | undefined {
@@ -22,7 +23,11 @@ export function applySubscription(state: RegisterState, e: SubscriptionEvent, vi
     for (const sub of e.subscriptions) {
       takeOut(state.unsubscribed, sub.stream_id);
       takeOut(state.never_subscribed, sub.stream_id);
-      subs.push(sub);
+      // Events carry `role` at every level; register's objects lack it from level 133.
+      if ((state.zulip_feature_level ?? 0) >= SUBSCRIPTION_ROLE_REMOVED) {
+        const { role: _role, ...rest } = sub;
+        subs.push(rest);
+      } else subs.push(sub);
     }
     subs.sort(byName);
   }

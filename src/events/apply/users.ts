@@ -98,10 +98,16 @@ export function applyUserGroup(state: RegisterState, e: UserGroupEvent): void {
   const i = groups.findIndex((g) => g.id === e.group_id);
   if (i < 0) return;
   const g: WireUserGroup = groups[i]!;
-  if (e.op === 'remove') groups.splice(i, 1);
+  if (e.op === 'remove') {
+    groups.splice(i, 1);
+    // A deleted group leaves the groups it was a subgroup of (the rows go with it).
+    for (const other of groups) other.direct_subgroup_ids = other.direct_subgroup_ids.filter((id) => id !== e.group_id);
+  }
   if (e.op === 'update') Object.assign(g, e.data);
   if (e.op === 'add_members') g.members = [...g.members, ...e.user_ids].sort((a, b) => a - b);
   if (e.op === 'remove_members') g.members = g.members.filter((id) => !e.user_ids.includes(id));
+  if (e.op === 'add_subgroups') g.direct_subgroup_ids = [...g.direct_subgroup_ids, ...e.direct_subgroup_ids].sort((a, b) => a - b);
+  if (e.op === 'remove_subgroups') g.direct_subgroup_ids = g.direct_subgroup_ids.filter((id) => !e.direct_subgroup_ids.includes(id));
 }
 
 export function applyProfileFields(state: RegisterState, e: CustomProfileFieldsEvent): void {

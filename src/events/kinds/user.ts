@@ -47,8 +47,10 @@ export interface UserGroupUpdateEvent { type: 'user_group'; op: 'update'; group_
 export interface UserGroupAddMembersEvent { type: 'user_group'; op: 'add_members'; group_id: number; user_ids: number[] }
 export interface UserGroupRemoveMembersEvent { type: 'user_group'; op: 'remove_members'; group_id: number; user_ids: number[] }
 export interface UserGroupRemoveEvent { type: 'user_group'; op: 'remove'; group_id: number }
+/** Direct subgroups added to or removed from a group (feature level 127; field named as from 131). */
+export interface UserGroupSubgroupsEvent { type: 'user_group'; op: 'add_subgroups' | 'remove_subgroups'; group_id: number; direct_subgroup_ids: number[] }
 
-export type UserGroupEvent = UserGroupAddEvent | UserGroupUpdateEvent | UserGroupAddMembersEvent | UserGroupRemoveMembersEvent | UserGroupRemoveEvent;
+export type UserGroupEvent = UserGroupAddEvent | UserGroupUpdateEvent | UserGroupAddMembersEvent | UserGroupRemoveMembersEvent | UserGroupRemoveEvent | UserGroupSubgroupsEvent;
 
 /** The organization's whole list of custom profile fields. */
 export interface CustomProfileFieldsEvent { type: 'custom_profile_fields'; fields: WireProfileField[] }

@@ -10,6 +10,7 @@ import { createdBotAnswer, listBotsFor, patchedBotAnswer } from '../../reads/bot
 import { badRequest } from '../../errors.js';
 import { WireCreatedBot, WireListedBot, WirePatchedBot } from '../../schemas/wire.js';
 import { isUrl } from '../../lib/url.js';
+import { ROLE_VALUES } from '../../lib/roles.js';
 
 /** Zulip's check_url validator, with its message. */
 function checkUrl(name: string, v: string | undefined): string | undefined {
@@ -51,16 +52,21 @@ export const botRoutes: Route[] = [
   route({
     method: 'PATCH', path: '/bots/:bot_id', auth: 'user', summary: 'Update a bot', requires: 'member',
     params: {
-      service_payload_url: Opt(Str()), service_interface: Default(Int(), 1), full_name: Opt(Str()), bot_owner_id: Opt(Int()),
+      service_payload_url: Opt(Str()), service_interface: Default(Int(), 1), full_name: Opt(Str()),
+      role: Opt(Int({ description: '100 owner, 200 administrator, 300 moderator, 400 member, 600 guest (feature level 130)' })), bot_owner_id: Opt(Int()),
       default_sending_stream: Opt(Str()), default_events_register_stream: Opt(Str()), default_all_public_streams: Opt(Bool()),
     },
     answer: WirePatchedBot,
     handler: async (r) => {
       const botId = pathInt(r, 'bot_id');
       const asked = { servicePayloadUrl: checkUrl('service_payload_url', r.args.service_payload_url), serviceInterface: r.args.service_interface };
+      // Zulip's check_int_in refuses an unknown role while parsing, before the bot is looked up.
+      const role = r.args.role;
+      if (role !== undefined && !ROLE_VALUES.includes(role)) throw badRequest('Invalid role');
       // Read in this order, as before: each parameter when the object is built.
       const bot = await transact(r.ctx, (tx) => doUpdateBot(tx, r.user, botId, {
         fullName: r.args.full_name,
+        role,
         ownerId: r.args.bot_owner_id,
         defaultSendingStream: r.args.default_sending_stream,
         defaultEventsRegisterStream: r.args.default_events_register_stream,

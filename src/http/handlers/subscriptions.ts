@@ -38,7 +38,7 @@ export const subscriptionRoutes: Route[] = [
     handler: async (r) => {
       const withSubscribers = r.args.include_subscribers;
       const list = await ownSubscriptions(r.ctx.store.db, r.user, withSubscribers);
-      return { subscriptions: list.map(({ stream, sub, subscribers }) => presentSubscription(stream, sub, subscribers)) };
+      return { subscriptions: list.map(({ stream, sub, subscribers }) => presentSubscription(stream, sub, subscribers, r.ctx.config.featureLevel)) };
     },
   }),
   route({

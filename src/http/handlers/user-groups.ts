@@ -1,10 +1,14 @@
 import { done, NoAnswer, pathInt, route, type Route } from '../route.js';
-import { IntList, Opt, Str, Type } from '../../schemas/params.js';
+import { Bool, Default, IntList, Opt, Str, Type } from '../../schemas/params.js';
 import { LIST_LIMITS } from '../../lib/limits.js';
 import { transact } from '../../actions/transaction.js';
-import { accessUserGroupById, checkCanEditUserGroups } from '../../access/user-group.js';
-import { doAddUserGroupMembers, doCreateUserGroup, doDeleteUserGroup, doRemoveUserGroupMembers, doUpdateUserGroup } from '../../actions/user-groups.js';
-import { realmUserGroups, userGroupMemberIds } from '../../reads/user-groups.js';
+import { accessUserGroupById, accessUserGroupsAsPotentialSubgroups, checkCanEditUserGroups } from '../../access/user-group.js';
+import { accessUserById } from '../../access/user.js';
+import {
+  doAddUserGroupMembers, doAddUserGroupSubgroups, doCreateUserGroup, doDeleteUserGroup, doRemoveUserGroupMembers, doRemoveUserGroupSubgroups,
+  doUpdateUserGroup,
+} from '../../actions/user-groups.js';
+import { realmUserGroups, userGroupMemberIds, userGroupSubgroupIds } from '../../reads/user-groups.js';
 import { groupNothingToDo, noNewData } from '../../errors.js';
 import { WireUserGroup } from '../../schemas/wire.js';
 
@@ -64,10 +68,59 @@ export const userGroupRoutes: Route[] = [
   }),
   route({
     method: 'GET', path: '/user_groups/:user_group_id/members', auth: 'user', summary: 'Get a user group\'s members', requires: 'member',
+    // Members of subgroups count unless `direct_member_only` (feature level 127).
+    params: { direct_member_only: Default(Bool(), false) },
     answer: Type.Object({ members: Type.Array(Type.Integer()) }),
     handler: async (r) => {
       const id = pathInt(r, 'user_group_id');
-      return { members: await userGroupMemberIds(r.ctx.store.db, await accessUserGroupById(r.ctx.store.db, r.user, id, true)) };
+      const group = await accessUserGroupById(r.ctx.store.db, r.user, id, true);
+      return { members: await userGroupMemberIds(r.ctx.store.db, group, r.args.direct_member_only) };
+    },
+  }),
+  route({
+    method: 'GET', path: '/user_groups/:user_group_id/members/:user_id', auth: 'user', summary: 'Get the status of membership of a user group', requires: 'member',
+    params: { direct_member_only: Default(Bool(), false) },
+    answer: Type.Object({ is_user_group_member: Type.Boolean() }),
+    handler: async (r) => {
+      const db = r.ctx.store.db;
+      // Zulip's order: the group, then the user (access_user_by_id: no bots, no deactivated users).
+      const group = await accessUserGroupById(db, r.user, pathInt(r, 'user_group_id'), true);
+      const target = await accessUserById(db, r.user, pathInt(r, 'user_id'));
+      return { is_user_group_member: (await userGroupMemberIds(db, group, r.args.direct_member_only)).includes(target.id) };
+    },
+  }),
+  route({
+    method: 'POST', path: '/user_groups/:user_group_id/subgroups', auth: 'user', summary: 'Update subgroups of a user group', answer: NoAnswer,
+    // Zulip reads `delete` before `add`.
+    params: { delete: Opt(IntList(LIST_LIMITS.users)), add: Opt(IntList(LIST_LIMITS.users)) },
+    handler: async (r) => {
+      checkCanEditUserGroups(r.user, r.realm);
+      const id = pathInt(r, 'user_group_id');
+      const remove = r.args.delete ?? [];
+      const add = r.args.add ?? [];
+      if (add.length === 0 && remove.length === 0) throw groupNothingToDo();
+      // As Zulip's compose_views: adding, then removing, in one transaction; each part checks
+      // the named subgroups before the group itself.
+      await transact(r.ctx, async (tx) => {
+        if (add.length > 0) {
+          const subgroups = await accessUserGroupsAsPotentialSubgroups(tx.db, r.realm.id, add);
+          await doAddUserGroupSubgroups(tx, await accessUserGroupById(tx.db, r.user, id), subgroups);
+        }
+        if (remove.length > 0) {
+          const subgroups = await accessUserGroupsAsPotentialSubgroups(tx.db, r.realm.id, remove);
+          await doRemoveUserGroupSubgroups(tx, await accessUserGroupById(tx.db, r.user, id), subgroups);
+        }
+      });
+      return {};
+    },
+  }),
+  route({
+    method: 'GET', path: '/user_groups/:user_group_id/subgroups', auth: 'user', summary: 'Get subgroups of a user group', requires: 'member',
+    params: { direct_subgroup_only: Default(Bool(), false) },
+    answer: Type.Object({ subgroups: Type.Array(Type.Integer()) }),
+    handler: async (r) => {
+      const group = await accessUserGroupById(r.ctx.store.db, r.user, pathInt(r, 'user_group_id'), true);
+      return { subgroups: await userGroupSubgroupIds(r.ctx.store.db, group, r.args.direct_subgroup_only) };
     },
   }),
 ];

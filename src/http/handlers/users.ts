@@ -7,7 +7,7 @@ import { accessUserByEmail, accessUserById } from '../../access/user.js';
 import { canSeeDeliveryEmail } from '../../presenters/user.js';
 import { doCreateUser } from '../../actions/user-create.js';
 import { doChangeFullName, doChangeRole, doRegenerateApiKey } from '../../actions/user-update.js';
-import { doDeactivateUser, doReactivateUser } from '../../actions/user-deactivate.js';
+import { doDeactivateUser, doMailDeactivationNotice, doReactivateUser } from '../../actions/user-deactivate.js';
 import { listUsers, ownUserAnswer, userAnswer } from '../../reads/users.js';
 import { doRemoveProfileData, doUpdateProfileData } from '../../actions/profile-fields.js';
 import { checkProfileDataItems } from '../../lib/profile-field-rules.js';
@@ -101,9 +101,18 @@ export const userRoutes: Route[] = [
   }),
   route({
     method: 'DELETE', path: '/users/:user_id', auth: 'user', summary: 'Deactivate a user', requires: 'admin', answer: NoAnswer,
+    params: {
+      deactivation_notification_comment: Opt(Str({ maxLength: 2000, description: 'Mail the user about the deactivation, with this comment unless empty (feature level 135)' })),
+    },
     handler: async (r) => {
       const id = pathInt(r, 'user_id');
-      return done(transact(r.ctx, async (tx) => doDeactivateUser(tx, await accessUserById(tx.db, r.user, id, { forAdmin: true }))));
+      // Absent: no mail; empty: the notice without a comment (Zulip strips it).
+      const comment = r.args.deactivation_notification_comment?.trim();
+      return done(transact(r.ctx, async (tx) => {
+        const target = await accessUserById(tx.db, r.user, id, { forAdmin: true });
+        await doDeactivateUser(tx, target);
+        if (comment !== undefined) doMailDeactivationNotice(tx, r.realm, target, comment);
+      }));
     },
   }),
   route({

@@ -65,7 +65,7 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
     state.realm_bots = await presentBotsOf(db, await botsVisibleTo(db, user, isAdminRole(user.role)));
   }
   if (want('subscription')) {
-    const subs = await gatherSubscriptions(db, user, opts.includeSubscribers);
+    const subs = await gatherSubscriptions(db, user, opts.includeSubscribers, config.featureLevel);
     if (!opts.capabilities.notification_settings_null) for (const s of subs.subscriptions) fillNotificationDefaults(s, user.settings);
     Object.assign(state, subs);
   }

@@ -2,6 +2,7 @@ import type { RealmRow, UserRow } from '../../store/rows.js';
 import type { Config } from '../../config.js';
 import { presentEditLimit, realmSettings, REALM_SETTING_DEFAULTS, REALM_SETTING_LEVELS } from '../../lib/realm-settings.js';
 import { realmUri } from '../../lib/realm-host.js';
+import { WILDCARD_STREAM_ADMINS } from '../../lib/realm-setting-rules.js';
 import { Role, isAdminRole } from '../../lib/roles.js';
 import { SERVER_GENERATION } from '../../lib/version.js';
 import { DEFAULT_EXTERNAL_ACCOUNTS } from '../../lib/profile-field-rules.js';
@@ -21,6 +22,9 @@ export function realmState(config: Config, realm: RealmRow, user: UserRow): Reco
     if (config.featureLevel >= (REALM_SETTING_LEVELS[key] ?? 0)) out[`realm_${key}`] = s[key];
   }
   out.realm_message_content_edit_limit_seconds = presentEditLimit(s.message_content_edit_limit_seconds, config.featureLevel);
+  // From feature level 133 there is no stream administrators option (4): Zulip migrated it to
+  // administrators (5), which is how Parley has always applied it.
+  if (config.featureLevel >= 133 && out.realm_wildcard_mention_policy === WILDCARD_STREAM_ADMINS) out.realm_wildcard_mention_policy = 5;
   Object.assign(out, {
     realm_name: realm.name,
     realm_description: realm.description,

@@ -19,6 +19,28 @@ export const userGroups = {
   listMemberIds: async (q: Q, groupId: number): Promise<number[]> =>
     (await q.selectFrom('user_group_member').select('user_id').where('group_id', '=', groupId).orderBy('user_id').execute()).map((r) => r.user_id),
 
+  /** Every subgroup edge of the realm's groups (few: read whole, walked in memory). */
+  listSubgroupEdgesByRealm: (q: Q, realmId: number): Promise<Array<{ supergroup_id: number; subgroup_id: number }>> =>
+    q.selectFrom('user_group_subgroup').innerJoin('user_group', 'user_group.id', 'user_group_subgroup.supergroup_id')
+      .select(['user_group_subgroup.supergroup_id', 'user_group_subgroup.subgroup_id']).where('user_group.realm_id', '=', realmId).execute(),
+
+  /** The group's direct subgroups, ascending. */
+  listDirectSubgroupIds: async (q: Q, groupId: number): Promise<number[]> =>
+    (await q.selectFrom('user_group_subgroup').select('subgroup_id').where('supergroup_id', '=', groupId).orderBy('subgroup_id').execute()).map((r) => r.subgroup_id),
+
+  listInRealmByIds: (q: Q, realmId: number, ids: number[]): Promise<UserGroupRow[]> =>
+    ids.length === 0 ? Promise.resolve([]) : q.selectFrom('user_group').selectAll().where('realm_id', '=', realmId).where('id', 'in', ids).orderBy('id').execute(),
+
+  insertSubgroups: async (q: Q, groupId: number, subgroupIds: number[]): Promise<void> => {
+    if (subgroupIds.length === 0) return;
+    await q.insertInto('user_group_subgroup').values(subgroupIds.map((subgroup_id) => ({ supergroup_id: groupId, subgroup_id }))).execute();
+  },
+
+  deleteSubgroups: async (q: Q, groupId: number, subgroupIds: number[]): Promise<void> => {
+    if (subgroupIds.length === 0) return;
+    await q.deleteFrom('user_group_subgroup').where('supergroup_id', '=', groupId).where('subgroup_id', 'in', subgroupIds).execute();
+  },
+
   insert: async (q: Q, row: { realm_id: number; name: string; description: string }): Promise<UserGroupRow> =>
     q.insertInto('user_group').values(row).returningAll().executeTakeFirstOrThrow(),
 
@@ -28,6 +50,8 @@ export const userGroups = {
 
   delete: async (q: Q, id: number): Promise<void> => {
     await q.deleteFrom('user_group_member').where('group_id', '=', id).execute();
+    // Its place as a subgroup goes too, as Zulip's GroupGroupMembership cascades.
+    await q.deleteFrom('user_group_subgroup').where((w) => w.or([w('supergroup_id', '=', id), w('subgroup_id', '=', id)])).execute();
     await q.deleteFrom('user_group').where('id', '=', id).execute();
   },
 
