@@ -2,7 +2,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, t
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import type { AppContext } from '../context.js';
-import { ApiError, unknownIntegration, uploadTooLarge } from '../errors.js';
+import { ApiError, unknownIntegration, uploadTooLarge, botRequestsRefused } from '../errors.js';
 import { renderError } from './render-error.js';
 import { Params, parseQuery } from './params.js';
 import { authenticate, authenticateWebhook, resolveRealm } from './auth.js';
@@ -197,6 +197,7 @@ function registerRoute(app: FastifyInstance, ctx: AppContext, route: Route, web:
         if (ctx.limiter.enabled) void reply.headers((await chargeRequest(ctx, 'api_by_user', userBudgetKey(user.id, route.method === 'GET' && route.path === '/events'))) ?? {});
         if (route.requires === 'admin') requireAdmin(user);
         else if (route.requires === 'member') requireMemberOrAdmin(user);
+        else if (route.requires === 'human' && user.is_bot === 1) throw botRequestsRefused();
         const r: AuthedRequest = { ...base, user, realm };
         body = await route.handler(r);
       } else {

@@ -69,7 +69,7 @@ function operation(route: Route, components: Record<string, Json>): Json {
   }
   if (params.length) op.parameters = params;
   if (route.auth === 'user' && route.requires) {
-    op.description = route.requires === 'admin' ? 'Organization administrators and owners only.' : 'Members and administrators only: not guests, not bots.';
+    op.description = { admin: 'Organization administrators and owners only.', member: 'Members and administrators only: not guests, not bots.', human: 'Not for bots.' }[route.requires];
   }
   op.security = route.auth === 'none' ? [] : route.auth === 'webhook' ? [{ basicAuth: [] }, { apiKey: [] }] : [{ basicAuth: [] }];
   const success = route.answer

@@ -66,9 +66,9 @@ interface Common<P extends TProperties> {
  * before any credential). `allowWebhookBot`: incoming-webhook bots may call this 'user'
  * route too (POST /messages). `requires`: Zulip's view decorators, checked before the
  * handler reads anything: 'admin' require_realm_admin (administrators and owners),
- * 'member' require_member_or_admin (no guests, no bots).
+ * 'member' require_member_or_admin (no guests, no bots), 'human' human_users_only (no bots).
  */
-export type Requirement = 'admin' | 'member';
+export type Requirement = 'admin' | 'member' | 'human';
 
 export type RouteDef<P extends TProperties> =
   | (Common<P> & { auth: 'user'; streamsFiles?: true; allowWebhookBot?: true; requires?: Requirement; handler(r: AuthedRequest<ArgsOf<P>>): Promise<Body | PreSerialized> })

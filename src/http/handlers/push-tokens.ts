@@ -1,20 +1,15 @@
-import { done, NoAnswer, route, type AuthedRequest, type Route } from '../route.js';
+import { done, NoAnswer, route, type Route } from '../route.js';
 import { Opt, Str } from '../../schemas/params.js';
 import { transact } from '../../actions/transaction.js';
 import { DEFAULT_IOS_APP_ID, doAddPushDeviceToken, doRemovePushDeviceToken } from '../../actions/push-tokens.js';
 import { PUSH_KIND } from '../../lib/push-kind.js';
-import { badRequest, botRequestsRefused } from '../../errors.js';
+import { badRequest } from '../../errors.js';
 
 const TOKEN = { token: Str({ description: 'The device token: hex or base64 for APNs, as FCM gives it for Android' }) };
 
-// Zulip's human_users_only, checked before any parameter.
-function humanOnly(r: Pick<AuthedRequest, 'user'>): void {
-  if (r.user.is_bot === 1) throw botRequestsRefused();
-}
-
 export const pushTokenRoutes: Route[] = [
   route({
-    method: 'POST', path: '/users/me/apns_device_token', auth: 'user', summary: 'Add an APNs device token',
+    method: 'POST', path: '/users/me/apns_device_token', auth: 'user', requires: 'human', summary: 'Add an APNs device token',
     params: {
       ...TOKEN,
       // Required by Zulip from feature level 223; older clients' requests stay accepted
@@ -23,7 +18,6 @@ export const pushTokenRoutes: Route[] = [
     },
     answer: NoAnswer,
     handler: async (r) => {
-      humanOnly(r);
       const token = r.args.token;
       const appid = r.args.appid ?? DEFAULT_IOS_APP_ID;
       // Zulip's ApnsAppId pattern, its typed_endpoint wording.
@@ -32,30 +26,18 @@ export const pushTokenRoutes: Route[] = [
     },
   }),
   route({
-    method: 'DELETE', path: '/users/me/apns_device_token', auth: 'user', summary: 'Remove an APNs device token',
+    method: 'DELETE', path: '/users/me/apns_device_token', auth: 'user', requires: 'human', summary: 'Remove an APNs device token',
     params: TOKEN, answer: NoAnswer,
-    handler: async (r) => {
-      humanOnly(r);
-      const token = r.args.token;
-      return done(transact(r.ctx, (tx) => doRemovePushDeviceToken(tx, r.user, PUSH_KIND.APNS, token)));
-    },
+    handler: async (r) => done(transact(r.ctx, (tx) => doRemovePushDeviceToken(tx, r.user, PUSH_KIND.APNS, r.args.token))),
   }),
   route({
-    method: 'POST', path: '/users/me/android_gcm_reg_id', auth: 'user', summary: 'Add an FCM registration token',
+    method: 'POST', path: '/users/me/android_gcm_reg_id', auth: 'user', requires: 'human', summary: 'Add an FCM registration token',
     params: TOKEN, answer: NoAnswer,
-    handler: async (r) => {
-      humanOnly(r);
-      const token = r.args.token;
-      return done(transact(r.ctx, (tx) => doAddPushDeviceToken(tx, r.user, PUSH_KIND.FCM, token, null)));
-    },
+    handler: async (r) => done(transact(r.ctx, (tx) => doAddPushDeviceToken(tx, r.user, PUSH_KIND.FCM, r.args.token, null))),
   }),
   route({
-    method: 'DELETE', path: '/users/me/android_gcm_reg_id', auth: 'user', summary: 'Remove an FCM registration token',
+    method: 'DELETE', path: '/users/me/android_gcm_reg_id', auth: 'user', requires: 'human', summary: 'Remove an FCM registration token',
     params: TOKEN, answer: NoAnswer,
-    handler: async (r) => {
-      humanOnly(r);
-      const token = r.args.token;
-      return done(transact(r.ctx, (tx) => doRemovePushDeviceToken(tx, r.user, PUSH_KIND.FCM, token)));
-    },
+    handler: async (r) => done(transact(r.ctx, (tx) => doRemovePushDeviceToken(tx, r.user, PUSH_KIND.FCM, r.args.token))),
   }),
 ];

@@ -1,5 +1,5 @@
-import { done, NoAnswer, pathInt, route, type Route } from '../route.js';
-import { Bool, Default, IntList, Opt, Str, Type } from '../../schemas/params.js';
+import { done, NoAnswer, pathInt, route, type AuthedRequest, type Route } from '../route.js';
+import { Bool, Default, IntList, Opt, Str, Type, type ArgsOf } from '../../schemas/params.js';
 import { LIST_LIMITS } from '../../lib/limits.js';
 import { transact } from '../../actions/transaction.js';
 import { accessUserGroupById, accessUserGroupsAsPotentialSubgroups, checkCanEditUserGroups } from '../../access/user-group.js';
@@ -11,6 +11,19 @@ import {
 import { realmUserGroups, userGroupMemberIds, userGroupSubgroupIds } from '../../reads/user-groups.js';
 import { groupNothingToDo, noNewData } from '../../errors.js';
 import { WireUserGroup } from '../../schemas/wire.js';
+
+/** Members or subgroups to add and to remove; Zulip reads `delete` before `add`. */
+const ADD_DELETE = { delete: Opt(IntList(LIST_LIMITS.users)), add: Opt(IntList(LIST_LIMITS.users)) };
+
+/** The edit permission, then the group's id, then the lists, in Zulip's order; at least one list not empty. */
+function addAndDelete(r: AuthedRequest<ArgsOf<typeof ADD_DELETE>>): { id: number; add: number[]; remove: number[] } {
+  checkCanEditUserGroups(r.user, r.realm);
+  const id = pathInt(r, 'user_group_id');
+  const remove = r.args.delete ?? [];
+  const add = r.args.add ?? [];
+  if (add.length === 0 && remove.length === 0) throw groupNothingToDo();
+  return { id, add, remove };
+}
 
 // As Zulip: the edit permission (user_group_edit_policy) is checked before the parameters.
 export const userGroupRoutes: Route[] = [
@@ -48,22 +61,15 @@ export const userGroupRoutes: Route[] = [
     },
   }),
   route({
-    method: 'POST', path: '/user_groups/:user_group_id/members', auth: 'user', summary: 'Update a user group\'s members', answer: NoAnswer,
-    // Zulip reads `delete` before `add`.
-    params: { delete: Opt(IntList(LIST_LIMITS.users)), add: Opt(IntList(LIST_LIMITS.users)) },
+    method: 'POST', path: '/user_groups/:user_group_id/members', auth: 'user', summary: 'Update a user group\'s members', answer: NoAnswer, params: ADD_DELETE,
     handler: async (r) => {
-      checkCanEditUserGroups(r.user, r.realm);
-      const id = pathInt(r, 'user_group_id');
-      const remove = r.args.delete ?? [];
-      const add = r.args.add ?? [];
-      if (add.length === 0 && remove.length === 0) throw groupNothingToDo();
+      const { id, add, remove } = addAndDelete(r);
       // Zulip composes the two in one transaction: adding first, then removing.
-      await transact(r.ctx, async (tx) => {
+      return done(transact(r.ctx, async (tx) => {
         const group = await accessUserGroupById(tx.db, r.user, id);
         if (add.length > 0) await doAddUserGroupMembers(tx, group, add);
         if (remove.length > 0) await doRemoveUserGroupMembers(tx, group, remove);
-      });
-      return {};
+      }));
     },
   }),
   route({
@@ -90,18 +96,12 @@ export const userGroupRoutes: Route[] = [
     },
   }),
   route({
-    method: 'POST', path: '/user_groups/:user_group_id/subgroups', auth: 'user', summary: 'Update subgroups of a user group', answer: NoAnswer,
-    // Zulip reads `delete` before `add`.
-    params: { delete: Opt(IntList(LIST_LIMITS.users)), add: Opt(IntList(LIST_LIMITS.users)) },
+    method: 'POST', path: '/user_groups/:user_group_id/subgroups', auth: 'user', summary: 'Update subgroups of a user group', answer: NoAnswer, params: ADD_DELETE,
     handler: async (r) => {
-      checkCanEditUserGroups(r.user, r.realm);
-      const id = pathInt(r, 'user_group_id');
-      const remove = r.args.delete ?? [];
-      const add = r.args.add ?? [];
-      if (add.length === 0 && remove.length === 0) throw groupNothingToDo();
+      const { id, add, remove } = addAndDelete(r);
       // As Zulip's compose_views: adding, then removing, in one transaction; each part checks
       // the named subgroups before the group itself.
-      await transact(r.ctx, async (tx) => {
+      return done(transact(r.ctx, async (tx) => {
         if (add.length > 0) {
           const subgroups = await accessUserGroupsAsPotentialSubgroups(tx.db, r.realm.id, add);
           await doAddUserGroupSubgroups(tx, await accessUserGroupById(tx.db, r.user, id), subgroups);
@@ -110,14 +110,12 @@ export const userGroupRoutes: Route[] = [
           const subgroups = await accessUserGroupsAsPotentialSubgroups(tx.db, r.realm.id, remove);
           await doRemoveUserGroupSubgroups(tx, await accessUserGroupById(tx.db, r.user, id), subgroups);
         }
-      });
-      return {};
+      }));
     },
   }),
   route({
     method: 'GET', path: '/user_groups/:user_group_id/subgroups', auth: 'user', summary: 'Get subgroups of a user group', requires: 'member',
-    params: { direct_subgroup_only: Default(Bool(), false) },
-    answer: Type.Object({ subgroups: Type.Array(Type.Integer()) }),
+    params: { direct_subgroup_only: Default(Bool(), false) }, answer: Type.Object({ subgroups: Type.Array(Type.Integer()) }),
     handler: async (r) => {
       const group = await accessUserGroupById(r.ctx.store.db, r.user, pathInt(r, 'user_group_id'), true);
       return { subgroups: await userGroupSubgroupIds(r.ctx.store.db, group, r.args.direct_subgroup_only) };

@@ -31,14 +31,12 @@ export const userGroups = {
   listInRealmByIds: (q: Q, realmId: number, ids: number[]): Promise<UserGroupRow[]> =>
     ids.length === 0 ? Promise.resolve([]) : q.selectFrom('user_group').selectAll().where('realm_id', '=', realmId).where('id', 'in', ids).orderBy('id').execute(),
 
+  // Both no-ops for an empty list (an empty IN list is not valid SQL).
   insertSubgroups: async (q: Q, groupId: number, subgroupIds: number[]): Promise<void> => {
-    if (subgroupIds.length === 0) return;
-    await q.insertInto('user_group_subgroup').values(subgroupIds.map((subgroup_id) => ({ supergroup_id: groupId, subgroup_id }))).execute();
+    if (subgroupIds.length > 0) await q.insertInto('user_group_subgroup').values(subgroupIds.map((subgroup_id) => ({ supergroup_id: groupId, subgroup_id }))).execute();
   },
-
   deleteSubgroups: async (q: Q, groupId: number, subgroupIds: number[]): Promise<void> => {
-    if (subgroupIds.length === 0) return;
-    await q.deleteFrom('user_group_subgroup').where('supergroup_id', '=', groupId).where('subgroup_id', 'in', subgroupIds).execute();
+    if (subgroupIds.length > 0) await q.deleteFrom('user_group_subgroup').where('supergroup_id', '=', groupId).where('subgroup_id', 'in', subgroupIds).execute();
   },
 
   insert: async (q: Q, row: { realm_id: number; name: string; description: string }): Promise<UserGroupRow> =>
