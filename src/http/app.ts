@@ -21,6 +21,7 @@ import { MAX_BODY_BYTES, MAX_UPLOAD_FILES, MAX_UPLOAD_PARTS, maxUploadBodyBytes 
 import { checkDeclaredLength, multipartFields } from './multipart.js';
 import { lingerAfterAnswer } from './linger.js';
 import { checkAnswer, checkingAnswers } from './answer-check.js';
+import { undeclaredNames } from './args.js';
 import { frameworkRefusal, onClientError, refusalBody } from './refusals.js';
 
 export const API_PREFIX = '/api/v1';
@@ -207,13 +208,30 @@ function registerRoute(app: FastifyInstance, ctx: AppContext, route: Route, web:
         body = await route.handler(base);
       }
       if (reply.sent) return reply;
+      if (route.auth !== 'webhook') body = withIgnoredParameters(ctx, base.args, body);
       if (checkingAnswers) {
-        const { result: _r, msg: _m, ...answer } = (body instanceof PreSerialized ? JSON.parse(body.json) : body) as Record<string, unknown>;
+        // ignored_parameters_unsupported belongs to every success answer (level 167), declared once in openapi.ts.
+        const { result: _r, msg: _m, ignored_parameters_unsupported: _i, ...answer } = (body instanceof PreSerialized ? JSON.parse(body.json) : body) as Record<string, unknown>;
         checkAnswer(route, answer);
       }
       return sendJson(reply, body instanceof PreSerialized ? body.json : JSON.stringify({ result: 'success', msg: '', ...body }));
     },
   });
+}
+
+/**
+ * Zulip 7.0 (level 167): a success answer names the parameters the request carried that the
+ * route does not take, so a client learns that an option it sent had no effect. A route that
+ * already reports them (PATCH /settings, PATCH /realm) keeps its own list. Incoming webhooks
+ * are left out: their integration-specific fields are read beside the declaration.
+ */
+function withIgnoredParameters(ctx: AppContext, args: object, body: Record<string, unknown> | PreSerialized): Record<string, unknown> | PreSerialized {
+  if (ctx.config.featureLevel < 167) return body;
+  const ignored = undeclaredNames(args);
+  if (ignored.length === 0) return body;
+  const answer = body instanceof PreSerialized ? (JSON.parse(body.json) as Record<string, unknown>) : body;
+  if ('ignored_parameters_unsupported' in answer) return body;
+  return { ...answer, ignored_parameters_unsupported: ignored };
 }
 
 /**

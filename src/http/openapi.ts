@@ -84,7 +84,13 @@ function operation(route: Route, components: Record<string, Json>): Json {
 
 export function openApiDocument(routes: readonly Route[], level: number): Json {
   const components: Record<string, Json> = {
-    Success: { type: 'object', required: ['result', 'msg'], properties: { result: { const: 'success' }, msg: { type: 'string' } } },
+    Success: {
+      type: 'object', required: ['result', 'msg'],
+      properties: {
+        result: { const: 'success' }, msg: { type: 'string' },
+        ...(level >= 167 ? { ignored_parameters_unsupported: { type: 'array', items: { type: 'string' }, description: 'The parameters sent that this endpoint does not take (feature level 167)' } } : {}),
+      },
+    },
     Error: {
       type: 'object', required: ['result', 'msg', 'code'],
       properties: { result: { const: 'error' }, msg: { type: 'string', description: 'What went wrong, in Zulip\'s words' }, code: { type: 'string' } },
