@@ -5,6 +5,7 @@
  */
 import type { ClientEvent } from './types.js';
 import { replacePart, type RegisterState } from './apply/state.js';
+import { recountUnread } from './apply/unread.js';
 import { applyDeleteMessage, applyMessage, applyMessageFlags, applyUpdateMessage } from './apply/messages.js';
 import { applyPresence, applyProfileFields, applyRealmBot, applyRealmUser, applyUserGroup, applyUserStatus } from './apply/users.js';
 import { applyStream, applySubscription, applyUserTopic } from './apply/streams.js';
@@ -12,7 +13,15 @@ import { applyDrafts, applyLegacySetting, applyRealm, applyUserSettings, applyUs
 
 export type { RegisterState } from './apply/state.js';
 
+/** Events that file unread messages or change what is muted: register's unread `count` is derived again after them. */
+const RECOUNT: ReadonlySet<string> = new Set(['message', 'update_message', 'delete_message', 'update_message_flags', 'subscription', 'stream', 'muted_topics', 'user_topic']);
+
 export function applyEvent(state: RegisterState, e: ClientEvent, viewerId: number): void {
+  applyOne(state, e, viewerId);
+  if (RECOUNT.has(e.type)) recountUnread(state);
+}
+
+function applyOne(state: RegisterState, e: ClientEvent, viewerId: number): void {
   switch (e.type) {
     case 'message': return applyMessage(state, e, viewerId);
     case 'update_message': return applyUpdateMessage(state, e);

@@ -8,8 +8,6 @@ import { isTopicMuted } from '../lib/visibility-policy.js';
 import { FLAG_BITS } from '../lib/message-flags.js';
 import { RecipientType } from '../lib/recipient-type.js';
 
-const MENTION = FLAG_BITS.mentioned | FLAG_BITS.wildcard_mentioned;
-
 /**
  * The `message_details` of an update_message_flags event that marks messages unread
  * (feature level 121, Zulip's format_unread_message_details): for each of `messageIds`
@@ -40,7 +38,9 @@ export async function unreadMessageDetails(q: Q, user: UserRow, messageIds: numb
         : [r.sender_id === user.id ? rec!.type_id : r.sender_id];
       d = { type: 'private', user_ids: members.filter((id) => id !== user.id).sort((a, b) => a - b) };
     }
-    if ((r.flags & MENTION) !== 0) d.mentioned = true;
+    // As register's `mentions`: wildcard mentions only where the message is not muted.
+    const unmuted = d.type !== 'stream' || d.unmuted_stream_msg;
+    if ((r.flags & FLAG_BITS.mentioned) !== 0 || ((r.flags & FLAG_BITS.wildcard_mentioned) !== 0 && unmuted)) d.mentioned = true;
     out[String(r.id)] = d;
   }
   return out;

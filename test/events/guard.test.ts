@@ -195,6 +195,47 @@ test('message flags: read, unread (message_details), star, historical star, mark
   await guard('star a message never received', viewer, flags([old], 'add', 'starred'));
 });
 
+test('unread count and mentions follow muting: muted stream, its unmuted and followed topics, muted topic (level 213)', async () => {
+  // Unmuted and followed topics are known to clients of user_topics only: this client names it.
+  const withTopics = { ...REGISTER, event_types: JSON.stringify(['message', 'update_message_flags', 'subscription', 'user_topic', 'stream']) };
+  const COUNTED = ['unread_msgs', 'user_topics', 'subscriptions'];
+  const guarded = (label: string, action: () => Promise<unknown>) => guard(label, viewer, action, withTopics, COUNTED);
+  await api(other, 'POST', '/users/me/subscriptions', { subscriptions: [{ name: 'quiet' }], principals: [viewer.id, other.id] })();
+  const quiet = await streamId('quiet');
+  const send = (topic: string, content: string) => api(other, 'POST', '/messages', { type: 'stream', to: 'quiet', topic, content })();
+  // Register does not say which mentions are wildcards: a client cannot drop one when its
+  // stream is muted later (Zulip's cannot either), so the muting here comes before them.
+  await guarded('unreads in a stream to be muted', async () => {
+    await send('loud', 'plain');
+    await send('kept', 'one');
+    await send('hushed', 'two @**Vera Viewer**');
+  });
+  const muteStream = (value: boolean) => api(viewer, 'POST', '/users/me/subscriptions/properties', { subscription_data: [{ stream_id: quiet, property: 'is_muted', value }] });
+  await guarded('mute the stream', muteStream(true));
+  await guarded('unmute a topic of the muted stream', api(viewer, 'POST', '/user_topics', { stream_id: quiet, topic: 'kept', visibility_policy: 2 }));
+  await guarded('follow another', api(viewer, 'POST', '/user_topics', { stream_id: quiet, topic: 'HUSHED', visibility_policy: 3 }));
+  await guarded('a message to the muted stream and one to its unmuted topic', async () => {
+    await send('loud', 'more @**all**');
+    await send('kept', 'more');
+  });
+  await guarded('unmute the stream, mute a topic', async () => {
+    await muteStream(false)();
+    await api(viewer, 'POST', '/user_topics', { stream_id: quiet, topic: 'loud', visibility_policy: 1 })();
+  });
+  const reg = (await t.api('POST', '/api/v1/register', { as: viewer, params: REGISTER })).body;
+  const ids = (topic: string) => reg.unread_msgs.streams.find((s: any) => s.stream_id === quiet && s.topic === topic)?.unread_message_ids ?? [];
+  // The muted topic's messages stay listed but are not counted, nor is its wildcard mention.
+  assert.equal(ids('loud').length, 2);
+  const elsewhere = reg.unread_msgs.count - ids('kept').length - ids('hushed').length;
+  const all = reg.unread_msgs.pms.concat(reg.unread_msgs.huddles, reg.unread_msgs.streams.filter((s: any) => s.stream_id !== quiet))
+    .reduce((n: number, e: any) => n + e.unread_message_ids.length, 0);
+  assert.equal(elsewhere, all);
+  assert.ok(ids('hushed').every((id: number) => reg.unread_msgs.mentions.includes(id)), 'a personal mention in a topic of a muted stream is a mention');
+  assert.ok(ids('loud').every((id: number) => !reg.unread_msgs.mentions.includes(id)), 'wildcard mentions in a muted topic are not');
+  for (const topic of ['kept', 'hushed', 'loud']) await api(viewer, 'POST', '/user_topics', { stream_id: quiet, topic, visibility_policy: 0 })();
+  await api(viewer, 'POST', '/mark_stream_as_read', { stream_id: quiet })();
+});
+
 test('message edits: content (mentions on and off), topic moves, resolving, moves between streams, losing access', async () => {
   const base = await streamId('base');
   const send = async (as: TestUser, params: Record<string, unknown>) => (await api(as, 'POST', '/messages', params)()).id as number;

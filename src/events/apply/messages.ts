@@ -1,14 +1,13 @@
 /** Message events applied to register's max_message_id, unread_msgs and starred_messages. */
 import type { ClientMessageEvent, ClientUpdateMessageEvent, DeleteMessageEvent, LegacyDeleteMessageEvent, UpdateMessageFlagsEvent } from '../kinds/message.js';
 import type { RegisterState } from './state.js';
-import { addUnread, clearUnread, placeOfDetails, placeOfMessage, refileUnread, removeUnread, setUnreadMention } from './unread.js';
-
-const mentions = (flags: string[]) => flags.includes('mentioned') || flags.includes('wildcard_mentioned');
+import { addUnread, clearUnread, countsAsMention, mutingOf, placeOfDetails, placeOfMessage, placeOfUnread, refileUnread, removeUnread, setUnreadMention } from './unread.js';
 
 export function applyMessage(state: RegisterState, e: ClientMessageEvent, viewerId: number): void {
   if (state.max_message_id !== undefined) state.max_message_id = Math.max(state.max_message_id, e.message.id);
   if (state.unread_msgs && !e.flags.includes('read')) {
-    addUnread(state.unread_msgs, e.message.id, placeOfMessage(e.message, viewerId), mentions(e.flags));
+    const place = placeOfMessage(e.message, viewerId);
+    addUnread(state.unread_msgs, e.message.id, place, countsAsMention(e.flags, place, mutingOf(state)));
   }
   if (state.recent_private_conversations && Array.isArray(e.message.display_recipient)) notePrivate(state.recent_private_conversations, e, viewerId);
 }
@@ -28,7 +27,10 @@ export function applyUpdateMessage(state: RegisterState, e: ClientUpdateMessageE
   const u = state.unread_msgs;
   if (!u) return;
   if ('new_stream_id' in e || 'subject' in e) refileUnread(u, e.message_ids, { streamId: e.new_stream_id, topic: e.subject });
-  if ('rendered_content' in e) setUnreadMention(u, e.message_id, mentions(e.flags));
+  if ('rendered_content' in e) {
+    const place = placeOfUnread(u, e.message_id);
+    if (place) setUnreadMention(u, e.message_id, countsAsMention(e.flags, place, mutingOf(state)));
+  }
 }
 
 export function applyMessageFlags(state: RegisterState, e: UpdateMessageFlagsEvent, viewerId: number): void {

@@ -96,7 +96,6 @@ function deleteStreams(state: RegisterState, streams: WireStream[]): void {
     const dropped = new Set(u.streams.filter((s) => gone.has(s.stream_id)).flatMap((s) => s.unread_message_ids));
     u.streams = u.streams.filter((s) => !gone.has(s.stream_id));
     u.mentions = u.mentions.filter((id) => !dropped.has(id));
-    u.count -= dropped.size;
   }
 }
 

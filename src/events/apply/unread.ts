@@ -1,5 +1,7 @@
 import type { WireMessage } from '../../schemas/wire.js';
 import type { UnreadMessageDetails } from '../kinds/message.js';
+import type { RegisterState } from './state.js';
+import { isTopicMuted, VisibilityPolicy } from '../../lib/visibility-policy.js';
 
 /**
  * register's `unread_msgs` kept by events, as a client keeps it (used by apply.ts). The
@@ -55,7 +57,6 @@ export function addUnread(u: UnreadMsgs, id: number, place: UnreadPlace, mention
   }
   insertSorted(ids, id);
   if (mentioned) insertSorted(u.mentions, id);
-  u.count += 1;
   reorder(u);
 }
 
@@ -66,9 +67,7 @@ export function removeUnread(u: UnreadMsgs, ids: Iterable<number>): void {
   for (const b of BUCKETS) {
     const list = u[b] as Array<{ unread_message_ids: number[] }>;
     for (const e of list) {
-      const before = e.unread_message_ids.length;
       e.unread_message_ids = e.unread_message_ids.filter((id) => !gone.has(id));
-      u.count -= before - e.unread_message_ids.length;
     }
     (u as Record<string, unknown>)[b] = list.filter((e) => e.unread_message_ids.length > 0);
   }
@@ -111,10 +110,69 @@ export function refileUnread(u: UnreadMsgs, ids: Iterable<number>, to: { streamI
   for (const f of found) addUnread(u, f.id, f.place, f.mentioned);
 }
 
+/** Where an unread message is filed, if it is (a private one's people do not matter here). */
+export function placeOfUnread(u: UnreadMsgs, id: number): UnreadPlace | undefined {
+  const s = u.streams.find((e) => e.unread_message_ids.includes(id));
+  if (s) return { kind: 'stream', streamId: s.stream_id, topic: s.topic };
+  const p = u.pms.find((e) => e.unread_message_ids.includes(id));
+  if (p) return { kind: 'pm', other: p.other_user_id };
+  const h = u.huddles.find((e) => e.unread_message_ids.includes(id));
+  return h ? { kind: 'huddle', userIds: h.user_ids_string.split(',').map(Number) } : undefined;
+}
+
 /** An edit changed whether an unread message mentions the user. */
 export function setUnreadMention(u: UnreadMsgs, id: number, mentioned: boolean): void {
   if (!holds(u, id)) return;
   const has = u.mentions.includes(id);
   if (mentioned && !has) insertSorted(u.mentions, id);
   if (!mentioned && has) u.mentions = u.mentions.filter((m) => m !== id);
+}
+
+/** Whether a stream's topic is muted for the viewer, by what the state knows of their subscriptions and topic policies. */
+export type Muting = (streamId: number, topic: string) => boolean;
+
+export function mutingOf(state: RegisterState): Muting {
+  const mutedStreams = new Set((state.subscriptions ?? []).filter((s) => s.is_muted).map((s) => s.stream_id));
+  const policies = new Map<string, number>();
+  const key = (streamId: number, topic: string) => `${streamId}\u0000${topic.toLowerCase()}`;
+  if (state.user_topics) {
+    for (const t of state.user_topics) policies.set(key(t.stream_id, t.topic_name), t.visibility_policy);
+  } else if (state.muted_topics) {
+    // The legacy list names streams: find their ids wherever the state lists streams.
+    const ids = new Map<string, number>();
+    for (const list of [state.subscriptions, state.unsubscribed, state.never_subscribed, state.streams]) for (const s of list ?? []) ids.set(s.name, s.stream_id);
+    for (const [name, topic] of state.muted_topics) {
+      const id = ids.get(name);
+      if (id !== undefined) policies.set(key(id, topic), VisibilityPolicy.MUTED);
+    }
+  }
+  return (streamId, topic) => isTopicMuted(mutedStreams.has(streamId), policies.get(key(streamId, topic)) ?? VisibilityPolicy.INHERIT);
+}
+
+/**
+ * register's `count`: every unread private message, and the stream messages that are not
+ * muted (Zulip's aggregate_unread_data, level 213's rule for unmuted and followed topics).
+ * Derived again after every event that files messages or changes muting, as a fresh
+ * register would count them.
+ */
+export function recountUnread(state: RegisterState): void {
+  const u = state.unread_msgs;
+  if (!u) return;
+  const muted = mutingOf(state);
+  let count = 0;
+  for (const e of u.pms) count += e.unread_message_ids.length;
+  for (const e of u.huddles) count += e.unread_message_ids.length;
+  for (const e of u.streams) if (!muted(e.stream_id, e.topic)) count += e.unread_message_ids.length;
+  u.count = count;
+}
+
+/**
+ * Whether an unread message is among register's `mentions`: a personal or group mention
+ * always; a wildcard mention only outside muted streams and topics (Zulip's
+ * extract_unread_data_from_um_rows).
+ */
+export function countsAsMention(flags: readonly string[], place: UnreadPlace, muted: Muting): boolean {
+  if (flags.includes('mentioned')) return true;
+  const wildcard = flags.includes('wildcard_mentioned') || flags.includes('stream_wildcard_mentioned') || flags.includes('topic_wildcard_mentioned');
+  return wildcard && !(place.kind === 'stream' && muted(place.streamId, place.topic));
 }

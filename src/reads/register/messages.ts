@@ -1,13 +1,29 @@
 import type { Q, UserRow } from '../../store/rows.js';
 import { userMessages } from '../../store/repos/user-messages.js';
 import { recipients as recipientRows } from '../../store/repos/recipients.js';
+import { subscriptions } from '../../store/repos/subscriptions.js';
+import { userTopics } from '../../store/repos/user-topics.js';
 import { FLAG_BITS } from '../../lib/message-flags.js';
 import { RecipientType } from '../../lib/recipient-type.js';
+import { isTopicMuted, VisibilityPolicy } from '../../lib/visibility-policy.js';
+
+const WILDCARD = FLAG_BITS.wildcard_mentioned;
+
+/** Whether a stream message is muted for the user (Zulip's is_row_muted: level 213's rule). */
+async function mutingOfUser(db: Q, userId: number): Promise<(streamId: number, topic: string) => boolean> {
+  const mutedStreams = new Set(await subscriptions.listMutedStreamIds(db, userId));
+  const policies = new Map((await userTopics.listOfUser(db, userId)).map((t) => [`${t.stream_id}\u0000${t.topic_name.toLowerCase()}`, t.visibility_policy]));
+  return (streamId, topic) => isTopicMuted(mutedStreams.has(streamId), policies.get(`${streamId}\u0000${topic.toLowerCase()}`) ?? VisibilityPolicy.INHERIT);
+}
 
 /** Zulip's MAX_UNREAD_MESSAGES: past it, register says old unreads are missing. */
 const MAX_UNREADS = 50_000;
 
-/** register's `unread_msgs` (Zulip's aggregate_unread_data). */
+/**
+ * register's `unread_msgs` (Zulip's aggregate_unread_data): `count` leaves out the stream
+ * messages the user muted (by stream or topic), and `mentions` has personal and group
+ * mentions everywhere but wildcard mentions only where not muted.
+ */
 export async function unreadMsgs(db: Q, user: UserRow): Promise<Record<string, unknown>> {
   const rows = await userMessages.listUnread(db, user.id, MAX_UNREADS);
   const streams = new Map<string, { stream_id: number; topic: string; unread_message_ids: number[] }>();
@@ -19,8 +35,12 @@ export async function unreadMsgs(db: Q, user: UserRow): Promise<Record<string, u
   const recipients = new Map(recRows.map((r) => [r.id, r]));
   for (const r of recRows) if (r.type === RecipientType.PERSONAL) personal.set(r.id, r.type_id);
   const huddleHash = await userMessages.huddleHashes(db, recRows.filter((r) => r.type === RecipientType.HUDDLE).map((r) => r.id));
+  const muted = await mutingOfUser(db, user.id);
+  let count = 0;
   for (const r of rows) {
-    if ((r.flags & (FLAG_BITS.mentioned | FLAG_BITS.wildcard_mentioned)) !== 0) mentions.push(r.id);
+    const isMuted = r.stream_id !== null && muted(r.stream_id, r.topic);
+    if (!isMuted) count += 1;
+    if ((r.flags & FLAG_BITS.mentioned) !== 0 || ((r.flags & WILDCARD) !== 0 && !isMuted)) mentions.push(r.id);
     if (r.stream_id !== null) {
       const key = `${r.stream_id}\u0000${r.topic}`;
       const e = streams.get(key) ?? { stream_id: r.stream_id, topic: r.topic, unread_message_ids: [] };
@@ -35,7 +55,7 @@ export async function unreadMsgs(db: Q, user: UserRow): Promise<Record<string, u
     }
   }
   return {
-    count: rows.length,
+    count,
     pms: [...pms].map(([other, ids]) => ({ other_user_id: other, sender_id: other, unread_message_ids: ids })),
     streams: [...streams.values()],
     huddles: [...huddles].map(([rid, ids]) => ({ user_ids_string: huddleHash.get(rid) ?? '', unread_message_ids: ids })),
