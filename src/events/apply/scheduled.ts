@@ -1,0 +1,12 @@
+import type { ScheduledMessagesEvent } from '../kinds/scheduled.js';
+import type { RegisterState } from './state.js';
+
+/** As Zulip's register lists them: by delivery time (ties by id, the order they were stored in). */
+export function applyScheduledMessages(state: RegisterState, e: ScheduledMessagesEvent): void {
+  if (!state.scheduled_messages) return;
+  let list = state.scheduled_messages;
+  if (e.op === 'add') list = [...list, ...e.scheduled_messages];
+  if (e.op === 'update') list = list.map((m) => (m.scheduled_message_id === e.scheduled_message.scheduled_message_id ? e.scheduled_message : m));
+  if (e.op === 'remove') list = list.filter((m) => m.scheduled_message_id !== e.scheduled_message_id);
+  state.scheduled_messages = list.sort((a, b) => a.scheduled_delivery_timestamp - b.scheduled_delivery_timestamp || a.scheduled_message_id - b.scheduled_message_id);
+}
