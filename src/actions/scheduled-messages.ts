@@ -98,7 +98,7 @@ async function checkScheduled(q: Q, realm: RealmRow, sender: UserRow, type: Sche
 const isToSelf = (c: Checked, sender: UserRow) => c.type === 'private' && c.recipient === JSON.stringify([sender.id]);
 
 /** POST /scheduled_messages. `now`: the caller's clock (the delivery time must be after it). */
-export async function doScheduleMessage(ctx: AppContext, realm: RealmRow, sender: UserRow, input: ScheduleInput, now: number): Promise<number> {
+export async function scheduleMessage(ctx: AppContext, realm: RealmRow, sender: UserRow, input: ScheduleInput, now: number): Promise<number> {
   if (input.deliverAt <= now) throw deliveryTimeNotInFuture();
   const checked = await checkScheduled(ctx.store.db, realm, sender, input.type, input.to, input.topic, input.content);
   // Zulip's default: read when sent from a non-API client, unless it is a note to self.
@@ -123,7 +123,7 @@ async function ownScheduled(q: Q, user: UserRow, id: number): Promise<ScheduledM
 const currentTo = (row: ScheduledMessageRecord): number[] => row.type === 'stream' ? [row.stream_id!] : JSON.parse(row.recipient) as number[];
 
 /** PATCH /scheduled_messages/{id} (Zulip's edit_scheduled_message, in its order of checks). */
-export async function doEditScheduledMessage(ctx: AppContext, realm: RealmRow, sender: UserRow, id: number, edit: ScheduledEdit): Promise<void> {
+export async function editScheduledMessage(ctx: AppContext, realm: RealmRow, sender: UserRow, id: number, edit: ScheduledEdit): Promise<void> {
   const q = ctx.store.db;
   const existing = await ownScheduled(q, sender, id);
   if (existing.delivered === 1) throw badRequest('Scheduled message was already sent');

@@ -5,10 +5,9 @@ import { badRequest } from '../../errors.js';
 import { messageKind } from '../../lib/message-type.js';
 import { clientName } from '../../lib/client-name.js';
 import { nowSeconds } from '../../lib/time.js';
-import { parseScheduledTo } from '../../lib/scheduled-to.js';
 import { transact } from '../../actions/transaction.js';
 import {
-  deliveryTimeNotInFuture, doDeleteScheduledMessage, doEditScheduledMessage, doScheduleMessage, scheduledTo,
+  deliveryTimeNotInFuture, doDeleteScheduledMessage, editScheduledMessage, scheduleMessage, scheduledTo,
 } from '../../actions/scheduled-messages.js';
 import { scheduledMessagesOf } from '../../reads/scheduled-messages.js';
 
@@ -54,7 +53,7 @@ export const scheduledMessageRoutes: Route[] = [
       const now = nowSeconds();
       if (deliverAt <= now) throw deliveryTimeNotInFuture();
       const to = scheduledTo(kind, toRaw);
-      const id = await doScheduleMessage(r.ctx, r.realm, r.user, {
+      const id = await scheduleMessage(r.ctx, r.realm, r.user, {
         type: kind, to, topic, content, client: clientName(undefined, r.req.headers['user-agent']), deliverAt, readBySender,
       }, now);
       return { scheduled_message_id: id };
@@ -85,7 +84,7 @@ export const scheduledMessageRoutes: Route[] = [
       if (typeRaw && toRaw === undefined) throw badRequest('Recipient required when updating type of scheduled message.');
       if (type === 'stream' && topic === undefined) throw badRequest('Topic required when updating scheduled message type to stream.');
       if (deliverAt !== undefined && deliverAt <= nowSeconds()) throw deliveryTimeNotInFuture();
-      return done(doEditScheduledMessage(r.ctx, r.realm, r.user, id, {
+      return done(editScheduledMessage(r.ctx, r.realm, r.user, id, {
         type, toRaw, topic, content, deliverAt, client: clientName(undefined, r.req.headers['user-agent']),
       }));
     },
