@@ -127,6 +127,11 @@ EVENT_SCHEMAS['scheduled_messages:add'] = { type: str, op: str, id: int, schedul
 EVENT_SCHEMAS['scheduled_messages:update'] = { type: str, op: str, id: int, scheduled_message: scheduledMessage };
 EVENT_SCHEMAS['scheduled_messages:remove'] = { type: str, op: str, id: int, scheduled_message_id: int };
 
+const savedSnippet = shape({ id: int, title: str, content: str, date_created: int });
+EVENT_SCHEMAS['saved_snippets:add'] = { type: str, op: str, id: int, saved_snippet: savedSnippet };
+EVENT_SCHEMAS['saved_snippets:update'] = { type: str, op: str, id: int, saved_snippet: savedSnippet };
+EVENT_SCHEMAS['saved_snippets:remove'] = { type: str, op: str, id: int, saved_snippet_id: int };
+
 const userGroup = shape({ id: int, name: str, description: str, members: arrayOf(int), direct_subgroup_ids: arrayOf(int), is_system_group: bool });
 const groupMembers = { type: str, op: str, id: int, group_id: int, user_ids: arrayOf(int) };
 EVENT_SCHEMAS['user_group:add'] = { type: str, op: str, id: int, group: userGroup };

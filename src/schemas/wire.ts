@@ -309,6 +309,15 @@ export const WireScheduledPrivateMessage = Type.Object({
 export const WireScheduledMessage = Type.Union([WireScheduledStreamMessage, WireScheduledPrivateMessage]);
 export type WireScheduledMessage = Static<typeof WireScheduledMessage>;
 
+/** A saved snippet (feature level 297), shown only to its owner. */
+export const WireSavedSnippet = Type.Object({
+  id: Type.Integer(),
+  title: Type.String(),
+  content: Type.String(),
+  date_created: Type.Integer({ description: 'UNIX seconds when it was saved.' }),
+}, closed('SavedSnippet', 'A reusable text the user saved.'));
+export type WireSavedSnippet = Static<typeof WireSavedSnippet>;
+
 // ---------------------------------------------------------------------------- organization
 
 /** A custom profile field as Zulip 5's CustomProfileField.as_dict. */

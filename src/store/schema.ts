@@ -231,6 +231,15 @@ export interface ScheduledMessageTable {
   claimed_until: number | null;
 }
 
+/** A saved snippet (migration 045): `date_created` UNIX seconds. */
+export interface SavedSnippetTable {
+  id: Generated<number>;
+  user_id: number;
+  title: string;
+  content: string;
+  date_created: number;
+}
+
 /** One row: moved by a trigger on every write to the tables in-process caches read (migration 012). */
 export interface CacheEpochTable {
   id: number;
@@ -411,6 +420,7 @@ export interface DB {
   email_change: EmailChangeTable;
   draft: DraftTable;
   scheduled_message: ScheduledMessageTable;
+  saved_snippet: SavedSnippetTable;
   user_status: UserStatusTable;
   muted_user: MutedUserTable;
   user_group: UserGroupTable;

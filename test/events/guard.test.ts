@@ -269,6 +269,15 @@ test('scheduled messages: add, update, remove, delivered (remove + message), fai
   await api(viewer, 'DELETE', `/scheduled_messages/${doomed}`)();
 });
 
+test('saved snippets: add, update, remove', async () => {
+  const keys = [...COMPARED, 'saved_snippets'];
+  const [added] = await guard('save a snippet', viewer, api(viewer, 'POST', '/saved_snippets', { title: 'Greeting', content: 'Hello!' }), REGISTER, keys);
+  const id = added!.saved_snippet.id;
+  await guard('save another', viewer, api(viewer, 'POST', '/saved_snippets', { title: 'Bye', content: 'Goodbye!' }), REGISTER, keys);
+  await guard('edit a snippet', viewer, api(viewer, 'PATCH', `/saved_snippets/${id}`, { content: 'Hello there!' }), REGISTER, keys);
+  await guard('delete a snippet', viewer, api(viewer, 'DELETE', `/saved_snippets/${id}`), REGISTER, keys);
+});
+
 test('user status: text, emoji, away on and off, clearing; muted users: mute (unreads read), a muted sender\'s message, unmute', async () => {
   const status = (params: Record<string, unknown>) => api(other, 'POST', '/users/me/status', params);
   const [text] = await guard('set status text', viewer, status({ status_text: '  in a meeting ' }));
