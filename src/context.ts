@@ -7,6 +7,7 @@ import type { Storage } from './uploads/storage.js';
 import type { RateLimiter } from './ratelimit/limiter.js';
 import type { OutgoingWebhookQueue } from './outgoing-webhooks/types.js';
 import type { ClusterLink } from './cluster/link.js';
+import type { ScheduledDelivery } from './actions/scheduled-delivery.js';
 
 /** Everything a handler or action needs, built once by buildApp. */
 export interface AppContext {
@@ -32,6 +33,8 @@ export interface AppContext {
    * the admin CLI, which exits before a call could be made: its messages call no webhook.
    */
   outgoingWebhooks?: OutgoingWebhookQueue;
+  /** The scheduled-message delivery worker (startServices starts it): tests call its deliverDue with a later clock. */
+  scheduledDelivery?: ScheduledDelivery;
   /** Run after the HTTP server has closed, before the store closes (queue persistence, ...). */
   shutdownHooks: Array<() => Promise<void>>;
 }

@@ -5,6 +5,7 @@ import { QueueHandover } from './cluster/queue-handover.js';
 import { setStreamEmailDomain } from './presenters/stream.js';
 import { startOutgoingWebhooks } from './outgoing-webhooks/service.js';
 import { sendMessage } from './actions/message-send.js';
+import { startScheduledDelivery } from './actions/scheduled-delivery.js';
 
 /**
  * Everything a server runs besides answering requests, started explicitly once its
@@ -21,6 +22,8 @@ export function startServices(ctx: AppContext): void {
   // First, so that its shutdown hook runs first: calls still finishing may post replies,
   // which the caches and event queues below must still see.
   ctx.outgoingWebhooks = startOutgoingWebhooks(ctx, (realm, bot, post) => sendMessage(ctx, realm, bot, post));
+  // Before the caches' and queues' hooks, so that its shutdown hook (a round finishing its sends) runs while they still serve.
+  ctx.scheduledDelivery = startScheduledDelivery(ctx);
   const stopCaches = connectCacheSignal(ctx);
   ctx.shutdownHooks.push(async () => stopCaches());
   // A cluster node's queues move between nodes: the cluster's handover, given to the manager here.

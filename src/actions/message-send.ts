@@ -83,9 +83,11 @@ export interface SendInput {
   readBySender?: boolean | undefined;
   /** Recipients outside this set get the message already read (Zulip's limit_unread_user_ids). */
   unreadOnlyFor?: ReadonlySet<number>;
+  /** The scheduled message this send delivers, with its delivery's lease: stored only while that still holds (store/message-batch.ts). */
+  scheduled?: [number, number];
 }
 
-async function streamForSend(q: Q, sender: UserRow, realm: RealmRow, to: { name?: string; id?: number }): Promise<StreamRow> {
+export async function streamForSend(q: Q, sender: UserRow, realm: RealmRow, to: { name?: string; id?: number }): Promise<StreamRow> {
   const stream = to.id !== undefined ? await streamInRealm(q, realm.id, to.id) : await streamByName(q, realm.id, to.name ?? '');
   const sub = stream ? await activeSubscription(q, sender.id, stream.id) : undefined;
   // As Zulip: a bot may also send wherever its owner is subscribed, and under its owner's
@@ -120,7 +122,7 @@ async function internalTarget(q: Q, realm: RealmRow, to: { name?: string; id?: n
   return stream;
 }
 
-async function privateRecipients(q: Q, sender: UserRow, to: { emails?: string[]; ids?: number[] }): Promise<UserRow[]> {
+export async function privateRecipients(q: Q, sender: UserRow, to: { emails?: string[]; ids?: number[] }): Promise<UserRow[]> {
   const found: UserRow[] = [];
   for (const email of to.emails ?? []) {
     const u = await users.findByEmail(q, sender.realm_id, email.trim());
@@ -224,7 +226,7 @@ export async function sendMessage(ctx: AppContext, realm: RealmRow, sender: User
   const firstOf = stream && stream.first_message_id === null ? stream : undefined;
   const firstAudience = firstOf ? await streamAudienceIds(q, firstOf) : [];
 
-  const { id, first } = await storeMessage(ctx.store, { message: values, firstOf: firstOf?.id ?? null, recipients: rows });
+  const { id, first } = await storeMessage(ctx.store, { message: values, firstOf: firstOf?.id ?? null, recipients: rows, scheduled: input.scheduled ?? null });
   // Links to uploads are recorded before anyone hears of the message, so that a recipient
   // who follows one at once may fetch the file. Only messages that name an upload pay for it.
   if (content.includes('/user_uploads/')) await claimAttachments(ctx, sender, id, content);

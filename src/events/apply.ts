@@ -9,6 +9,7 @@ import { recountUnread } from './apply/unread.js';
 import { applyDeleteMessage, applyMessage, applyMessageFlags, applyUpdateMessage } from './apply/messages.js';
 import { applyPresence, applyProfileFields, applyRealmBot, applyRealmUser, applyUserGroup, applyUserStatus } from './apply/users.js';
 import { applyStream, applySubscription, applyUserTopic } from './apply/streams.js';
+import { applySavedSnippets, applyScheduledMessages } from './apply/scheduled.js';
 import { applyDrafts, applyLegacySetting, applyRealm, applyUserSettings, applyUserSettingsDefaults } from './apply/settings.js';
 
 export type { RegisterState } from './apply/state.js';
@@ -49,6 +50,8 @@ function applyOne(state: RegisterState, e: ClientEvent, viewerId: number): void 
     case 'realm_filters': return replacePart(state, 'realm_filters', e.realm_filters);
     case 'realm_emoji': return replacePart(state, 'realm_emoji', e.realm_emoji);
     case 'drafts': return applyDrafts(state, e);
+    case 'scheduled_messages': return applyScheduledMessages(state, e);
+    case 'saved_snippets': return applySavedSnippets(state, e);
     // No register state holds these: typing is transient (clients show and expire it), reactions
     // live on messages, clients refetch GET /invites and GET /attachments (Zulip 5's register
     // holds neither), and the queues' own events change nothing.

@@ -120,6 +120,18 @@ EVENT_SCHEMAS['drafts:add'] = { type: str, op: str, id: int, drafts: arrayOf(dra
 EVENT_SCHEMAS['drafts:update'] = { type: str, op: str, id: int, draft };
 EVENT_SCHEMAS['drafts:remove'] = { type: str, op: str, id: int, draft_id: int };
 
+const scheduledCommon = { scheduled_message_id: int, content: str, rendered_content: str, scheduled_delivery_timestamp: int, failed: bool };
+const scheduledMessage = (v: unknown) => shape({ ...scheduledCommon, type: oneOf('stream'), to: int, topic: str })(v)
+  || shape({ ...scheduledCommon, type: oneOf('private'), to: arrayOf(int) })(v);
+EVENT_SCHEMAS['scheduled_messages:add'] = { type: str, op: str, id: int, scheduled_messages: arrayOf(scheduledMessage) };
+EVENT_SCHEMAS['scheduled_messages:update'] = { type: str, op: str, id: int, scheduled_message: scheduledMessage };
+EVENT_SCHEMAS['scheduled_messages:remove'] = { type: str, op: str, id: int, scheduled_message_id: int };
+
+const savedSnippet = shape({ id: int, title: str, content: str, date_created: int });
+EVENT_SCHEMAS['saved_snippets:add'] = { type: str, op: str, id: int, saved_snippet: savedSnippet };
+EVENT_SCHEMAS['saved_snippets:update'] = { type: str, op: str, id: int, saved_snippet: savedSnippet };
+EVENT_SCHEMAS['saved_snippets:remove'] = { type: str, op: str, id: int, saved_snippet_id: int };
+
 const userGroup = shape({ id: int, name: str, description: str, members: arrayOf(int), direct_subgroup_ids: arrayOf(int), is_system_group: bool });
 const groupMembers = { type: str, op: str, id: int, group_id: int, user_ids: arrayOf(int) };
 EVENT_SCHEMAS['user_group:add'] = { type: str, op: str, id: int, group: userGroup };

@@ -23,12 +23,16 @@ import type {
   RealmUserSettingsDefaultsUpdateEvent, UpdateDisplaySettingsEvent, UpdateGlobalNotificationsEvent, UserSettingsUpdateEvent,
 } from './kinds/settings.js';
 import type { UserTopicEvent } from './kinds/user-topic.js';
+import type { SavedSnippetsAddEvent, SavedSnippetsRemoveEvent, SavedSnippetsUpdateEvent } from './kinds/saved-snippets.js';
+import type { ScheduledMessagesAddEvent, ScheduledMessagesRemoveEvent, ScheduledMessagesUpdateEvent } from './kinds/scheduled.js';
 
 export type * from './kinds/message.js';
 export type * from './kinds/user.js';
 export type * from './kinds/stream.js';
 export type * from './kinds/settings.js';
 export type * from './kinds/user-topic.js';
+export type * from './kinds/scheduled.js';
+export type * from './kinds/saved-snippets.js';
 
 /** Every published event: one named member per type and op (typing: per message_type, as its schemas). */
 export type ParleyEvent =
@@ -83,6 +87,12 @@ export type ParleyEvent =
   | DraftsAddEvent
   | DraftsUpdateEvent
   | DraftsRemoveEvent
+  | ScheduledMessagesAddEvent
+  | ScheduledMessagesUpdateEvent
+  | ScheduledMessagesRemoveEvent
+  | SavedSnippetsAddEvent
+  | SavedSnippetsUpdateEvent
+  | SavedSnippetsRemoveEvent
   | AttachmentAddEvent
   | AttachmentUpdateEvent
   | AttachmentRemoveEvent;
@@ -135,6 +145,8 @@ export const EVENT_KINDS = {
   update_message_flags: ['add', 'remove'],
   reaction: ['add', 'remove'],
   drafts: ['add', 'update', 'remove'],
+  scheduled_messages: ['add', 'update', 'remove'],
+  saved_snippets: ['add', 'update', 'remove'],
   user_status: [],
   user_group: ['add', 'update', 'add_members', 'remove_members', 'remove', 'add_subgroups', 'remove_subgroups'],
   custom_profile_fields: [],

@@ -16,6 +16,8 @@ import { reactionRoutes } from './handlers/reactions.js';
 import { messageDeleteRoutes } from './handlers/message-delete.js';
 import { settingsRoutes } from './handlers/settings.js';
 import { draftRoutes } from './handlers/drafts.js';
+import { scheduledMessageRoutes } from './handlers/scheduled-messages.js';
+import { savedSnippetRoutes } from './handlers/saved-snippets.js';
 import { userStatusRoutes } from './handlers/user-status.js';
 import { mutedUserRoutes } from './handlers/muted-users.js';
 import { userGroupRoutes } from './handlers/user-groups.js';
@@ -36,6 +38,6 @@ import { pushTokenRoutes } from './handlers/push-tokens.js';
 /** Every API route, by resource. Each handler file owns its own table. */
 export const routes: Route[] = [...serverRoutes, ...userRoutes, ...presenceRoutes, ...renderRoutes, ...messageSendRoutes, ...alertWordRoutes, ...messageReadRoutes,
   ...eventRoutes, ...streamRoutes, ...subscriptionRoutes, ...typingRoutes, ...messageEditRoutes, ...messageFlagRoutes, ...reactionRoutes, ...messageDeleteRoutes,
-  ...settingsRoutes, ...draftRoutes, ...userStatusRoutes, ...mutedUserRoutes, ...userGroupRoutes, ...profileFieldRoutes, ...realmRoutes,
+  ...settingsRoutes, ...draftRoutes, ...scheduledMessageRoutes, ...savedSnippetRoutes, ...userStatusRoutes, ...mutedUserRoutes, ...userGroupRoutes, ...profileFieldRoutes, ...realmRoutes,
   ...linkifierRoutes, ...uploadRoutes, ...realmEmojiRoutes, ...botRoutes, ...botStorageRoutes, ...webhookRoutes,
   ...sessionRoutes, ...inviteRoutes, ...readReceiptRoutes, ...userTopicRoutes, ...pushTokenRoutes];

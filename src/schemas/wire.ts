@@ -292,6 +292,32 @@ export const WireDraft = Type.Object({
 }, closed('Draft', 'A message being composed, kept on the server for the user.'));
 export type WireDraft = Static<typeof WireDraft>;
 
+/** A scheduled message (feature levels 173-184), shown only to its sender. */
+const scheduledFields = {
+  scheduled_message_id: Type.Integer(),
+  content: Type.String({ description: 'The markdown as written.' }),
+  rendered_content: Type.String({ description: 'The HTML it rendered to when scheduled or last edited.' }),
+  scheduled_delivery_timestamp: Type.Integer({ description: 'UNIX seconds when it is to be sent.' }),
+  failed: Type.Boolean({ description: 'The server tried to send it and could not (feature level 181); it is kept until edited or deleted.' }),
+};
+export const WireScheduledStreamMessage = Type.Object({
+  ...scheduledFields, type: Type.Literal('stream'), to: Type.Integer({ description: 'The stream id.' }), topic: Type.String(),
+}, closed('ScheduledStreamMessage', 'A stream message to be sent later.'));
+export const WireScheduledPrivateMessage = Type.Object({
+  ...scheduledFields, type: Type.Literal('private'), to: Type.Array(Type.Integer(), { description: 'The other people\'s ids, or the sender\'s alone for a note to self.' }),
+}, closed('ScheduledPrivateMessage', 'A private message to be sent later.'));
+export const WireScheduledMessage = Type.Union([WireScheduledStreamMessage, WireScheduledPrivateMessage]);
+export type WireScheduledMessage = Static<typeof WireScheduledMessage>;
+
+/** A saved snippet (feature level 297), shown only to its owner. */
+export const WireSavedSnippet = Type.Object({
+  id: Type.Integer(),
+  title: Type.String(),
+  content: Type.String(),
+  date_created: Type.Integer({ description: 'UNIX seconds when it was saved.' }),
+}, closed('SavedSnippet', 'A reusable text the user saved.'));
+export type WireSavedSnippet = Static<typeof WireSavedSnippet>;
+
 // ---------------------------------------------------------------------------- organization
 
 /** A custom profile field as Zulip 5's CustomProfileField.as_dict. */

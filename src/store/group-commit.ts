@@ -4,7 +4,7 @@ import type { DB, MessageTable } from './schema.js';
 import { rowsWritten } from './changes.js';
 import {
   MAX_BATCH, POSTGRES_BATCH, RELEASE, ROLLBACK_TO, SAVEPOINT, SQLITE_BATCH, duplicateRowsError, firstMessageUpdate,
-  messageInsert, recipientRowStatements, sortRecipientRows, type UnitResult,
+  messageInsert, recipientRowStatements, scheduledAlreadyHandled, scheduledDelivery, sortRecipientRows, type UnitResult,
 } from './message-batch.js';
 
 /** A send, ready to store: everything about it was decided before it joined a batch. */
@@ -13,6 +13,8 @@ export interface MessageWrite {
   /** The stream, when its first_message_id was unset as the send was prepared. */
   firstOf: number | null;
   recipients: Array<{ user_id: number; flags: number }>;
+  /** A scheduled message this send delivers: [its id, the lease the delivery holds] (message-batch.ts). */
+  scheduled?: [number, number] | null;
 }
 
 export interface MessageWritten {
@@ -42,6 +44,7 @@ async function storeBatch(db: Kysely<DB>, writes: MessageWrite[]): Promise<UnitR
       try {
         const insert = messageInsert(w.message as Record<string, unknown>, s);
         const id = Number((await run(trx, insert.text, insert.parameters)).rows[0]!.id);
+        if (w.scheduled && Number((await run(trx, scheduledDelivery(s), [id, ...w.scheduled])).numAffectedRows) !== 1) throw scheduledAlreadyHandled();
         const first = w.firstOf !== null && Number((await run(trx, firstMessageUpdate(s), [id, w.firstOf])).numAffectedRows) === 1;
         await run(trx, RELEASE);
         results.push({ id, first });
@@ -123,7 +126,7 @@ export async function storeMessage(store: Store, write: MessageWrite): Promise<M
     const { text, parameters } = messageInsert(write.message as Record<string, unknown>, SQLITE_BATCH);
     const recipients: number[] = [];
     for (const r of write.recipients) recipients.push(r.user_id, r.flags);
-    written = await store.writer.storeMessage({ sql: text, params: parameters, firstOf: write.firstOf, recipients });
+    written = await store.writer.storeMessage({ sql: text, params: parameters, firstOf: write.firstOf, recipients, scheduled: write.scheduled ?? null });
   } else {
     let c = committers.get(store);
     if (!c) committers.set(store, (c = new GroupCommitter(store)));

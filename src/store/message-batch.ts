@@ -65,6 +65,18 @@ export function messageInsert(row: Record<string, unknown>, s: BatchSyntax): { t
 export const firstMessageUpdate = (s: BatchSyntax): string =>
   `UPDATE stream SET first_message_id = ${s.param(0)} WHERE id = ${s.param(1)} AND first_message_id IS NULL`;
 
+/**
+ * Parameters: the message id, the scheduled message's id, the lease its delivery holds.
+ * Run in the message's savepoint: a send that delivers a scheduled message stores only if
+ * this changes its row, so that it is delivered once even when several nodes try, and not
+ * after it was edited, deleted or taken over by another node meanwhile.
+ */
+export const scheduledDelivery = (s: BatchSyntax): string =>
+  `UPDATE scheduled_message SET delivered = 1, delivered_message_id = ${s.param(0)} WHERE id = ${s.param(1)} AND claimed_until = ${s.param(2)} AND delivered = 0 AND failed = 0`;
+
+export const SCHEDULED_NOT_HELD = 'scheduled message no longer held by this delivery';
+export const scheduledAlreadyHandled = () => new Error(SCHEDULED_NOT_HELD);
+
 /** Parameters: user_id, message_id, flags for each of `n` rows. */
 export function recipientRowsInsert(n: number, s: BatchSyntax): string {
   return remembered(`r${s.engine}${n}`, () =>
@@ -98,6 +110,8 @@ export interface MessageUnit {
   /** A stream whose first_message_id is still unset: this message may become it. */
   firstOf: number | null;
   recipients: number[];
+  /** A scheduled message this send delivers: [its id, the lease the delivery holds]. */
+  scheduled?: [number, number] | null;
 }
 
 export type UnitResult = { id: number; first: boolean } | { error: Error };

@@ -210,6 +210,36 @@ export interface DraftTable {
   last_edit_time: number;
 }
 
+/** A scheduled message (migration 045): `recipient` is a private one's `to` as JSON; times are UNIX seconds. */
+export interface ScheduledMessageTable {
+  id: Generated<number>;
+  realm_id: number;
+  sender_id: number;
+  type: 'stream' | 'private';
+  stream_id: number | null;
+  recipient: string;
+  topic: string;
+  content: string;
+  rendered_content: string;
+  client: string;
+  scheduled_timestamp: number;
+  read_by_sender: number;
+  delivered: Generated<number>;
+  delivered_message_id: number | null;
+  failed: Generated<number>;
+  failure_message: string | null;
+  claimed_until: number | null;
+}
+
+/** A saved snippet (migration 045): `date_created` UNIX seconds. */
+export interface SavedSnippetTable {
+  id: Generated<number>;
+  user_id: number;
+  title: string;
+  content: string;
+  date_created: number;
+}
+
 /** One row: moved by a trigger on every write to the tables in-process caches read (migration 012). */
 export interface CacheEpochTable {
   id: number;
@@ -389,6 +419,8 @@ export interface DB {
   cache_epoch: CacheEpochTable;
   email_change: EmailChangeTable;
   draft: DraftTable;
+  scheduled_message: ScheduledMessageTable;
+  saved_snippet: SavedSnippetTable;
   user_status: UserStatusTable;
   muted_user: MutedUserTable;
   user_group: UserGroupTable;

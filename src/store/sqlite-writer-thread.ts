@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { withStatementCache } from './statement-lifetime.js';
 import {
   MAX_BATCH, RELEASE, ROLLBACK_TO, SAVEPOINT, SQLITE_BATCH, duplicateRowsError, firstMessageUpdate, recipientRowStatements,
-  sortRecipientRows, type MessageUnit,
+  scheduledAlreadyHandled, scheduledDelivery, sortRecipientRows, type MessageUnit,
 } from './message-batch.js';
 
 interface WriterData { file: string; pragmas: string[]; sends: MessagePort; sync: MessagePort; answered: Int32Array }
@@ -31,6 +31,7 @@ const statement = (text: string): Database.Statement => db.prepare(text);
 
 const errorOf = (err: unknown) => ({ message: String((err as Error)?.message ?? err), code: (err as { code?: string })?.code });
 const FIRST_SQL = firstMessageUpdate(SQLITE_BATCH);
+const SCHEDULED_SQL = scheduledDelivery(SQLITE_BATCH);
 
 function storeMessages(units: QueuedUnit[]): Array<{ id: number; first: boolean } | { error: ReturnType<typeof errorOf> }> {
   const results: Array<{ id: number; first: boolean } | { error: ReturnType<typeof errorOf> }> = [];
@@ -41,6 +42,7 @@ function storeMessages(units: QueuedUnit[]): Array<{ id: number; first: boolean 
       statement(SAVEPOINT).run();
       try {
         const id = Number(statement(u.sql).run(u.params).lastInsertRowid);
+        if (u.scheduled && statement(SCHEDULED_SQL).run(id, u.scheduled[0], u.scheduled[1]).changes !== 1) throw scheduledAlreadyHandled();
         const first = u.firstOf !== null && statement(FIRST_SQL).run(id, u.firstOf).changes === 1;
         statement(RELEASE).run();
         results.push({ id, first });

@@ -294,6 +294,31 @@ test('drafts: add, update (reordering them), remove', async () => {
   await api(viewer, 'PATCH', '/settings', { enable_drafts_synchronization: true })();
 });
 
+test('scheduled messages: add, update, remove, delivered (remove + message), failed (update + notice)', async () => {
+  const base = await streamId('base');
+  const keys = [...COMPARED, 'scheduled_messages'];
+  const soon = Math.floor(Date.now() / 1000) + 3600;
+  const [added] = await guard('schedule a message', viewer, api(viewer, 'POST', '/scheduled_messages', { type: 'stream', to: String(base), topic: 'later', content: 'one', scheduled_delivery_timestamp: soon }), REGISTER, keys);
+  const id = added!.scheduled_messages[0].scheduled_message_id;
+  await guard('schedule another, earlier', viewer, api(viewer, 'POST', '/scheduled_messages', { type: 'direct', to: JSON.stringify([other.id]), content: 'two', scheduled_delivery_timestamp: soon - 60 }), REGISTER, keys);
+  await guard('edit a scheduled message', viewer, api(viewer, 'PATCH', `/scheduled_messages/${id}`, { content: 'one, edited', scheduled_delivery_timestamp: soon - 120 }), REGISTER, keys);
+  await guard('delete a scheduled message', viewer, api(viewer, 'DELETE', `/scheduled_messages/${id}`), REGISTER, keys);
+  const delivered = await guard('deliver a scheduled message', viewer, () => t.app.ctx.scheduledDelivery!.deliverDue(soon), REGISTER, keys);
+  assert.deepEqual(delivered.map((e) => e.type).sort(), ['message', 'scheduled_messages']);
+  const doomed = (await api(viewer, 'POST', '/scheduled_messages', { type: 'stream', to: String(base), topic: 'x', content: 'doomed', scheduled_delivery_timestamp: soon })()).scheduled_message_id;
+  await guard('a scheduled message that fails', viewer, () => t.app.ctx.scheduledDelivery!.deliverDue(soon + 3600), REGISTER, keys);
+  await api(viewer, 'DELETE', `/scheduled_messages/${doomed}`)();
+});
+
+test('saved snippets: add, update, remove', async () => {
+  const keys = [...COMPARED, 'saved_snippets'];
+  const [added] = await guard('save a snippet', viewer, api(viewer, 'POST', '/saved_snippets', { title: 'Greeting', content: 'Hello!' }), REGISTER, keys);
+  const id = added!.saved_snippet.id;
+  await guard('save another', viewer, api(viewer, 'POST', '/saved_snippets', { title: 'Bye', content: 'Goodbye!' }), REGISTER, keys);
+  await guard('edit a snippet', viewer, api(viewer, 'PATCH', `/saved_snippets/${id}`, { content: 'Hello there!' }), REGISTER, keys);
+  await guard('delete a snippet', viewer, api(viewer, 'DELETE', `/saved_snippets/${id}`), REGISTER, keys);
+});
+
 test('user status: text, emoji, away on and off, clearing; muted users: mute (unreads read), a muted sender\'s message, unmute', async () => {
   const status = (params: Record<string, unknown>) => api(other, 'POST', '/users/me/status', params);
   const [text] = await guard('set status text', viewer, status({ status_text: '  in a meeting ' }));

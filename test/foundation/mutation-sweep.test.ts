@@ -22,6 +22,8 @@ let spareId: number;
 let doomedId: number;
 let queueId: string;
 let draftId: number;
+let scheduledId: number;
+let snippetId: number;
 let groupId: number;
 let subGroupId: number;
 let fieldId: number;
@@ -142,6 +144,14 @@ function baselines(): Call[] {
     { method: 'POST', path: '/drafts', params: { drafts: [{ type: 'stream', to: [streamId], topic: 'sweep', content: 'draft', timestamp: 1595479019 }] } },
     { method: 'PATCH', path: `/drafts/${draftId}`, params: { draft: { type: 'private', to: [member.id], topic: '', content: 'edited draft' } } },
     { method: 'DELETE', path: `/drafts/${draftId}`, params: {} },
+    { method: 'GET', path: '/scheduled_messages', params: {} },
+    { method: 'GET', path: '/saved_snippets', params: {} },
+    { method: 'POST', path: '/saved_snippets', params: { title: 'Sweep', content: 'a snippet' } },
+    { method: 'PATCH', path: `/saved_snippets/${snippetId}`, params: { title: 'Sweep two', content: 'edited' } },
+    { method: 'DELETE', path: `/saved_snippets/${snippetId}`, params: {} },
+    { method: 'POST', path: '/scheduled_messages', params: { type: 'stream', to: s, topic: 'sweep', content: 'later', scheduled_delivery_timestamp: 4_102_444_800 } },
+    { method: 'PATCH', path: `/scheduled_messages/${scheduledId}`, params: { content: 'later, edited', scheduled_delivery_timestamp: 4_102_444_900 } },
+    { method: 'DELETE', path: `/scheduled_messages/${scheduledId}`, params: {} },
     { method: 'GET', path: '/realm/linkifiers', params: {} },
     { method: 'GET', path: '/realm/filters', params: {} },
     { method: 'POST', path: '/realm/filters', params: { pattern: 'SWEEP-(?P<id>[0-9]+)', url_format_string: 'https://sweep.example.com/%(id)s' } },
@@ -185,6 +195,8 @@ before(async () => {
   spareId = (await t.api('POST', '/api/v1/messages', { params: { type: 'stream', to: 'general', topic: 'sweep', content: 'spare' } })).body.id;
   queueId = (await t.api('POST', '/api/v1/register', { params: { event_types: ['message'] } })).body.queue_id;
   linkifierId = (await t.api('POST', '/api/v1/realm/filters', { params: { pattern: '#(?P<id>[0-9]+)', url_format_string: 'https://trac.example.com/%(id)s' } })).body.id;
+  snippetId = (await t.api('POST', '/api/v1/saved_snippets', { params: { title: 'Swept', content: 'swept' } })).body.saved_snippet_id;
+  scheduledId = (await t.api('POST', '/api/v1/scheduled_messages', { params: { type: 'private', to: JSON.stringify([member.id]), content: 'swept', scheduled_delivery_timestamp: 4_102_444_800 } })).body.scheduled_message_id;
   draftId = (await t.api('POST', '/api/v1/drafts', { params: { drafts: [{ type: '', to: [], topic: '', content: 'swept' }] } })).body.ids[0];
   await t.api('POST', '/api/v1/user_groups/create', { params: { name: 'sweep-base', description: '', members: [member.id] } });
   groupId = (await t.api('GET', '/api/v1/user_groups')).body.user_groups[0].id;

@@ -8,6 +8,8 @@ import type {
   WireBot, WireClientPresence, WireModernPresence, WireNeverSubscribedStream, WireStream, WireSubscription, WireUser, WireUserStatus,
 } from '../../schemas/wire.js';
 import type { WireDraft } from '../../presenters/draft.js';
+import type { WireScheduledMessage } from '../../presenters/scheduled-message.js';
+import type { WireSavedSnippet } from '../../presenters/saved-snippet.js';
 import type { WireUserGroup } from '../../presenters/user-group.js';
 import type { WireProfileField } from '../../presenters/profile-field.js';
 import type { WireRealmEmoji } from '../../presenters/realm-emoji.js';
@@ -42,6 +44,8 @@ export type RegisterState = {
   alert_words?: string[];
   muted_users?: Array<{ id: number; timestamp: number }>;
   drafts?: WireDraft[];
+  scheduled_messages?: WireScheduledMessage[];
+  saved_snippets?: WireSavedSnippet[];
   realm_user_groups?: WireUserGroup[];
   custom_profile_fields?: WireProfileField[];
   user_settings?: Record<string, unknown>;

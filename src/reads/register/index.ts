@@ -16,6 +16,8 @@ import { gatherSubscriptions, mutedTopicsOf, userTopicsOf } from '../subscriptio
 import { CUSTOM_PROFILE_FIELD_TYPES, ownUserState, realmState } from './realm.js';
 import { recentPrivateConversations, starredMessageIds, unreadMsgs } from './messages.js';
 import { registerDrafts } from '../drafts.js';
+import { scheduledMessagesOf } from '../scheduled-messages.js';
+import { savedSnippetsOf } from '../saved-snippets.js';
 import { userStatusDict } from '../user-status.js';
 import { mutedUsersOf } from '../muted-users.js';
 import { realmUserGroups } from '../user-groups.js';
@@ -44,7 +46,8 @@ export const FETCH_TYPES = [
   'recent_private_conversations', 'presence', 'alert_words', 'muted_topics', 'user_topic', 'muted_users', 'default_streams',
   'realm_user_groups', 'custom_profile_fields', 'realm_emoji', 'realm_linkifiers', 'realm_filters', 'user_status',
   'drafts', 'user_settings', 'update_display_settings', 'update_global_notifications', 'realm_playgrounds',
-  'default_stream_groups', 'realm_domains', 'video_calls', 'realm_user_settings_defaults',
+  'default_stream_groups', 'realm_domains', 'video_calls', 'realm_user_settings_defaults', 'scheduled_messages',
+  'saved_snippets',
 ];
 
 /** The register response's state for the requested fetch types, grouped as Zulip groups it. */
@@ -108,7 +111,10 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
   if (want('realm_domains')) state.realm_domains = [];
   if (want('user_status')) state.user_status = await userStatusDict(db, realm.id);
   // Whatever the setting: turning it off deletes the stored drafts (Zulip's note).
+  if (want('saved_snippets') && config.featureLevel >= 297) state.saved_snippets = await savedSnippetsOf(db, user.id);
   if (want('drafts')) state.drafts = await registerDrafts(db, user.id);
+  // Feature level 179; the endpoints and events exist at every level (new endpoints may).
+  if (want('scheduled_messages') && config.featureLevel >= 179) state.scheduled_messages = await scheduledMessagesOf(db, user.id);
   if (want('video_calls')) state.has_zoom_token = false;
   // As Zulip: the settings object whenever it is asked for; the legacy top-level copy only
   // for the legacy types, and only to clients without user_settings_object.
