@@ -1,4 +1,5 @@
 import type { Tx } from './transaction.js';
+import { SystemGroup } from '../lib/system-groups.js';
 import type { RealmRow, UserGroupRow } from '../store/rows.js';
 import { userGroups } from '../store/repos/user-groups.js';
 import { users } from '../store/repos/users.js';
@@ -22,16 +23,18 @@ async function checkNameFree(tx: Tx, realmId: number, name: string): Promise<voi
   if (await userGroups.findByName(tx.db, realmId, name)) throw userGroupExists(name);
 }
 
-export interface NewUserGroup { name: string; description: string; memberIds: number[] }
+export interface NewUserGroup { name: string; description: string; memberIds: number[]; canMentionGroupId?: number | undefined }
 
 /** POST /user_groups/create: the members are checked first, then the name (Zulip's order). */
 export async function doCreateUserGroup(tx: Tx, realm: RealmRow, req: NewUserGroup): Promise<UserGroupRow> {
   const members = await usersOfIds(tx.db, realm.id, req.memberIds);
   await checkNameFree(tx, realm.id, req.name);
-  const group = await userGroups.insert(tx.db, { realm_id: realm.id, name: req.name, description: req.description });
+  // Zulip's default for can_mention_group (level 191): role:everyone.
+  const everyone = (await userGroups.systemGroupsByName(tx.db, realm.id)).get(SystemGroup.EVERYONE);
+  const group = await userGroups.insert(tx.db, { realm_id: realm.id, name: req.name, description: req.description, can_mention_group_id: req.canMentionGroupId ?? everyone?.id ?? null });
   const ids = members.map((u) => u.id);
   await userGroups.insertMembers(tx.db, group.id, ids);
-  await notifyGroup(tx, realm.id, { type: 'user_group', op: 'add', group: presentUserGroup(group, ids) });
+  await notifyGroup(tx, realm.id, { type: 'user_group', op: 'add', group: presentUserGroup(group, ids, [], tx.featureLevel) });
   return group;
 }
 

@@ -120,7 +120,7 @@ EVENT_SCHEMAS['drafts:add'] = { type: str, op: str, id: int, drafts: arrayOf(dra
 EVENT_SCHEMAS['drafts:update'] = { type: str, op: str, id: int, draft };
 EVENT_SCHEMAS['drafts:remove'] = { type: str, op: str, id: int, draft_id: int };
 
-const userGroup = shape({ id: int, name: str, description: str, members: arrayOf(int), direct_subgroup_ids: arrayOf(int), is_system_group: bool });
+const userGroup = shape({ id: int, name: str, description: str, members: arrayOf(int), direct_subgroup_ids: arrayOf(int), is_system_group: bool, 'can_mention_group_id?': int, 'can_mention_group?': int });
 const groupMembers = { type: str, op: str, id: int, group_id: int, user_ids: arrayOf(int) };
 EVENT_SCHEMAS['user_group:add'] = { type: str, op: str, id: int, group: userGroup };
 EVENT_SCHEMAS['user_group:update'] = { type: str, op: str, id: int, group_id: int, data: shape({ 'name?': str, 'description?': str }) };

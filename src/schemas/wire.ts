@@ -32,6 +32,8 @@ const ReactionType = Type.Union([Type.Literal('unicode_emoji'), Type.Literal('re
 export const WireUserGroup = Type.Object({
   id: Type.Integer(), name: Type.String(), description: Type.String(), members: Type.Array(Type.Integer()),
   direct_subgroup_ids: Type.Array(Type.Integer()), is_system_group: Type.Boolean(),
+  can_mention_group_id: Type.Optional(Type.Integer({ description: 'Feature levels 191 to 197: the group whose members may mention this one.' })),
+  can_mention_group: Type.Optional(Type.Integer({ description: 'From feature level 198 (was can_mention_group_id): the group whose members may mention this one.' })),
 }, closed('UserGroup', 'A user group of the organization, its members by user id, ascending.'));
 export type WireUserGroup = Static<typeof WireUserGroup>;
 

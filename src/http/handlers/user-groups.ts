@@ -29,7 +29,7 @@ function addAndDelete(r: AuthedRequest<ArgsOf<typeof ADD_DELETE>>): { id: number
 export const userGroupRoutes: Route[] = [
   route({
     method: 'GET', path: '/user_groups', auth: 'user', summary: 'Get user groups', answer: Type.Object({ user_groups: Type.Array(WireUserGroup) }),
-    handler: async (r) => ({ user_groups: await realmUserGroups(r.ctx.store.db, r.realm.id) }),
+    handler: async (r) => ({ user_groups: await realmUserGroups(r.ctx.store.db, r.realm.id, r.ctx.config.featureLevel) }),
   }),
   route({
     method: 'POST', path: '/user_groups/create', auth: 'user', summary: 'Create a user group', answer: NoAnswer,
