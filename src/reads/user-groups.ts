@@ -2,6 +2,9 @@ import type { Q } from '../store/rows.js';
 import { userGroups } from '../store/repos/user-groups.js';
 import { presentUserGroup, type WireUserGroup } from '../presenters/user-group.js';
 import { SYSTEM_GROUPS_SHOWN_FROM } from '../lib/system-groups.js';
+import { recursiveSubgroups } from '../lib/group-graph.js';
+
+export { recursiveSubgroups };
 
 type Edge = { supergroup_id: number; subgroup_id: number };
 
@@ -16,24 +19,6 @@ function childrenOf(edges: readonly Edge[]): Map<number, number[]> {
   const children = new Map<number, number[]>();
   for (const e of edges) push(children, e.supergroup_id, e.subgroup_id);
   return children;
-}
-
-/**
- * Zulip's get_recursive_subgroups_for_groups: the groups themselves and every group below
- * them. The edges are few (one realm's), so they are walked in memory rather than with a
- * recursive query; a visited set keeps the walk finite whatever the data.
- */
-export function recursiveSubgroups(edges: readonly Edge[], groupIds: Iterable<number>): Set<number> {
-  const children = childrenOf(edges);
-  const seen = new Set<number>();
-  const todo = [...groupIds];
-  while (todo.length > 0) {
-    const id = todo.pop()!;
-    if (seen.has(id)) continue;
-    seen.add(id);
-    todo.push(...(children.get(id) ?? []));
-  }
-  return seen;
 }
 
 /**

@@ -162,6 +162,8 @@ const streamProperties = {
   date_created: Type.Integer({ description: 'UNIX seconds.' }),
   first_message_id: Nullable(Type.Integer({ description: 'The oldest message of the stream; null while it has none.' })),
   is_announcement_only: Type.Boolean({ description: 'Deprecated: stream_post_policy is 2.' }),
+  can_remove_subscribers_group_id: Type.Optional(Type.Integer({ description: 'Feature levels 142 to 196: the group whose members may unsubscribe others.' })),
+  can_remove_subscribers_group: Type.Optional(Type.Integer({ description: 'From feature level 197 (was can_remove_subscribers_group_id): the group whose members may unsubscribe others.' })),
 };
 
 /** GET /streams/{stream_id}, register's `streams`, stream create/delete events and default streams. */

@@ -43,6 +43,10 @@ export const userGroups = {
   systemGroupsByName: async (q: Q, realmId: number): Promise<Map<string, UserGroupRow>> =>
     new Map((await q.selectFrom('user_group').selectAll().where('realm_id', '=', realmId).where('is_system_group', '=', 1).execute()).map((g) => [g.name, g])),
 
+  /** Whether the user is a direct member of any of the groups. */
+  isMemberOfAny: async (q: Q, userId: number, groupIds: number[]): Promise<boolean> => groupIds.length > 0
+    && (await q.selectFrom('user_group_member').select('group_id').where('user_id', '=', userId).where('group_id', 'in', groupIds).limit(1).execute()).length > 0,
+
   /** The system groups the user is a direct member of. */
   listSystemGroupIdsOfUser: async (q: Q, userId: number): Promise<number[]> =>
     (await q.selectFrom('user_group_member').innerJoin('user_group', 'user_group.id', 'user_group_member.group_id')
