@@ -193,3 +193,28 @@ test('migration 040 gives existing organizations their system groups and members
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('at 277, register state plus these events equals a fresh register (system groups, can_remove_subscribers_group)', async () => {
+  const { applyEvent } = await import('../../src/events/apply.js');
+  const { validateEvent } = await import('../../src/events/schemas.js');
+  const keys = ['realm_user_groups', 'streams', 'subscriptions', 'never_subscribed', 'realm_users'];
+  const params = { include_subscribers: true, client_capabilities: { notification_settings_null: true, bulk_message_deletion: true, user_settings_object: true } };
+  const reg = assertOk(await call(t, 'POST', '/register', bob, params));
+  const state = structuredClone(reg);
+  const sys = await system();
+  const frank = await t.createUser({ name: 'Frank Fresh' });
+  assertOk(await call(t, 'PATCH', `/users/${frank.id}`, t.owner, { role: Role.MODERATOR }));
+  assertOk(await call(t, 'POST', '/users/me/subscriptions', bob, { subscriptions: JSON.stringify([{ name: 'guarded-277' }]), can_remove_subscribers_group: sys.get('role:members')!.id }));
+  const sid = assertOk(await call(t, 'GET', '/get_stream_id', bob, { stream: 'guarded-277' })).stream_id;
+  assertOk(await call(t, 'PATCH', `/streams/${sid}`, t.owner, { can_remove_subscribers_group: sys.get('role:everyone')!.id }));
+  const polled = assertOk(await t.api('GET', '/api/v1/events', { as: bob, params: { queue_id: reg.queue_id, last_event_id: -1, dont_block: true } }));
+  const types = polled.events.map((e: any) => `${e.type}:${e.op ?? ''}`);
+  for (const want of ['user_group:add_members', 'user_group:remove_members', 'stream:update', 'subscription:add']) assert.ok(types.includes(want), want);
+  for (const e of polled.events) {
+    assert.deepEqual(validateEvent(e), [], JSON.stringify(e));
+    applyEvent(state, e, bob.id);
+  }
+  const fresh = assertOk(await call(t, 'POST', '/register', bob, params));
+  const pick = (s: any) => Object.fromEntries(keys.map((k) => [k, k === 'realm_users' ? s[k] : structuredClone(s[k])?.map?.((x: any) => { delete x.stream_weekly_traffic; return x; })]));
+  assert.deepEqual(pick(state), pick(fresh));
+});
