@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { testApp, people, type TestApp, type TestUser } from '../helpers/app.js';
+import { testApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { assertError, assertOk } from '../helpers/assert.js';
 import { EventLog } from '../helpers/events.js';
 import { subscribe } from '../helpers/streams.js';
@@ -19,7 +19,8 @@ before(async () => {
   mid = await testApp({ featureLevel: 170 });
   old = await testApp({ featureLevel: 122 });
   log = new EventLog(t);
-  ({ member, other } = await t.createUsers(people('member', 'other')));
+  member = await t.createUser({ name: 'Max Member' });
+  other = await t.createUser({ name: 'Otto Other' });
   moderator = await t.createUser({ name: 'Mo Moderator', role: Role.MODERATOR });
   admin = await t.createUser({ name: 'Ada Admin', role: Role.ADMINISTRATOR });
   guest = await t.createUser({ name: 'Gus Guest', role: Role.GUEST });
@@ -50,13 +51,13 @@ test('the field by level: none at 122, can_remove_subscribers_group_id at 142-19
   assert.equal(log.one('subscription', 'add').event.subscriptions[0].can_remove_subscribers_group, g['role:administrators']);
   assert.ok(id2 > id);
 
-  const [mMember] = Object.values(await mid.createUsers(people('member'))) as TestUser[];
+  const mMember = await mid.createUser({ name: 'Max Member' });
   const midId = await subscribe(mid, mMember!, 'mid');
   const midStream = await stream(mid, mMember!, midId);
   assert.equal(midStream.can_remove_subscribers_group_id, (await systemGroups(mid))['role:administrators']);
   assert.equal(midStream.can_remove_subscribers_group, undefined);
 
-  const [oMember] = Object.values(await old.createUsers(people('member'))) as TestUser[];
+  const oMember = await old.createUser({ name: 'Max Member' });
   const oldId = await subscribe(old, oMember!, 'old');
   const oldStream = await stream(old, oMember!, oldId);
   assert.ok(!('can_remove_subscribers_group' in oldStream) && !('can_remove_subscribers_group_id' in oldStream));
@@ -128,7 +129,8 @@ test('who may unsubscribe others: the group\'s members (recursively) and adminis
 });
 
 test('at 122 the rule is the same, with the words Parley answered before the setting existed', async () => {
-  const [a, b] = Object.values(await old.createUsers(people('member', 'other'))) as TestUser[];
+  const a = await old.createUser({ name: 'Ann Old' });
+  const b = await old.createUser({ name: 'Ben Old' });
   await subscribe(old, a!, 'old-kick', { principals: [a!.id, b!.id] });
   assertError(await old.api('DELETE', SUBS, { as: a!, params: { subscriptions: ['old-kick'], principals: [b!.id] } }), 'Must be an organization administrator', 'UNAUTHORIZED_PRINCIPAL');
   // A group chosen through the later parameter applies at every level.

@@ -42,7 +42,8 @@ export const userGroupRoutes: Route[] = [
   }),
   route({
     method: 'PATCH', path: '/user_groups/:user_group_id', auth: 'user', summary: 'Update a user group', answer: NoAnswer,
-    params: { name: Str({ description: 'Empty to keep the name' }), description: Str() },
+    // Both optional since feature level 165 (required before it); Zulip reads them before the group.
+    params: { name: Opt(Str({ description: 'Empty or absent to keep the name' })), description: Opt(Str({ description: 'Absent to keep the description' })) },
     handler: async (r) => {
       checkCanEditUserGroups(r.user, r.realm);
       const id = pathInt(r, 'user_group_id');
