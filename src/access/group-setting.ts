@@ -1,5 +1,5 @@
 import type { Q, StreamRow, UserGroupRow, UserRow } from '../store/rows.js';
-import { STREAM_PERMISSION_SETTINGS, type GroupPermissionSetting } from '../lib/permission-settings.js';
+import { GROUP_PERMISSION_SETTINGS, STREAM_PERMISSION_SETTINGS, type GroupPermissionSetting } from '../lib/permission-settings.js';
 import { Role, isAdminRole } from '../lib/roles.js';
 import { SystemGroup } from '../lib/system-groups.js';
 import { fitsIdColumn } from '../lib/ids.js';
@@ -56,4 +56,27 @@ export async function canRemoveSubscribers(q: Q, user: UserRow, stream: StreamRo
   if (isAdminRole(user.role)) return true;
   if (stream.can_remove_subscribers_group_id === null) return false;
   return hasGroupSettingPermission(q, user, stream.can_remove_subscribers_group_id, STREAM_PERMISSION_SETTINGS.can_remove_subscribers_group);
+}
+
+/**
+ * Zulip's check_user_group_mention_allowed, for the groups a message mentions (not
+ * silently): each group's can_mention_group must hold the sender, unless it is role:everyone;
+ * the organization's system bots may mention only those. Zulip 8 (feature levels 191 to
+ * 257) names the group needed; from 258, when the setting can be an anonymous group, not.
+ */
+export async function checkUserGroupMentionAllowed(q: Q, sender: UserRow, groupIds: Iterable<number>, featureLevel: number): Promise<void> {
+  const ids = [...groupIds];
+  if (ids.length === 0) return;
+  const groups = await userGroups.listInRealmByIds(q, sender.realm_id, ids);
+  const settingIds = [...new Set(groups.map((g) => g.can_mention_group_id).filter((id): id is number => id !== null))];
+  const settingGroups = new Map((await userGroups.listInRealmByIds(q, sender.realm_id, settingIds)).map((g) => [g.id, g]));
+  for (const group of groups) {
+    if (group.can_mention_group_id === null) continue;
+    const setting = settingGroups.get(group.can_mention_group_id);
+    if (setting?.is_system_group === 1 && setting.name === SystemGroup.EVERYONE) continue;
+    const allowed = sender.is_system_bot !== 1 && await hasGroupSettingPermission(q, sender, group.can_mention_group_id, GROUP_PERMISSION_SETTINGS.can_mention_group);
+    if (allowed) continue;
+    if (featureLevel >= 258 || !setting) throw badRequest(`You are not allowed to mention user group '${group.name}'.`);
+    throw badRequest(`You are not allowed to mention user group '${group.name}'. You must be a member of '${setting.name}' to mention this group.`);
+  }
 }
