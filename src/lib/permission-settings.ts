@@ -39,3 +39,19 @@ export const GROUP_PERMISSION_SETTINGS = {
 } as const;
 
 export type PermissionSettingName = keyof typeof STREAM_PERMISSION_SETTINGS | keyof typeof GROUP_PERMISSION_SETTINGS;
+
+/** Realm.REALM_PERMISSION_GROUP_SETTINGS: none of them is a Parley setting yet. */
+export const REALM_PERMISSION_SETTINGS = {} as const;
+
+/**
+ * Register's `server_supported_permission_settings` (feature level 221; Zulip's
+ * get_server_supported_permission_settings) for the settings Parley has, as Zulip 9
+ * states them: `allowed_system_groups` from level 225, where it was added.
+ */
+export function serverSupportedPermissionSettings(featureLevel: number): Record<'realm' | 'stream' | 'group', Record<string, Partial<GroupPermissionSetting>>> {
+  const shown = (all: Record<string, GroupPermissionSetting>) => Object.fromEntries(Object.entries(all).map(([name, s]) => {
+    const { allowed_system_groups: allowed, ...rest } = s;
+    return [name, featureLevel >= 225 ? { ...rest, allowed_system_groups: allowed } : rest];
+  }));
+  return { realm: shown(REALM_PERMISSION_SETTINGS), stream: shown(STREAM_PERMISSION_SETTINGS), group: shown(GROUP_PERMISSION_SETTINGS) };
+}

@@ -96,3 +96,24 @@ test('mentions: only members of can_mention_group may mention the group; silent 
   assertError(await mid.api('POST', '/api/v1/messages', { as: member, params: { type: 'private', to: JSON.stringify([owner.id]), content: 'hi @*mid-guarded*' } }),
     "You are not allowed to mention user group 'mid-guarded'. You must be a member of 'role:administrators' to mention this group.");
 });
+
+test('register: server_supported_permission_settings from level 221, Zulip\'s values for the settings Parley has', async () => {
+  const reg = assertOk(await t.api('POST', '/api/v1/register', { as: ann, params: { fetch_event_types: ['realm'] } }));
+  assert.deepEqual(reg.server_supported_permission_settings, {
+    realm: {},
+    stream: {
+      can_remove_subscribers_group: {
+        require_system_group: true, allow_internet_group: false, allow_owners_group: false, allow_nobody_group: false, allow_everyone_group: true,
+        default_group_name: 'role:administrators', id_field_name: 'can_remove_subscribers_group_id', default_for_system_groups: null, allowed_system_groups: [],
+      },
+    },
+    group: {
+      can_mention_group: {
+        require_system_group: false, allow_internet_group: false, allow_owners_group: false, allow_nobody_group: true, allow_everyone_group: true,
+        default_group_name: 'role:everyone', id_field_name: 'can_mention_group_id', default_for_system_groups: 'role:nobody', allowed_system_groups: [],
+      },
+    },
+  });
+  const below = assertOk(await mid.api('POST', '/api/v1/register', { as: mid.owner, params: { fetch_event_types: ['realm'] } }));
+  assert.ok(!('server_supported_permission_settings' in below));
+});
