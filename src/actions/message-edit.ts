@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.js';
+import { checkUserGroupMentionAllowed } from '../access/group-setting.js';
 import { relinkAttachments } from './attachment-claims.js';
 import { transact, type Tx } from './transaction.js';
 import type { MessageRow, Q, RealmRow, StreamRow, UserRow } from '../store/rows.js';
@@ -137,7 +138,7 @@ interface Plan {
   notice?: (q: Q) => Promise<MoveNotice>;
 }
 
-async function planUpdate(q: Q, realm: RealmRow, user: UserRow, c: Checked, req: MessageEditRequest): Promise<Plan> {
+async function planUpdate(q: Q, realm: RealmRow, user: UserRow, c: Checked, req: MessageEditRequest, featureLevel: number): Promise<Plan> {
   const { message, oldStream, newStream } = c;
   const now = nowSeconds();
   const event: UpdateMessageEvent = {
@@ -155,6 +156,8 @@ async function planUpdate(q: Q, realm: RealmRow, user: UserRow, c: Checked, req:
 
   if (c.content !== undefined) {
     const rendered = await renderMessage(c.content, await renderContextFor(q, realm, user, c.content));
+    // As Zulip's update_message: the editor must be allowed to mention the groups it names.
+    await checkUserGroupMentionAllowed(q, user, rendered.mentionedGroupIds, featureLevel);
     const alertWords = await realmAlertWords(q, realm.id);
     rows = rows.map((r) => {
       const flags = recomputeFlags(r.flags, r.user_id, message.sender_id, c.content!, rendered.mentionedUserIds, rendered.wildcardMentioned, alertWords);
@@ -268,7 +271,7 @@ async function topicEmptyFor(q: Q, user: UserRow, stream: StreamRow, topic: stri
 /** PATCH /messages/{id}: checks and plans on reads, writes and tells in one transaction; breadcrumbs follow once it has committed. */
 export async function updateMessage(ctx: AppContext, realm: RealmRow, user: UserRow, messageId: number, req: MessageEditRequest): Promise<void> {
   const q = ctx.store.db;
-  const plan = await planUpdate(q, realm, user, await checkUpdate(q, realm, user, messageId, req), req);
+  const plan = await planUpdate(q, realm, user, await checkUpdate(q, realm, user, messageId, req), req, ctx.config.featureLevel);
   await transact(ctx, plan.write);
   if (plan.notice) await sendMoveNotices(ctx, realm, user, await plan.notice(q));
 }

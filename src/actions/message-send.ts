@@ -5,6 +5,7 @@ import { storeMessage } from '../store/group-commit.js';
 import type { Q, RealmRow, StreamRow, UserRow } from '../store/rows.js';
 import { badRequest, privateMessagesDisabled, streamDoesNotExist, streamIdDoesNotExist, wildcardMentionNotAllowed } from '../errors.js';
 import { privateMessagesAllowed, wildcardMentionAllowed } from '../access/realm-policy.js';
+import { checkUserGroupMentionAllowed } from '../access/group-setting.js';
 import { subscriptions } from '../store/repos/subscriptions.js';
 import { users } from '../store/repos/users.js';
 import { canSeeStream, streamPostPolicyError } from '../access/stream.js';
@@ -199,6 +200,7 @@ export async function sendMessage(ctx: AppContext, realm: RealmRow, sender: User
 
   const rendered = await renderMessage(content, await renderContextFor(q, realm, sender, content));
   if (stream && rendered.wildcardMentioned && !input.internal && !wildcardMentionAllowed(sender, realm, userIds.length)) throw wildcardMentionNotAllowed();
+  await checkUserGroupMentionAllowed(q, sender, rendered.mentionedGroupIds, ctx.config.featureLevel);
   const values = {
     realm_id: realm.id, sender_id: sender.id, recipient_id: recipientId, stream_id: stream?.id ?? null,
     topic, topic_lower: topic.toLowerCase(), content, rendered_content: rendered.html, rendered_content_version: 1,

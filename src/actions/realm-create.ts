@@ -6,6 +6,7 @@ import { nowSeconds } from '../lib/time.js';
 import { Role } from '../lib/roles.js';
 import { doCreateUser } from './user-create.js';
 import { doCreateSystemBots } from './system-bots.js';
+import { doCreateSystemGroups } from './system-groups.js';
 import { doCreateStarterStream } from './welcome.js';
 
 export function checkStringId(stringId: string): string {
@@ -35,6 +36,7 @@ export async function doCreateRealm(
     deactivated: 0, date_created: nowSeconds(),
   });
   const realm = (await realms.findById(tx.db, id))!;
+  await doCreateSystemGroups(tx, realm.id);
   await doCreateSystemBots(tx, realm);
   if (welcome) await doCreateStarterStream(tx, realm);
   const owner = await doCreateUser(tx, realm, {

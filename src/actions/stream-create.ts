@@ -10,6 +10,8 @@ import { renderStreamDescription } from '../markdown/stream-description.js';
 import { presentStream } from '../presenters/stream.js';
 import { STREAM_POST_POLICY } from '../lib/stream-post-policy.js';
 import { streamAudienceIds } from '../reads/stream-audience.js';
+import { systemGroupId } from '../access/group-setting.js';
+import { SystemGroup } from '../lib/system-groups.js';
 import { doAddSubscriptions } from './subscription-add.js';
 import { MAX_STREAM_NAME_LENGTH, MAX_STREAM_DESCRIPTION_LENGTH } from '../lib/limits.js';
 
@@ -53,6 +55,8 @@ export interface StreamSpec {
   historyPublicToSubscribers?: boolean | null;
   /** null: organization default; -1: unlimited. */
   messageRetentionDays?: number | null;
+  /** A group already checked (accessUserGroupForSetting); undefined: Zulip's default, role:administrators. */
+  canRemoveSubscribersGroupId?: number | undefined;
 }
 
 /** Inserts the stream and its recipient and tells everyone who may see it. Name must be free. */
@@ -73,6 +77,7 @@ export async function doCreateStream(tx: Tx, realm: RealmRow, spec: StreamSpec):
     history_public_to_subscribers: history ? 1 : 0,
     stream_post_policy: spec.streamPostPolicy ?? STREAM_POST_POLICY.EVERYONE,
     message_retention_days: spec.messageRetentionDays ?? null,
+    can_remove_subscribers_group_id: spec.canRemoveSubscribersGroupId ?? await systemGroupId(tx.db, realm.id, SystemGroup.ADMINISTRATORS),
     date_created: nowSeconds(),
     first_message_id: null,
     deactivated: 0,
@@ -86,7 +91,7 @@ export async function doCreateStream(tx: Tx, realm: RealmRow, spec: StreamSpec):
   const recipientId = await recipients.insert(tx.db, RecipientType.STREAM, id);
   await streams.update(tx.db, id, { recipient_id: recipientId });
   const stream = (await streams.findById(tx.db, id))!;
-  tx.notify({ type: 'stream', op: 'create', streams: [presentStream(stream)] }, await streamAudienceIds(tx.db, stream), realm.id);
+  tx.notify({ type: 'stream', op: 'create', streams: [presentStream(stream, tx.featureLevel)] }, await streamAudienceIds(tx.db, stream), realm.id);
   return stream;
 }
 

@@ -20,5 +20,5 @@ export async function doDeactivateStream(tx: Tx, stream: StreamRow): Promise<voi
   await subscriptions.deactivateAllOfStream(tx.db, stream.id);
   if (stream.recipient_id !== null) await messages.markRecipientRead(tx.db, stream.recipient_id);
   await streams.update(tx.db, stream.id, { deactivated: 1, name_lower: `!deactivated:${stream.id}:${stream.name_lower}` });
-  tx.notify({ type: 'stream', op: 'delete', streams: [presentStream(stream)], stream_ids: [stream.id] }, audience, stream.realm_id);
+  tx.notify({ type: 'stream', op: 'delete', streams: [presentStream(stream, tx.featureLevel)], stream_ids: [stream.id] }, audience, stream.realm_id);
 }

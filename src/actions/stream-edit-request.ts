@@ -1,13 +1,16 @@
 import type { Tx } from './transaction.js';
 import type { RealmRow, StreamRow, UserRow } from '../store/rows.js';
 import { streams } from '../store/repos/streams.js';
-import { badRequest, insufficientPermission, mustBeOwner } from '../errors.js';
+import { badRequest, insufficientPermission, invalidStreamId, mustBeOwner } from '../errors.js';
+import { subscriptions } from '../store/repos/subscriptions.js';
+import { accessUserGroupForSetting } from '../access/group-setting.js';
+import { STREAM_PERMISSION_SETTINGS } from '../lib/permission-settings.js';
 import { Role } from '../lib/roles.js';
 import { accessStreamById } from '../access/stream.js';
 import { STREAM_POST_POLICY } from '../lib/stream-post-policy.js';
 import { hasPolicyPermission, webPublicStreamsEnabled } from '../access/realm-policy.js';
 import {
-  doChangeStreamDescription, doChangeStreamMessageRetentionDays, doChangeStreamPermission, doChangeStreamPostPolicy, doRenameStream,
+  doChangeStreamCanRemoveSubscribersGroup, doChangeStreamDescription, doChangeStreamMessageRetentionDays, doChangeStreamPermission, doChangeStreamPostPolicy, doRenameStream,
 } from './stream-update.js';
 
 export interface StreamEdit {
@@ -20,6 +23,8 @@ export interface StreamEdit {
   isAnnouncementOnly?: boolean | undefined;
   /** null: organization default; -1: unlimited; undefined: unchanged. */
   messageRetentionDays?: number | null | undefined;
+  /** can_remove_subscribers_group (feature level 161): a group's id, checked here. */
+  canRemoveSubscribersGroupId?: number | undefined;
 }
 
 /** PATCH /streams/{id} after access was granted; Zulip's order of checks and changes. */
@@ -39,7 +44,15 @@ export async function doEditStream(tx: Tx, realm: RealmRow, acting: UserRow, sta
   if (policy === undefined && e.isAnnouncementOnly !== undefined) {
     policy = e.isAnnouncementOnly ? STREAM_POST_POLICY.ADMINS : STREAM_POST_POLICY.EVERYONE;
   }
-  if (policy !== undefined && policy !== stream.stream_post_policy) await doChangeStreamPostPolicy(tx, stream, policy);
+  if (policy !== undefined && policy !== stream.stream_post_policy) stream = await doChangeStreamPostPolicy(tx, stream, policy);
+  const group = e.canRemoveSubscribersGroupId;
+  if (group !== undefined && group !== stream.can_remove_subscribers_group_id) {
+    // As Zulip's update_stream_backend: administrators cannot change it for a private
+    // stream they are not subscribed to; then the group is checked against the setting.
+    if (stream.invite_only === 1 && !(await subscriptions.mapActiveOfUser(tx.db, acting.id, [stream.id])).has(stream.id)) throw invalidStreamId();
+    await accessUserGroupForSetting(tx.db, acting, group, 'can_remove_subscribers_group', STREAM_PERMISSION_SETTINGS.can_remove_subscribers_group);
+    await doChangeStreamCanRemoveSubscribersGroup(tx, stream, group);
+  }
 }
 
 async function changePermission(tx: Tx, realm: RealmRow, acting: UserRow, stream: StreamRow, e: StreamEdit): Promise<StreamRow> {

@@ -5,7 +5,7 @@ import { streams } from '../store/repos/streams.js';
 import { subscriptions } from '../store/repos/subscriptions.js';
 import { badRequest } from '../errors.js';
 import { renderStreamDescription } from '../markdown/stream-description.js';
-import { presentStream, streamEmailAddress } from '../presenters/stream.js';
+import { canRemoveSubscribersGroupKey, presentStream, streamEmailAddress } from '../presenters/stream.js';
 import { STREAM_POST_POLICY } from '../lib/stream-post-policy.js';
 import { checkStreamDescription, checkStreamName, isUniqueViolation } from './stream-create.js';
 import { streamAudienceIds } from '../reads/stream-audience.js';
@@ -74,8 +74,8 @@ export async function doChangeStreamPermission(tx: Tx, stream: StreamRow, p: Str
   const lost = [...before].filter((id) => !after.has(id));
   const gained = [...after].filter((id) => !before.has(id));
   const kept = [...after].filter((id) => before.has(id));
-  tx.notify({ type: 'stream', op: 'delete', streams: [presentStream(stream)], stream_ids: [stream.id] }, lost, stream.realm_id);
-  tx.notify({ type: 'stream', op: 'create', streams: [presentStream(updated)] }, gained, stream.realm_id);
+  tx.notify({ type: 'stream', op: 'delete', streams: [presentStream(stream, tx.featureLevel)], stream_ids: [stream.id] }, lost, stream.realm_id);
+  tx.notify({ type: 'stream', op: 'create', streams: [presentStream(updated, tx.featureLevel)] }, gained, stream.realm_id);
   // Those who just gained sight of the stream learn who is already in it.
   const members = await subscriptions.listSubscriberIds(tx.db, stream.id);
   if (members.length > 0) {
@@ -96,6 +96,19 @@ export async function doChangeStreamPostPolicy(tx: Tx, stream: StreamRow, policy
   await notifyUpdate(tx, updated, { property: 'stream_post_policy', value: policy });
   // Older clients still read the boolean this policy replaced.
   await notifyUpdate(tx, updated, { property: 'is_announcement_only', value: policy === STREAM_POST_POLICY.ADMINS });
+  return updated;
+}
+
+/**
+ * Zulip's do_change_stream_group_based_setting for can_remove_subscribers_group: the event
+ * names the property as the level does (`can_remove_subscribers_group_id` before 197), none
+ * below 142 where stream objects do not carry it.
+ */
+export async function doChangeStreamCanRemoveSubscribersGroup(tx: Tx, stream: StreamRow, groupId: number): Promise<StreamRow> {
+  await streams.update(tx.db, stream.id, { can_remove_subscribers_group_id: groupId });
+  const updated = await reload(tx, stream);
+  const property = canRemoveSubscribersGroupKey(tx.featureLevel);
+  if (property) await notifyUpdate(tx, updated, { property, value: groupId });
   return updated;
 }
 

@@ -79,9 +79,9 @@ async function notifySubscribed(tx: Tx, added: SubPair[]): Promise<void> {
   for (const [userId, pairs] of byUser) {
     const user = pairs[0]!.user;
     const hidden = pairs.filter((p) => !canSeeStreamMetadata(user, p.stream, null));
-    if (hidden.length > 0) tx.notify({ type: 'stream', op: 'create', streams: hidden.map((p) => presentStream(p.stream)) }, [userId], realmId);
+    if (hidden.length > 0) tx.notify({ type: 'stream', op: 'create', streams: hidden.map((p) => presentStream(p.stream, tx.featureLevel)) }, [userId], realmId);
     const rows = await subscriptions.mapActiveOfUser(tx.db, userId, pairs.map((p) => p.stream.id));
-    const subs = pairs.map((p) => presentSubscription(p.stream, rows.get(p.stream.id)!, subscriberMap.get(p.stream.id) ?? []));
+    const subs = pairs.map((p) => presentSubscription(p.stream, rows.get(p.stream.id)!, subscriberMap.get(p.stream.id) ?? [], undefined, tx.featureLevel));
     tx.notify({ type: 'subscription', op: 'add', subscriptions: subs }, [userId], realmId);
   }
   const audiences = await streamAudiences(tx.db, [...byStream.values()].map((s) => s.stream), subscriberMap);

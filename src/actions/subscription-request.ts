@@ -4,12 +4,15 @@ import type { Q, RealmRow, StreamRow, UserRow } from '../store/rows.js';
 import { streams } from '../store/repos/streams.js';
 import { subscriptions } from '../store/repos/subscriptions.js';
 import { badRequest, insufficientPermission, mustBeAdmin, streamDoesNotExist, mustBeOwner, tooManySubscriptions } from '../errors.js';
-import { Role, isAdminRole } from '../lib/roles.js';
+import { Role } from '../lib/roles.js';
 import { canSeeStream, canSeeStreamMetadata } from '../access/stream.js';
 import { hasPolicyPermission, webPublicStreamsEnabled } from '../access/realm-policy.js';
 import { checkStreamName, doCreateStream } from './stream-create.js';
 import { doAddSubscriptions, type SubPair } from './subscription-add.js';
 import { accessPrincipals } from '../access/user.js';
+import { accessUserGroupForSetting, canRemoveSubscribers } from '../access/group-setting.js';
+import { STREAM_PERMISSION_SETTINGS } from '../lib/permission-settings.js';
+import { CAN_REMOVE_SUBSCRIBERS_PARAM_LEVEL } from '../presenters/stream.js';
 import { LIST_LIMITS } from '../lib/limits.js';
 import { doRemoveSubscriptions } from './subscription-remove.js';
 import { sendSubscriptionNotices } from './subscription-notices.js';
@@ -25,6 +28,8 @@ export interface SubscribeRequest {
   messageRetentionDays?: number | null | undefined;
   authorizationErrorsFatal: boolean;
   announce?: boolean | undefined;
+  /** can_remove_subscribers_group (feature level 161; named so from 197) of the streams created. */
+  canRemoveSubscribersGroupId?: number | undefined;
 }
 
 export interface SubscribeResult {
@@ -82,6 +87,10 @@ interface SubscribeIo {
 
 async function subscribeWith(io: SubscribeIo, realm: RealmRow, acting: UserRow, req: SubscribeRequest): Promise<SubscribeResult> {
   const q = io.q;
+  // As Zulip's add_subscriptions_backend: the group is checked before anything else.
+  if (req.canRemoveSubscribersGroupId !== undefined) {
+    await accessUserGroupForSetting(q, acting, req.canRemoveSubscribersGroupId, 'can_remove_subscribers_group', STREAM_PERMISSION_SETTINGS.can_remove_subscribers_group);
+  }
   const principals = req.principals && req.principals.length > 0 ? await accessPrincipals(q, acting, req.principals) : [];
   if (req.isWebPublic && req.inviteOnly) throw badRequest('Invalid parameters');
   const wanted = new Map<string, { name: string; description?: string }>();
@@ -111,7 +120,7 @@ async function subscribeWith(io: SubscribeIo, realm: RealmRow, acting: UserRow, 
         out.push(await doCreateStream(tx, realm, {
           name: s.name, description: s.description ?? '', inviteOnly: req.inviteOnly, isWebPublic: req.isWebPublic,
           historyPublicToSubscribers: req.historyPublicToSubscribers ?? null, streamPostPolicy: req.streamPostPolicy ?? 1,
-          messageRetentionDays: req.messageRetentionDays ?? null,
+          messageRetentionDays: req.messageRetentionDays ?? null, canRemoveSubscribersGroupId: req.canRemoveSubscribersGroupId,
         }));
       }
       return out;
@@ -159,7 +168,7 @@ export function pairBatches(streamList: StreamRow[], users: UserRow[]): Array<[S
  */
 export async function unsubscribeRequest(ctx: AppContext, acting: UserRow, names: string[], principals: Array<string | number> | undefined): Promise<{ removed: string[]; not_removed: string[] }> {
   const targets = principals && principals.length > 0 ? await accessPrincipals(ctx.store.db, acting, principals) : [];
-  const list = await streamsToLeave(ctx.store.db, acting, names, targets);
+  const list = await streamsToLeave(ctx.store.db, acting, names, targets, ctx.config.featureLevel);
   const removed: string[] = [];
   const notRemoved: string[] = [];
   for (const [streamPart, userPart] of pairBatches(list, targets.length > 0 ? targets : [acting])) {
@@ -173,12 +182,12 @@ export async function unsubscribeRequest(ctx: AppContext, acting: UserRow, names
 /** The same inside the caller's transaction (PATCH /users/me/subscriptions). */
 export async function doUnsubscribeRequest(tx: Tx, acting: UserRow, names: string[], principals: UserRow[] | undefined): Promise<{ removed: string[]; not_removed: string[] }> {
   const targets = principals && principals.length > 0 ? principals : [];
-  const list = await streamsToLeave(tx.db, acting, names, targets);
+  const list = await streamsToLeave(tx.db, acting, names, targets, tx.featureLevel);
   const { removed, notSubscribed } = await doRemoveSubscriptions(tx, list, targets.length > 0 ? targets : [acting]);
   return { removed: removed.map((p) => p.stream.name), not_removed: notSubscribed.map((p) => p.stream.name) };
 }
 
-async function streamsToLeave(q: Q, acting: UserRow, names: string[], targets: UserRow[]): Promise<StreamRow[]> {
+async function streamsToLeave(q: Q, acting: UserRow, names: string[], targets: UserRow[], featureLevel: number): Promise<StreamRow[]> {
   const trimmed = names.map((raw) => raw.trim());
   const found = new Map((await streams.listByNames(q, acting.realm_id, trimmed)).map((s) => [s.name_lower, s]));
   const subs = await subscriptions.mapActiveOfUser(q, acting.id, [...found.values()].map((s) => s.id));
@@ -188,7 +197,16 @@ async function streamsToLeave(q: Q, acting: UserRow, names: string[], targets: U
     if (!stream || !canSeeStreamMetadata(acting, stream, subs.get(stream.id) ?? null)) throw streamDoesNotExist(name);
     if (!list.some((s) => s.id === stream.id)) list.push(stream);
   }
-  if (targets.some((u) => u.id !== acting.id) && !isAdminRole(acting.role)) throw mustBeAdmin();
+  if (targets.some((u) => u.id !== acting.id)) {
+    // Zulip's can_remove_subscribers_from_stream (feature level 161): administrators, and
+    // members of each stream's can_remove_subscribers_group (administrators by default).
+    // Below 161 the refusal keeps the words Parley answered before the setting existed.
+    for (const stream of list) {
+      if (!(await canRemoveSubscribers(q, acting, stream, subs.get(stream.id) ?? null))) {
+        throw featureLevel >= CAN_REMOVE_SUBSCRIBERS_PARAM_LEVEL ? insufficientPermission() : mustBeAdmin();
+      }
+    }
+  }
   checkSubscriptionPairs(list.length, Math.max(1, targets.length));
   return list;
 }

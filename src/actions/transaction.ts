@@ -13,6 +13,11 @@ export interface Tx extends StoreTx {
    * A failure is logged; it cannot undo what committed.
    */
   later(fn: (ctx: AppContext) => Promise<void>): void;
+  /**
+   * The reported feature level (config): what an event adds from a level on, in step with
+   * the register state it updates (system groups, group-valued settings), is left out below it.
+   */
+  readonly featureLevel: number;
 }
 
 type Later = (ctx: AppContext) => Promise<void>;
@@ -26,6 +31,7 @@ function actionTx(ctx: AppContext, storeTx: StoreTx, afterwards: Later[]): Tx {
       if (users.length > 0) storeTx.onCommit(() => publish(ctx.bus, realmId, event, users));
     },
     later: (f) => afterwards.push(f),
+    featureLevel: ctx.config.featureLevel,
   };
 }
 

@@ -15,6 +15,7 @@ import { MAX_NAME_LENGTH } from '../lib/limits.js';
 import { isValidEmail } from '../lib/email.js';
 import { storedRealmUserDefaults } from '../lib/user-settings.js';
 import { doAddNewUserHistory, queueWelcomeMessage } from './welcome.js';
+import { doSyncSystemGroups } from './system-groups.js';
 
 export function checkFullName(name: string): string {
   const n = name.trim();
@@ -79,6 +80,8 @@ export async function doCreateUser(tx: Tx, realm: RealmRow, input: CreateUserInp
   else await subscribeToDefaultStreams(tx, realm, user);
   await doAddNewUserHistory(tx, current, user);
   await notifyRealmUser(tx, realm.id, 'add', personForEvent(user), user.delivery_email);
+  // As Zulip's do_create_user: the role's system group (and role:fullmembers), with their events.
+  await doSyncSystemGroups(tx, user);
   queueWelcomeMessage(tx, current, user);
   return user;
 }

@@ -9,15 +9,25 @@ import { notifyPeersOfDeactivatedUser } from './subscription-remove.js';
 import { botAudience, fullBot } from './bot-notify.js';
 import { realmUri } from '../lib/realm-host.js';
 
+/** The feature level from which (de)activation is a realm_user / realm_bot `update` with `is_active`. */
+export const ACTIVE_AS_UPDATE_LEVEL = 222;
+
 export async function doDeactivateUser(tx: Tx, target: UserRow): Promise<void> {
   if (target.is_active !== 1) throw badRequest('User is deactivated');
   await checkNotLastOwner(tx, target, 'Cannot deactivate the only organization owner');
   // Notify while the user still counts as active so their own clients learn of it too.
-  await notifyRealmUser(tx, target.realm_id, 'remove', { user_id: target.id, full_name: target.full_name });
+  // From feature level 222 (Zulip's send_events_for_user_deactivation) an `update` with
+  // is_active false, to clients of every capability as Zulip sends it; below it, the remove
+  // the level-122 contract knows. The level decides, since no capability does.
+  const asUpdate = tx.featureLevel >= ACTIVE_AS_UPDATE_LEVEL;
+  if (asUpdate) await notifyRealmUser(tx, target.realm_id, 'update', { user_id: target.id, is_active: false });
+  else await notifyRealmUser(tx, target.realm_id, 'remove', { user_id: target.id, full_name: target.full_name });
   await users.update(tx.db, target.id, { is_active: 0 });
-  // Zulip 5's realm_bot remove: the bot stays in realm_bots, marked inactive.
+  // Zulip 5's realm_bot remove (an update from 222): the bot stays in realm_bots, marked inactive.
   if (target.is_bot === 1 && target.is_system_bot !== 1) {
-    tx.notify({ type: 'realm_bot', op: 'remove', bot: { user_id: target.id, full_name: target.full_name } }, await botAudience(tx, target), target.realm_id);
+    const bot = { user_id: target.id, ...(asUpdate ? { is_active: false } : { full_name: target.full_name }) };
+    tx.notify(asUpdate ? { type: 'realm_bot', op: 'update', bot } : { type: 'realm_bot', op: 'remove', bot: { user_id: target.id, full_name: target.full_name } },
+      await botAudience(tx, target), target.realm_id);
   }
   // Bots owned by a deactivated human stop too, as in Zulip.
   if (target.is_bot === 0) {
@@ -33,6 +43,15 @@ export async function doReactivateUser(tx: Tx, _realm: RealmRow, target: UserRow
   await sessions.deleteByUserId(tx.db, target.id);
   await users.update(tx.db, target.id, { is_active: 1 });
   const active = { ...target, is_active: 1 };
+  // From feature level 222, as Zulip's do_reactivate_user: updates with is_active true; below
+  // it, the whole user (and bot) again as an add.
+  if (tx.featureLevel >= ACTIVE_AS_UPDATE_LEVEL) {
+    await notifyRealmUser(tx, target.realm_id, 'update', { user_id: target.id, is_active: true });
+    if (target.is_bot === 1 && target.is_system_bot !== 1) {
+      tx.notify({ type: 'realm_bot', op: 'update', bot: { user_id: target.id, is_active: true } }, await botAudience(tx, active), target.realm_id);
+    }
+    return;
+  }
   await notifyRealmUser(tx, target.realm_id, 'add', personForEvent(active), target.delivery_email);
   // As Zulip's do_reactivate_user (notify_created_bot): the whole bot again, as an add.
   if (target.is_bot === 1 && target.is_system_bot !== 1) {

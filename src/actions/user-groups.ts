@@ -1,8 +1,11 @@
 import type { Tx } from './transaction.js';
-import type { RealmRow, UserGroupRow } from '../store/rows.js';
+import { SystemGroup } from '../lib/system-groups.js';
+import type { RealmRow, UserGroupRow, UserRow } from '../store/rows.js';
 import { userGroups } from '../store/repos/user-groups.js';
 import { users } from '../store/repos/users.js';
-import { presentUserGroup } from '../presenters/user-group.js';
+import { CAN_MENTION_GROUP_ID_LEVEL, CAN_MENTION_GROUP_LEVEL, presentUserGroup } from '../presenters/user-group.js';
+import { accessUserGroupForSetting } from '../access/group-setting.js';
+import { GROUP_PERMISSION_SETTINGS } from '../lib/permission-settings.js';
 import { usersOfIds } from '../access/user-group.js';
 import { recursiveSubgroups } from '../reads/user-groups.js';
 import { alreadyGroupMember, alreadySubgroup, notGroupMember, notSubgroup, subgroupCycle, userGroupExists, userGroupNameTooLong } from '../errors.js';
@@ -22,21 +25,27 @@ async function checkNameFree(tx: Tx, realmId: number, name: string): Promise<voi
   if (await userGroups.findByName(tx.db, realmId, name)) throw userGroupExists(name);
 }
 
-export interface NewUserGroup { name: string; description: string; memberIds: number[] }
+/** A can_mention_group to set: the group is checked against the setting (accessUserGroupForSetting) as `acting`. */
+export interface CanMentionChange { acting: UserRow; groupId: number }
+
+export interface NewUserGroup { name: string; description: string; memberIds: number[]; canMention?: CanMentionChange | undefined }
 
 /** POST /user_groups/create: the members are checked first, then the name (Zulip's order). */
 export async function doCreateUserGroup(tx: Tx, realm: RealmRow, req: NewUserGroup): Promise<UserGroupRow> {
   const members = await usersOfIds(tx.db, realm.id, req.memberIds);
+  const chosen = req.canMention && await accessUserGroupForSetting(tx.db, req.canMention.acting, req.canMention.groupId, 'can_mention_group', GROUP_PERMISSION_SETTINGS.can_mention_group);
   await checkNameFree(tx, realm.id, req.name);
-  const group = await userGroups.insert(tx.db, { realm_id: realm.id, name: req.name, description: req.description });
+  // Zulip's default for can_mention_group (level 191): role:everyone.
+  const everyone = (await userGroups.systemGroupsByName(tx.db, realm.id)).get(SystemGroup.EVERYONE);
+  const group = await userGroups.insert(tx.db, { realm_id: realm.id, name: req.name, description: req.description, can_mention_group_id: chosen?.id ?? everyone?.id ?? null });
   const ids = members.map((u) => u.id);
   await userGroups.insertMembers(tx.db, group.id, ids);
-  await notifyGroup(tx, realm.id, { type: 'user_group', op: 'add', group: presentUserGroup(group, ids) });
+  await notifyGroup(tx, realm.id, { type: 'user_group', op: 'add', group: presentUserGroup(group, ids, [], tx.featureLevel) });
   return group;
 }
 
 /** PATCH /user_groups/{id}: one `update` event per field that changed, as Zulip sends them. */
-export async function doUpdateUserGroup(tx: Tx, group: UserGroupRow, change: { name?: string; description?: string }): Promise<void> {
+export async function doUpdateUserGroup(tx: Tx, group: UserGroupRow, change: { name?: string | undefined; description?: string | undefined; canMention?: CanMentionChange | undefined }): Promise<void> {
   if (change.name !== undefined && change.name !== group.name) {
     await checkNameFree(tx, group.realm_id, change.name);
     await userGroups.update(tx.db, group.id, { name: change.name });
@@ -45,6 +54,14 @@ export async function doUpdateUserGroup(tx: Tx, group: UserGroupRow, change: { n
   if (change.description !== undefined && change.description !== group.description) {
     await userGroups.update(tx.db, group.id, { description: change.description });
     await notifyGroup(tx, group.realm_id, { type: 'user_group', op: 'update', group_id: group.id, data: { description: change.description } });
+  }
+  const mention = change.canMention;
+  if (mention && mention.groupId !== group.can_mention_group_id) {
+    const chosen = await accessUserGroupForSetting(tx.db, mention.acting, mention.groupId, 'can_mention_group', GROUP_PERMISSION_SETTINGS.can_mention_group);
+    await userGroups.update(tx.db, group.id, { can_mention_group_id: chosen.id });
+    // Named as the level names the field (can_mention_group_id before 198); no event below 191, where groups do not carry it.
+    const key = tx.featureLevel >= CAN_MENTION_GROUP_LEVEL ? 'can_mention_group' : tx.featureLevel >= CAN_MENTION_GROUP_ID_LEVEL ? 'can_mention_group_id' : undefined;
+    if (key) await notifyGroup(tx, group.realm_id, { type: 'user_group', op: 'update', group_id: group.id, data: { [key]: chosen.id } });
   }
 }
 

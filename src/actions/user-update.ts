@@ -8,6 +8,7 @@ import { generateApiKey } from '../lib/secrets.js';
 import { checkFullName } from './user-create.js';
 import { notifyRealmUser } from './user-notify.js';
 import { notifyBotUpdate } from './bot-notify.js';
+import { doSyncSystemGroups } from './system-groups.js';
 
 export async function checkNotLastOwner(tx: Tx, target: UserRow, msg: string): Promise<void> {
   if (target.role === Role.OWNER && (await users.countActiveHumanOwners(tx.db, target.realm_id)) <= 1) throw badRequest(msg);
@@ -34,6 +35,7 @@ export async function doChangeRole(tx: Tx, acting: UserRow, target: UserRow, rol
   }
   await users.update(tx.db, target.id, { role });
   await notifyRealmUser(tx, target.realm_id, 'update', { user_id: target.id, role });
+  await doSyncSystemGroups(tx, { ...target, role });
 }
 
 export async function doRegenerateApiKey(tx: Tx, user: UserRow): Promise<string> {

@@ -22,7 +22,7 @@ const user = shape({
 const streamFields = {
   stream_id: int, name: str, description: str, rendered_description: str, date_created: int, invite_only: bool, is_web_public: bool,
   stream_post_policy: int, history_public_to_subscribers: bool, first_message_id: nullable(int), message_retention_days: nullable(int),
-  is_announcement_only: bool,
+  is_announcement_only: bool, 'can_remove_subscribers_group_id?': int, 'can_remove_subscribers_group?': int,
 };
 const stream = shape(streamFields);
 const subscription = shape({
@@ -132,10 +132,10 @@ EVENT_SCHEMAS['saved_snippets:add'] = { type: str, op: str, id: int, saved_snipp
 EVENT_SCHEMAS['saved_snippets:update'] = { type: str, op: str, id: int, saved_snippet: savedSnippet };
 EVENT_SCHEMAS['saved_snippets:remove'] = { type: str, op: str, id: int, saved_snippet_id: int };
 
-const userGroup = shape({ id: int, name: str, description: str, members: arrayOf(int), direct_subgroup_ids: arrayOf(int), is_system_group: bool });
+const userGroup = shape({ id: int, name: str, description: str, members: arrayOf(int), direct_subgroup_ids: arrayOf(int), is_system_group: bool, 'can_mention_group_id?': int, 'can_mention_group?': int });
 const groupMembers = { type: str, op: str, id: int, group_id: int, user_ids: arrayOf(int) };
 EVENT_SCHEMAS['user_group:add'] = { type: str, op: str, id: int, group: userGroup };
-EVENT_SCHEMAS['user_group:update'] = { type: str, op: str, id: int, group_id: int, data: shape({ 'name?': str, 'description?': str }) };
+EVENT_SCHEMAS['user_group:update'] = { type: str, op: str, id: int, group_id: int, data: shape({ 'name?': str, 'description?': str, 'can_mention_group_id?': int, 'can_mention_group?': int }) };
 EVENT_SCHEMAS['user_group:add_members'] = groupMembers;
 EVENT_SCHEMAS['user_group:remove_members'] = groupMembers;
 EVENT_SCHEMAS['user_group:remove'] = { type: str, op: str, id: int, group_id: int };

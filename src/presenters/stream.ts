@@ -15,9 +15,26 @@ export function streamEmailAddress(stream: StreamRow): string {
   return `${slug}.${stream.email_token}@${emailDomain}`;
 }
 
-/** The Stream object of GET /streams, stream events and register's `streams`. */
-export function presentStream(s: StreamRow): WireStream {
-  return {
+/** The feature levels of the stream's `can_remove_subscribers_group_id` (142) and its new name (197). */
+export const CAN_REMOVE_SUBSCRIBERS_GROUP_ID_LEVEL = 142;
+export const CAN_REMOVE_SUBSCRIBERS_GROUP_LEVEL = 197;
+/** From it, the setting can be chosen (stream creation, PATCH /streams) and decides who may unsubscribe others. */
+export const CAN_REMOVE_SUBSCRIBERS_PARAM_LEVEL = 161;
+
+/** The name of the stream's can_remove_subscribers_group field at a level, none below 142. */
+export function canRemoveSubscribersGroupKey(featureLevel: number): 'can_remove_subscribers_group' | 'can_remove_subscribers_group_id' | undefined {
+  if (featureLevel >= CAN_REMOVE_SUBSCRIBERS_GROUP_LEVEL) return 'can_remove_subscribers_group';
+  return featureLevel >= CAN_REMOVE_SUBSCRIBERS_GROUP_ID_LEVEL ? 'can_remove_subscribers_group_id' : undefined;
+}
+
+/**
+ * The Stream object of GET /streams, stream events and register's `streams`. The fields a
+ * level adds are there from that level (`featureLevel`; undefined: none of them): answers
+ * pass the reported level, events too (tx.featureLevel), so that events keep register's
+ * state as a fresh register would show it.
+ */
+export function presentStream(s: StreamRow, featureLevel?: number): WireStream {
+  const out: WireStream = {
     stream_id: s.id,
     name: s.name,
     description: s.description,
@@ -31,6 +48,9 @@ export function presentStream(s: StreamRow): WireStream {
     first_message_id: s.first_message_id,
     is_announcement_only: s.stream_post_policy === STREAM_POST_POLICY.ADMINS,
   };
+  const key = featureLevel === undefined ? undefined : canRemoveSubscribersGroupKey(featureLevel);
+  if (key && s.can_remove_subscribers_group_id !== null) out[key] = s.can_remove_subscribers_group_id;
+  return out;
 }
 
 const nullableBool = (v: number | null) => (v === null ? null : v === 1);
@@ -39,10 +59,13 @@ const nullableBool = (v: number | null) => (v === null ? null : v === 1);
  * The subscription object of GET /users/me/subscriptions, register and subscription
  * `add` events. Notification settings stay null when they follow the user's defaults
  * (the events team fills them in for clients without notification_settings_null).
+ * `featureLevel` shapes answers (undefined in events: see `role`); `streamLevel`, the
+ * stream's fields (presentStream), events included.
  */
-export function presentSubscription(stream: StreamRow, sub: SubscriptionRow, subscribers?: number[], featureLevel?: number): WireSubscription {
+export function presentSubscription(stream: StreamRow, sub: SubscriptionRow, subscribers?: number[], featureLevel?: number,
+  streamLevel = featureLevel): WireSubscription {
   const out: WireSubscription = {
-    ...presentStream(stream),
+    ...presentStream(stream, streamLevel),
     color: sub.color,
     is_muted: sub.is_muted === 1,
     in_home_view: sub.is_muted === 0,

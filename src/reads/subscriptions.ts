@@ -51,7 +51,7 @@ export async function gatherSubscriptions(q: Q, user: UserRow, includeSubscriber
     unsubscribed: inactive.map(({ stream, sub }) =>
       presentSubscription(stream, sub, membersOf(stream.id, canSeeStreamMetadata(user, stream, null)), featureLevel)),
     never_subscribed: never.map((s) => {
-      const out: Record<string, unknown> = { ...presentStream(s), stream_weekly_traffic: null };
+      const out: Record<string, unknown> = { ...presentStream(s, featureLevel), stream_weekly_traffic: null };
       const m = membersOf(s.id, true);
       if (m) out.subscribers = m;
       return out;

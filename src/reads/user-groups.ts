@@ -1,6 +1,10 @@
 import type { Q } from '../store/rows.js';
 import { userGroups } from '../store/repos/user-groups.js';
 import { presentUserGroup, type WireUserGroup } from '../presenters/user-group.js';
+import { SYSTEM_GROUPS_SHOWN_FROM } from '../lib/system-groups.js';
+import { recursiveSubgroups } from '../lib/group-graph.js';
+
+export { recursiveSubgroups };
 
 type Edge = { supergroup_id: number; subgroup_id: number };
 
@@ -18,29 +22,17 @@ function childrenOf(edges: readonly Edge[]): Map<number, number[]> {
 }
 
 /**
- * Zulip's get_recursive_subgroups_for_groups: the groups themselves and every group below
- * them. The edges are few (one realm's), so they are walked in memory rather than with a
- * recursive query; a visited set keeps the walk finite whatever the data.
+ * GET /user_groups and register's `realm_user_groups`: every group of the realm, by id;
+ * system groups only from SYSTEM_GROUPS_SHOWN_FROM (`featureLevel` undefined: all of them,
+ * for Parley's own reads).
  */
-export function recursiveSubgroups(edges: readonly Edge[], groupIds: Iterable<number>): Set<number> {
-  const children = childrenOf(edges);
-  const seen = new Set<number>();
-  const todo = [...groupIds];
-  while (todo.length > 0) {
-    const id = todo.pop()!;
-    if (seen.has(id)) continue;
-    seen.add(id);
-    todo.push(...(children.get(id) ?? []));
-  }
-  return seen;
-}
-
-/** GET /user_groups and register's `realm_user_groups`: every group of the realm, by id. */
-export async function realmUserGroups(q: Q, realmId: number): Promise<WireUserGroup[]> {
+export async function realmUserGroups(q: Q, realmId: number, featureLevel?: number): Promise<WireUserGroup[]> {
   const members = new Map<number, number[]>();
   for (const m of await userGroups.listMembershipsByRealm(q, realmId)) push(members, m.group_id, m.user_id);
   const subgroups = childrenOf(await userGroups.listSubgroupEdgesByRealm(q, realmId));
-  return (await userGroups.listByRealm(q, realmId)).map((g) => presentUserGroup(g, members.get(g.id) ?? [], subgroups.get(g.id) ?? []));
+  const hideSystem = featureLevel !== undefined && featureLevel < SYSTEM_GROUPS_SHOWN_FROM;
+  return (await userGroups.listByRealm(q, realmId)).filter((g) => !(hideSystem && g.is_system_group === 1))
+    .map((g) => presentUserGroup(g, members.get(g.id) ?? [], subgroups.get(g.id) ?? [], featureLevel));
 }
 
 /**
@@ -52,7 +44,8 @@ export async function mentionableGroups(q: Q, realmId: number): Promise<Map<stri
   const all = await realmUserGroups(q, realmId);
   const edges = await userGroups.listSubgroupEdgesByRealm(q, realmId);
   const byId = new Map(all.map((g) => [g.id, g]));
-  return new Map(all.map((g) => {
+  // As Zulip's MentionData: system groups are never mentioned (they are not looked up).
+  return new Map(all.filter((g) => !g.is_system_group).map((g) => {
     if (g.direct_subgroup_ids.length === 0) return [g.name.toLowerCase(), g];
     const members = new Set<number>();
     for (const id of recursiveSubgroups(edges, [g.id])) for (const m of byId.get(id)?.members ?? []) members.add(m);

@@ -32,6 +32,8 @@ const ReactionType = Type.Union([Type.Literal('unicode_emoji'), Type.Literal('re
 export const WireUserGroup = Type.Object({
   id: Type.Integer(), name: Type.String(), description: Type.String(), members: Type.Array(Type.Integer()),
   direct_subgroup_ids: Type.Array(Type.Integer()), is_system_group: Type.Boolean(),
+  can_mention_group_id: Type.Optional(Type.Integer({ description: 'Feature levels 191 to 197: the group whose members may mention this one.' })),
+  can_mention_group: Type.Optional(Type.Integer({ description: 'From feature level 198 (was can_mention_group_id): the group whose members may mention this one.' })),
 }, closed('UserGroup', 'A user group of the organization, its members by user id, ascending.'));
 export type WireUserGroup = Static<typeof WireUserGroup>;
 
@@ -160,6 +162,8 @@ const streamProperties = {
   date_created: Type.Integer({ description: 'UNIX seconds.' }),
   first_message_id: Nullable(Type.Integer({ description: 'The oldest message of the stream; null while it has none.' })),
   is_announcement_only: Type.Boolean({ description: 'Deprecated: stream_post_policy is 2.' }),
+  can_remove_subscribers_group_id: Type.Optional(Type.Integer({ description: 'Feature levels 142 to 196: the group whose members may unsubscribe others.' })),
+  can_remove_subscribers_group: Type.Optional(Type.Integer({ description: 'From feature level 197 (was can_remove_subscribers_group_id): the group whose members may unsubscribe others.' })),
 };
 
 /** GET /streams/{stream_id}, register's `streams`, stream create/delete events and default streams. */

@@ -94,6 +94,8 @@ export interface StreamTable {
   is_web_public: number;
   history_public_to_subscribers: number;
   stream_post_policy: number;
+  /** The group whose members may unsubscribe others (feature level 142; migration 040). */
+  can_remove_subscribers_group_id: number | null;
   /** null: organization default; -1: unlimited. */
   message_retention_days: number | null;
   date_created: number;
@@ -287,6 +289,8 @@ export interface UserGroupTable {
   name: string;
   description: Generated<string>;
   is_system_group: Generated<number>;
+  /** Who may mention the group (feature level 191; migration 040): a group's id, null only before it. */
+  can_mention_group_id: number | null;
 }
 export type UserGroupRow = Selectable<UserGroupTable>;
 

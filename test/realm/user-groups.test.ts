@@ -87,7 +87,15 @@ test('update: name and description, one event for each; Zulip\'s errors', async 
   const acmeGroup = assertOk(await create(acmeOwner, 'acme-group', [])) && (await groups(acmeOwner))[0]!.id;
   assertError(await call('PATCH', `/user_groups/${acmeGroup}`, bob, { name: 'x', description: 'y' }), 'Invalid user group');
   assertError(await call('PATCH', `/user_groups/${id}`, bob, { name: 'support', description: 'y' }), "User group 'support' already exists.");
-  assertError(await call('PATCH', `/user_groups/${id}`, bob, { description: 'y' }), "Missing 'name' argument", 'REQUEST_VARIABLE_MISSING', 400, { var_name: 'name' });
+  // Feature level 165: either may be left out; neither is no new data.
+  log.clear();
+  assertOk(await call('PATCH', `/user_groups/${id}`, bob, { description: 'only the description' }));
+  assert.deepEqual(log.one('user_group', 'update').event.data, { description: 'only the description' });
+  log.clear();
+  assertOk(await call('PATCH', `/user_groups/${id}`, bob, { name: 'developers-2' }));
+  assert.deepEqual(log.one('user_group', 'update').event.data, { name: 'developers-2' });
+  assertOk(await call('PATCH', `/user_groups/${id}`, bob, { name: 'developers' }));
+  assertError(await call('PATCH', `/user_groups/${id}`, bob, {}), 'No new data supplied');
 });
 
 test('members: add and delete, their events, and Zulip\'s errors', async () => {

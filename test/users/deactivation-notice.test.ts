@@ -35,7 +35,8 @@ test('a comment: the user is deactivated and mailed the notice with it', async (
   const u = await someone();
   log.clear();
   assertOk(await deactivate(admin, u.id, { deactivation_notification_comment: '  Thanks for everything, see you.  ' }));
-  assert.equal(log.one('realm_user', 'remove').event.person.user_id, u.id);
+  // Feature level 222: deactivation is a realm_user update with is_active false.
+  assert.deepEqual(log.one('realm_user', 'update', (e) => e.event.person.is_active === false).event.person, { user_id: u.id, is_active: false });
   const [mail] = await until(() => mailsTo(u.email).length > 0 && mailsTo(u.email), { message: 'the deactivation notice' });
   assert.match(mail!, /Subject: Notification of account deactivation on Parley Test/);
   assert.match(mail!, /has been deactivated, and you will no longer be able to log in\./);

@@ -20,6 +20,13 @@ export function applyRealmUser(state: RegisterState, e: RealmUserEvent): void {
     // Register lists only active users' statuses.
     if (state.user_status) delete state.user_status[e.person.user_id];
   }
+  if (e.op === 'update' && e.person.is_active !== undefined) {
+    // Feature level 222: (de)activation is an update; the person moves between the lists.
+    const [from, to] = e.person.is_active ? [inactive, state.realm_users] : [state.realm_users, inactive];
+    const i = from.findIndex((u) => u.user_id === e.person.user_id);
+    if (i >= 0) to.push({ ...from.splice(i, 1)[0]!, is_active: e.person.is_active });
+    if (!e.person.is_active && state.user_status) delete state.user_status[e.person.user_id];
+  }
   if (e.op === 'update') {
     // A changed address arrives as `new_email`, as in Zulip.
     const { new_email: newEmail, custom_profile_field: field, ...fields } = e.person;

@@ -13,7 +13,14 @@ export const principals = Opt(OneOf([StrList(LIST_LIMITS.users), IntList(LIST_LI
 export const streamPolicyParams = {
   stream_post_policy: Opt(Int({ description: '1 anyone, 2 administrators, 3 full members, 4 moderators' })),
   message_retention_days: Opt(Str({ description: 'Days, or "unlimited", or "realm_default"' })),
+  can_remove_subscribers_group: Opt(Int({ description: 'Feature level 197: the system group whose members may unsubscribe others' })),
+  can_remove_subscribers_group_id: Opt(Int({ description: 'Feature level 161 (renamed can_remove_subscribers_group at 197)' })),
 };
+
+/** The group a request names by either name of the setting; the newer name wins. */
+export function removeSubscribersGroupParam(args: { can_remove_subscribers_group?: number | undefined; can_remove_subscribers_group_id?: number | undefined }): number | undefined {
+  return args.can_remove_subscribers_group ?? args.can_remove_subscribers_group_id;
+}
 
 export interface StreamDictParam {
   name: string;

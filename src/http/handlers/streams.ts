@@ -13,7 +13,7 @@ import { doDeleteTopic } from '../../actions/topic-delete.js';
 import { doAddDefaultStream, doRemoveDefaultStream } from '../../actions/default-streams.js';
 import { defaultStreams, listStreams, subscriberIds, topicsOf } from '../../reads/streams.js';
 import { checkStreamDescription } from '../../actions/stream-create.js';
-import { checkPostPolicy, retentionDays, streamPolicyParams } from './stream-param-parsers.js';
+import { checkPostPolicy, removeSubscribersGroupParam, retentionDays, streamPolicyParams } from './stream-param-parsers.js';
 
 const LIST_PARAMS = {
   include_public: Default(Bool(), true),
@@ -36,7 +36,8 @@ async function listStreamsFor(r: AuthedRequest<ArgsOf<typeof LIST_PARAMS>>): Pro
   };
   if (filter.includeAllActive && !isAdminRole(r.user.role)) throw badRequest('User not authorized for this query');
   const list = await listStreams(r.ctx.store.db, r.user, filter);
-  return list.map(({ stream, isDefault }) => (filter.includeDefault ? { ...presentStream(stream), is_default: isDefault } : presentStream(stream)));
+  const level = r.ctx.config.featureLevel;
+  return list.map(({ stream, isDefault }) => (filter.includeDefault ? { ...presentStream(stream, level), is_default: isDefault } : presentStream(stream, level)));
 }
 
 const EDIT_PARAMS = {
@@ -48,6 +49,8 @@ const EDIT_PARAMS = {
   stream_post_policy: streamPolicyParams.stream_post_policy,
   is_announcement_only: Opt(Bool({ description: 'Deprecated: stream_post_policy 2' })),
   message_retention_days: streamPolicyParams.message_retention_days,
+  can_remove_subscribers_group: streamPolicyParams.can_remove_subscribers_group,
+  can_remove_subscribers_group_id: streamPolicyParams.can_remove_subscribers_group_id,
 };
 
 function parseEdit(r: AuthedRequest<ArgsOf<typeof EDIT_PARAMS>>) {
@@ -61,6 +64,7 @@ function parseEdit(r: AuthedRequest<ArgsOf<typeof EDIT_PARAMS>>) {
     streamPostPolicy: checkPostPolicy(r.args.stream_post_policy),
     isAnnouncementOnly: r.args.is_announcement_only,
     messageRetentionDays: retentionDays(r.args.message_retention_days),
+    canRemoveSubscribersGroupId: removeSubscribersGroupParam(r.args),
   };
 }
 
@@ -75,7 +79,7 @@ export const streamRoutes: Route[] = [
     method: 'GET', path: '/streams/:stream_id', auth: 'user', summary: 'Get a stream by id', answer: Type.Object({ stream: WireStream }),
     handler: async (r) => {
       const { stream } = await accessStreamById(r.ctx.store.db, r.user, pathInt(r, 'stream_id'), { allowAdmin: true });
-      return { stream: presentStream(stream) };
+      return { stream: presentStream(stream, r.ctx.config.featureLevel) };
     },
   }),
   route({
@@ -141,7 +145,7 @@ export const streamRoutes: Route[] = [
   }),
   route({
     method: 'GET', path: '/default_streams', auth: 'user', summary: 'Get the default streams', answer: Type.Object({ default_streams: Type.Array(WireStream) }),
-    handler: async (r) => ({ default_streams: (await defaultStreams(r.ctx.store.db, r.realm.id)).map(presentStream) }),
+    handler: async (r) => ({ default_streams: (await defaultStreams(r.ctx.store.db, r.realm.id)).map((s) => presentStream(s, r.ctx.config.featureLevel)) }),
   }),
   route({
     method: 'POST', path: '/default_streams', auth: 'user', summary: 'Add a default stream', requires: 'admin', params: { stream_id: Int() }, answer: NoAnswer,

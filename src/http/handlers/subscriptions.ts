@@ -15,7 +15,7 @@ import { doSubscribeRequest, subscribeRequest, doUnsubscribeRequest, unsubscribe
 import { doChangeSubscriptionProperty, SUBSCRIPTION_PROPERTIES, type SubscriptionProperty } from '../../actions/subscription-properties.js';
 import { doSetUserTopicPolicy } from '../../actions/user-topics.js';
 import { VisibilityPolicy } from '../../lib/visibility-policy.js';
-import { checkColor, checkPostPolicy, principals, retentionDays, streamDicts, streamPolicyParams, toStreamDicts } from './stream-param-parsers.js';
+import { checkColor, checkPostPolicy, principals, removeSubscribersGroupParam, retentionDays, streamDicts, streamPolicyParams, toStreamDicts } from './stream-param-parsers.js';
 
 interface PropertyChange {
   stream_id: number;
@@ -66,6 +66,7 @@ export const subscriptionRoutes: Route[] = [
         messageRetentionDays: retentionDays(r.args.message_retention_days),
         authorizationErrorsFatal: r.args.authorization_errors_fatal,
         announce: r.args.announce,
+        canRemoveSubscribersGroupId: removeSubscribersGroupParam(r.args),
       };
       return { ...(await subscribeRequest(r.ctx, r.realm, r.user, { ...req, principals: who })) };
     },

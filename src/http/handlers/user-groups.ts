@@ -1,5 +1,5 @@
 import { done, NoAnswer, pathInt, route, type AuthedRequest, type Route } from '../route.js';
-import { Bool, Default, IntList, Opt, Str, Type, type ArgsOf } from '../../schemas/params.js';
+import { Bool, Default, Int, IntList, Opt, Str, Type, type ArgsOf } from '../../schemas/params.js';
 import { LIST_LIMITS } from '../../lib/limits.js';
 import { transact } from '../../actions/transaction.js';
 import { accessUserGroupById, accessUserGroupsAsPotentialSubgroups, checkCanEditUserGroups } from '../../access/user-group.js';
@@ -11,6 +11,13 @@ import {
 import { realmUserGroups, userGroupMemberIds, userGroupSubgroupIds } from '../../reads/user-groups.js';
 import { groupNothingToDo, noNewData } from '../../errors.js';
 import { WireUserGroup } from '../../schemas/wire.js';
+
+/** can_mention_group (feature level 198), formerly can_mention_group_id (191): a group's id; the newer name wins. */
+const CAN_MENTION = {
+  can_mention_group: Opt(Int({ description: 'Feature level 198: the group whose members may mention this one' })),
+  can_mention_group_id: Opt(Int({ description: 'Feature level 191 (renamed can_mention_group at 198)' })),
+};
+const canMentionParam = (a: { can_mention_group?: number | undefined; can_mention_group_id?: number | undefined }) => a.can_mention_group ?? a.can_mention_group_id;
 
 /** Members or subgroups to add and to remove; Zulip reads `delete` before `add`. */
 const ADD_DELETE = { delete: Opt(IntList(LIST_LIMITS.users)), add: Opt(IntList(LIST_LIMITS.users)) };
@@ -29,27 +36,31 @@ function addAndDelete(r: AuthedRequest<ArgsOf<typeof ADD_DELETE>>): { id: number
 export const userGroupRoutes: Route[] = [
   route({
     method: 'GET', path: '/user_groups', auth: 'user', summary: 'Get user groups', answer: Type.Object({ user_groups: Type.Array(WireUserGroup) }),
-    handler: async (r) => ({ user_groups: await realmUserGroups(r.ctx.store.db, r.realm.id) }),
+    handler: async (r) => ({ user_groups: await realmUserGroups(r.ctx.store.db, r.realm.id, r.ctx.config.featureLevel) }),
   }),
   route({
     method: 'POST', path: '/user_groups/create', auth: 'user', summary: 'Create a user group', answer: NoAnswer,
-    params: { name: Str(), members: IntList(LIST_LIMITS.users), description: Str() },
+    params: { name: Str(), members: IntList(LIST_LIMITS.users), description: Str(), ...CAN_MENTION },
     handler: async (r) => {
       checkCanEditUserGroups(r.user, r.realm);
       const { name, members: memberIds, description } = r.args;
-      return done(transact(r.ctx, (tx) => doCreateUserGroup(tx, r.realm, { name, description, memberIds })));
+      const canMention = canMentionParam(r.args);
+      return done(transact(r.ctx, (tx) => doCreateUserGroup(tx, r.realm, { name, description, memberIds, canMention: canMention === undefined ? undefined : { acting: r.user, groupId: canMention } })));
     },
   }),
   route({
     method: 'PATCH', path: '/user_groups/:user_group_id', auth: 'user', summary: 'Update a user group', answer: NoAnswer,
-    params: { name: Str({ description: 'Empty to keep the name' }), description: Str() },
+    // Both optional since feature level 165 (required before it); Zulip reads them before the group.
+    params: { name: Opt(Str({ description: 'Empty or absent to keep the name' })), description: Opt(Str({ description: 'Absent to keep the description' })), ...CAN_MENTION },
     handler: async (r) => {
       checkCanEditUserGroups(r.user, r.realm);
       const id = pathInt(r, 'user_group_id');
       const { name, description } = r.args;
-      if (!name && !description) throw noNewData();
+      const canMention = canMentionParam(r.args);
+      if (!name && !description && canMention === undefined) throw noNewData();
       // An empty name leaves the name as it is: a group is never renamed to nothing.
-      return done(transact(r.ctx, async (tx) => doUpdateUserGroup(tx, await accessUserGroupById(tx.db, r.user, id), { name: name || undefined, description })));
+      return done(transact(r.ctx, async (tx) => doUpdateUserGroup(tx, await accessUserGroupById(tx.db, r.user, id),
+        { name: name || undefined, description, canMention: canMention === undefined ? undefined : { acting: r.user, groupId: canMention } })));
     },
   }),
   route({

@@ -1,4 +1,5 @@
 import type { RealmRow, UserRow } from '../../store/rows.js';
+import { serverSupportedPermissionSettings } from '../../lib/permission-settings.js';
 import type { Config } from '../../config.js';
 import { presentEditLimit, realmSettings, REALM_SETTING_DEFAULTS, REALM_SETTING_LEVELS } from '../../lib/realm-settings.js';
 import { realmUri } from '../../lib/realm-host.js';
@@ -84,6 +85,7 @@ export function realmState(config: Config, realm: RealmRow, user: UserRow): Reco
   });
   // Level 140: an absolute URL, fetched by clients without credentials.
   if (config.featureLevel >= 140) out.server_emoji_data_url = new URL(SERVER_EMOJI_DATA_DIR + serverEmojiData().name, realmUri(config, realm)).href;
+  if (config.featureLevel >= 221) out.server_supported_permission_settings = serverSupportedPermissionSettings(config.featureLevel);
   return out;
 }
 

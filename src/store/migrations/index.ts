@@ -29,6 +29,7 @@ import * as m034 from './034-presence-update-id.js';
 import * as m035 from './035-user-topics.js';
 import * as m036 from './036-push-devices.js';
 import * as m037 from './037-user-group-subgroups.js';
+import * as m040 from './040-system-groups.js';
 import * as m045 from './045-scheduled-messages.js';
 
 /**
@@ -73,5 +74,6 @@ export const migrations: Migration[] = [
   { name: '035-user-topics', up: m035.up },
   { name: '036-push-devices', up: m036.up },
   { name: '037-user-group-subgroups', up: m037.up },
+  { name: '040-system-groups', up: m040.up },
   { name: '045-scheduled-messages', up: m045.up },
 ];

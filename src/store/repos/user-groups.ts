@@ -39,10 +39,27 @@ export const userGroups = {
     if (subgroupIds.length > 0) await q.deleteFrom('user_group_subgroup').where('supergroup_id', '=', groupId).where('subgroup_id', 'in', subgroupIds).execute();
   },
 
-  insert: async (q: Q, row: { realm_id: number; name: string; description: string }): Promise<UserGroupRow> =>
+  /** The organization's system groups by name (Zulip's get_role_based_system_groups_dict). */
+  systemGroupsByName: async (q: Q, realmId: number): Promise<Map<string, UserGroupRow>> =>
+    new Map((await q.selectFrom('user_group').selectAll().where('realm_id', '=', realmId).where('is_system_group', '=', 1).execute()).map((g) => [g.name, g])),
+
+  /** Whether the user is a direct member of any of the groups. */
+  isMemberOfAny: async (q: Q, userId: number, groupIds: number[]): Promise<boolean> => groupIds.length > 0
+    && (await q.selectFrom('user_group_member').select('group_id').where('user_id', '=', userId).where('group_id', 'in', groupIds).limit(1).execute()).length > 0,
+
+  /** The system groups the user is a direct member of. */
+  listSystemGroupIdsOfUser: async (q: Q, userId: number): Promise<number[]> =>
+    (await q.selectFrom('user_group_member').innerJoin('user_group', 'user_group.id', 'user_group_member.group_id')
+      .select('user_group.id').where('user_group_member.user_id', '=', userId).where('user_group.is_system_group', '=', 1).execute()).map((r) => r.id),
+
+  setCanMentionGroup: async (q: Q, ids: number[], groupId: number): Promise<void> => {
+    if (ids.length > 0) await q.updateTable('user_group').set({ can_mention_group_id: groupId }).where('id', 'in', ids).execute();
+  },
+
+  insert: async (q: Q, row: { realm_id: number; name: string; description: string; is_system_group?: number; can_mention_group_id: number | null }): Promise<UserGroupRow> =>
     q.insertInto('user_group').values(row).returningAll().executeTakeFirstOrThrow(),
 
-  update: async (q: Q, id: number, change: Partial<Pick<UserGroupRow, 'name' | 'description'>>): Promise<void> => {
+  update: async (q: Q, id: number, change: Partial<Pick<UserGroupRow, 'name' | 'description' | 'can_mention_group_id'>>): Promise<void> => {
     await q.updateTable('user_group').set(change).where('id', '=', id).execute();
   },
 

@@ -1,0 +1,57 @@
+import { SystemGroup } from './system-groups.js';
+
+/**
+ * Zulip's GroupPermissionSetting: what a group-valued permission setting accepts and its
+ * default, as Zulip 9 (feature level 277) declares it for the settings Parley has. Register
+ * sends these as `server_supported_permission_settings` (feature level 221).
+ */
+export interface GroupPermissionSetting {
+  require_system_group: boolean;
+  allow_internet_group: boolean;
+  allow_owners_group: boolean;
+  allow_nobody_group: boolean;
+  allow_everyone_group: boolean;
+  default_group_name: string;
+  id_field_name: string;
+  default_for_system_groups: string | null;
+  allowed_system_groups: string[];
+}
+
+const setting = (s: Partial<GroupPermissionSetting> & Pick<GroupPermissionSetting, 'default_group_name' | 'id_field_name'>): GroupPermissionSetting => ({
+  require_system_group: false, allow_internet_group: false, allow_owners_group: false, allow_nobody_group: true, allow_everyone_group: false,
+  default_for_system_groups: null, allowed_system_groups: [], ...s,
+});
+
+/** Stream.stream_permission_group_settings (a system group only until level 320). */
+export const STREAM_PERMISSION_SETTINGS = {
+  can_remove_subscribers_group: setting({
+    require_system_group: true, allow_internet_group: false, allow_owners_group: false, allow_nobody_group: false, allow_everyone_group: true,
+    default_group_name: SystemGroup.ADMINISTRATORS, id_field_name: 'can_remove_subscribers_group_id',
+  }),
+} as const;
+
+/** NamedUserGroup.GROUP_PERMISSION_SETTINGS. */
+export const GROUP_PERMISSION_SETTINGS = {
+  can_mention_group: setting({
+    require_system_group: false, allow_internet_group: false, allow_owners_group: false, allow_nobody_group: true, allow_everyone_group: true,
+    default_group_name: SystemGroup.EVERYONE, id_field_name: 'can_mention_group_id', default_for_system_groups: SystemGroup.NOBODY,
+  }),
+} as const;
+
+export type PermissionSettingName = keyof typeof STREAM_PERMISSION_SETTINGS | keyof typeof GROUP_PERMISSION_SETTINGS;
+
+/** Realm.REALM_PERMISSION_GROUP_SETTINGS: none of them is a Parley setting yet. */
+export const REALM_PERMISSION_SETTINGS = {} as const;
+
+/**
+ * Register's `server_supported_permission_settings` (feature level 221; Zulip's
+ * get_server_supported_permission_settings) for the settings Parley has, as Zulip 9
+ * states them: `allowed_system_groups` from level 225, where it was added.
+ */
+export function serverSupportedPermissionSettings(featureLevel: number): Record<'realm' | 'stream' | 'group', Record<string, Partial<GroupPermissionSetting>>> {
+  const shown = (all: Record<string, GroupPermissionSetting>) => Object.fromEntries(Object.entries(all).map(([name, s]) => {
+    const { allowed_system_groups: allowed, ...rest } = s;
+    return [name, featureLevel >= 225 ? { ...rest, allowed_system_groups: allowed } : rest];
+  }));
+  return { realm: shown(REALM_PERMISSION_SETTINGS), stream: shown(STREAM_PERMISSION_SETTINGS), group: shown(GROUP_PERMISSION_SETTINGS) };
+}
