@@ -131,3 +131,13 @@ test('at feature level 122 the answers carry no `complete` (the spec), though th
   await insertStreamMessage(old, s, carol.id, 'T', [carol.id, dave.id]);
   assert.deepEqual(assertOk(await deleteTopic(old, boss, s, 't')), { result: 'success', msg: '' });
 });
+
+test('274: deleting one message tells the deleter too, though unsubscribed and without a row', async () => {
+  const id = await insertStreamMessage(t, lounge, alice.id, 'single', [alice.id, bob.id]);
+  log.clear();
+  assertOk(await t.api('DELETE', `/api/v1/messages/${id}`, { as: admin }));
+  const ev = log.one('delete_message');
+  assert.deepEqual(ev.event, { type: 'delete_message', message_type: 'stream', message_ids: [id], stream_id: lounge, topic: 'single' });
+  assert.ok(ev.userIds.includes(admin.id));
+  assert.ok(ev.userIds.includes(bob.id));
+});
