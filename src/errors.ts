@@ -26,7 +26,8 @@ export type ErrorCode =
   | 'SERVER_NOT_READY'
   | 'INTERNAL_SERVER_ERROR'
   | 'CSRF_FAILED'
-  | 'INVITATION_FAILED';
+  | 'INVITATION_FAILED'
+  | 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED';
 
 export class ApiError extends Error {
   constructor(
@@ -242,3 +243,12 @@ export const confirmationLinkExpired = () => badRequest('The confirmation link h
 export const confirmationLinkNotFound = () => new ApiError('BAD_REQUEST', "Whoops. We couldn't find your confirmation link in the system.", 404);
 // Sign-up (Zulip's RegistrationForm).
 export const passwordTooWeak = () => badRequest('The password is too weak.');
+
+/**
+ * Zulip's MessageMoveError (feature level 172): a `change_all` move reaching past the
+ * mover's time limit. `first` is the oldest message they may move (null if none).
+ */
+export const moveMessagesTimeLimitExceeded = (first: number | null, total: number, allowed: number) =>
+  new ApiError('MOVE_MESSAGES_TIME_LIMIT_EXCEEDED',
+    `You only have permission to move the ${allowed}/${total} most recent messages in this topic.`, 400,
+    { first_message_id_allowed_to_move: first, total_messages_in_topic: total, total_messages_allowed_to_move: allowed });

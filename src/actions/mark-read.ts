@@ -1,4 +1,6 @@
-import type { Tx } from './transaction.js';
+import type { AppContext } from '../context.js';
+import { transact, type Tx } from './transaction.js';
+import { batchBudget, budgetSpent } from '../lib/batch-budget.js';
 import type { UserRow } from '../store/rows.js';
 import { userMessages } from '../store/repos/user-messages.js';
 import { accessStreamById } from '../access/stream.js';
@@ -7,15 +9,31 @@ import { noSuchTopic } from '../errors.js';
 const readEvent = (messages: number[], all: boolean) =>
   ({ type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages, all } as const);
 
+/** One batch of POST /mark_all_as_read: at most `limit` of the user's unread rows. How many changed. */
+export async function doMarkAllAsReadBatch(tx: Tx, user: UserRow, limit: number): Promise<number> {
+  return userMessages.markAllRead(tx.db, user.id, limit);
+}
+
 /**
- * POST /mark_all_as_read: one UPDATE over the user's unread rows. As Zulip 5.0 the event
- * names no messages but says `all`: clients drop every unread they hold. Sent even when
- * nothing was unread, as Zulip does. How many rows changed.
+ * POST /mark_all_as_read, as Zulip's do_mark_all_as_read from feature level 153: batches,
+ * each committed on its own, until one changes fewer rows than its size or the time
+ * budget is spent (false). As Zulip 5.0 the event names no messages but says `all`:
+ * clients drop every unread they hold. It is sent once everything is read, even when
+ * nothing was unread, and not when the budget ran out (Zulip's timeout path sends none
+ * either: the client repeats the request).
  */
-export async function doMarkAllAsRead(tx: Tx, user: UserRow): Promise<number> {
-  const count = await userMessages.markAllRead(tx.db, user.id);
-  tx.notify(readEvent([], true), [user.id], user.realm_id);
-  return count;
+export async function markAllAsRead(ctx: AppContext, user: UserRow): Promise<boolean> {
+  const start = batchBudget.clock();
+  for (;;) {
+    if (budgetSpent(start)) return false;
+    const limit = batchBudget.markAllReadBatch;
+    const last = await transact(ctx, async (tx) => {
+      const n = await doMarkAllAsReadBatch(tx, user, limit);
+      if (n < limit) tx.notify(readEvent([], true), [user.id], user.realm_id);
+      return n;
+    });
+    if (last < limit) return true;
+  }
 }
 
 /**

@@ -10,8 +10,8 @@ import { users } from '../store/repos/users.js';
 import { accessMessage } from '../access/message.js';
 import { accessStreamById, canSeeStream, streamPostPolicyError } from '../access/stream.js';
 import { hasPolicyPermission, Policy } from '../access/realm-policy.js';
-import { badRequest, invalidStreamId } from '../errors.js';
-import { realmSettings } from '../lib/realm-settings.js';
+import { badRequest, invalidStreamId, moveMessagesTimeLimitExceeded } from '../errors.js';
+import { realmSettings, type RealmSettings } from '../lib/realm-settings.js';
 import { FLAG_BITS, flagsFromMask } from '../lib/message-flags.js';
 import { Role, isModeratorOrAbove } from '../lib/roles.js';
 import { nowSeconds } from '../lib/time.js';
@@ -40,7 +40,8 @@ export interface MessageEditRequest {
 // Zulip allows 20 seconds past each limit: the web app offers editing until 15 seconds
 // past it, and requests take time.
 const EDIT_LIMIT_BUFFER = 20;
-// Zulip's Realm.DEFAULT_COMMUNITY_TOPIC_EDITING_LIMIT_SECONDS: members' topic edits (3 days).
+// Zulip's Realm.DEFAULT_COMMUNITY_TOPIC_EDITING_LIMIT_SECONDS: members' topic edits (3 days)
+// below feature level 162, which made it the setting move_messages_within_stream_limit_seconds.
 const TOPIC_EDIT_LIMIT_SECONDS = 259_200;
 
 const noPermission = () => badRequest("You don't have permission to edit this message");
@@ -67,8 +68,14 @@ interface Checked {
   newStream?: StreamRow;
 }
 
-/** Zulip's check_update_message, in its order, so that the first problem is the one reported. */
-async function checkUpdate(q: Q, realm: RealmRow, user: UserRow, messageId: number, req: MessageEditRequest): Promise<Checked> {
+/**
+ * Zulip's check_update_message, in its order, so that the first problem is the one reported,
+ * with the rules of the reported feature `level`: from 162 the move time limits are the
+ * organization's settings (a stream move had none before); from 172 "(no topic)" messages
+ * are no longer anyone's to retitle, and a non-moderator's `change_all` move must be able
+ * to take the whole topic (MOVE_MESSAGES_TIME_LIMIT_EXCEEDED).
+ */
+async function checkUpdate(q: Q, realm: RealmRow, user: UserRow, messageId: number, req: MessageEditRequest, level: number): Promise<Checked> {
   const { message } = await accessMessage(q, user, messageId);
   const settings = realmSettings(realm.settings);
   if (req.content !== undefined && !settings.allow_message_editing) throw badRequest('Your organization has turned off message editing');
@@ -87,16 +94,18 @@ async function checkUpdate(q: Q, realm: RealmRow, user: UserRow, messageId: numb
   if (streamId !== undefined && req.content !== undefined) throw badRequest('Cannot change message content while changing stream');
 
   if (req.content !== undefined && message.sender_id !== user.id) throw noPermission();
-  const noTopic = message.topic === '(no topic)';
-  // Anyone may tend "(no topic)" messages.
+  // Below level 172 anyone may tend "(no topic)" messages, at any age.
+  const noTopic = message.topic === '(no topic)' && level < 172;
   if (topic !== undefined && !noTopic && !canEditTopics(user, realm)) throw noPermission();
   const age = nowSeconds() - message.date_sent;
   const contentLimit = settings.message_content_edit_limit_seconds;
   if (req.content !== undefined && contentLimit !== null && contentLimit > 0 && age > contentLimit + EDIT_LIMIT_BUFFER) {
     throw badRequest('The time limit for editing this message has passed');
   }
-  if (topic !== undefined && !isModeratorOrAbove(user.role) && !noTopic && age > TOPIC_EDIT_LIMIT_SECONDS + EDIT_LIMIT_BUFFER) {
-    throw badRequest("The time limit for editing this message's topic has passed");
+  const topicLimit = level >= 162 ? settings.move_messages_within_stream_limit_seconds : TOPIC_EDIT_LIMIT_SECONDS;
+  if (topic !== undefined && !isModeratorOrAbove(user.role) && !noTopic && topicLimit !== null && age > topicLimit + EDIT_LIMIT_BUFFER) {
+    // Zulip 9's wording (feature level 277) once the limit is the setting.
+    throw badRequest(level >= 162 ? "The time limit for editing this message's topic has passed." : "The time limit for editing this message's topic has passed");
   }
 
   const out: Checked = { message };
@@ -113,9 +122,36 @@ async function checkUpdate(q: Q, realm: RealmRow, user: UserRow, messageId: numb
     if (stream.deactivated === 1) throw invalidStreamId();
     const policy = streamPostPolicyError(user, stream, realm);
     if (policy) throw badRequest(policy);
+    const limit = settings.move_messages_between_streams_limit_seconds;
+    if (level >= 162 && !isModeratorOrAbove(user.role) && limit !== null && age > limit + EDIT_LIMIT_BUFFER) {
+      throw badRequest("The time limit for editing this message's channel has passed");
+    }
     out.newStream = stream;
   }
+  if (level >= 172 && req.propagateMode === 'change_all' && !isModeratorOrAbove(user.role) && out.oldStream && (topic !== undefined || streamId !== undefined)) {
+    await checkChangeAllTimeLimit(q, user, settings, message, out.oldStream, topic !== undefined, streamId !== undefined);
+  }
   return out;
+}
+
+/**
+ * Zulip's check_time_limit_for_change_all_propagate_mode (feature level 172): the stricter
+ * of the limits that apply to this move must cover every message of the topic the mover
+ * can see, or the request fails naming how many of the newest they may move.
+ */
+async function checkChangeAllTimeLimit(q: Q, user: UserRow, settings: Readonly<RealmSettings>, message: MessageRow, stream: StreamRow,
+  topicMoved: boolean, streamMoved: boolean): Promise<void> {
+  const limits = [
+    topicMoved ? settings.move_messages_within_stream_limit_seconds : null,
+    streamMoved ? settings.move_messages_between_streams_limit_seconds : null,
+  ].filter((l): l is number => l !== null);
+  if (limits.length === 0) return;
+  const oldest = nowSeconds() - (Math.min(...limits) + EDIT_LIMIT_BUFFER);
+  const all = await messageEdits.listTopicMessageDates(q, stream.id, message.topic,
+    stream.history_public_to_subscribers !== 1 ? user.id : undefined);
+  const allowed = all.filter((m) => m.date_sent > oldest);
+  if (allowed.length === all.length) return;
+  throw moveMessagesTimeLimitExceeded(allowed[0]?.id ?? null, all.length, allowed.length);
 }
 
 /** The flags an edit's new rendering gives each recipient (Zulip's update_user_message_flags). */
@@ -138,7 +174,7 @@ interface Plan {
   notice?: (q: Q) => Promise<MoveNotice>;
 }
 
-async function planUpdate(q: Q, realm: RealmRow, user: UserRow, c: Checked, req: MessageEditRequest, featureLevel: number): Promise<Plan> {
+async function planUpdate(q: Q, realm: RealmRow, user: UserRow, c: Checked, req: MessageEditRequest, level: number): Promise<Plan> {
   const { message, oldStream, newStream } = c;
   const now = nowSeconds();
   const event: UpdateMessageEvent = {
@@ -157,7 +193,7 @@ async function planUpdate(q: Q, realm: RealmRow, user: UserRow, c: Checked, req:
   if (c.content !== undefined) {
     const rendered = await renderMessage(c.content, await renderContextFor(q, realm, user, c.content));
     // As Zulip's update_message: the editor must be allowed to mention the groups it names.
-    await checkUserGroupMentionAllowed(q, user, rendered.mentionedGroupIds, featureLevel);
+    await checkUserGroupMentionAllowed(q, user, rendered.mentionedGroupIds, level);
     const alertWords = await realmAlertWords(q, realm.id);
     rows = rows.map((r) => {
       const flags = recomputeFlags(r.flags, r.user_id, message.sender_id, c.content!, rendered.mentionedUserIds, rendered.wildcardMentioned, alertWords);
@@ -258,6 +294,8 @@ async function planUpdate(q: Q, realm: RealmRow, user: UserRow, c: Checked, req:
       movedAll: req.propagateMode === 'change_all' || await topicEmptyFor(after, user, oldStream, origTopic),
       participants: resolveToggled ? await messageEdits.listParticipants(after, changed) : undefined,
       notifyOld: req.notifyOldThread, notifyNew: req.notifyNewThread,
+      // Feature level 152: a move within the stream leaves breadcrumbs too.
+      topicMoveNotices: level >= 152,
     }),
   };
 }
@@ -271,7 +309,8 @@ async function topicEmptyFor(q: Q, user: UserRow, stream: StreamRow, topic: stri
 /** PATCH /messages/{id}: checks and plans on reads, writes and tells in one transaction; breadcrumbs follow once it has committed. */
 export async function updateMessage(ctx: AppContext, realm: RealmRow, user: UserRow, messageId: number, req: MessageEditRequest): Promise<void> {
   const q = ctx.store.db;
-  const plan = await planUpdate(q, realm, user, await checkUpdate(q, realm, user, messageId, req), req, ctx.config.featureLevel);
+  const level = ctx.config.featureLevel;
+  const plan = await planUpdate(q, realm, user, await checkUpdate(q, realm, user, messageId, req, level), req, level);
   await transact(ctx, plan.write);
   if (plan.notice) await sendMoveNotices(ctx, realm, user, await plan.notice(q));
 }

@@ -20,6 +20,8 @@ export interface MoveNotice {
   participants: ReadonlySet<number> | undefined;
   notifyOld: boolean;
   notifyNew: boolean;
+  /** From feature level 152 a move within the stream (a topic rename) leaves breadcrumbs too, as the request asks. */
+  topicMoveNotices: boolean;
 }
 
 /** Zulip's silent mention: names the user without notifying them. */
@@ -38,12 +40,17 @@ function newThreadText(n: MoveNotice, user: string, from: string): string {
   return `${n.changedIds.length} messages were moved here from ${from} by ${user}.`;
 }
 
+/** A topic's name without the resolved mark: Python's lstrip of RESOLVED_TOPIC_PREFIX's characters. */
+const unresolvedName = (topic: string) => topic.replace(/^[\u2714 ]+/u, '');
+
 /**
- * Notification Bot's messages after a move, as Zulip 5 writes them: resolving or
+ * Notification Bot's messages after a move, as Zulip writes them: resolving or
  * unresolving a topic is announced in it (unread only for its participants); moving
  * messages to another stream leaves breadcrumbs in the new thread and the old one, each
- * unless the request turned it off. The edit has committed: a notice that cannot be
- * sent is logged, never undoes it.
+ * unless the request turned it off. From feature level 152 so does a move to another
+ * topic of the same stream (Zulip 6's do_update_message), except that a request that only
+ * resolved or unresolved the topic is announced by that notice alone. The edit has
+ * committed: a notice that cannot be sent is logged, never undoes it.
  */
 export async function sendMoveNotices(ctx: AppContext, realm: RealmRow, mover: UserRow, n: MoveNotice): Promise<void> {
   const q = ctx.store.db;
@@ -57,9 +64,11 @@ export async function sendMoveNotices(ctx: AppContext, realm: RealmRow, mover: U
       const resolved = n.newTopic.startsWith(RESOLVED_TOPIC_PREFIX);
       await send(n.oldStream, n.newTopic, `${user} has marked this topic as ${resolved ? 'resolved' : 'unresolved'}.`, n.participants);
     }
-    if (!n.newStream) return;
-    if (n.notifyNew) await send(n.newStream, n.newTopic, newThreadText(n, user, topicLink(n.oldStream, n.origTopic)));
-    if (n.notifyOld) await send(n.oldStream, n.origTopic, oldThreadText(n, user, topicLink(n.newStream, n.newTopic)));
+    if (!n.newStream && !n.topicMoveNotices) return;
+    const target = n.newStream ?? n.oldStream;
+    const onlyResolved = !n.newStream && n.participants !== undefined && unresolvedName(n.origTopic) === unresolvedName(n.newTopic);
+    if (n.notifyNew && !onlyResolved) await send(target, n.newTopic, newThreadText(n, user, topicLink(n.oldStream, n.origTopic)));
+    if (n.notifyOld) await send(n.oldStream, n.origTopic, oldThreadText(n, user, topicLink(target, n.newTopic)));
   } catch (err) {
     ctx.log.error({ err }, 'move notices could not be sent');
   }

@@ -31,6 +31,18 @@ export interface RealmUpdateRequest {
 /** Zulip's RequestVariableConversionError message. */
 const badValue = (name: string, value: unknown) => badRequest(`Bad value for '${name}': ${String(value)}`);
 
+/** Zulip's check_string_or_int on a raw parameter: a JSON integer, or a string (JSON-quoted or bare). */
+function strOrInt(name: string, raw: string): number | string {
+  let v: unknown = raw;
+  try {
+    v = JSON.parse(raw);
+  } catch {
+    /* a bare string such as `unlimited` */
+  }
+  if (typeof v === 'string' || Number.isSafeInteger(v)) return v as string | number;
+  throw badRequest(`${name} is not a string or integer`);
+}
+
 /** Zulip's parse_message_retention_days / parse_message_content_delete_limit: a positive integer or a special string. */
 function parseLimit(name: string, raw: number | string, special: Record<string, number | null>): number | null {
   if (typeof raw === 'string') {
@@ -50,6 +62,10 @@ async function checkRealmUpdate(ctx: AppContext, realm: RealmRow, user: UserRow,
     const rule = REALM_SETTING_RULES[name as RealmSettingName];
     if (rule.kind === 'intIn' && !rule.values.includes(value as never)) throw badRequest(`Invalid ${name}`);
     if (rule.kind === 'nonNegativeInt' && (value as number) < 0) throw badValue(name, value);
+    if (rule.kind === 'timeLimit') {
+      wanted[name] = parseLimit(name, strOrInt(name, value as string), { unlimited: null });
+      continue;
+    }
     // Feature level 133 removed the stream administrators option (4) of wildcard_mention_policy,
     // which Zulip migrated to administrators (5). A client of an older level may still send it:
     // from 133 it is stored as what it always meant, so that the answer and the event say 5.

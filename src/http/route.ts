@@ -92,6 +92,10 @@ export function pathInt(r: BaseRequest<unknown>, name: string): number {
 
 /** The answer of a route that answers nothing beside `result` and `msg`. */
 export const NoAnswer = Type.Object({}, { description: 'Nothing beside result and msg' });
+/** A batched action's answer (delete_topic, mark_all_as_read): `complete` from feature level 211. */
+export const CompleteAnswer = Type.Object({
+  complete: Type.Optional(Type.Boolean({ description: 'false: the time budget ran out first; repeating the request continues (feature level 211)' })),
+});
 
 /** A route's one effect, after which it answers nothing beside `result` and `msg`. */
 export async function done(effect: Promise<unknown>): Promise<Record<string, never>> {

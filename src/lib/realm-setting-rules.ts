@@ -10,7 +10,9 @@ export type RealmSettingRule =
   | { kind: 'int' }
   /** Zulip's to_non_negative_int converter ("Bad value for '<name>': <value>"). */
   | { kind: 'nonNegativeInt' }
-  | { kind: 'str' };
+  | { kind: 'str' }
+  /** Zulip's parse_message_time_limit_setting: a positive integer, or `unlimited` (null). */
+  | { kind: 'timeLimit' };
 
 const bool = { kind: 'bool' } as const;
 // Zulip's policy value sets (Realm.*_POLICY_TYPES at feature level 122).
@@ -30,7 +32,8 @@ export const REALM_SETTING_RULES = {
   add_custom_emoji_policy: COMMON,
   delete_own_message_policy: COMMON_MESSAGE,
   allow_message_editing: bool,
-  edit_topic_policy: COMMON_MESSAGE,
+  // Feature level 159 added Nobody (6), accepted at every level.
+  edit_topic_policy: { kind: 'intIn', values: [1, 2, 3, 4, 5, 6] },
   mandatory_topics: bool,
   allow_edit_history: bool,
   default_language: { kind: 'str' },
@@ -43,7 +46,7 @@ export const REALM_SETTING_RULES = {
   create_private_stream_policy: COMMON,
   create_web_public_stream_policy: { kind: 'intIn', values: [2, 4, 6, 7] },
   invite_to_stream_policy: COMMON,
-  move_messages_between_streams_policy: COMMON,
+  move_messages_between_streams_policy: { kind: 'intIn', values: [1, 2, 3, 4, 6] },
   user_group_edit_policy: COMMON,
   private_message_policy: { kind: 'intIn', values: [1, 2] },
   wildcard_mention_policy: { kind: 'intIn', values: [1, 2, 3, 4, 5, 6, 7] },
@@ -56,6 +59,9 @@ export const REALM_SETTING_RULES = {
   enable_spectator_access: bool,
   enable_read_receipts: bool,
   want_advertise_in_communities_directory: bool,
+  // Feature level 162 (moving messages' time limits).
+  move_messages_within_stream_limit_seconds: { kind: 'timeLimit' },
+  move_messages_between_streams_limit_seconds: { kind: 'timeLimit' },
 } as const satisfies Record<string, RealmSettingRule>;
 
 /** wildcard_mention_policy's stream administrators option, accepted only below feature level 133. */

@@ -57,12 +57,18 @@ export const REALM_SETTING_DEFAULTS = {
   // Zulip turns read receipts on for new organizations.
   enable_read_receipts: true,
   want_advertise_in_communities_directory: false,
+  // Feature level 162: how long non-moderators may move messages to another topic or
+  // stream (null: no limit); Zulip's DEFAULT_MOVE_MESSAGE_LIMIT_SECONDS, a week, for both.
+  move_messages_within_stream_limit_seconds: 604_800 as number | null,
+  move_messages_between_streams_limit_seconds: 604_800 as number | null,
 };
 
 /** The feature level that added each later setting: register shows `realm_<name>` only from it (PATCH /realm takes it at any). */
 export const REALM_SETTING_LEVELS: Readonly<Partial<Record<keyof typeof REALM_SETTING_DEFAULTS, number>>> = {
   want_advertise_in_communities_directory: 129,
   enable_read_receipts: 137,
+  move_messages_within_stream_limit_seconds: 162,
+  move_messages_between_streams_limit_seconds: 162,
 };
 
 export type RealmSettings = typeof REALM_SETTING_DEFAULTS;

@@ -1,6 +1,6 @@
 import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { testApp, people, type TestApp, type TestUser } from '../helpers/app.js';
+import { FEATURE_LEVEL, testApp, people, type TestApp, type TestUser } from '../helpers/app.js';
 import { createStreams } from '../helpers/streams.js';
 import { sendMessage } from '../helpers/messages.js';
 import { EventLog } from '../helpers/events.js';
@@ -55,7 +55,7 @@ beforeEach(async () => {
 
 test('mark_all_as_read: every unread message of the user, nobody else\'s; the event says `all` and names none', async () => {
   assert.deepEqual(await unreadIds(bob), [ids.lunch1, ids.lunch2, ids.deploy, ids.random, ids.pm]);
-  assert.deepEqual(assertOk(await post(bob, '/mark_all_as_read')), { result: 'success', msg: '' });
+  assert.deepEqual(assertOk(await post(bob, '/mark_all_as_read')), { result: 'success', msg: '', ...(FEATURE_LEVEL >= 211 ? { complete: true } : {}) });
   assert.deepEqual(await unreadIds(bob), []);
   assert.deepEqual(await unreadIds(carol), [ids.lunch1, ids.lunch2, ids.deploy]);
   assert.deepEqual(log.events, [{ realmId: t.realm.id, userIds: [bob.id], event: readEvent([], true) }]);

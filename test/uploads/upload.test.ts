@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { testApp, people, type TestApp, type TestUser } from '../helpers/app.js';
+import { FEATURE_LEVEL, testApp, people, type TestApp, type TestUser } from '../helpers/app.js';
 import { postMultipart, uploadOne, fetchUpload } from '../helpers/multipart.js';
 
 /** POST /user_uploads: the file streams to storage; Zulip's errors, in Zulip's order. */
@@ -20,7 +20,8 @@ test('an upload answers its uri, under any field name, and its uploader can fetc
   assert.equal(r.status, 200, JSON.stringify(r.body));
   assert.equal(r.body.result, 'success');
   assert.match(r.body.uri, new RegExp(`^/user_uploads/${t.realm.id}/[A-Za-z0-9_-]{24}/My-Report-final.txt$`));
-  assert.equal(r.body.url, undefined, 'feature level 122 answers uri only');
+  // Feature level 272 adds `url`, the same; 122 answers uri only.
+  assert.equal(r.body.url, FEATURE_LEVEL >= 272 ? r.body.uri : undefined);
   const got = await fetchUpload(t, r.body.uri, u.alice);
   assert.equal(got.status, 200);
   assert.equal(got.body, 'the report');
@@ -89,4 +90,19 @@ test('names are sanitised as Zulip does; an empty name still gets a file', async
   assert.equal((await fetchUpload(t, encodeURI(uri), u.alice)).status, 200);
   const odd = await uploadOne(t, u.alice, '!!!');
   assert.ok(odd.endsWith('/uploaded-file'), odd);
+});
+
+test('from feature level 272 the answer has url beside uri (the same path); the app still reads uri', async () => {
+  const late = await testApp({ featureLevel: 277 });
+  try {
+    const { carol } = await late.createUsers(people('carol'));
+    const r = await postMultipart(late, URL, carol, [{ field: 'file', filename: 'a.txt', content: 'x' }]);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.deepEqual(Object.keys(r.body).sort(), ['msg', 'result', 'uri', 'url']);
+    assert.match(r.body.uri, /^\/user_uploads\/\d+\/[A-Za-z0-9_-]{24}\/a.txt$/);
+    assert.equal(r.body.url, r.body.uri);
+    assert.equal((await fetchUpload(late, r.body.url, carol)).body, 'x');
+  } finally {
+    await late.close();
+  }
 });

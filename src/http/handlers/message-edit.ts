@@ -12,7 +12,7 @@ export const messageEditRoutes: Route[] = [
       topic: Opt(Str({ aliases: ['subject'] })),
       stream_id: Opt(Int({ description: 'Move the message (and others, by propagate_mode) to this stream' })),
       content: Opt(Str()),
-      send_notification_to_old_thread: Default(Bool(), true),
+      send_notification_to_old_thread: Opt(Bool({ description: 'Default true, false from feature level 152' })),
       send_notification_to_new_thread: Default(Bool(), true),
     },
     answer: NoAnswer,
@@ -28,7 +28,8 @@ export const messageEditRoutes: Route[] = [
         topic,
         streamId,
         propagateMode: mode as PropagateMode,
-        notifyOldThread: r.args.send_notification_to_old_thread,
+        // Feature level 152 changed the default from true to false.
+        notifyOldThread: r.args.send_notification_to_old_thread ?? r.ctx.config.featureLevel < 152,
         notifyNewThread: r.args.send_notification_to_new_thread,
       });
       return {};

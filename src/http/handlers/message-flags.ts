@@ -1,12 +1,13 @@
-import { done, NoAnswer, route, type Route } from '../route.js';
+import { CompleteAnswer, done, NoAnswer, route, type Route } from '../route.js';
 import { AnyJson, Bool, Default, Int, IntList, Str, Type } from '../../schemas/params.js';
 import { anchorOf, NARROW } from './message-read.js';
 import { fetchMessageWindow, MAX_MESSAGES_PER_FETCH } from '../../reads/messages.js';
 import { badRequest } from '../../errors.js';
 import { LIST_LIMITS } from '../../lib/limits.js';
+import { completeAnswer } from '../../lib/batch-budget.js';
 import { transact } from '../../actions/transaction.js';
 import { doUpdateMessageFlags } from '../../actions/message-flags.js';
-import { doMarkAllAsRead, doMarkStreamAsRead } from '../../actions/mark-read.js';
+import { markAllAsRead, doMarkStreamAsRead } from '../../actions/mark-read.js';
 
 export const messageFlagRoutes: Route[] = [
   route({
@@ -60,8 +61,8 @@ export const messageFlagRoutes: Route[] = [
     },
   }),
   route({
-    method: 'POST', path: '/mark_all_as_read', auth: 'user', summary: 'Mark all messages as read', answer: NoAnswer,
-    handler: async (r) => done(transact(r.ctx, (tx) => doMarkAllAsRead(tx, r.user))),
+    method: 'POST', path: '/mark_all_as_read', auth: 'user', summary: 'Mark all messages as read', answer: CompleteAnswer,
+    handler: async (r) => completeAnswer(r.ctx.config.featureLevel, await markAllAsRead(r.ctx, r.user)),
   }),
   route({
     method: 'POST', path: '/mark_stream_as_read', auth: 'user', summary: 'Mark a stream as read', params: { stream_id: Int() }, answer: NoAnswer,

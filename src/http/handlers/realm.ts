@@ -7,7 +7,7 @@ import { SETTING_RULES, type SettingName } from '../../lib/settings-rules.js';
 import { updateRealm } from '../../actions/realm-update.js';
 import { updateRealmUserDefaults } from '../../actions/realm-user-defaults.js';
 
-const paramOf = (kind: string) => (kind === 'bool' ? Opt(Bool()) : kind === 'str' || kind === 'strIn' ? Opt(Str()) : Opt(Int()));
+const paramOf = (kind: string) => (kind === 'bool' ? Opt(Bool()) : kind === 'str' || kind === 'strIn' || kind === 'timeLimit' ? Opt(Str()) : Opt(Int()));
 const ruleParams = <N extends string>(rules: Record<N, { kind: string }>, names: readonly N[] = Object.keys(rules) as N[]) =>
   Object.fromEntries(names.map((n) => [n, paramOf(rules[n].kind)])) as Record<N, ReturnType<typeof paramOf>>;
 

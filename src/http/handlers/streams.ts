@@ -1,4 +1,4 @@
-import { done, NoAnswer, pathInt, route, type AuthedRequest, type Route } from '../route.js';
+import { CompleteAnswer, done, NoAnswer, pathInt, route, type AuthedRequest, type Route } from '../route.js';
 import { Bool, Default, Int, Opt, Str, Type, type ArgsOf } from '../../schemas/params.js';
 import { WireListedStream, WireStream } from '../../schemas/wire.js';
 import { transact } from '../../actions/transaction.js';
@@ -9,7 +9,8 @@ import { badRequest } from '../../errors.js';
 import { isAdminRole } from '../../lib/roles.js';
 import { doEditStream } from '../../actions/stream-edit-request.js';
 import { doDeactivateStream } from '../../actions/stream-delete.js';
-import { doDeleteTopic } from '../../actions/topic-delete.js';
+import { deleteTopic } from '../../actions/topic-delete.js';
+import { completeAnswer } from '../../lib/batch-budget.js';
 import { doAddDefaultStream, doRemoveDefaultStream } from '../../actions/default-streams.js';
 import { defaultStreams, listStreams, subscriberIds, topicsOf } from '../../reads/streams.js';
 import { checkStreamDescription } from '../../actions/stream-create.js';
@@ -136,11 +137,13 @@ export const streamRoutes: Route[] = [
     },
   }),
   route({
-    method: 'POST', path: '/streams/:stream_id/delete_topic', auth: 'user', summary: 'Delete a topic', requires: 'admin', params: { topic_name: Str() }, answer: NoAnswer,
+    method: 'POST', path: '/streams/:stream_id/delete_topic', auth: 'user', summary: 'Delete a topic', requires: 'admin', params: { topic_name: Str() },
+    answer: CompleteAnswer,
     handler: async (r) => {
       const id = pathInt(r, 'stream_id');
       const topic = r.args.topic_name;
-      return done(transact(r.ctx, async (tx) => doDeleteTopic(tx, r.user, (await accessStreamById(tx.db, r.user, id)).stream, topic)));
+      const { stream } = await accessStreamById(r.ctx.store.db, r.user, id);
+      return completeAnswer(r.ctx.config.featureLevel, await deleteTopic(r.ctx, r.user, stream, topic));
     },
   }),
   route({

@@ -50,10 +50,13 @@ async function serveUpload(r: BaseRequest<unknown>, user: UserRow): Promise<Reco
 
 export const uploadRoutes: Route[] = [
   route({
-    method: 'POST', path: '/user_uploads', auth: 'user', streamsFiles: true, summary: 'Upload a file', answer: Type.Object({ uri: Type.String() }),
+    method: 'POST', path: '/user_uploads', auth: 'user', streamsFiles: true, summary: 'Upload a file',
+    answer: Type.Object({ uri: Type.String(), url: Type.Optional(Type.String({ description: 'The same as uri, which it replaces (feature level 272)' })) }),
     handler: async (r) => {
       const maxMib = r.ctx.config.maxFileUploadSizeMib;
-      return { uri: await uploadFile(r.ctx, r.user, filesOf(r.req, maxMib * MIB), maxMib) };
+      const uri = await uploadFile(r.ctx, r.user, filesOf(r.req, maxMib * MIB), maxMib);
+      // Level 272 renamed the field `url`; `uri` stays for older clients (zulip-flutter reads it).
+      return r.ctx.config.featureLevel >= 272 ? { uri, url: uri } : { uri };
     },
   }),
   // A message's links are relative (/user_uploads/...); clients fetch them with the API's

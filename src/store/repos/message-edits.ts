@@ -44,6 +44,17 @@ export const messageEdits = {
    * The ids of a stream's topic, oldest first: after `afterId` only when given, and only
    * those `receivedBy` has a row for when given (a stream without shared history).
    */
+  /** A topic's messages with when they were sent, oldest first; only those `receivedBy` got, when given. */
+  listTopicMessageDates: async (q: Q, streamId: number, topic: string, receivedBy?: number): Promise<Array<{ id: number; date_sent: number }>> => {
+    let query = q.selectFrom('message').select(['message.id', 'message.date_sent'])
+      .where('message.stream_id', '=', streamId).where('message.topic_lower', '=', topic.toLowerCase());
+    if (receivedBy !== undefined) {
+      query = query.where((eb) => eb.exists(eb.selectFrom('user_message').select('user_message.message_id')
+        .whereRef('user_message.message_id', '=', 'message.id').where('user_message.user_id', '=', receivedBy)));
+    }
+    return query.orderBy('message.id').execute();
+  },
+
   listTopicMessageIds: async (q: Q, streamId: number, topic: string, opts: { afterId?: number; receivedBy?: number }): Promise<number[]> => {
     let query = q.selectFrom('message').select('message.id')
       .where('message.stream_id', '=', streamId).where('message.topic_lower', '=', topic.toLowerCase());

@@ -108,14 +108,15 @@ export const messages = {
    * A topic's messages (ids and topic as written), oldest first; with `receivedBy`, only
    * those that user holds a row for (a stream without shared history).
    */
-  listInTopic: async (q: Q, streamId: number, topicLower: string, receivedBy?: number): Promise<Array<{ id: number; topic: string }>> => {
+  /** The newest `limit` messages of a topic (newest first); only those `receivedBy` got, when given. */
+  listNewestInTopic: async (q: Q, streamId: number, topicLower: string, limit: number, receivedBy?: number): Promise<Array<{ id: number; topic: string }>> => {
     let query = q.selectFrom('message').select(['message.id', 'message.topic'])
       .where('message.stream_id', '=', streamId).where('message.topic_lower', '=', topicLower);
     if (receivedBy !== undefined) {
       query = query.where((eb) => eb.exists(eb.selectFrom('user_message').select('user_message.message_id')
         .whereRef('user_message.message_id', '=', 'message.id').where('user_message.user_id', '=', receivedBy)));
     }
-    return query.orderBy('message.id').execute();
+    return query.orderBy('message.id', 'desc').limit(limit).execute();
   },
 
   /** The newest ids (newest first, at most `limit`) of the streams' messages sent after `since`: a new user's history. */

@@ -93,9 +93,12 @@ export const userMessages = {
    * condition walks the partial index of unread rows, so the cost is the unread count,
    * never the user's history. How many rows changed.
    */
-  markAllRead: async (q: Q, userId: number): Promise<number> =>
+  /** Marks at most `limit` of the user's unread rows read (UPDATE has no LIMIT: a subquery picks them). How many changed. */
+  markAllRead: async (q: Q, userId: number, limit: number): Promise<number> =>
     Number((await q.updateTable('user_message').set((eb) => ({ flags: eb('flags', '|', sql.lit(FLAG_BITS.read)) }))
-      .where('user_id', '=', userId).where(unread).executeTakeFirst()).numUpdatedRows),
+      .where('user_id', '=', userId)
+      .where('message_id', 'in', (eb) => eb.selectFrom('user_message').select('message_id').where('user_id', '=', userId).where(unread).limit(limit))
+      .executeTakeFirst()).numUpdatedRows),
 
   /**
    * Marks the user's unread messages of a stream (of one topic, matched case-insensitively,
