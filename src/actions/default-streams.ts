@@ -8,7 +8,7 @@ import { doAddSubscriptions } from './subscription-add.js';
 
 async function notifyDefaultStreams(tx: Tx, realmId: number): Promise<void> {
   const list = await streams.listDefaults(tx.db, realmId);
-  tx.notify({ type: 'default_streams', default_streams: list.map(presentStream) }, await nonGuestUserIds(tx.db, realmId), realmId);
+  tx.notify({ type: 'default_streams', default_streams: list.map((s) => presentStream(s)) }, await nonGuestUserIds(tx.db, realmId), realmId);
 }
 
 export async function doAddDefaultStream(tx: Tx, stream: StreamRow): Promise<void> {

@@ -13,6 +13,7 @@ import { accessPrincipals } from '../access/user.js';
 import { LIST_LIMITS } from '../lib/limits.js';
 import { doRemoveSubscriptions } from './subscription-remove.js';
 import { sendSubscriptionNotices } from './subscription-notices.js';
+import { doAddDefaultStream } from './default-streams.js';
 
 export interface SubscribeRequest {
   streams: Array<{ name: string; description?: string }>;
@@ -25,6 +26,10 @@ export interface SubscribeRequest {
   messageRetentionDays?: number | null | undefined;
   authorizationErrorsFatal: boolean;
   announce?: boolean | undefined;
+  /** Adds the stream(s) created to the default streams (feature level 200). */
+  isDefaultStream?: boolean | undefined;
+  /** The reported feature level, where the answer or the checks differ by level. */
+  featureLevel?: number | undefined;
 }
 
 export interface SubscribeResult {
@@ -37,6 +42,8 @@ function checkCanCreate(user: UserRow, realm: RealmRow, req: SubscribeRequest): 
   if (!hasPolicyPermission(user, realm, req.inviteOnly ? 'create_private_stream_policy' : 'create_public_stream_policy')) {
     throw insufficientPermission();
   }
+  if (req.isDefaultStream && !isAdminRole(user.role)) throw insufficientPermission();
+  if (req.isDefaultStream && req.inviteOnly) throw badRequest('A default stream cannot be private.');
   if (req.isWebPublic) {
     if (!webPublicStreamsEnabled(realm)) throw badRequest('Web-public streams are not enabled.');
     if (!hasPolicyPermission(user, realm, 'create_web_public_stream_policy')) throw insufficientPermission();
@@ -82,7 +89,7 @@ interface SubscribeIo {
 
 async function subscribeWith(io: SubscribeIo, realm: RealmRow, acting: UserRow, req: SubscribeRequest): Promise<SubscribeResult> {
   const q = io.q;
-  const principals = req.principals && req.principals.length > 0 ? await accessPrincipals(q, acting, req.principals) : [];
+  const principals = req.principals && req.principals.length > 0 ? await accessPrincipals(q, acting, req.principals, req.featureLevel) : [];
   if (req.isWebPublic && req.inviteOnly) throw badRequest('Invalid parameters');
   const wanted = new Map<string, { name: string; description?: string }>();
   for (const s of req.streams) {
@@ -111,8 +118,10 @@ async function subscribeWith(io: SubscribeIo, realm: RealmRow, acting: UserRow, 
         out.push(await doCreateStream(tx, realm, {
           name: s.name, description: s.description ?? '', inviteOnly: req.inviteOnly, isWebPublic: req.isWebPublic,
           historyPublicToSubscribers: req.historyPublicToSubscribers ?? null, streamPostPolicy: req.streamPostPolicy ?? 1,
-          messageRetentionDays: req.messageRetentionDays ?? null,
+          messageRetentionDays: req.messageRetentionDays ?? null, creatorId: acting.id,
         }));
+        // Only the streams this request creates become default (Zulip's list_to_streams).
+        if (req.isDefaultStream) await doAddDefaultStream(tx, out[out.length - 1]!);
       }
       return out;
     }));
@@ -158,8 +167,9 @@ export function pairBatches(streamList: StreamRow[], users: UserRow[]): Array<[S
  * Checked outside any transaction, written in batches as subscribeRequest is.
  */
 export async function unsubscribeRequest(ctx: AppContext, acting: UserRow, names: string[], principals: Array<string | number> | undefined): Promise<{ removed: string[]; not_removed: string[] }> {
-  const targets = principals && principals.length > 0 ? await accessPrincipals(ctx.store.db, acting, principals) : [];
-  const list = await streamsToLeave(ctx.store.db, acting, names, targets);
+  const level = ctx.config.featureLevel;
+  const targets = principals && principals.length > 0 ? await accessPrincipals(ctx.store.db, acting, principals, level) : [];
+  const list = await streamsToLeave(ctx.store.db, acting, names, targets, level);
   const removed: string[] = [];
   const notRemoved: string[] = [];
   for (const [streamPart, userPart] of pairBatches(list, targets.length > 0 ? targets : [acting])) {
@@ -171,14 +181,26 @@ export async function unsubscribeRequest(ctx: AppContext, acting: UserRow, names
 }
 
 /** The same inside the caller's transaction (PATCH /users/me/subscriptions). */
-export async function doUnsubscribeRequest(tx: Tx, acting: UserRow, names: string[], principals: UserRow[] | undefined): Promise<{ removed: string[]; not_removed: string[] }> {
+export async function doUnsubscribeRequest(tx: Tx, acting: UserRow, names: string[], principals: UserRow[] | undefined, featureLevel = 0): Promise<{ removed: string[]; not_removed: string[] }> {
   const targets = principals && principals.length > 0 ? principals : [];
-  const list = await streamsToLeave(tx.db, acting, names, targets);
+  const list = await streamsToLeave(tx.db, acting, names, targets, featureLevel);
   const { removed, notSubscribed } = await doRemoveSubscriptions(tx, list, targets.length > 0 ? targets : [acting]);
   return { removed: removed.map((p) => p.stream.name), not_removed: notSubscribed.map((p) => p.stream.name) };
 }
 
-async function streamsToLeave(q: Q, acting: UserRow, names: string[], targets: UserRow[]): Promise<StreamRow[]> {
+/**
+ * Whether removing `target` counts as acting for someone else: from feature level 145, as
+ * Zulip's user_directly_controls_user, a user's own bots count as themselves.
+ */
+function controlsDirectly(acting: UserRow, target: UserRow, featureLevel: number): boolean {
+  if (target.id === acting.id) return true;
+  return featureLevel >= OWN_BOTS_UNSUBSCRIBABLE && target.is_bot === 1 && target.bot_owner_id === acting.id;
+}
+
+/** The feature level from which users may unsubscribe the bots they own. */
+export const OWN_BOTS_UNSUBSCRIBABLE = 145;
+
+async function streamsToLeave(q: Q, acting: UserRow, names: string[], targets: UserRow[], featureLevel: number): Promise<StreamRow[]> {
   const trimmed = names.map((raw) => raw.trim());
   const found = new Map((await streams.listByNames(q, acting.realm_id, trimmed)).map((s) => [s.name_lower, s]));
   const subs = await subscriptions.mapActiveOfUser(q, acting.id, [...found.values()].map((s) => s.id));
@@ -188,7 +210,7 @@ async function streamsToLeave(q: Q, acting: UserRow, names: string[], targets: U
     if (!stream || !canSeeStreamMetadata(acting, stream, subs.get(stream.id) ?? null)) throw streamDoesNotExist(name);
     if (!list.some((s) => s.id === stream.id)) list.push(stream);
   }
-  if (targets.some((u) => u.id !== acting.id) && !isAdminRole(acting.role)) throw mustBeAdmin();
+  if (targets.some((u) => !controlsDirectly(acting, u, featureLevel)) && !isAdminRole(acting.role)) throw mustBeAdmin();
   checkSubscriptionPairs(list.length, Math.max(1, targets.length));
   return list;
 }

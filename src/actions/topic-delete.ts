@@ -2,7 +2,7 @@ import type { Tx } from './transaction.js';
 import type { StreamRow, UserRow } from '../store/rows.js';
 import { messages } from '../store/repos/messages.js';
 import { userMessages } from '../store/repos/user-messages.js';
-import { removeMessages } from './message-delete.js';
+import { removeMessages, updateFirstMessageId } from './message-delete.js';
 
 /**
  * Deletes the messages of a topic that the acting administrator may read (all of
@@ -33,5 +33,7 @@ export async function doDeleteTopic(tx: Tx, acting: UserRow, stream: StreamRow, 
   for (const g of groups.values()) {
     tx.notify({ type: 'delete_message', message_type: 'stream', message_ids: g.ids, stream_id: stream.id, topic: topicName }, g.users, stream.realm_id);
   }
+  // Feature level 256: deleting the stream's first message moves first_message_id, whichever way.
+  await updateFirstMessageId(tx, stream, ids);
   return ids;
 }

@@ -8,6 +8,7 @@ import { replacePart, type RegisterState } from './apply/state.js';
 import { applyDeleteMessage, applyMessage, applyMessageFlags, applyUpdateMessage } from './apply/messages.js';
 import { applyPresence, applyProfileFields, applyRealmBot, applyRealmUser, applyUserGroup, applyUserStatus } from './apply/users.js';
 import { applyStream, applySubscription, applyUserTopic } from './apply/streams.js';
+import { forLevel } from '../presenters/stream.js';
 import { applyDrafts, applyLegacySetting, applyRealm, applyUserSettings, applyUserSettingsDefaults } from './apply/settings.js';
 
 export type { RegisterState } from './apply/state.js';
@@ -27,7 +28,7 @@ export function applyEvent(state: RegisterState, e: ClientEvent, viewerId: numbe
     case 'muted_users': return replacePart(state, 'muted_users', e.muted_users);
     case 'subscription': return applySubscription(state, e, viewerId);
     case 'stream': return applyStream(state, e);
-    case 'default_streams': return replacePart(state, 'realm_default_streams', e.default_streams);
+    case 'default_streams': return replacePart(state, 'realm_default_streams', e.default_streams.map((s) => forLevel(s, state.zulip_feature_level ?? 0)));
     case 'muted_topics': return replacePart(state, 'muted_topics', e.muted_topics);
     case 'user_topic': return applyUserTopic(state, e);
     case 'alert_words': return replacePart(state, 'alert_words', e.alert_words);
