@@ -42,16 +42,32 @@ export function requireNotGuest(user: UserRow): void {
 }
 
 
-/** Resolves principals to active users of the caller's organization; anything else is unauthorized. */
-export async function accessPrincipals(q: Q, acting: UserRow, principals: Array<string | number>): Promise<UserRow[]> {
+/**
+ * Resolves principals to active users of the caller's organization. Before feature level
+ * 208 anything else is 403 UNAUTHORIZED_PRINCIPAL; from 208, as Zulip's
+ * bulk_access_users_by_*: 400 "No such user" when one is missing (checked for all first),
+ * then "User is deactivated".
+ */
+export async function accessPrincipals(q: Q, acting: UserRow, principals: Array<string | number>, featureLevel = 0): Promise<UserRow[]> {
   const out = new Map<number, UserRow>();
+  const found: Array<[string | number, UserRow | undefined]> = [];
   for (const p of principals) {
     const u = typeof p === 'number'
       ? (fitsIdColumn(p) ? await users.findInRealm(q, acting.realm_id, p) : undefined)
-      : await users.findByEmail(q, acting.realm_id, p);
+      : (p.includes('\u0000') ? undefined : await users.findByEmail(q, acting.realm_id, p));
+    found.push([p, u]);
+  }
+  if (featureLevel >= PRINCIPAL_ERRORS_BAD_REQUEST) {
+    if (found.some(([, u]) => !u)) throw noSuchUser();
+    if (found.some(([, u]) => u!.is_active !== 1)) throw badRequest('User is deactivated');
+  }
+  for (const [p, u] of found) {
     if (!u || u.is_active !== 1) throw principalNotAuthorized(p);
     out.set(u.id, u);
   }
   return [...out.values()];
 }
+
+/** The feature level from which unknown or deactivated principals are 400 BAD_REQUEST. */
+export const PRINCIPAL_ERRORS_BAD_REQUEST = 208;
 

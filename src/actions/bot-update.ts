@@ -11,6 +11,8 @@ import { doChangeFullName } from './user-update.js';
 import { notifyRealmUser } from './user-notify.js';
 import { botAudience, fullBot, notifyBotUpdate } from './bot-notify.js';
 import { ALLOWED_INTERFACES } from './bot-create.js';
+import { streamsVisibleTo } from '../reads/streams.js';
+import { notifyStreamsForRole } from './user-update.js';
 import { isPossibleId } from '../lib/ids.js';
 
 /** PATCH /bots/{bot_id}'s parameters; a stream name '' clears that default. */
@@ -40,9 +42,11 @@ export async function doUpdateBot(tx: Tx, acting: UserRow, botId: number, patch:
     // is never the organization's only owner. The event is realm_user's, as do_change_user_role's.
     if ((patch.role === Role.OWNER || bot.role === Role.OWNER) && acting.role !== Role.OWNER) throw mustBeOwner();
     if (!isAdminRole(acting.role)) throw mustBeAdmin();
+    const visible = await streamsVisibleTo(tx.db, bot);
     await users.update(tx.db, bot.id, { role: patch.role });
     await notifyRealmUser(tx, bot.realm_id, 'update', { user_id: bot.id, role: patch.role });
     bot = { ...bot, role: patch.role };
+    await notifyStreamsForRole(tx, bot, visible);
   }
   if (patch.ownerId !== undefined) await changeBotOwner(tx, bot, patch.ownerId);
   if (patch.defaultSendingStream !== undefined) {

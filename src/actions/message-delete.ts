@@ -25,7 +25,7 @@ export async function doDeleteMessage(tx: Tx, realm: RealmRow, user: UserRow, me
   if ((await removeMessages(tx, [message.id])) === 0) throw messageAlreadyDeleted();
   if (stream) {
     tx.notify({ type: 'delete_message', message_type: 'stream', message_ids: [message.id], stream_id: stream.id, topic: message.topic }, audience, realm.id);
-    await updateFirstMessageId(tx, stream, message.id);
+    await updateFirstMessageId(tx, stream, [message.id]);
   } else {
     // Since feature level 77 a private message's deletion names neither sender nor recipient.
     tx.notify({ type: 'delete_message', message_type: 'private', message_ids: [message.id] }, audience, realm.id);
@@ -61,8 +61,8 @@ export function checkCanDeleteMessage(realm: RealmRow, user: UserRow, message: M
  * Deleting a stream's first message moves its first_message_id to the oldest one left
  * (null when none is), told to everyone who lists the stream, as the send that set it was.
  */
-async function updateFirstMessageId(tx: Tx, stream: StreamRow, deletedId: number): Promise<void> {
-  if (stream.first_message_id !== deletedId) return;
+export async function updateFirstMessageId(tx: Tx, stream: StreamRow, deletedIds: number[]): Promise<void> {
+  if (stream.first_message_id === null || !deletedIds.includes(stream.first_message_id)) return;
   const first = await messages.firstIdInStream(tx.db, stream.id);
   await streams.update(tx.db, stream.id, { first_message_id: first });
   tx.notify({ type: 'stream', op: 'update', property: 'first_message_id', value: first, stream_id: stream.id, name: stream.name },

@@ -57,6 +57,8 @@ export interface StreamSpec {
   messageRetentionDays?: number | null;
   /** A group already checked (accessUserGroupForSetting); undefined: Zulip's default, role:administrators. */
   canRemoveSubscribersGroupId?: number | undefined;
+  /** The user creating it (feature level 254's creator_id); null when the system does. */
+  creatorId?: number | null;
 }
 
 /** Inserts the stream and its recipient and tells everyone who may see it. Name must be free. */
@@ -83,6 +85,7 @@ export async function doCreateStream(tx: Tx, realm: RealmRow, spec: StreamSpec):
     deactivated: 0,
     recipient_id: null,
     email_token: crypto.randomBytes(16).toString('hex'),
+    creator_id: spec.creatorId ?? null,
   }).catch((err: unknown) => {
     // Two requests racing to create the same name: the loser hears what a later caller would.
     if (isUniqueViolation(err)) throw badRequest(`Stream name '${spec.name}' is already taken.`);

@@ -1,17 +1,18 @@
 import type { Tx } from './transaction.js';
 import type { RealmRow, StreamRow, UserRow } from '../store/rows.js';
 import { streams } from '../store/repos/streams.js';
-import { badRequest, insufficientPermission, invalidStreamId, mustBeOwner } from '../errors.js';
+import { badRequest, insufficientPermission, invalidStreamId, mustBeAdmin, mustBeOwner } from '../errors.js';
 import { subscriptions } from '../store/repos/subscriptions.js';
 import { accessUserGroupForSetting } from '../access/group-setting.js';
 import { STREAM_PERMISSION_SETTINGS } from '../lib/permission-settings.js';
-import { Role } from '../lib/roles.js';
+import { Role, isAdminRole } from '../lib/roles.js';
 import { accessStreamById } from '../access/stream.js';
 import { STREAM_POST_POLICY } from '../lib/stream-post-policy.js';
 import { hasPolicyPermission, webPublicStreamsEnabled } from '../access/realm-policy.js';
 import {
   doChangeStreamCanRemoveSubscribersGroup, doChangeStreamDescription, doChangeStreamMessageRetentionDays, doChangeStreamPermission, doChangeStreamPostPolicy, doRenameStream,
 } from './stream-update.js';
+import { doAddDefaultStream, doRemoveDefaultStream } from './default-streams.js';
 
 export interface StreamEdit {
   description?: string | undefined;
@@ -25,7 +26,14 @@ export interface StreamEdit {
   messageRetentionDays?: number | null | undefined;
   /** can_remove_subscribers_group (feature level 161): a group's id, checked here. */
   canRemoveSubscribersGroupId?: number | undefined;
+  /** Feature level 200: adds the stream to, or takes it out of, the default streams. */
+  isDefaultStream?: boolean | undefined;
+  /** The reported feature level (error strings that changed with it). */
+  featureLevel?: number | undefined;
 }
+
+/** The feature level whose `is_default_stream` parameter came with a new string for a private default stream. */
+export const DEFAULT_STREAM_PARAM = 200;
 
 /** PATCH /streams/{id} after access was granted; Zulip's order of checks and changes. */
 export async function doEditStream(tx: Tx, realm: RealmRow, acting: UserRow, start: StreamRow, e: StreamEdit): Promise<void> {
@@ -33,8 +41,14 @@ export async function doEditStream(tx: Tx, realm: RealmRow, acting: UserRow, sta
   if (e.messageRetentionDays !== undefined) {
     if (acting.role !== Role.OWNER) throw mustBeOwner();
   }
+  if (e.isPrivate === undefined && e.isDefaultStream === true && stream.invite_only === 1) throw privateDefault(e);
   if (e.isPrivate !== undefined || e.isWebPublic !== undefined || e.historyPublicToSubscribers !== undefined) {
     stream = await changePermission(tx, realm, acting, stream, e);
+  }
+  if (e.isDefaultStream !== undefined) {
+    if (!isAdminRole(acting.role)) throw mustBeAdmin();
+    if (e.isDefaultStream) await doAddDefaultStream(tx, stream);
+    else await doRemoveDefaultStream(tx, stream);
   }
   if (e.messageRetentionDays !== undefined) stream = await doChangeStreamMessageRetentionDays(tx, stream, e.messageRetentionDays);
   if (e.description !== undefined) stream = await doChangeStreamDescription(tx, stream, e.description);
@@ -55,6 +69,12 @@ export async function doEditStream(tx: Tx, realm: RealmRow, acting: UserRow, sta
   }
 }
 
+/** The string changed when `is_default_stream` came (feature level 200); the spec's before it. */
+function privateDefault(e: StreamEdit) {
+  return badRequest((e.featureLevel ?? 0) >= DEFAULT_STREAM_PARAM || e.isDefaultStream !== undefined
+    ? 'A default stream cannot be private.' : 'Default streams cannot be made private.');
+}
+
 async function changePermission(tx: Tx, realm: RealmRow, acting: UserRow, stream: StreamRow, e: StreamEdit): Promise<StreamRow> {
   const isPrivate = e.isPrivate ?? stream.invite_only === 1;
   const isWebPublic = e.isWebPublic ?? stream.is_web_public === 1;
@@ -63,9 +83,8 @@ async function changePermission(tx: Tx, realm: RealmRow, acting: UserRow, stream
   if (isWebPublic && !history) throw badRequest('Invalid parameters');
   if (isWebPublic && isPrivate) throw badRequest('Invalid parameters');
   if (!isPrivate && !history) throw badRequest('Invalid parameters');
-  if (isPrivate && (await streams.listDefaultIds(tx.db, stream.realm_id)).includes(stream.id)) {
-    throw badRequest('Default streams cannot be made private.');
-  }
+  // Zulip checks the proposed state as a whole: a stream may not end up private and default.
+  if (isPrivate && (e.isDefaultStream ?? (await streams.listDefaultIds(tx.db, stream.realm_id)).includes(stream.id))) throw privateDefault(e);
   // Even administrators must be subscribed to change a private stream's privacy.
   if (e.isPrivate !== undefined) await accessStreamById(tx.db, acting, stream.id);
   if (e.isWebPublic === true) {

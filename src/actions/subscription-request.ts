@@ -4,7 +4,7 @@ import type { Q, RealmRow, StreamRow, UserRow } from '../store/rows.js';
 import { streams } from '../store/repos/streams.js';
 import { subscriptions } from '../store/repos/subscriptions.js';
 import { badRequest, insufficientPermission, mustBeAdmin, streamDoesNotExist, mustBeOwner, tooManySubscriptions } from '../errors.js';
-import { Role } from '../lib/roles.js';
+import { Role, isAdminRole } from '../lib/roles.js';
 import { canSeeStream, canSeeStreamMetadata } from '../access/stream.js';
 import { hasPolicyPermission, webPublicStreamsEnabled } from '../access/realm-policy.js';
 import { checkStreamName, doCreateStream } from './stream-create.js';
@@ -16,6 +16,7 @@ import { CAN_REMOVE_SUBSCRIBERS_PARAM_LEVEL } from '../presenters/stream.js';
 import { LIST_LIMITS } from '../lib/limits.js';
 import { doRemoveSubscriptions } from './subscription-remove.js';
 import { sendSubscriptionNotices } from './subscription-notices.js';
+import { doAddDefaultStream } from './default-streams.js';
 
 export interface SubscribeRequest {
   streams: Array<{ name: string; description?: string }>;
@@ -30,6 +31,10 @@ export interface SubscribeRequest {
   announce?: boolean | undefined;
   /** can_remove_subscribers_group (feature level 161; named so from 197) of the streams created. */
   canRemoveSubscribersGroupId?: number | undefined;
+  /** Adds the stream(s) created to the default streams (feature level 200). */
+  isDefaultStream?: boolean | undefined;
+  /** The reported feature level, where the answer or the checks differ by level. */
+  featureLevel?: number | undefined;
 }
 
 export interface SubscribeResult {
@@ -42,6 +47,8 @@ function checkCanCreate(user: UserRow, realm: RealmRow, req: SubscribeRequest): 
   if (!hasPolicyPermission(user, realm, req.inviteOnly ? 'create_private_stream_policy' : 'create_public_stream_policy')) {
     throw insufficientPermission();
   }
+  if (req.isDefaultStream && !isAdminRole(user.role)) throw insufficientPermission();
+  if (req.isDefaultStream && req.inviteOnly) throw badRequest('A default stream cannot be private.');
   if (req.isWebPublic) {
     if (!webPublicStreamsEnabled(realm)) throw badRequest('Web-public streams are not enabled.');
     if (!hasPolicyPermission(user, realm, 'create_web_public_stream_policy')) throw insufficientPermission();
@@ -91,7 +98,7 @@ async function subscribeWith(io: SubscribeIo, realm: RealmRow, acting: UserRow, 
   if (req.canRemoveSubscribersGroupId !== undefined) {
     await accessUserGroupForSetting(q, acting, req.canRemoveSubscribersGroupId, 'can_remove_subscribers_group', STREAM_PERMISSION_SETTINGS.can_remove_subscribers_group);
   }
-  const principals = req.principals && req.principals.length > 0 ? await accessPrincipals(q, acting, req.principals) : [];
+  const principals = req.principals && req.principals.length > 0 ? await accessPrincipals(q, acting, req.principals, req.featureLevel) : [];
   if (req.isWebPublic && req.inviteOnly) throw badRequest('Invalid parameters');
   const wanted = new Map<string, { name: string; description?: string }>();
   for (const s of req.streams) {
@@ -121,7 +128,10 @@ async function subscribeWith(io: SubscribeIo, realm: RealmRow, acting: UserRow, 
           name: s.name, description: s.description ?? '', inviteOnly: req.inviteOnly, isWebPublic: req.isWebPublic,
           historyPublicToSubscribers: req.historyPublicToSubscribers ?? null, streamPostPolicy: req.streamPostPolicy ?? 1,
           messageRetentionDays: req.messageRetentionDays ?? null, canRemoveSubscribersGroupId: req.canRemoveSubscribersGroupId,
+          creatorId: acting.id,
         }));
+        // Only the streams this request creates become default (Zulip's list_to_streams).
+        if (req.isDefaultStream) await doAddDefaultStream(tx, out[out.length - 1]!);
       }
       return out;
     }));
@@ -167,8 +177,9 @@ export function pairBatches(streamList: StreamRow[], users: UserRow[]): Array<[S
  * Checked outside any transaction, written in batches as subscribeRequest is.
  */
 export async function unsubscribeRequest(ctx: AppContext, acting: UserRow, names: string[], principals: Array<string | number> | undefined): Promise<{ removed: string[]; not_removed: string[] }> {
-  const targets = principals && principals.length > 0 ? await accessPrincipals(ctx.store.db, acting, principals) : [];
-  const list = await streamsToLeave(ctx.store.db, acting, names, targets, ctx.config.featureLevel);
+  const level = ctx.config.featureLevel;
+  const targets = principals && principals.length > 0 ? await accessPrincipals(ctx.store.db, acting, principals, level) : [];
+  const list = await streamsToLeave(ctx.store.db, acting, names, targets, level);
   const removed: string[] = [];
   const notRemoved: string[] = [];
   for (const [streamPart, userPart] of pairBatches(list, targets.length > 0 ? targets : [acting])) {
@@ -187,6 +198,18 @@ export async function doUnsubscribeRequest(tx: Tx, acting: UserRow, names: strin
   return { removed: removed.map((p) => p.stream.name), not_removed: notSubscribed.map((p) => p.stream.name) };
 }
 
+/**
+ * Whether removing `target` counts as acting for someone else: from feature level 145, as
+ * Zulip's user_directly_controls_user, a user's own bots count as themselves.
+ */
+function controlsDirectly(acting: UserRow, target: UserRow, featureLevel: number): boolean {
+  if (target.id === acting.id) return true;
+  return featureLevel >= OWN_BOTS_UNSUBSCRIBABLE && target.is_bot === 1 && target.bot_owner_id === acting.id;
+}
+
+/** The feature level from which users may unsubscribe the bots they own. */
+export const OWN_BOTS_UNSUBSCRIBABLE = 145;
+
 async function streamsToLeave(q: Q, acting: UserRow, names: string[], targets: UserRow[], featureLevel: number): Promise<StreamRow[]> {
   const trimmed = names.map((raw) => raw.trim());
   const found = new Map((await streams.listByNames(q, acting.realm_id, trimmed)).map((s) => [s.name_lower, s]));
@@ -197,7 +220,7 @@ async function streamsToLeave(q: Q, acting: UserRow, names: string[], targets: U
     if (!stream || !canSeeStreamMetadata(acting, stream, subs.get(stream.id) ?? null)) throw streamDoesNotExist(name);
     if (!list.some((s) => s.id === stream.id)) list.push(stream);
   }
-  if (targets.some((u) => u.id !== acting.id)) {
+  if (targets.some((u) => !controlsDirectly(acting, u, featureLevel))) {
     // Zulip's can_remove_subscribers_from_stream (feature level 161): administrators, and
     // members of each stream's can_remove_subscribers_group (administrators by default).
     // Below 161 the refusal keeps the words Parley answered before the setting existed.

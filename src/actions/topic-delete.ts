@@ -3,7 +3,7 @@ import { transact, type Tx } from './transaction.js';
 import type { StreamRow, UserRow } from '../store/rows.js';
 import { messages } from '../store/repos/messages.js';
 import { userMessages } from '../store/repos/user-messages.js';
-import { removeMessages } from './message-delete.js';
+import { removeMessages, updateFirstMessageId } from './message-delete.js';
 import { batchBudget, budgetSpent } from '../lib/batch-budget.js';
 
 /**
@@ -35,6 +35,8 @@ export async function doDeleteTopicBatch(tx: Tx, acting: UserRow, stream: Stream
   for (const g of groups.values()) {
     tx.notify({ type: 'delete_message', message_type: 'stream', message_ids: g.ids, stream_id: stream.id, topic: topicName }, g.users, stream.realm_id);
   }
+  // Feature level 256: deleting the stream's first message moves first_message_id, whichever way.
+  await updateFirstMessageId(tx, stream, ids);
   return ids;
 }
 

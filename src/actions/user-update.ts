@@ -1,6 +1,9 @@
 import { doClearPushDeviceTokens } from './push-tokens.js';
 import type { Tx } from './transaction.js';
-import type { UserRow } from '../store/rows.js';
+import type { StreamRow, UserRow } from '../store/rows.js';
+import { subscriptions } from '../store/repos/subscriptions.js';
+import { presentStream } from '../presenters/stream.js';
+import { streamsVisibleTo } from '../reads/streams.js';
 import { users } from '../store/repos/users.js';
 import { badRequest, mustBeOwner } from '../errors.js';
 import { ROLE_VALUES, Role } from '../lib/roles.js';
@@ -33,9 +36,35 @@ export async function doChangeRole(tx: Tx, acting: UserRow, target: UserRow, rol
   if (target.role === Role.OWNER) {
     await checkNotLastOwner(tx, target, 'The owner permission cannot be removed from the only organization owner.');
   }
+  const before = await streamsVisibleTo(tx.db, target);
   await users.update(tx.db, target.id, { role });
   await notifyRealmUser(tx, target.realm_id, 'update', { user_id: target.id, role });
   await doSyncSystemGroups(tx, { ...target, role });
+  await notifyStreamsForRole(tx, { ...target, role }, before);
+}
+
+/**
+ * Zulip's send_stream_events_for_role_update (feature level 205): the user hears
+ * `stream create` for the streams the new role lets them see, a `peer_add` with each
+ * one's subscribers, and `stream delete` for those it hides.
+ */
+export async function notifyStreamsForRole(tx: Tx, user: UserRow, before: StreamRow[]): Promise<void> {
+  const after = await streamsVisibleTo(tx.db, user);
+  const had = new Set(before.map((s) => s.id));
+  const has = new Set(after.map((s) => s.id));
+  const gained = after.filter((s) => !had.has(s.id));
+  const lost = before.filter((s) => !has.has(s.id));
+  if (gained.length > 0) {
+    tx.notify({ type: 'stream', op: 'create', streams: gained.map((s) => presentStream(s, tx.featureLevel)) }, [user.id], user.realm_id);
+    const members = await subscriptions.mapSubscriberIds(tx.db, gained.map((s) => s.id));
+    for (const s of gained) {
+      const ids = [...(members.get(s.id) ?? [])].sort((a, b) => a - b);
+      if (ids.length > 0) tx.notify({ type: 'subscription', op: 'peer_add', stream_ids: [s.id], user_ids: ids }, [user.id], user.realm_id);
+    }
+  }
+  if (lost.length > 0) {
+    tx.notify({ type: 'stream', op: 'delete', streams: lost.map((s) => presentStream(s, tx.featureLevel)), stream_ids: lost.map((s) => s.id) }, [user.id], user.realm_id);
+  }
 }
 
 export async function doRegenerateApiKey(tx: Tx, user: UserRow): Promise<string> {

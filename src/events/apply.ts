@@ -10,6 +10,7 @@ import { applyDeleteMessage, applyMessage, applyMessageFlags, applyUpdateMessage
 import { applyPresence, applyProfileFields, applyRealmBot, applyRealmUser, applyUserGroup, applyUserStatus } from './apply/users.js';
 import { applyStream, applySubscription, applyUserTopic } from './apply/streams.js';
 import { applySavedSnippets, applyScheduledMessages } from './apply/scheduled.js';
+import { forLevel } from '../presenters/stream.js';
 import { applyDrafts, applyLegacySetting, applyRealm, applyUserSettings, applyUserSettingsDefaults } from './apply/settings.js';
 
 export type { RegisterState } from './apply/state.js';
@@ -37,7 +38,7 @@ function applyOne(state: RegisterState, e: ClientEvent, viewerId: number): void 
     case 'muted_users': return replacePart(state, 'muted_users', e.muted_users);
     case 'subscription': return applySubscription(state, e, viewerId);
     case 'stream': return applyStream(state, e);
-    case 'default_streams': return replacePart(state, 'realm_default_streams', e.default_streams);
+    case 'default_streams': return replacePart(state, 'realm_default_streams', e.default_streams.map((s) => forLevel(s, state.zulip_feature_level ?? 0)));
     case 'muted_topics': return replacePart(state, 'muted_topics', e.muted_topics);
     case 'user_topic': return applyUserTopic(state, e);
     case 'alert_words': return replacePart(state, 'alert_words', e.alert_words);

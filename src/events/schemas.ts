@@ -23,6 +23,8 @@ const streamFields = {
   stream_id: int, name: str, description: str, rendered_description: str, date_created: int, invite_only: bool, is_web_public: bool,
   stream_post_policy: int, history_public_to_subscribers: bool, first_message_id: nullable(int), message_retention_days: nullable(int),
   is_announcement_only: bool, 'can_remove_subscribers_group_id?': int, 'can_remove_subscribers_group?': int,
+  // Feature level 254; events carry it at every level (their format never follows the level).
+  creator_id: nullable(int),
 };
 const stream = shape(streamFields);
 const subscription = shape({

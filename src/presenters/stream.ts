@@ -47,10 +47,29 @@ export function presentStream(s: StreamRow, featureLevel?: number): WireStream {
     date_created: s.date_created,
     first_message_id: s.first_message_id,
     is_announcement_only: s.stream_post_policy === STREAM_POST_POLICY.ADMINS,
+    creator_id: s.creator_id,
   };
   const key = featureLevel === undefined ? undefined : canRemoveSubscribersGroupKey(featureLevel);
   if (key && s.can_remove_subscribers_group_id !== null) out[key] = s.can_remove_subscribers_group_id;
   return out;
+}
+
+/** The feature levels that changed stream and subscription objects (see forLevel). */
+export const STREAM_CREATOR_ID = 254;
+export const SUBSCRIPTION_EMAIL_REMOVED = 226;
+
+/**
+ * A stream or subscription object as an answer of `featureLevel` shows it: `creator_id`
+ * from 254, `role` before 133, `email_address` before 226. Events always carry the newest
+ * form (their format follows capabilities, never the level); register's apply uses this to
+ * keep state as a fresh register at the same level would give it. Returns a copy.
+ */
+export function forLevel<T extends object>(obj: T, featureLevel: number): T {
+  const out = { ...obj } as Record<string, unknown>;
+  if (featureLevel < STREAM_CREATOR_ID) delete out.creator_id;
+  if (featureLevel >= SUBSCRIPTION_ROLE_REMOVED) delete out.role;
+  if (featureLevel >= SUBSCRIPTION_EMAIL_REMOVED) delete out.email_address;
+  return out as T;
 }
 
 const nullableBool = (v: number | null) => (v === null ? null : v === 1);
@@ -80,11 +99,10 @@ export function presentSubscription(stream: StreamRow, sub: SubscriptionRow, sub
     stream_weekly_traffic: null,
   };
   if (subscribers) out.subscribers = subscribers;
-  // Feature level 133 removed `role` from subscription objects in answers (register and
-  // GET /users/me/subscriptions); events keep it whatever the level (their format follows
-  // the client's capabilities only), which clients that do not read it ignore.
-  if (featureLevel !== undefined && featureLevel >= SUBSCRIPTION_ROLE_REMOVED) delete out.role;
-  return out;
+  // Feature levels 133 (`role`), 226 (`email_address`) and 254 (`creator_id`) changed
+  // subscription objects in answers (register and GET /users/me/subscriptions); events keep
+  // every field whatever the level (their format follows the client's capabilities only).
+  return featureLevel === undefined ? out : forLevel(out, featureLevel);
 }
 
 /** The feature level from which subscription objects carry no `role`. */

@@ -66,7 +66,8 @@ export async function streamsVisibleTo(q: Q, user: UserRow): Promise<StreamRow[]
   const [all, mine] = await Promise.all([realmStreams(q, user.realm_id), subscriptions.listSubscribedStreamIds(q, user.id)]);
   const subscribed = new Set(mine);
   const admin = isAdminRole(user.role);
-  return all.filter((s) => admin || subscribed.has(s.id) || (user.role !== Role.GUEST && s.invite_only === 0)).sort(byName);
+  // Web-public streams are everyone's, guests' included (Zulip's include_web_public, feature level 205).
+  return all.filter((s) => admin || subscribed.has(s.id) || s.is_web_public === 1 || (user.role !== Role.GUEST && s.invite_only === 0)).sort(byName);
 }
 
 export const defaultStreams = (q: Q, realmId: number): Promise<StreamRow[]> => streams.listDefaults(q, realmId);

@@ -3,7 +3,7 @@ import { subscriptions, type SubscriptionWithStream } from '../store/repos/subsc
 import { userTopics, type UserTopicEntry } from '../store/repos/user-topics.js';
 import { compareUserTopics } from '../lib/visibility-policy.js';
 import { canSeeStreamMetadata } from '../access/stream.js';
-import { presentStream, presentSubscription } from '../presenters/stream.js';
+import { forLevel, presentStream, presentSubscription } from '../presenters/stream.js';
 import { realmStreams, realmSubscriberIds } from './streams.js';
 
 export interface SubscriptionState {
@@ -51,7 +51,7 @@ export async function gatherSubscriptions(q: Q, user: UserRow, includeSubscriber
     unsubscribed: inactive.map(({ stream, sub }) =>
       presentSubscription(stream, sub, membersOf(stream.id, canSeeStreamMetadata(user, stream, null)), featureLevel)),
     never_subscribed: never.map((s) => {
-      const out: Record<string, unknown> = { ...presentStream(s, featureLevel), stream_weekly_traffic: null };
+      const out: Record<string, unknown> = { ...forLevel(presentStream(s, featureLevel), featureLevel), stream_weekly_traffic: null };
       const m = membersOf(s.id, true);
       if (m) out.subscribers = m;
       return out;

@@ -164,6 +164,7 @@ const streamProperties = {
   is_announcement_only: Type.Boolean({ description: 'Deprecated: stream_post_policy is 2.' }),
   can_remove_subscribers_group_id: Type.Optional(Type.Integer({ description: 'Feature levels 142 to 196: the group whose members may unsubscribe others.' })),
   can_remove_subscribers_group: Type.Optional(Type.Integer({ description: 'From feature level 197 (was can_remove_subscribers_group_id): the group whose members may unsubscribe others.' })),
+  creator_id: Type.Optional(Nullable(Type.Integer({ description: 'Who created the stream; null when unknown (older streams). From feature level 254; always in events.' }))),
 };
 
 /** GET /streams/{stream_id}, register's `streams`, stream create/delete events and default streams. */
@@ -199,7 +200,7 @@ export const WireSubscription = Type.Object({
   email_notifications: notificationSetting('Email notifications'),
   wildcard_mentions_notify: notificationSetting('Notify on wildcard mentions'),
   role: Type.Optional(Type.Integer({ description: "The user's role in the stream (50: subscriber); not in answers from feature level 133, always in events." })),
-  email_address: Type.String({ description: 'The address that posts to the stream by email.' }),
+  email_address: Type.Optional(Type.String({ description: 'The address that posts to the stream by email; not in answers from feature level 226 (GET /streams/{id}/email_address), always in events.' })),
   stream_weekly_traffic: Nullable(Type.Integer({ description: 'Messages a week; null when not computed (always, in Parley).' })),
   subscribers: Type.Optional(Type.Array(Type.Integer(), { description: 'User ids; present only when subscribers were asked for.' })),
 }, closed('Subscription', "A stream the user is (or was) subscribed to, with the user's settings for it."));

@@ -103,6 +103,8 @@ export interface StreamTable {
   deactivated: number;
   recipient_id: number | null;
   email_token: string;
+  /** Who created the stream (migration 046, feature level 254); null for older streams. */
+  creator_id: Generated<number | null>;
 }
 export type StreamRow = Selectable<StreamTable>;
 

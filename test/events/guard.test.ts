@@ -139,6 +139,18 @@ test('streams and subscriptions: create, subscribe others, properties, edit, def
   await guard('archive', viewer, api(viewer, 'DELETE', `/streams/${id}`));
 });
 
+test('streams: role changes show and hide streams (205), default streams by PATCH and by creation (200)', async () => {
+  const rolf = await t.createUser({ name: 'Rolf Role' });
+  await api(viewer, 'POST', '/users/me/subscriptions', { subscriptions: [{ name: 'role-secret' }], invite_only: true, principals: [viewer.id, other.id] })();
+  // Only the stream lists: what else a role shows (realm_bots of administrators) is not this test's.
+  const lists = ['subscriptions', 'unsubscribed', 'never_subscribed', 'streams', 'realm_default_streams'];
+  await guard('member made administrator', rolf, api(t.owner, 'PATCH', `/users/${rolf.id}`, { role: 200 }), REGISTER, lists);
+  await guard('administrator made guest', rolf, api(t.owner, 'PATCH', `/users/${rolf.id}`, { role: 600 }), REGISTER, lists);
+  await guard('guest made member', rolf, api(t.owner, 'PATCH', `/users/${rolf.id}`, { role: 400 }), REGISTER, lists);
+  await guard('created as a default stream', viewer, api(viewer, 'POST', '/users/me/subscriptions', { subscriptions: [{ name: 'role-default' }], is_default_stream: true }));
+  await guard('no longer default', viewer, api(viewer, 'PATCH', `/streams/${await streamId('role-default')}`, { is_default_stream: false }));
+});
+
 test('messages, deletion, alert words, presence', async () => {
   await guard('stream message', viewer, api(other, 'POST', '/messages', { type: 'stream', to: 'base', topic: 'guard', content: 'hello @**Vera Viewer**' }));
   await guard('private message', viewer, api(other, 'POST', '/messages', { type: 'private', to: [viewer.id], content: 'psst' }));

@@ -4,7 +4,7 @@ import type { UserTopicEvent } from '../kinds/user-topic.js';
 import { compareUserTopics, VisibilityPolicy } from '../../lib/visibility-policy.js';
 import type { WireStream } from '../../schemas/wire.js';
 import { byName, type RegisterState } from './state.js';
-import { SUBSCRIPTION_ROLE_REMOVED } from '../../presenters/stream.js';
+import { forLevel } from '../../presenters/stream.js';
 
 /** Takes the entry of a stream out of a list, if it is there. */
 function takeOut<T extends { stream_id: number }>(list: T[] | undefined, streamId: number): T | undefined {
@@ -16,6 +16,9 @@ function takeOut<T extends { stream_id: number }>(list: T[] | undefined, streamI
 const streamLists = (state: RegisterState): Array<WireStream[] | undefined> =>
   [state.streams, state.subscriptions, state.unsubscribed, state.never_subscribed, state.realm_default_streams];
 
+/** The level register answered at (0: unknown, the oldest form). */
+const levelOf = (state: RegisterState): number => state.zulip_feature_level ?? 0;
+
 export function applySubscription(state: RegisterState, e: SubscriptionEvent, viewerId: number): void {
   const subs = state.subscriptions;
   if (!subs) return;
@@ -23,11 +26,8 @@ export function applySubscription(state: RegisterState, e: SubscriptionEvent, vi
     for (const sub of e.subscriptions) {
       takeOut(state.unsubscribed, sub.stream_id);
       takeOut(state.never_subscribed, sub.stream_id);
-      // Events carry `role` at every level; register's objects lack it from level 133.
-      if ((state.zulip_feature_level ?? 0) >= SUBSCRIPTION_ROLE_REMOVED) {
-        const { role: _role, ...rest } = sub;
-        subs.push(rest);
-      } else subs.push(sub);
+      // Events carry every field at every level; register's objects follow the level.
+      subs.push(forLevel(sub, levelOf(state)));
     }
     subs.sort(byName);
   }
@@ -63,14 +63,15 @@ export function applySubscription(state: RegisterState, e: SubscriptionEvent, vi
 
 export function applyStream(state: RegisterState, e: StreamEvent): void {
   if (e.op === 'create') {
+    const streams = e.streams.map((s) => forLevel(s, levelOf(state)));
     if (state.streams) {
-      state.streams.push(...e.streams);
+      state.streams.push(...streams);
       state.streams.sort(byName);
     }
     const never = state.never_subscribed;
     if (never) {
       const known = new Set([...(state.subscriptions ?? []), ...(state.unsubscribed ?? []), ...never].map((s) => s.stream_id));
-      for (const s of e.streams) if (!known.has(s.stream_id)) never.push({ ...s, stream_weekly_traffic: null, subscribers: [] });
+      for (const s of streams) if (!known.has(s.stream_id)) never.push({ ...s, stream_weekly_traffic: null, subscribers: [] });
       never.sort(byName);
     }
   }

@@ -4,7 +4,7 @@ import { WireListedStream, WireStream } from '../../schemas/wire.js';
 import { transact } from '../../actions/transaction.js';
 import { accessStreamById, accessStreamByName, canReadHistory } from '../../access/stream.js';
 import { accessStreamForUpdate } from '../../access/stream-admin.js';
-import { presentStream, streamEmailAddress } from '../../presenters/stream.js';
+import { forLevel, presentStream, streamEmailAddress } from '../../presenters/stream.js';
 import { badRequest } from '../../errors.js';
 import { isAdminRole } from '../../lib/roles.js';
 import { doEditStream } from '../../actions/stream-edit-request.js';
@@ -38,7 +38,7 @@ async function listStreamsFor(r: AuthedRequest<ArgsOf<typeof LIST_PARAMS>>): Pro
   if (filter.includeAllActive && !isAdminRole(r.user.role)) throw badRequest('User not authorized for this query');
   const list = await listStreams(r.ctx.store.db, r.user, filter);
   const level = r.ctx.config.featureLevel;
-  return list.map(({ stream, isDefault }) => (filter.includeDefault ? { ...presentStream(stream, level), is_default: isDefault } : presentStream(stream, level)));
+  return list.map(({ stream, isDefault }) => (filter.includeDefault ? { ...forLevel(presentStream(stream, level), level), is_default: isDefault } : forLevel(presentStream(stream, level), level)));
 }
 
 const EDIT_PARAMS = {
@@ -52,6 +52,7 @@ const EDIT_PARAMS = {
   message_retention_days: streamPolicyParams.message_retention_days,
   can_remove_subscribers_group: streamPolicyParams.can_remove_subscribers_group,
   can_remove_subscribers_group_id: streamPolicyParams.can_remove_subscribers_group_id,
+  is_default_stream: Opt(Bool({ description: 'Make it a default stream, or not (feature level 200)' })),
 };
 
 function parseEdit(r: AuthedRequest<ArgsOf<typeof EDIT_PARAMS>>) {
@@ -66,6 +67,8 @@ function parseEdit(r: AuthedRequest<ArgsOf<typeof EDIT_PARAMS>>) {
     isAnnouncementOnly: r.args.is_announcement_only,
     messageRetentionDays: retentionDays(r.args.message_retention_days),
     canRemoveSubscribersGroupId: removeSubscribersGroupParam(r.args),
+    isDefaultStream: r.args.is_default_stream,
+    featureLevel: r.ctx.config.featureLevel,
   };
 }
 
@@ -80,7 +83,7 @@ export const streamRoutes: Route[] = [
     method: 'GET', path: '/streams/:stream_id', auth: 'user', summary: 'Get a stream by id', answer: Type.Object({ stream: WireStream }),
     handler: async (r) => {
       const { stream } = await accessStreamById(r.ctx.store.db, r.user, pathInt(r, 'stream_id'), { allowAdmin: true });
-      return { stream: presentStream(stream, r.ctx.config.featureLevel) };
+      return { stream: forLevel(presentStream(stream, r.ctx.config.featureLevel), r.ctx.config.featureLevel) };
     },
   }),
   route({
@@ -148,7 +151,7 @@ export const streamRoutes: Route[] = [
   }),
   route({
     method: 'GET', path: '/default_streams', auth: 'user', summary: 'Get the default streams', answer: Type.Object({ default_streams: Type.Array(WireStream) }),
-    handler: async (r) => ({ default_streams: (await defaultStreams(r.ctx.store.db, r.realm.id)).map((s) => presentStream(s, r.ctx.config.featureLevel)) }),
+    handler: async (r) => ({ default_streams: (await defaultStreams(r.ctx.store.db, r.realm.id)).map((s) => forLevel(presentStream(s, r.ctx.config.featureLevel), r.ctx.config.featureLevel)) }),
   }),
   route({
     method: 'POST', path: '/default_streams', auth: 'user', summary: 'Add a default stream', requires: 'admin', params: { stream_id: Int() }, answer: NoAnswer,

@@ -52,6 +52,7 @@ export const subscriptionRoutes: Route[] = [
       ...streamPolicyParams,
       authorization_errors_fatal: Default(Bool(), true),
       announce: Default(Bool(), false),
+      is_default_stream: Default(Bool({ description: 'Make the streams created default streams (feature level 200)' }), false),
     },
     answer: subscribeAnswer,
     handler: async (r) => {
@@ -67,6 +68,8 @@ export const subscriptionRoutes: Route[] = [
         authorizationErrorsFatal: r.args.authorization_errors_fatal,
         announce: r.args.announce,
         canRemoveSubscribersGroupId: removeSubscribersGroupParam(r.args),
+        isDefaultStream: r.args.is_default_stream,
+        featureLevel: r.ctx.config.featureLevel,
       };
       return { ...(await subscribeRequest(r.ctx, r.realm, r.user, { ...req, principals: who })) };
     },

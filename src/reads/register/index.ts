@@ -6,7 +6,7 @@ import { AVAILABLE_NOTIFICATION_SOUNDS, EMOJISET_CHOICES, legacySettings, realmU
 import { canSeeDeliveryEmail, presentUser } from '../../presenters/user.js';
 import { systemBotsOf } from '../system-bots.js';
 import { presentBotsOf } from '../bots.js';
-import { presentStream, fillNotificationDefaults } from '../../presenters/stream.js';
+import { forLevel, presentStream, fillNotificationDefaults } from '../../presenters/stream.js';
 import { presencesAnswer } from '../presence.js';
 import { serializedValue } from '../../presenters/shared-json.js';
 import { alertWordsOf } from '../alert-words.js';
@@ -72,7 +72,7 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
     if (!opts.capabilities.notification_settings_null) for (const s of subs.subscriptions) fillNotificationDefaults(s, user.settings);
     Object.assign(state, subs);
   }
-  if (want('stream')) state.streams = (await streamsVisibleTo(db, user)).map((s) => presentStream(s, config.featureLevel));
+  if (want('stream')) state.streams = (await streamsVisibleTo(db, user)).map((s) => forLevel(presentStream(s, config.featureLevel), config.featureLevel));
   if (want('message')) state.max_message_id = await maxMessageIdOf(db, user.id);
   if (want('update_message_flags') && want('message')) state.unread_msgs = await unreadMsgs(db, user);
   if (want('starred_messages')) {
@@ -96,7 +96,7 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
   // to get muted_topics from servers without user_topics); one asking for everything gets both.
   if (want('muted_topics') && (opts.everyType || !want('user_topic'))) state.muted_topics = await mutedTopicsOf(db, user.id);
   if (want('muted_users')) state.muted_users = await mutedUsersOf(db, user.id);
-  if (want('default_streams')) state.realm_default_streams = (await defaultStreams(db, realm.id)).map((s) => presentStream(s, config.featureLevel));
+  if (want('default_streams')) state.realm_default_streams = (await defaultStreams(db, realm.id)).map((s) => forLevel(presentStream(s, config.featureLevel), config.featureLevel));
   if (want('default_stream_groups')) state.realm_default_stream_groups = [];
   if (want('realm_user_groups')) state.realm_user_groups = await realmUserGroups(db, realm.id, config.featureLevel);
   if (want('custom_profile_fields')) {

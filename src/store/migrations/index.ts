@@ -31,6 +31,7 @@ import * as m036 from './036-push-devices.js';
 import * as m037 from './037-user-group-subgroups.js';
 import * as m040 from './040-system-groups.js';
 import * as m045 from './045-scheduled-messages.js';
+import * as m046 from './046-stream-creator.js';
 
 /**
  * What a migration runs against: the database of its day, not today's schema type (DB in
@@ -76,4 +77,5 @@ export const migrations: Migration[] = [
   { name: '037-user-group-subgroups', up: m037.up },
   { name: '040-system-groups', up: m040.up },
   { name: '045-scheduled-messages', up: m045.up },
+  { name: '046-stream-creator', up: m046.up },
 ];
