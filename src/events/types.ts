@@ -19,7 +19,7 @@ import type {
 } from './kinds/stream.js';
 import type {
   AlertWordsEvent, AttachmentAddEvent, AttachmentRemoveEvent, AttachmentUpdateEvent, DraftsAddEvent, DraftsRemoveEvent, DraftsUpdateEvent,
-  InvitesChangedEvent, RealmEmojiUpdateEvent, RealmFiltersEvent, RealmLinkifiersEvent, RealmUpdateDictEvent, RealmUpdateEvent,
+  InvitesChangedEvent, RealmEmojiUpdateEvent, RealmFiltersEvent, RealmLinkifiersEvent, RealmUpdateEvent,
   RealmUserSettingsDefaultsUpdateEvent, UpdateDisplaySettingsEvent, UpdateGlobalNotificationsEvent, UserSettingsUpdateEvent,
 } from './kinds/settings.js';
 import type { UserTopicEvent } from './kinds/user-topic.js';
@@ -73,7 +73,6 @@ export type ParleyEvent =
   | UpdateDisplaySettingsEvent
   | UpdateGlobalNotificationsEvent
   | RealmUpdateEvent
-  | RealmUpdateDictEvent
   | RealmUserSettingsDefaultsUpdateEvent
   | RealmLinkifiersEvent
   | RealmFiltersEvent
@@ -139,7 +138,7 @@ export const EVENT_KINDS = {
   user_group: ['add', 'update', 'add_members', 'remove_members', 'remove', 'add_subgroups', 'remove_subgroups'],
   custom_profile_fields: [],
   muted_users: [],
-  realm: ['update', 'update_dict'],
+  realm: ['update'],
   realm_user_settings_defaults: ['update'],
   realm_linkifiers: [],
   realm_filters: [],

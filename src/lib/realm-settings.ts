@@ -57,12 +57,18 @@ export const REALM_SETTING_DEFAULTS = {
   // Zulip turns read receipts on for new organizations.
   enable_read_receipts: true,
   want_advertise_in_communities_directory: false,
+  // Issue 31's realm package (WP11). null: the server's Jitsi (server_jitsi_server_url).
+  jitsi_server_url: null as string | null,
+  enable_guest_user_indicator: true,
+  require_unique_names: false,
+  zulip_update_announcements_stream_id: -1,
 };
 
 /** The feature level that added each later setting: register shows `realm_<name>` only from it (PATCH /realm takes it at any). */
 export const REALM_SETTING_LEVELS: Readonly<Partial<Record<keyof typeof REALM_SETTING_DEFAULTS, number>>> = {
   want_advertise_in_communities_directory: 129,
   enable_read_receipts: 137,
+  jitsi_server_url: 212, enable_guest_user_indicator: 216, zulip_update_announcements_stream_id: 242, require_unique_names: 246,
 };
 
 export type RealmSettings = typeof REALM_SETTING_DEFAULTS;

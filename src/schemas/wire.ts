@@ -380,6 +380,7 @@ export const WireServerSettings = Type.Object({
   email_auth_enabled: Type.Boolean(),
   require_email_format_usernames: Type.Boolean(),
   realm_uri: Type.String({ description: "The organization's URL." }),
+  realm_url: Type.Optional(Type.String({ description: "The organization's URL (feature level 257; realm_uri's new name)." })),
   realm_name: Type.String(),
   realm_icon: Type.String({ description: "The organization's icon URL." }),
   realm_description: Type.String({ description: "The organization's description, as HTML." }),

@@ -10,8 +10,7 @@ export interface UpdateGlobalNotificationsEvent { type: 'update_global_notificat
 
 /** Organization settings changed (Zulip's do_set_realm_property and its grouped siblings), to every active user. */
 export interface RealmUpdateEvent { type: 'realm'; op: 'update'; property: string; value: unknown }
-export interface RealmUpdateDictEvent { type: 'realm'; op: 'update_dict'; property: 'default'; data: Record<string, unknown> }
-export type RealmEvent = RealmUpdateEvent | RealmUpdateDictEvent | RealmUserSettingsDefaultsUpdateEvent;
+export type RealmEvent = RealmUpdateEvent | RealmUserSettingsDefaultsUpdateEvent;
 export interface RealmUserSettingsDefaultsUpdateEvent { type: 'realm_user_settings_defaults'; op: 'update'; property: string; value: unknown }
 
 export interface RealmLinkifiersEvent { type: 'realm_linkifiers'; realm_linkifiers: Array<{ pattern: string; url_format: string; id: number }> }
