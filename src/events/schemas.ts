@@ -104,7 +104,11 @@ export const EVENT_SCHEMAS: Record<string, Record<string, Check>> = {
     'reaction_type?': oneOf('unicode_emoji', 'realm_emoji', 'service_extra_emoji'),
   },
   muted_users: { type: str, id: int, muted_users: arrayOf(shape({ id: int, timestamp: int })) },
-  realm_linkifiers: { type: str, id: int, realm_linkifiers: arrayOf(shape({ pattern: str, url_format: str, id: int })) },
+  // url_template for queues with the linkifier_url_template capability (level 176), url_format for level-122 ones.
+  realm_linkifiers: {
+    type: str, id: int,
+    realm_linkifiers: arrayOf((v) => shape({ pattern: str, url_format: str, id: int })(v) || shape({ pattern: str, url_template: str, id: int })(v)),
+  },
   realm_filters: { type: str, id: int, realm_filters: arrayOf((v) => Array.isArray(v) && v.length === 3 && str(v[0]) && str(v[1]) && int(v[2])) },
 };
 

@@ -19,7 +19,7 @@ import type {
 } from './kinds/stream.js';
 import type {
   AlertWordsEvent, AttachmentAddEvent, AttachmentRemoveEvent, AttachmentUpdateEvent, DraftsAddEvent, DraftsRemoveEvent, DraftsUpdateEvent,
-  InvitesChangedEvent, RealmEmojiUpdateEvent, RealmFiltersEvent, RealmLinkifiersEvent, RealmUpdateEvent,
+  ClientRealmLinkifiersEvent, InvitesChangedEvent, RealmEmojiUpdateEvent, RealmFiltersEvent, RealmLinkifiersEvent, RealmUpdateEvent,
   RealmUserSettingsDefaultsUpdateEvent, UpdateDisplaySettingsEvent, UpdateGlobalNotificationsEvent, UserSettingsUpdateEvent,
 } from './kinds/settings.js';
 import type { UserTopicEvent } from './kinds/user-topic.js';
@@ -99,7 +99,8 @@ export interface HeartbeatEvent { type: 'heartbeat' }
  * by one, plus what the queues make. applyEvent and the web app take these.
  */
 export type ClientEvent =
-  | Exclude<ParleyEvent, MessageEvent | UpdateMessageEvent | DeleteMessageEvent>
+  | Exclude<ParleyEvent, MessageEvent | UpdateMessageEvent | DeleteMessageEvent | RealmLinkifiersEvent>
+  | ClientRealmLinkifiersEvent
   | ClientMessageEvent
   | ClientUpdateMessageEvent
   | DeleteMessageEvent

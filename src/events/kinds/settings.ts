@@ -1,6 +1,7 @@
 /** Events about settings (the organization's and the user's own) and the user's own things: drafts, alert words, uploads. */
 import type { WireDraft } from '../../presenters/draft.js';
 import type { WireRealmEmoji } from '../../presenters/realm-emoji.js';
+import type { WireLinkifier } from '../../schemas/wire.js';
 
 export interface UserSettingsUpdateEvent { type: 'user_settings'; op: 'update'; property: string; value: unknown }
 /** The legacy form of a display setting change, for clients without user_settings_object. */
@@ -13,7 +14,10 @@ export interface RealmUpdateEvent { type: 'realm'; op: 'update'; property: strin
 export type RealmEvent = RealmUpdateEvent | RealmUserSettingsDefaultsUpdateEvent;
 export interface RealmUserSettingsDefaultsUpdateEvent { type: 'realm_user_settings_defaults'; op: 'update'; property: string; value: unknown }
 
-export interface RealmLinkifiersEvent { type: 'realm_linkifiers'; realm_linkifiers: Array<{ pattern: string; url_format: string; id: number }> }
+/** Published with both forms of each linkifier; each queue is given one (src/events/personalize.ts). */
+export interface RealmLinkifiersEvent { type: 'realm_linkifiers'; realm_linkifiers: Array<{ pattern: string; url_format: string; url_template: string | null; id: number }> }
+/** realm_linkifiers as a queue receives it: one form (src/events/personalize.ts). */
+export interface ClientRealmLinkifiersEvent { type: 'realm_linkifiers'; realm_linkifiers: WireLinkifier[] }
 /** The legacy form of the linkifiers: [pattern, url format, id]. */
 export interface RealmFiltersEvent { type: 'realm_filters'; realm_filters: Array<[string, string, number]> }
 
