@@ -39,6 +39,7 @@ export function applyEvent(state: RegisterState, e: ClientEvent, viewerId: numbe
     case 'realm_linkifiers': return replacePart(state, 'realm_linkifiers', e.realm_linkifiers);
     case 'realm_filters': return replacePart(state, 'realm_filters', e.realm_filters);
     case 'realm_emoji': return replacePart(state, 'realm_emoji', e.realm_emoji);
+    case 'onboarding_steps': return replacePart(state, 'onboarding_steps', e.onboarding_steps);
     case 'drafts': return applyDrafts(state, e);
     // No register state holds these: typing is transient (clients show and expire it), reactions
     // live on messages, clients refetch GET /invites and GET /attachments (Zulip 5's register

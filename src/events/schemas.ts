@@ -109,6 +109,7 @@ export const EVENT_SCHEMAS: Record<string, Record<string, Check>> = {
     type: str, id: int,
     realm_linkifiers: arrayOf((v) => shape({ pattern: str, url_format: str, id: int })(v) || shape({ pattern: str, url_template: str, id: int })(v)),
   },
+  onboarding_steps: { type: str, id: int, onboarding_steps: arrayOf(shape({ type: str, name: str })) },
   realm_filters: { type: str, id: int, realm_filters: arrayOf((v) => Array.isArray(v) && v.length === 3 && str(v[0]) && str(v[1]) && int(v[2])) },
 };
 

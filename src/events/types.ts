@@ -19,7 +19,7 @@ import type {
 } from './kinds/stream.js';
 import type {
   AlertWordsEvent, AttachmentAddEvent, AttachmentRemoveEvent, AttachmentUpdateEvent, DraftsAddEvent, DraftsRemoveEvent, DraftsUpdateEvent,
-  ClientRealmLinkifiersEvent, InvitesChangedEvent, RealmEmojiUpdateEvent, RealmFiltersEvent, RealmLinkifiersEvent, RealmUpdateEvent,
+  ClientRealmLinkifiersEvent, InvitesChangedEvent, OnboardingStepsEvent, RealmEmojiUpdateEvent, RealmFiltersEvent, RealmLinkifiersEvent, RealmUpdateEvent,
   RealmUserSettingsDefaultsUpdateEvent, UpdateDisplaySettingsEvent, UpdateGlobalNotificationsEvent, UserSettingsUpdateEvent,
 } from './kinds/settings.js';
 import type { UserTopicEvent } from './kinds/user-topic.js';
@@ -75,6 +75,7 @@ export type ParleyEvent =
   | RealmUpdateEvent
   | RealmUserSettingsDefaultsUpdateEvent
   | RealmLinkifiersEvent
+  | OnboardingStepsEvent
   | RealmFiltersEvent
   | RealmEmojiUpdateEvent
   | InvitesChangedEvent
@@ -146,6 +147,7 @@ export const EVENT_KINDS = {
   attachment: ['add', 'update', 'remove'],
   realm_emoji: ['update'],
   invites_changed: [],
+  onboarding_steps: [],
 } as const satisfies Record<EventType, readonly string[]>;
 
 export interface EventEnvelope {

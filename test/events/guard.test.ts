@@ -363,6 +363,12 @@ test('uploads: add, update when a message links one and when an edit drops it, r
   assert.deepEqual(removed.map((e) => `${e.type}:${e.op}`), ['attachment:remove']);
 });
 
+test('onboarding steps: marking one leaves none (level 233)', async () => {
+  const events = await guard('mark an onboarding step', viewer, api(viewer, 'POST', '/users/me/onboarding_steps', { onboarding_step: 'intro_inbox_view_modal' }),
+    REGISTER, [...COMPARED, 'onboarding_steps']);
+  assert.deepEqual(events.map((e) => e.type), ['onboarding_steps']);
+});
+
 test('custom emoji: add, deactivate; register realm_emoji follows', async () => {
   const sharp = (await import('sharp')).default;
   const png = await sharp({ create: { width: 8, height: 8, channels: 4, background: '#000' } }).png().toBuffer();

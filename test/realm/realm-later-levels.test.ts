@@ -193,3 +193,24 @@ test('guard at 277: register + the settings\' events = a fresh register', async 
   assert.equal(fresh.realm_jitsi_server_url, 'https://meet.example.com');
   assertOk(await patch(t, { require_unique_names: false, allow_message_editing: true, message_content_edit_limit_seconds: 600, edit_topic_policy: 5 }));
 });
+
+test('233/259: register onboarding_steps (none) from 233; POST /users/me/onboarding_steps marks a known one-time notice, with an event to the user', async () => {
+  const reg = assertOk(await t.api('POST', '/api/v1/register', { as: u.member, params: { fetch_event_types: ['onboarding_steps'], event_types: ['onboarding_steps'] } }));
+  assert.deepEqual(reg.onboarding_steps, []);
+  assert.equal('onboarding_steps' in assertOk(await spec.api('POST', '/api/v1/register', { params: { fetch_event_types: ['onboarding_steps'] } })), false);
+  const log = new EventLog(t);
+  assertOk(await t.api('POST', '/api/v1/users/me/onboarding_steps', { as: u.member, params: { onboarding_step: 'intro_inbox_view_modal' } }));
+  const e = log.one('onboarding_steps');
+  assert.deepEqual(e.event, { type: 'onboarding_steps', onboarding_steps: [] });
+  assert.deepEqual(e.userIds, [u.member.id]);
+  const events = assertOk(await t.api('GET', '/api/v1/events', { as: u.member, params: { queue_id: reg.queue_id, last_event_id: -1, dont_block: true } })).events;
+  assert.deepEqual(events.map((x: any) => validateEvent(x)), [[]]);
+  for (const x of events) applyEvent(reg, x as ClientEvent, u.member.id);
+  assert.deepEqual(reg.onboarding_steps, []);
+  assertError(await t.api('POST', '/api/v1/users/me/onboarding_steps', { as: u.member, params: { onboarding_step: 'intro_streams' } }), 'Unknown onboarding_step: intro_streams');
+  assertError(await t.api('POST', '/api/v1/users/me/onboarding_steps', { as: u.member, params: {} }), "Missing 'onboarding_step' argument", 'REQUEST_VARIABLE_MISSING', 400, { var_name: 'onboarding_step' });
+  assertOk(await spec.api('POST', '/api/v1/users/me/onboarding_steps', { params: { onboarding_step: 'visibility_policy_banner' } }));
+  const bot = await t.createBot(u.member, { fullName: 'Step Bot', shortName: 'stepbot' });
+  assertError(await t.api('POST', '/api/v1/users/me/onboarding_steps', { as: bot, params: { onboarding_step: 'visibility_policy_banner' } }), 'This endpoint does not accept bot requests.');
+  assert.equal((await t.api('POST', '/api/v1/users/me/onboarding_steps', { as: null, params: { onboarding_step: 'x' } })).status, 401);
+});

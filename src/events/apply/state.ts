@@ -48,6 +48,7 @@ export type RegisterState = {
   user_settings?: Record<string, unknown>;
   realm_user_settings_defaults?: Record<string, unknown>;
   realm_linkifiers?: WireLinkifier[];
+  onboarding_steps?: Array<{ type: string; name: string }>;
   realm_filters?: Array<[string, string, number]>;
   realm_emoji?: Record<string, WireRealmEmoji>;
   [key: string]: unknown;

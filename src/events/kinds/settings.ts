@@ -24,6 +24,9 @@ export interface RealmFiltersEvent { type: 'realm_filters'; realm_filters: Array
 /** The organization's whole custom-emoji dictionary, as register's `realm_emoji`. */
 export interface RealmEmojiUpdateEvent { type: 'realm_emoji'; op: 'update'; realm_emoji: Record<string, WireRealmEmoji> }
 
+/** The one-time notices the user has yet to see (level 233): always none in Parley. */
+export interface OnboardingStepsEvent { type: 'onboarding_steps'; onboarding_steps: Array<{ type: string; name: string }> }
+
 /** The set of pending invitations changed: administrators refetch GET /invites (Zulip 5's notify_invites_changed). */
 export interface InvitesChangedEvent { type: 'invites_changed' }
 

@@ -108,6 +108,8 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
   if (want('realm_linkifiers')) state.realm_linkifiers = withheld ? [] : presentLinkifiers(await realmLinkifiers(db, realm.id), templates === true);
   if (want('realm_filters')) state.realm_filters = withheld || templates ? [] : legacyRealmFilters(await realmLinkifiers(db, realm.id));
   if (want('realm_playgrounds')) state.realm_playgrounds = [];
+  // Level 233: the one-time notices left to show; Parley's web app has none (Zulip with its tutorial off).
+  if (want('onboarding_steps') && config.featureLevel >= 233) state.onboarding_steps = [];
   if (want('realm_domains')) state.realm_domains = [];
   if (want('user_status')) state.user_status = await userStatusDict(db, realm.id);
   // Whatever the setting: turning it off deletes the stored drafts (Zulip's note).
