@@ -30,7 +30,7 @@ test('143: only owners change the invitation and sign-up restrictions and the wa
   for (const [name, value] of [['disallow_disposable_email_addresses', false], ['emails_restricted_to_domains', true], ['invite_required', false], ['waiting_period_threshold', 4]] as const) {
     assertError(await patch(t, { [name]: value }, u.admin), 'Must be an organization owner', 'UNAUTHORIZED_PRINCIPAL');
     assertError(await patch(t, { [name]: value }, u.member), 'Must be an organization administrator', 'UNAUTHORIZED_PRINCIPAL');
-    assert.equal(assertOk(await patch(t, { [name]: value })).hasOwnProperty(name), true);
+    assert.equal(Object.hasOwn(assertOk(await patch(t, { [name]: value })), name), true);
   }
   assertOk(await patch(t, { disallow_disposable_email_addresses: true, emails_restricted_to_domains: false, invite_required: true, waiting_period_threshold: 0 }));
 });
