@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.js';
-import { transact, type Tx } from './transaction.js';
+import { transact } from './transaction.js';
 import type { RealmRow, UserRow } from '../store/rows.js';
 import { realms } from '../store/repos/realms.js';
 import { users } from '../store/repos/users.js';
@@ -10,6 +10,8 @@ import { LANGUAGE_NAMES } from '../lib/languages.js';
 import {
   GIPHY_RATING_IDS, MESSAGE_EDITING_SETTINGS, OWNER_ONLY_SETTINGS, REALM_SETTING_RULES, VIDEO_CHAT_PROVIDER_IDS, WILDCARD_STREAM_ADMINS, type RealmSettingName,
 } from '../lib/realm-setting-rules.js';
+import { eventNames, namesAtLevel, presentRealmSetting, STREAM_SETTINGS, type StreamSettingName } from '../lib/realm-setting-names.js';
+import { isValidUrl } from '../lib/linkifier-rules.js';
 import { accessStreamById } from '../access/stream.js';
 import { renderMessage } from '../markdown/bounded.js';
 import { renderContextFor } from '../reads/render-context.js';
@@ -23,10 +25,15 @@ export interface RealmUpdateRequest {
   messageRetentionDays?: number | string | undefined;
   messageContentDeleteLimitSeconds?: number | string | undefined;
   messageContentEditLimitSeconds?: number | string | undefined;
-  notificationsStreamId?: number | undefined;
-  signupNotificationsStreamId?: number | undefined;
+  /** The announcement streams by their stored names (-1: none); PATCH /realm takes each under its old and new names. */
+  streams?: Partial<Record<StreamSettingName, number | undefined>>;
+  /** "default" (the server's) or a URL (level 212). */
+  jitsiServerUrl?: string | undefined;
   stringId?: string | undefined;
 }
+
+// Zulip's JITSI_SERVER_URL_MAX_LENGTH.
+const JITSI_SERVER_URL_MAX_LENGTH = 200;
 
 /** Zulip's RequestVariableConversionError message. */
 const badValue = (name: string, value: unknown) => badRequest(`Bad value for '${name}': ${String(value)}`);
@@ -94,13 +101,20 @@ async function checkRealmUpdate(ctx: AppContext, realm: RealmRow, user: UserRow,
   }
   // The API spells "no default language for code blocks" as an empty string.
   if (wanted.default_code_block_language === '') wanted.default_code_block_language = null;
-  for (const [key, id] of [['notifications_stream_id', req.notificationsStreamId], ['signup_notifications_stream_id', req.signupNotificationsStreamId]] as const) {
+  for (const key of STREAM_SETTINGS) {
+    const id = req.streams?.[key];
     if (id === undefined) continue;
     if (id >= 0) {
       const { stream } = await accessStreamById(ctx.store.db, user, id);
       if (stream.deactivated === 1) throw invalidStreamId();
     }
     wanted[key] = id < 0 ? -1 : id;
+  }
+  if (req.jitsiServerUrl !== undefined) {
+    // Zulip's check_jitsi_url: "default", or a URL of at most 200 characters.
+    const url = req.jitsiServerUrl;
+    if (url !== 'default' && (url.length > JITSI_SERVER_URL_MAX_LENGTH || !isValidUrl(url))) throw badRequest('jitsi_server_url is not an allowed_type');
+    wanted.jitsi_server_url = url === 'default' ? null : url;
   }
   if (req.stringId !== undefined) {
     if (!isOwner) throw mustBeOwner();
@@ -112,8 +126,9 @@ async function checkRealmUpdate(ctx: AppContext, realm: RealmRow, user: UserRow,
 
 /**
  * PATCH /realm: changes what differs and answers Zulip's `data` (each changed setting's
- * value, "updated" for text). Events as Zulip 5 sends them to every active user: a
- * realm/update per setting, one realm/update_dict for the message-editing trio.
+ * value, "updated" for text). Events to every active user: a realm/update per changed
+ * setting, the message-editing ones included (Zulip from level 150; Zulip 5 grouped those
+ * in one realm/update_dict, which clients apply to the same state).
  */
 export async function updateRealm(ctx: AppContext, realm: RealmRow, user: UserRow, req: RealmUpdateRequest): Promise<Record<string, unknown>> {
   const wanted = await checkRealmUpdate(ctx, realm, user, req);
@@ -144,25 +159,20 @@ export async function updateRealm(ctx: AppContext, realm: RealmRow, user: UserRo
     if (Object.keys(patch).length === 0) return data;
     await realms.update(tx.db, realm.id, patch);
 
-    const editing = changed.some(([k]) => (MESSAGE_EDITING_SETTINGS as readonly string[]).includes(k));
-    for (const [k, v] of changed) {
-      if ((MESSAGE_EDITING_SETTINGS as readonly string[]).includes(k)) continue;
-      data[k] = typeof v === 'string' ? 'updated' : v;
-      events.push({ property: k, value: v });
-    }
     const audience = await users.listActiveIdsInRealm(tx.db, realm.id);
+    const level = ctx.config.featureLevel;
+    for (const [k, v] of changed) {
+      const value = presentRealmSetting(k, v, level);
+      for (const name of namesAtLevel(k, level)) data[name] = typeof value === 'string' ? 'updated' : value;
+      for (const property of eventNames(k)) events.push({ property, value });
+    }
     for (const e of events) tx.notify({ type: 'realm', op: 'update', property: e.property, value: e.value }, audience, realm.id);
-    if (editing) {
+    // Before level 150 the answer named the whole message-editing trio whenever one of them changed.
+    if (ctx.config.featureLevel < 150 && changed.some(([k]) => (MESSAGE_EDITING_SETTINGS as readonly string[]).includes(k))) {
       const after = { ...settings, ...own } as Record<string, unknown>;
-      const trio = Object.fromEntries(MESSAGE_EDITING_SETTINGS.map((k) => [k, after[k]]));
-      trio.message_content_edit_limit_seconds = presentEditLimit(trio.message_content_edit_limit_seconds as number | null, ctx.config.featureLevel);
-      Object.assign(data, trio);
-      notifyUpdateDict(tx, realm.id, audience, trio);
+      for (const k of MESSAGE_EDITING_SETTINGS) data[k] = k === 'message_content_edit_limit_seconds' ? presentEditLimit(after[k] as number | null, ctx.config.featureLevel) : after[k];
     }
     return data;
   });
 }
 
-function notifyUpdateDict(tx: Tx, realmId: number, audience: number[], data: Record<string, unknown>): void {
-  tx.notify({ type: 'realm', op: 'update_dict', property: 'default', data }, audience, realmId);
-}

@@ -14,6 +14,7 @@ import { subscribeToDefaultStreams } from './default-streams.js';
 import { MAX_NAME_LENGTH } from '../lib/limits.js';
 import { isValidEmail } from '../lib/email.js';
 import { storedRealmUserDefaults } from '../lib/user-settings.js';
+import { checkNameUnique } from './unique-names.js';
 import { doAddNewUserHistory, queueWelcomeMessage } from './welcome.js';
 import { doSyncSystemGroups } from './system-groups.js';
 
@@ -50,6 +51,7 @@ export async function doCreateUser(tx: Tx, realm: RealmRow, input: CreateUserInp
   const email = checkEmail(input.email);
   const fullName = checkFullName(input.fullName);
   if (await users.findByEmail(tx.db, realm.id, email)) throw badRequest(`Email '${email}' already in use`);
+  await checkNameUnique(tx, realm.id, fullName);
   // Callers may hold a realm row from before a settings change; new users follow the current one.
   const current = (await realms.findById(tx.db, realm.id)) ?? realm;
   const id = await users.insert(tx.db, {

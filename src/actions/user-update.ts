@@ -9,6 +9,7 @@ import { badRequest, mustBeOwner } from '../errors.js';
 import { ROLE_VALUES, Role } from '../lib/roles.js';
 import { generateApiKey } from '../lib/secrets.js';
 import { checkFullName } from './user-create.js';
+import { checkNameUnique } from './unique-names.js';
 import { notifyRealmUser } from './user-notify.js';
 import { notifyBotUpdate } from './bot-notify.js';
 import { doSyncSystemGroups } from './system-groups.js';
@@ -19,6 +20,7 @@ export async function checkNotLastOwner(tx: Tx, target: UserRow, msg: string): P
 
 export async function doChangeFullName(tx: Tx, target: UserRow, fullName: string): Promise<void> {
   const name = checkFullName(fullName);
+  await checkNameUnique(tx, target.realm_id, name, target.id);
   if (name === target.full_name) return;
   await users.update(tx.db, target.id, { full_name: name });
   await notifyRealmUser(tx, target.realm_id, 'update', { user_id: target.id, full_name: name });

@@ -17,7 +17,8 @@ export interface RealmRenderUsers {
   outgoingBotIds: Set<number>;
 }
 
-export interface CachedLinkifier { id: number; pattern: string; url_format: string }
+/** url_template: the template of one made from level 176, null for one made with a URL format string (url_format either way). */
+export interface CachedLinkifier { id: number; pattern: string; url_format: string; url_template: string | null }
 
 /** Register's user lists, presented once per change (shared: nothing may modify them). */
 export interface RealmUserLists { active: Array<Record<string, unknown>>; inactive: Array<Record<string, unknown>> }

@@ -50,6 +50,7 @@ function applyOne(state: RegisterState, e: ClientEvent, viewerId: number): void 
     case 'realm_linkifiers': return replacePart(state, 'realm_linkifiers', e.realm_linkifiers);
     case 'realm_filters': return replacePart(state, 'realm_filters', e.realm_filters);
     case 'realm_emoji': return replacePart(state, 'realm_emoji', e.realm_emoji);
+    case 'onboarding_steps': return replacePart(state, 'onboarding_steps', e.onboarding_steps);
     case 'drafts': return applyDrafts(state, e);
     case 'scheduled_messages': return applyScheduledMessages(state, e);
     case 'saved_snippets': return applySavedSnippets(state, e);

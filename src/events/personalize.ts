@@ -3,6 +3,7 @@ import type { EventQueue } from './queue.js';
 import type { InternalMessage } from '../narrow/types.js';
 import { matchesNarrow } from '../narrow/match.js';
 import { FLAG_BITS } from '../lib/message-flags.js';
+import { presentLinkifiers } from '../presenters/linkifier.js';
 
 type Ev = Record<string, unknown> & { type: string };
 
@@ -61,7 +62,7 @@ export class Personalizer {
       key = (event.flags_by_user[userId] ?? READ_ONLY).join(',');
     } else {
       const c = s.capabilities;
-      key = `${c.bulk_message_deletion ? 1 : 0}${c.stream_typing_notifications ? 1 : 0}${c.user_settings_object ? 1 : 0}`;
+      key = `${c.bulk_message_deletion ? 1 : 0}${c.stream_typing_notifications ? 1 : 0}${c.user_settings_object ? 1 : 0}${c.linkifier_url_template ? 1 : 0}${c.linkifiers_withheld ? 1 : 0}`;
     }
     let out = this.shapes.get(key);
     if (!out) {
@@ -98,6 +99,13 @@ function personalize(queue: EventQueue, userId: number, event: ParleyEvent, viaP
     return (ids as number[]).map((message_id) => ({ ...rest, type: 'delete_message', message_id }));
   }
   if (event.type === 'typing' && event.message_type === 'stream' && !s.capabilities.stream_typing_notifications) return [];
+  if (event.type === 'realm_linkifiers') {
+    // Each queue the form its register gave: templates, nothing, or (level 122) format strings.
+    if (s.capabilities.linkifiers_withheld) return [];
+    const template = s.capabilities.linkifier_url_template === true;
+    return [{ type: 'realm_linkifiers', realm_linkifiers: presentLinkifiers(event.realm_linkifiers, template) }];
+  }
+  if (event.type === 'realm_filters' && (s.capabilities.linkifiers_withheld || s.capabilities.linkifier_url_template)) return [];
   const type: string = event.type;
   if ((type === 'update_display_settings' || type === 'update_global_notifications') && s.capabilities.user_settings_object) return [];
   return [{ ...event }];

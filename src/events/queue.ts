@@ -6,6 +6,10 @@ export interface Capabilities {
   user_avatar_url_field_optional: boolean;
   stream_typing_notifications: boolean;
   user_settings_object: boolean;
+  /** Level 176: linkifiers as RFC 6570 templates (register and realm_linkifiers events); no legacy realm_filters. */
+  linkifier_url_template?: boolean;
+  /** From level 176 a client without linkifier_url_template is given no linkifiers (register's are empty), so no events of them. */
+  linkifiers_withheld?: boolean;
 }
 
 export interface QueueOptions {

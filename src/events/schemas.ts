@@ -106,7 +106,12 @@ export const EVENT_SCHEMAS: Record<string, Record<string, Check>> = {
     'reaction_type?': oneOf('unicode_emoji', 'realm_emoji', 'service_extra_emoji'),
   },
   muted_users: { type: str, id: int, muted_users: arrayOf(shape({ id: int, timestamp: int })) },
-  realm_linkifiers: { type: str, id: int, realm_linkifiers: arrayOf(shape({ pattern: str, url_format: str, id: int })) },
+  // url_template for queues with the linkifier_url_template capability (level 176), url_format for level-122 ones.
+  realm_linkifiers: {
+    type: str, id: int,
+    realm_linkifiers: arrayOf((v) => shape({ pattern: str, url_format: str, id: int })(v) || shape({ pattern: str, url_template: str, id: int })(v)),
+  },
+  onboarding_steps: { type: str, id: int, onboarding_steps: arrayOf(shape({ type: str, name: str })) },
   realm_filters: { type: str, id: int, realm_filters: arrayOf((v) => Array.isArray(v) && v.length === 3 && str(v[0]) && str(v[1]) && int(v[2])) },
 };
 
@@ -147,7 +152,6 @@ const profileField = shape({ id: int, name: str, type: int, hint: str, field_dat
 EVENT_SCHEMAS.invites_changed = { type: str, id: int };
 EVENT_SCHEMAS.custom_profile_fields = { type: str, id: int, fields: arrayOf(profileField) };
 EVENT_SCHEMAS['realm:update'] = { type: str, op: str, id: int, property: str, value: any };
-EVENT_SCHEMAS['realm:update_dict'] = { type: str, op: str, id: int, property: oneOf('default'), data: obj };
 EVENT_SCHEMAS['realm_user_settings_defaults:update'] = { type: str, op: str, id: int, property: str, value: any };
 const attachment = shape({ id: int, name: str, path_id: str, size: int, create_time: int, messages: arrayOf(shape({ id: int, date_sent: int })) });
 EVENT_SCHEMAS['attachment:add'] = { type: str, op: str, id: int, attachment, upload_space_used: int };

@@ -19,7 +19,7 @@ import type {
 } from './kinds/stream.js';
 import type {
   AlertWordsEvent, AttachmentAddEvent, AttachmentRemoveEvent, AttachmentUpdateEvent, DraftsAddEvent, DraftsRemoveEvent, DraftsUpdateEvent,
-  InvitesChangedEvent, RealmEmojiUpdateEvent, RealmFiltersEvent, RealmLinkifiersEvent, RealmUpdateDictEvent, RealmUpdateEvent,
+  ClientRealmLinkifiersEvent, InvitesChangedEvent, OnboardingStepsEvent, RealmEmojiUpdateEvent, RealmFiltersEvent, RealmLinkifiersEvent, RealmUpdateEvent,
   RealmUserSettingsDefaultsUpdateEvent, UpdateDisplaySettingsEvent, UpdateGlobalNotificationsEvent, UserSettingsUpdateEvent,
 } from './kinds/settings.js';
 import type { UserTopicEvent } from './kinds/user-topic.js';
@@ -77,9 +77,9 @@ export type ParleyEvent =
   | UpdateDisplaySettingsEvent
   | UpdateGlobalNotificationsEvent
   | RealmUpdateEvent
-  | RealmUpdateDictEvent
   | RealmUserSettingsDefaultsUpdateEvent
   | RealmLinkifiersEvent
+  | OnboardingStepsEvent
   | RealmFiltersEvent
   | RealmEmojiUpdateEvent
   | InvitesChangedEvent
@@ -110,7 +110,8 @@ export interface HeartbeatEvent { type: 'heartbeat' }
  * by one, plus what the queues make. applyEvent and the web app take these.
  */
 export type ClientEvent =
-  | Exclude<ParleyEvent, MessageEvent | UpdateMessageEvent | DeleteMessageEvent>
+  | Exclude<ParleyEvent, MessageEvent | UpdateMessageEvent | DeleteMessageEvent | RealmLinkifiersEvent>
+  | ClientRealmLinkifiersEvent
   | ClientMessageEvent
   | ClientUpdateMessageEvent
   | DeleteMessageEvent
@@ -151,13 +152,14 @@ export const EVENT_KINDS = {
   user_group: ['add', 'update', 'add_members', 'remove_members', 'remove', 'add_subgroups', 'remove_subgroups'],
   custom_profile_fields: [],
   muted_users: [],
-  realm: ['update', 'update_dict'],
+  realm: ['update'],
   realm_user_settings_defaults: ['update'],
   realm_linkifiers: [],
   realm_filters: [],
   attachment: ['add', 'update', 'remove'],
   realm_emoji: ['update'],
   invites_changed: [],
+  onboarding_steps: [],
 } as const satisfies Record<EventType, readonly string[]>;
 
 export interface EventEnvelope {

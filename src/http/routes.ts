@@ -34,10 +34,11 @@ import { inviteRoutes } from './handlers/invites.js';
 import { readReceiptRoutes } from './handlers/read-receipts.js';
 import { userTopicRoutes } from './handlers/user-topics.js';
 import { pushTokenRoutes } from './handlers/push-tokens.js';
+import { onboardingStepRoutes } from './handlers/onboarding-steps.js';
 
 /** Every API route, by resource. Each handler file owns its own table. */
 export const routes: Route[] = [...serverRoutes, ...userRoutes, ...presenceRoutes, ...renderRoutes, ...messageSendRoutes, ...alertWordRoutes, ...messageReadRoutes,
   ...eventRoutes, ...streamRoutes, ...subscriptionRoutes, ...typingRoutes, ...messageEditRoutes, ...messageFlagRoutes, ...reactionRoutes, ...messageDeleteRoutes,
   ...settingsRoutes, ...draftRoutes, ...scheduledMessageRoutes, ...savedSnippetRoutes, ...userStatusRoutes, ...mutedUserRoutes, ...userGroupRoutes, ...profileFieldRoutes, ...realmRoutes,
   ...linkifierRoutes, ...uploadRoutes, ...realmEmojiRoutes, ...botRoutes, ...botStorageRoutes, ...webhookRoutes,
-  ...sessionRoutes, ...inviteRoutes, ...readReceiptRoutes, ...userTopicRoutes, ...pushTokenRoutes];
+  ...sessionRoutes, ...inviteRoutes, ...readReceiptRoutes, ...userTopicRoutes, ...pushTokenRoutes, ...onboardingStepRoutes];

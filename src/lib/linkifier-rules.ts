@@ -1,4 +1,5 @@
 import { RE2JS } from 're2js';
+import { isValidUrlTemplate, templateVariables } from './url-template.js';
 
 /**
  * Zulip 5's validation of a linkifier (RealmFilter.full_clean): the fields' own checks
@@ -80,4 +81,31 @@ export function checkLinkifier(pattern: string, urlFormat: string): LinkifierErr
 /** The message Zulip reports: the first of all, fields before the whole. */
 export function firstError(errors: LinkifierErrors): string | undefined {
   return Object.values(errors).flat()[0];
+}
+
+/**
+ * Zulip's validation of a linkifier from level 176 (RealmFilter.full_clean with url_template):
+ * the template must be an RFC 6570 template, then its variables and the pattern's groups
+ * must be the same sets (the first missing name in sorted order reported, quoted as
+ * Python's %r quotes it).
+ */
+export function checkLinkifierTemplate(pattern: string, urlTemplate: string): LinkifierErrors {
+  const errors: LinkifierErrors = {};
+  const add = (field: string, msg: string) => (errors[field] ??= []).push(msg);
+  if (pattern === '') add('pattern', 'This field cannot be blank.');
+  if (urlTemplate === '') add('url_template', 'This field cannot be blank.');
+  else if (!isValidUrlTemplate(urlTemplate)) add('url_template', 'Invalid URL template.');
+  const checked = checkPattern(pattern);
+  if ('error' in checked) {
+    add('__all__', checked.error);
+    return errors;
+  }
+  if (!isValidUrlTemplate(urlTemplate)) return errors;
+  const inPattern = new Set(checked.groups);
+  const inUrl = new Set(templateVariables(urlTemplate));
+  const missingInPattern = [...inUrl].filter((g) => !inPattern.has(g)).sort();
+  const missingInUrl = [...inPattern].filter((g) => !inUrl.has(g)).sort();
+  if (missingInPattern.length > 0) add('__all__', `Group '${missingInPattern[0]}' in URL template is not present in linkifier pattern.`);
+  else if (missingInUrl.length > 0) add('__all__', `Group '${missingInUrl[0]}' in linkifier pattern is not present in URL template.`);
+  return errors;
 }

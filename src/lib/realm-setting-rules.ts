@@ -62,6 +62,9 @@ export const REALM_SETTING_RULES = {
   // Feature level 162 (moving messages' time limits).
   move_messages_within_stream_limit_seconds: { kind: 'timeLimit' },
   move_messages_between_streams_limit_seconds: { kind: 'timeLimit' },
+  // Levels 216 and 246; jitsi_server_url and the announcement streams are parsed by name.
+  enable_guest_user_indicator: bool,
+  require_unique_names: bool,
 } as const satisfies Record<string, RealmSettingRule>;
 
 /** wildcard_mention_policy's stream administrators option, accepted only below feature level 133. */
@@ -75,7 +78,7 @@ export const OWNER_ONLY_SETTINGS: ReadonlySet<string> = new Set([
   'waiting_period_threshold', 'message_retention_days', 'string_id',
 ]);
 
-/** Changed together and announced in one realm/update_dict event, as Zulip 5's do_set_realm_message_editing. */
+/** Zulip 5 answered all three when one changed (until level 150, which answers and announces each on its own). */
 export const MESSAGE_EDITING_SETTINGS = ['allow_message_editing', 'message_content_edit_limit_seconds', 'edit_topic_policy'] as const;
 
 /** Zulip's Realm.VIDEO_CHAT_PROVIDERS ids that Parley offers (register's realm_available_video_chat_providers). */

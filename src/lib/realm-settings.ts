@@ -61,6 +61,11 @@ export const REALM_SETTING_DEFAULTS = {
   // stream (null: no limit); Zulip's DEFAULT_MOVE_MESSAGE_LIMIT_SECONDS, a week, for both.
   move_messages_within_stream_limit_seconds: 604_800 as number | null,
   move_messages_between_streams_limit_seconds: 604_800 as number | null,
+  // Levels 212-246. jitsi_server_url null: the server's Jitsi (server_jitsi_server_url).
+  jitsi_server_url: null as string | null,
+  enable_guest_user_indicator: true,
+  require_unique_names: false,
+  zulip_update_announcements_stream_id: -1,
 };
 
 /** The feature level that added each later setting: register shows `realm_<name>` only from it (PATCH /realm takes it at any). */
@@ -69,6 +74,7 @@ export const REALM_SETTING_LEVELS: Readonly<Partial<Record<keyof typeof REALM_SE
   enable_read_receipts: 137,
   move_messages_within_stream_limit_seconds: 162,
   move_messages_between_streams_limit_seconds: 162,
+  jitsi_server_url: 212, enable_guest_user_indicator: 216, zulip_update_announcements_stream_id: 242, require_unique_names: 246,
 };
 
 export type RealmSettings = typeof REALM_SETTING_DEFAULTS;

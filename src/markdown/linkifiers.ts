@@ -1,5 +1,6 @@
 import { RE2JS } from 're2js';
 import type { Linkifier } from './types.js';
+import { expandTemplate } from '../lib/url-template.js';
 
 /**
  * Linkifiers run through RE2 (the re2js port: pure JavaScript, linear-time matching, no
@@ -18,6 +19,8 @@ export const preparePattern = (source: string): string =>
 export interface CompiledLinkifier {
   re: RE2JS;
   format: string;
+  /** Level 176's RFC 6570 template, when the linkifier has one: it makes the link instead of format. */
+  template: string | null;
   groups: string[];
   /** Text that every match contains, when the pattern has one: text without it is skipped unscanned. */
   literal: { text: string; caseless: boolean };
@@ -106,7 +109,7 @@ export function compileLinkifiers(list: readonly Linkifier[]): CompiledLinkifier
   for (const l of list) {
     try {
       const re = RE2JS.compile(preparePattern(l.pattern));
-      c.list.push({ re, format: l.url_format, groups: Object.keys(re.namedGroups()), literal: requiredLiteral(l.pattern) });
+      c.list.push({ re, format: l.url_format, template: l.url_template ?? null, groups: Object.keys(re.namedGroups()), literal: requiredLiteral(l.pattern) });
     } catch {
       // Refused when saved; one that slipped in (an older row) matches nothing, as in Zulip.
     }
@@ -152,7 +155,8 @@ export function* matchesOf(l: CompiledLinkifier, text: string): Generator<Linkif
     const end = m.end(ACTUAL);
     pos = Math.max(end, pos + 1);
     if (end <= start) continue;
-    const href = expandUrl(l.format, (name) => (l.groups.includes(name) ? m.group(name) : null));
+    const group = (name: string) => (l.groups.includes(name) ? m.group(name) : null);
+    const href = l.template !== null ? expandTemplate(l.template, group) : expandUrl(l.format, group);
     // Zulip's url_to_a: a URL with a scheme it does not link stays text.
     if (!LINK_SCHEMES.test(href)) continue;
     yield { start, end, href };

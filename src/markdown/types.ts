@@ -17,7 +17,8 @@ export interface RenderContext {
 export interface RenderUser { id: number; full_name: string; email: string }
 
 /** Zulip's linkifier: an RE2 pattern, and a Python format string (`%(id)s`) for its URL. */
-export interface Linkifier { id: number; pattern: string; url_format: string }
+/** url_template (level 176) when set renders the links; else the URL format string, as Zulip 5. */
+export interface Linkifier { id: number; pattern: string; url_format: string; url_template?: string | null }
 
 export interface RenderResult {
   html: string;

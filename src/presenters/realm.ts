@@ -34,6 +34,8 @@ export function presentServerSettings(config: Config, realm: RealmRow): WireServ
     email_auth_enabled: true,
     require_email_format_usernames: true,
     realm_uri: realmUri(config, realm),
+    // Level 257: the same URL under its new name.
+    ...(config.featureLevel >= 257 ? { realm_url: realmUri(config, realm) } : {}),
     realm_name: realm.name,
     realm_icon: realmIconUrl(realm),
     realm_description: renderedDescription(realm),

@@ -386,11 +386,18 @@ export const WireInvite = Type.Union([
 export type WireInvite = Static<typeof WireInvite>;
 
 /** GET /realm/linkifiers' element and register's `realm_linkifiers`, in the order they apply. */
-export const WireLinkifier = Type.Object({
-  pattern: Type.String({ description: 'The regular expression matched in messages and topics.' }),
-  url_format: Type.String({ description: 'The URL each match links to, with %(name)s for named groups.' }),
-  id: Type.Integer(),
-}, closed('Linkifier', 'A rule turning text into links.'));
+export const WireLinkifier = Type.Union([
+  Type.Object({
+    pattern: Type.String({ description: 'The regular expression matched in messages and topics.' }),
+    url_format: Type.String({ description: 'The URL each match links to, with %(name)s for named groups.' }),
+    id: Type.Integer(),
+  }, { description: 'Before feature level 176.', additionalProperties: false }),
+  Type.Object({
+    pattern: Type.String({ description: 'The regular expression matched in messages and topics.' }),
+    url_template: Type.String({ description: 'The RFC 6570 URL template each match links to, its variables the named groups.' }),
+    id: Type.Integer(),
+  }, { description: 'From feature level 176.', additionalProperties: false }),
+], { $id: 'Linkifier', description: 'A rule turning text into links.' });
 export type WireLinkifier = Static<typeof WireLinkifier>;
 
 /** GET /server_settings (no authentication): how to sign in, and what server this is. */
@@ -411,6 +418,7 @@ export const WireServerSettings = Type.Object({
   email_auth_enabled: Type.Boolean(),
   require_email_format_usernames: Type.Boolean(),
   realm_uri: Type.String({ description: "The organization's URL." }),
+  realm_url: Type.Optional(Type.String({ description: "The organization's URL (feature level 257; realm_uri's new name)." })),
   realm_name: Type.String(),
   realm_icon: Type.String({ description: "The organization's icon URL." }),
   realm_description: Type.String({ description: "The organization's description, as HTML." }),

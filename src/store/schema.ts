@@ -334,6 +334,10 @@ export interface RealmFilterTable {
   realm_id: number;
   pattern: string;
   url_format_string: string;
+  /** Level 176's RFC 6570 template (migration 042); null for a linkifier made with url_format_string. */
+  url_template: string | null;
+  /** The order linkifiers apply in (level 202). */
+  position: Generated<number>;
 }
 
 /** An uploaded file (migration 022); `path_id` is its storage key and URL tail. */

@@ -389,24 +389,30 @@ test('custom profile fields: create, edit, reorder, values set and cleared, dele
   await g('delete a field with values', viewer, api(viewer, 'DELETE', `/realm/profile_fields/${phone}`));
 });
 
-test('organization settings: realm update and update_dict, user settings defaults', async () => {
+test('organization settings: realm update, user settings defaults', async () => {
   const realmKeys = ['realm_name', 'realm_description', 'realm_edit_topic_policy', 'realm_allow_message_editing',
     'realm_message_content_edit_limit_seconds', 'realm_notifications_stream_id', 'realm_signup_notifications_stream_id',
+    'realm_new_stream_announcements_stream_id', 'realm_signup_announcements_stream_id', 'realm_zulip_update_announcements_stream_id',
+    'realm_service_update_announcements_stream_id', 'realm_jitsi_server_url', 'realm_enable_guest_user_indicator', 'realm_require_unique_names',
     'realm_message_retention_days', 'realm_message_content_delete_limit_seconds', 'realm_wildcard_mention_policy',
     'realm_default_code_block_language', 'realm_send_welcome_emails', 'realm_user_settings_defaults'];
   const patch = (params: Record<string, unknown>) => api(t.owner, 'PATCH', '/realm', params);
   await guard('rename the organization', other, patch({ name: 'Guarded Org', description: 'We **guard**.' }), REGISTER, realmKeys);
   const dict = await guard('message editing settings', other, patch({ edit_topic_policy: 2, message_content_edit_limit_seconds: 0 }), REGISTER, realmKeys);
   // No limit: 0 before level 138, null from it.
-  assert.deepEqual(dict.map((e) => `${e.op}:${JSON.stringify(e.data)}`),
-    [`update_dict:{"allow_message_editing":true,"message_content_edit_limit_seconds":${FEATURE_LEVEL >= 138 ? 'null' : '0'},"edit_topic_policy":2}`]);
+  assert.deepEqual(dict.map((e) => `${e.op}:${e.property}=${JSON.stringify(e.value)}`).sort(),
+    ['update:edit_topic_policy=2', `update:message_content_edit_limit_seconds=${FEATURE_LEVEL >= 138 ? 'null' : '0'}`]);
   await guard('notifications stream, retention, delete limit, policies', other, patch({
     notifications_stream_id: await streamId('base'), signup_notifications_stream_id: -1, message_retention_days: 30,
     message_content_delete_limit_seconds: 'unlimited', wildcard_mention_policy: 6, default_code_block_language: 'python', send_welcome_emails: true,
   }), REGISTER, realmKeys);
+  await guard('later levels\' settings', other, patch({
+    new_stream_announcements_stream_id: -1, signup_announcements_stream_id: await streamId('base'), zulip_update_announcements_stream_id: await streamId('base'),
+    jitsi_server_url: 'https://jitsi.example.com', enable_guest_user_indicator: false, require_unique_names: true, default_code_block_language: '',
+  }), REGISTER, realmKeys);
   await guard('user settings defaults', other, api(t.owner, 'PATCH', '/realm/user_settings_defaults', { enter_sends: true, emojiset: 'twitter' }),
     REGISTER, realmKeys);
-  await patch({ edit_topic_policy: 5, message_content_edit_limit_seconds: 600, message_retention_days: 'unlimited', wildcard_mention_policy: 5 })();
+  await patch({ edit_topic_policy: 5, message_content_edit_limit_seconds: 600, message_retention_days: 'unlimited', wildcard_mention_policy: 5, require_unique_names: false })();
 });
 
 test('linkifiers: add, update, remove (the current and the legacy event)', async () => {
@@ -433,6 +439,12 @@ test('uploads: add, update when a message links one and when an edit drops it, r
   const id = (await t.api('GET', '/api/v1/attachments', { as: viewer })).body.attachments[0].id;
   const removed = await guard('delete the file', viewer, api(viewer, 'DELETE', `/attachments/${id}`));
   assert.deepEqual(removed.map((e) => `${e.type}:${e.op}`), ['attachment:remove']);
+});
+
+test('onboarding steps: marking one leaves none (level 233)', async () => {
+  const events = await guard('mark an onboarding step', viewer, api(viewer, 'POST', '/users/me/onboarding_steps', { onboarding_step: 'intro_inbox_view_modal' }),
+    REGISTER, [...COMPARED, 'onboarding_steps']);
+  assert.deepEqual(events.map((e) => e.type), ['onboarding_steps']);
 });
 
 test('custom emoji: add, deactivate; register realm_emoji follows', async () => {

@@ -157,6 +157,9 @@ function baselines(): Call[] {
     { method: 'POST', path: '/realm/filters', params: { pattern: 'SWEEP-(?P<id>[0-9]+)', url_format_string: 'https://sweep.example.com/%(id)s' } },
     { method: 'PATCH', path: `/realm/filters/${linkifierId}`, params: { pattern: '#(?P<id>[0-9]+)', url_format_string: 'https://bugs.example.com/%(id)s' } },
     { method: 'DELETE', path: `/realm/filters/${linkifierId}`, params: {} },
+    // The list must name every linkifier: which ones exist depends on the sweep so far.
+    { method: 'PATCH', path: '/realm/linkifiers', params: { ordered_linkifier_ids: [linkifierId] }, expectError: true },
+    { method: 'POST', path: '/users/me/onboarding_steps', params: { onboarding_step: 'visibility_policy_banner' } },
     // A form body carries no file: refused, but every awkward field beside it must still be answered.
     { method: 'POST', path: '/user_uploads', params: { note: 'no file here' }, expectError: true },
     { method: 'GET', path: '/attachments', params: {} },

@@ -128,7 +128,8 @@ test('every change tells every active user the whole list, as realm_linkifiers a
   const id = assertOk(await add(admin, TRAC)).id as number;
   const everyone = sorted([t.owner.id, admin.id, member.id, guest.id, alice.id]);
   const current = log.one('realm_linkifiers');
-  assert.deepEqual(current.event, { type: 'realm_linkifiers', realm_linkifiers: [{ pattern: TRAC.pattern, url_format: TRAC.url_format_string, id }] });
+  // Published with both forms (url_template null: made with a format string); each queue gets one.
+  assert.deepEqual(current.event, { type: 'realm_linkifiers', realm_linkifiers: [{ pattern: TRAC.pattern, url_format: TRAC.url_format_string, url_template: null, id }] });
   assert.deepEqual(sorted(current.userIds), everyone);
   const legacy = log.one('realm_filters');
   assert.deepEqual(legacy.event, { type: 'realm_filters', realm_filters: [[TRAC.pattern, TRAC.url_format_string, id]] });

@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { testApp, ROLES, type TestApp, type TestUser } from '../helpers/app.js';
+import { testApp, ROLES, FEATURE_LEVEL, type TestApp, type TestUser } from '../helpers/app.js';
 import { assertError, assertOk, assertUnauthenticated, sorted } from '../helpers/assert.js';
 import { EventLog } from '../helpers/events.js';
 import { createStreams } from '../helpers/streams.js';
@@ -50,18 +50,29 @@ test('PATCH /realm: changes, answers the changed values, tells every active user
   assertOk(await patch({ mandatory_topics: false, create_public_stream_policy: 1, default_language: 'en' }));
 });
 
-test('PATCH /realm: the message-editing settings travel together in one update_dict', async () => {
+test('PATCH /realm: the message-editing settings are announced one by one (level 150); the answer names all three only before 150', async () => {
   log.clear();
   const body = assertOk(await patch({ edit_topic_policy: 2, allow_message_editing: false }));
-  assert.deepEqual(body, { result: 'success', msg: '', allow_message_editing: false, message_content_edit_limit_seconds: 600, edit_topic_policy: 2 });
-  const e = log.one('realm', 'update_dict');
-  assert.deepEqual(e.event, { type: 'realm', op: 'update_dict', property: 'default', data: { allow_message_editing: false, message_content_edit_limit_seconds: 600, edit_topic_policy: 2 } });
-  assert.deepEqual(sorted(e.userIds), activeHumans());
-  assert.equal(log.find('realm', 'update').length, 0);
+  const changedOnly = { result: 'success', msg: '', allow_message_editing: false, edit_topic_policy: 2 };
+  assert.deepEqual(body, FEATURE_LEVEL >= 150 ? changedOnly : { ...changedOnly, message_content_edit_limit_seconds: 600 });
+  assert.equal(log.find('realm', 'update_dict').length, 0);
+  const updates = log.find('realm', 'update');
+  assert.deepEqual(updates.map((e) => e.event).sort((a: any, b: any) => a.property.localeCompare(b.property)), [
+    { type: 'realm', op: 'update', property: 'allow_message_editing', value: false },
+    { type: 'realm', op: 'update', property: 'edit_topic_policy', value: 2 },
+  ]);
+  for (const e of updates) assert.deepEqual(sorted(e.userIds), activeHumans());
   const reg = await register(u.member);
   assert.equal(reg.realm_edit_topic_policy, 2);
   assert.equal(reg.realm_allow_message_editing, false);
-  assertOk(await patch({ edit_topic_policy: 5, allow_message_editing: true }));
+  log.clear();
+  // No limit: null from level 138 (0 before), in the answer and the event.
+  const unlimited = FEATURE_LEVEL >= 138 ? null : 0;
+  assert.deepEqual(assertOk(await patch({ message_content_edit_limit_seconds: 'unlimited', allow_message_editing: false })),
+    FEATURE_LEVEL >= 150 ? { result: 'success', msg: '', message_content_edit_limit_seconds: unlimited }
+      : { result: 'success', msg: '', allow_message_editing: false, edit_topic_policy: 2, message_content_edit_limit_seconds: unlimited });
+  assert.deepEqual(log.one('realm', 'update').event, { type: 'realm', op: 'update', property: 'message_content_edit_limit_seconds', value: unlimited });
+  assertOk(await patch({ edit_topic_policy: 5, allow_message_editing: true, message_content_edit_limit_seconds: 600 }));
 });
 
 test('PATCH /realm: retention and deletion limits take "unlimited"; notification streams must exist', async () => {
@@ -80,15 +91,17 @@ test('PATCH /realm: retention and deletion limits take "unlimited"; notification
   const { announce, secret } = await createStreams(t, { announce: [t.owner], secret: { inviteOnly: true, subscribers: [u.member] } });
   log.clear();
   assert.equal(assertOk(await patch({ notifications_stream_id: announce.id })).notifications_stream_id, announce.id);
-  assert.deepEqual(log.one('realm', 'update').event, { type: 'realm', op: 'update', property: 'notifications_stream_id', value: announce.id });
-  assert.equal((await register(u.member)).realm_notifications_stream_id, announce.id);
+  // Announced under the name of level 122 and level 241's; register says the one of its level.
+  assert.deepEqual(log.find('realm', 'update').map((e) => e.event), ['notifications_stream_id', 'new_stream_announcements_stream_id'].map((property) =>
+    ({ type: 'realm', op: 'update', property, value: announce.id })));
+  assert.equal((await register(u.member))[FEATURE_LEVEL >= 241 ? 'realm_new_stream_announcements_stream_id' : 'realm_notifications_stream_id'], announce.id);
   // A private stream the administrator is not in is as good as missing.
   assertError(await patch({ signup_notifications_stream_id: secret.id }), 'Invalid stream id');
   assertError(await patch({ notifications_stream_id: 987_654 }), 'Invalid stream id');
   assertOk(await patch({ notifications_stream_id: -1, signup_notifications_stream_id: announce.id }));
   const reg = await register(u.member);
-  assert.equal(reg.realm_notifications_stream_id, -1);
-  assert.equal(reg.realm_signup_notifications_stream_id, announce.id);
+  assert.equal(reg[FEATURE_LEVEL >= 241 ? 'realm_new_stream_announcements_stream_id' : 'realm_notifications_stream_id'], -1);
+  assert.equal(reg[FEATURE_LEVEL >= 241 ? 'realm_signup_announcements_stream_id' : 'realm_signup_notifications_stream_id'], announce.id);
 });
 
 test('PATCH /realm: every validator\'s message', async () => {

@@ -45,13 +45,13 @@ test('138: no content edit limit is null from level 138 (0 before); PATCH takes 
       const body = assertOk(await patch(app, { message_content_edit_limit_seconds: value }));
       assert.equal(body.message_content_edit_limit_seconds, none);
       assert.equal((await realmState(app)).realm_message_content_edit_limit_seconds, none);
-      assert.equal((log.one('realm', 'update_dict').event as any).data.message_content_edit_limit_seconds, none);
+      assert.equal((log.one('realm', 'update').event as any).value, none);
     }
     const log = new EventLog(app);
     assert.equal(assertOk(await patch(app, { message_content_edit_limit_seconds: 300 })).message_content_edit_limit_seconds, 300);
-    assert.equal((log.one('realm', 'update_dict').event as any).data.message_content_edit_limit_seconds, 300);
+    assert.equal((log.one('realm', 'update').event as any).value, 300);
     assertOk(await patch(app, { message_content_edit_limit_seconds: 'unlimited' }));
-    assert.equal((log.find('realm', 'update_dict')[1]!.event as any).data.message_content_edit_limit_seconds, none);
+    assert.equal((log.find('realm', 'update')[1]!.event as any).value, none);
     assertError(await patch(app, { message_content_edit_limit_seconds: -5 }), "Bad value for 'message_content_edit_limit_seconds': -5");
     assertError(await patch(app, { message_content_edit_limit_seconds: 'forever' }), "Bad value for 'message_content_edit_limit_seconds': forever");
     assertError(await patch(app, { message_content_edit_limit_seconds: '[1]' }), 'message_content_edit_limit_seconds is not a string or integer');

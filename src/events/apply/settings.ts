@@ -1,6 +1,6 @@
 /** Settings events (the user's and the organization's) and the user's own lists: drafts, alert words, mutes. */
 import type {
-  DraftsEvent, RealmUpdateDictEvent, RealmUpdateEvent, RealmUserSettingsDefaultsUpdateEvent, UpdateDisplaySettingsEvent,
+  DraftsEvent, RealmUpdateEvent, RealmUserSettingsDefaultsUpdateEvent, UpdateDisplaySettingsEvent,
   UpdateGlobalNotificationsEvent, UserSettingsUpdateEvent,
 } from '../kinds/settings.js';
 import type { RegisterState } from './state.js';
@@ -18,9 +18,9 @@ export function applyLegacySetting(state: RegisterState, e: UpdateDisplaySetting
 }
 
 /** Register names each organization setting `realm_<name>`. */
-export function applyRealm(state: RegisterState, e: RealmUpdateEvent | RealmUpdateDictEvent): void {
-  const changes = e.op === 'update' ? [[e.property, e.value] as const] : Object.entries(e.data);
-  for (const [k, v] of changes) if (`realm_${k}` in state) state[`realm_${k}`] = v;
+export function applyRealm(state: RegisterState, e: RealmUpdateEvent): void {
+  // A renamed setting is announced under each of its names: a state has the one of its level.
+  if (`realm_${e.property}` in state) state[`realm_${e.property}`] = e.value;
 }
 
 export function applyUserSettingsDefaults(state: RegisterState, e: RealmUserSettingsDefaultsUpdateEvent): void {

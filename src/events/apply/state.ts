@@ -6,6 +6,7 @@
  */
 import type {
   WireBot, WireClientPresence, WireModernPresence, WireNeverSubscribedStream, WireStream, WireSubscription, WireUser, WireUserStatus,
+  WireLinkifier,
 } from '../../schemas/wire.js';
 import type { WireDraft } from '../../presenters/draft.js';
 import type { WireScheduledMessage } from '../../presenters/scheduled-message.js';
@@ -50,7 +51,8 @@ export type RegisterState = {
   custom_profile_fields?: WireProfileField[];
   user_settings?: Record<string, unknown>;
   realm_user_settings_defaults?: Record<string, unknown>;
-  realm_linkifiers?: Array<{ pattern: string; url_format: string; id: number }>;
+  realm_linkifiers?: WireLinkifier[];
+  onboarding_steps?: Array<{ type: string; name: string }>;
   realm_filters?: Array<[string, string, number]>;
   realm_emoji?: Record<string, WireRealmEmoji>;
   [key: string]: unknown;

@@ -1,6 +1,7 @@
 /** Events about settings (the organization's and the user's own) and the user's own things: drafts, alert words, uploads. */
 import type { WireDraft } from '../../presenters/draft.js';
 import type { WireRealmEmoji } from '../../presenters/realm-emoji.js';
+import type { WireLinkifier } from '../../schemas/wire.js';
 
 export interface UserSettingsUpdateEvent { type: 'user_settings'; op: 'update'; property: string; value: unknown }
 /** The legacy form of a display setting change, for clients without user_settings_object. */
@@ -10,16 +11,21 @@ export interface UpdateGlobalNotificationsEvent { type: 'update_global_notificat
 
 /** Organization settings changed (Zulip's do_set_realm_property and its grouped siblings), to every active user. */
 export interface RealmUpdateEvent { type: 'realm'; op: 'update'; property: string; value: unknown }
-export interface RealmUpdateDictEvent { type: 'realm'; op: 'update_dict'; property: 'default'; data: Record<string, unknown> }
-export type RealmEvent = RealmUpdateEvent | RealmUpdateDictEvent | RealmUserSettingsDefaultsUpdateEvent;
+export type RealmEvent = RealmUpdateEvent | RealmUserSettingsDefaultsUpdateEvent;
 export interface RealmUserSettingsDefaultsUpdateEvent { type: 'realm_user_settings_defaults'; op: 'update'; property: string; value: unknown }
 
-export interface RealmLinkifiersEvent { type: 'realm_linkifiers'; realm_linkifiers: Array<{ pattern: string; url_format: string; id: number }> }
+/** Published with both forms of each linkifier; each queue is given one (src/events/personalize.ts). */
+export interface RealmLinkifiersEvent { type: 'realm_linkifiers'; realm_linkifiers: Array<{ pattern: string; url_format: string; url_template: string | null; id: number }> }
+/** realm_linkifiers as a queue receives it: one form (src/events/personalize.ts). */
+export interface ClientRealmLinkifiersEvent { type: 'realm_linkifiers'; realm_linkifiers: WireLinkifier[] }
 /** The legacy form of the linkifiers: [pattern, url format, id]. */
 export interface RealmFiltersEvent { type: 'realm_filters'; realm_filters: Array<[string, string, number]> }
 
 /** The organization's whole custom-emoji dictionary, as register's `realm_emoji`. */
 export interface RealmEmojiUpdateEvent { type: 'realm_emoji'; op: 'update'; realm_emoji: Record<string, WireRealmEmoji> }
+
+/** The one-time notices the user has yet to see (level 233): always none in Parley. */
+export interface OnboardingStepsEvent { type: 'onboarding_steps'; onboarding_steps: Array<{ type: string; name: string }> }
 
 /** The set of pending invitations changed: administrators refetch GET /invites (Zulip 5's notify_invites_changed). */
 export interface InvitesChangedEvent { type: 'invites_changed' }

@@ -23,7 +23,10 @@ function stringList(name: string, raw: Json | undefined): string[] | null {
   return v as string[];
 }
 
-function capabilities(asked: Json | undefined): Capabilities {
+/** The level from which linkifiers are templates, for clients that say they read them (Zulip's linkifier_url_template). */
+const LINKIFIER_TEMPLATE_LEVEL = 176;
+
+function capabilities(asked: Json | undefined, featureLevel: number): Capabilities {
   const raw = asked ?? {};
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw badRequest('client_capabilities is not a dict');
   const c = raw as Record<string, unknown>;
@@ -34,6 +37,9 @@ function capabilities(asked: Json | undefined): Capabilities {
     user_avatar_url_field_optional: flag('user_avatar_url_field_optional'),
     stream_typing_notifications: flag('stream_typing_notifications'),
     user_settings_object: flag('user_settings_object'),
+    // A level-122 server knew no such capability: its clients get the format strings, asked or not.
+    linkifier_url_template: featureLevel >= LINKIFIER_TEMPLATE_LEVEL && flag('linkifier_url_template'),
+    linkifiers_withheld: featureLevel >= LINKIFIER_TEMPLATE_LEVEL && !flag('linkifier_url_template'),
   };
 }
 
@@ -72,7 +78,7 @@ export const eventRoutes: Route[] = [
       const narrowTerms = asked.length === 0 && defaults.streamName !== null ? parseNarrow([['stream', defaults.streamName]]) : asked;
       const narrow = await resolveNarrow(r.ctx.store.db, r.user, narrowTerms, true);
       const lifespan = r.args.queue_lifespan_secs ?? 0;
-      const caps = capabilities(r.args.client_capabilities as Json | undefined);
+      const caps = capabilities(r.args.client_capabilities as Json | undefined, r.ctx.config.featureLevel);
       const allPublicStreams = r.args.all_public_streams ?? defaults.allPublicStreams;
       // Guests may not read public streams they are not in, so they may not listen to them either.
       if (allPublicStreams && r.user.role === Role.GUEST) throw badRequest('User not authorized for this query');

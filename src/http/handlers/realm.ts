@@ -21,6 +21,12 @@ const REALM_PARAMS = {
   message_content_edit_limit_seconds: Opt(Str({ description: STR_OR_INT })),
   notifications_stream_id: Opt(Int({ description: '-1 for none' })),
   signup_notifications_stream_id: Opt(Int({ description: '-1 for none' })),
+  // Level 241's names of the two above, and level 242's stream (with the spec's service_ spelling).
+  new_stream_announcements_stream_id: Opt(Int({ description: '-1 for none (notifications_stream_id\'s new name)' })),
+  signup_announcements_stream_id: Opt(Int({ description: '-1 for none (signup_notifications_stream_id\'s new name)' })),
+  zulip_update_announcements_stream_id: Opt(Int({ description: '-1 for none' })),
+  service_update_announcements_stream_id: Opt(Int({ description: 'zulip_update_announcements_stream_id under the spec\'s spelling' })),
+  jitsi_server_url: Opt(Str({ description: '"default" (the server\'s) or a URL; JSON-quoted or bare' })),
   string_id: Opt(Str({ maxLength: 40 })),
 };
 type RealmArgs = ArgsOf<typeof REALM_PARAMS>;
@@ -36,6 +42,18 @@ function strOrInt(name: string, raw: string | undefined): number | string | unde
   }
   if (typeof v === 'string' || Number.isSafeInteger(v)) return v as string | number;
   throw badRequest(`${name} is not a string or integer`);
+}
+
+/** Zulip reads jitsi_server_url as JSON (a quoted string); a bare string is taken as itself. */
+function jsonOrBareString(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  try {
+    const v: unknown = JSON.parse(raw);
+    if (typeof v === 'string') return v;
+  } catch {
+    /* bare */
+  }
+  return raw;
 }
 
 function realmSettingsOf(r: AuthedRequest<RealmArgs>): Partial<Record<RealmSettingName, unknown>> {
@@ -64,8 +82,12 @@ export const realmRoutes: Route[] = [
         messageRetentionDays: strOrInt('message_retention_days', r.args.message_retention_days),
         messageContentDeleteLimitSeconds: strOrInt('message_content_delete_limit_seconds', r.args.message_content_delete_limit_seconds),
         messageContentEditLimitSeconds: strOrInt('message_content_edit_limit_seconds', r.args.message_content_edit_limit_seconds),
-        notificationsStreamId: r.args.notifications_stream_id,
-        signupNotificationsStreamId: r.args.signup_notifications_stream_id,
+        streams: {
+          notifications_stream_id: r.args.new_stream_announcements_stream_id ?? r.args.notifications_stream_id,
+          signup_notifications_stream_id: r.args.signup_announcements_stream_id ?? r.args.signup_notifications_stream_id,
+          zulip_update_announcements_stream_id: r.args.zulip_update_announcements_stream_id ?? r.args.service_update_announcements_stream_id,
+        },
+        jitsiServerUrl: jsonOrBareString(r.args.jitsi_server_url),
         stringId: r.args.string_id,
       });
     },

@@ -22,7 +22,7 @@ import { userStatusDict } from '../user-status.js';
 import { mutedUsersOf } from '../muted-users.js';
 import { realmUserGroups } from '../user-groups.js';
 import { realmProfileFields } from '../profile-fields.js';
-import { legacyRealmFilters, realmLinkifiers } from '../linkifiers.js';
+import { legacyRealmFilters, presentLinkifiers, realmLinkifiers } from '../linkifiers.js';
 import { realmEmojiDict } from '../realm-emoji.js';
 
 /**
@@ -105,9 +105,14 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
   }
   if (want('realm_user_settings_defaults')) state.realm_user_settings_defaults = realmUserSettingsDefaults(realm.settings, config.featureLevel);
   if (want('realm_emoji')) state.realm_emoji = await realmEmojiDict(db, realm.id);
-  if (want('realm_linkifiers')) state.realm_linkifiers = [...await realmLinkifiers(db, realm.id)];
-  if (want('realm_filters')) state.realm_filters = legacyRealmFilters(await realmLinkifiers(db, realm.id));
+  // From level 176 (capabilities() in src/http/handlers/events.ts): templates for clients that
+  // read them, nothing for the others; realm_filters always empty.
+  const { linkifier_url_template: templates, linkifiers_withheld: withheld } = opts.capabilities;
+  if (want('realm_linkifiers')) state.realm_linkifiers = withheld ? [] : presentLinkifiers(await realmLinkifiers(db, realm.id), templates === true);
+  if (want('realm_filters')) state.realm_filters = withheld || templates ? [] : legacyRealmFilters(await realmLinkifiers(db, realm.id));
   if (want('realm_playgrounds')) state.realm_playgrounds = [];
+  // Level 233: the one-time notices left to show; Parley's web app has none (Zulip with its tutorial off).
+  if (want('onboarding_steps') && config.featureLevel >= 233) state.onboarding_steps = [];
   if (want('realm_domains')) state.realm_domains = [];
   if (want('user_status')) state.user_status = await userStatusDict(db, realm.id);
   // Whatever the setting: turning it off deletes the stored drafts (Zulip's note).

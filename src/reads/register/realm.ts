@@ -1,7 +1,7 @@
 import type { RealmRow, UserRow } from '../../store/rows.js';
 import { serverSupportedPermissionSettings } from '../../lib/permission-settings.js';
 import type { Config } from '../../config.js';
-import { presentEditLimit, realmSettings, REALM_SETTING_DEFAULTS, REALM_SETTING_LEVELS } from '../../lib/realm-settings.js';
+import { realmSettings, REALM_SETTING_DEFAULTS, REALM_SETTING_LEVELS } from '../../lib/realm-settings.js';
 import { realmUri } from '../../lib/realm-host.js';
 import { WILDCARD_STREAM_ADMINS } from '../../lib/realm-setting-rules.js';
 import { Role, isAdminRole } from '../../lib/roles.js';
@@ -13,6 +13,8 @@ import { OFFLINE_THRESHOLD_SECS } from '../../presenters/presence.js';
 import { MAX_MESSAGE_BYTES, MAX_STREAM_DESCRIPTION_LENGTH, MAX_STREAM_NAME_LENGTH, MAX_TOPIC_LENGTH } from '../../lib/limits.js';
 import { LONGPOLL_TIMEOUT_SECS } from '../../events/manager.js';
 import { hasPolicyPermission, webPublicStreamsEnabled } from '../../access/realm-policy.js';
+import { namesAtLevel, presentRealmSetting } from '../../lib/realm-setting-names.js';
+import { laterRealmState } from './realm-later.js';
 import { SERVER_EMOJI_DATA_DIR, serverEmojiData } from '../../emoji/server-data.js';
 
 /** register's `realm` state: the organization's settings and the server's limits. */
@@ -20,9 +22,9 @@ export function realmState(config: Config, realm: RealmRow, user: UserRow): Reco
   const s = realmSettings(realm.settings);
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(REALM_SETTING_DEFAULTS) as Array<keyof typeof s>) {
-    if (config.featureLevel >= (REALM_SETTING_LEVELS[key] ?? 0)) out[`realm_${key}`] = s[key];
+    if (config.featureLevel < (REALM_SETTING_LEVELS[key] ?? 0)) continue;
+    for (const name of namesAtLevel(key, config.featureLevel)) out[`realm_${name}`] = presentRealmSetting(key, s[key], config.featureLevel);
   }
-  out.realm_message_content_edit_limit_seconds = presentEditLimit(s.message_content_edit_limit_seconds, config.featureLevel);
   // From feature level 133 there is no stream administrators option (4): Zulip migrated it to
   // administrators (5), which is how Parley has always applied it.
   if (config.featureLevel >= 133 && out.realm_wildcard_mention_policy === WILDCARD_STREAM_ADMINS) out.realm_wildcard_mention_policy = 5;
@@ -32,7 +34,7 @@ export function realmState(config: Config, realm: RealmRow, user: UserRow): Reco
     realm_uri: realmUri(config, realm),
     realm_icon_url: realmIconUrl(realm),
     realm_date_created: realm.date_created,
-    realm_authentication_methods: { password: true, dev: false, email: true, ldap: false, remoteuser: false, github: false, azuread: false, gitlab: false, apple: false, google: false, saml: false, 'openid connect': false },
+    realm_authentication_methods: AUTHENTICATION_METHODS,
     realm_available_video_chat_providers: { disabled: { name: 'None', id: 0 }, jitsi_meet: { name: 'Jitsi Meet', id: 1 } },
     realm_is_zephyr_mirror_realm: false,
     realm_push_notifications_enabled: false,
@@ -83,11 +85,14 @@ export function realmState(config: Config, realm: RealmRow, user: UserRow): Reco
     ...ownUserState(user, realm),
     avatar_version: user.avatar_version,
   });
+  Object.assign(out, laterRealmState(config, realm, AUTHENTICATION_METHODS));
   // Level 140: an absolute URL, fetched by clients without credentials.
   if (config.featureLevel >= 140) out.server_emoji_data_url = new URL(SERVER_EMOJI_DATA_DIR + serverEmojiData().name, realmUri(config, realm)).href;
   if (config.featureLevel >= 221) out.server_supported_permission_settings = serverSupportedPermissionSettings(config.featureLevel);
   return out;
 }
+
+const AUTHENTICATION_METHODS = { password: true, dev: false, email: true, ldap: false, remoteuser: false, github: false, azuread: false, gitlab: false, apple: false, google: false, saml: false, 'openid connect': false };
 
 const GIPHY_RATING_OPTIONS = {
   disabled: { name: 'GIPHY integration disabled', id: 0 },
