@@ -49,6 +49,16 @@ async function doChangeSetting(tx: Tx, user: UserRow, name: SettingName, value: 
   }
 }
 
+/** One setting changed from elsewhere (POST /users/me/status's `away` from level 148): stored and told, if it differs. */
+export async function doSetUserSetting(tx: Tx, userId: number, name: SettingName, value: unknown): Promise<void> {
+  const current = await users.findById(tx.db, userId);
+  if (!current || userSettings(current.settings)[name] === value) return;
+  const own = JSON.parse(current.settings || '{}') as Record<string, unknown>;
+  own[name] = value;
+  await users.update(tx.db, userId, { settings: JSON.stringify(own) });
+  await doChangeSetting(tx, current, name, value);
+}
+
 /**
  * PATCH /settings (and its deprecated aliases): checks every value first, in Zulip's
  * order, then changes what differs; a new email address only starts its confirmation.

@@ -53,6 +53,9 @@ export const USER_SETTING_LEVELS: Readonly<Partial<Record<keyof typeof USER_SETT
   user_list_style: 141,
 };
 
+/** From this level a status's `away` is the presence_enabled setting turned off (Zulip 6). */
+export const AWAY_IS_PRESENCE_LEVEL = 148;
+
 /** The settings a client of this feature level knows: those added later left out. */
 export function settingsAtLevel<T extends Record<string, unknown>>(settings: T, featureLevel: number): T {
   const out: Record<string, unknown> = { ...settings };

@@ -106,7 +106,7 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
   if (want('realm_filters')) state.realm_filters = legacyRealmFilters(await realmLinkifiers(db, realm.id));
   if (want('realm_playgrounds')) state.realm_playgrounds = [];
   if (want('realm_domains')) state.realm_domains = [];
-  if (want('user_status')) state.user_status = await userStatusDict(db, realm.id);
+  if (want('user_status')) state.user_status = await userStatusDict(db, realm.id, config.featureLevel);
   // Whatever the setting: turning it off deletes the stored drafts (Zulip's note).
   if (want('drafts')) state.drafts = await registerDrafts(db, user.id);
   if (want('video_calls')) state.has_zoom_token = false;
