@@ -81,11 +81,11 @@ export async function checkUserStatus(ctx: AppContext, user: UserRow, req: UserS
 export async function updateUserStatus(ctx: AppContext, user: UserRow, req: UserStatusRequest): Promise<void> {
   const checked = await checkUserStatus(ctx, user, req);
   const audience = await users.listActiveIdsInRealm(ctx.store.db, user.realm_id);
-  await transact(ctx, (tx) => doUpdateUserStatus(tx, user, checked, audience));
+  await transact(ctx, (tx) => doUpdateUserStatus(tx, user, checked, audience, ctx.config.featureLevel));
 }
 
-async function doUpdateUserStatus(tx: Tx, user: UserRow, { change, event, presenceEnabled }: CheckedStatus, audience: number[]): Promise<void> {
-  if (presenceEnabled !== undefined) await doSetUserSetting(tx, user.id, 'presence_enabled', presenceEnabled);
+async function doUpdateUserStatus(tx: Tx, user: UserRow, { change, event, presenceEnabled }: CheckedStatus, audience: number[], featureLevel: number): Promise<void> {
+  if (presenceEnabled !== undefined) await doSetUserSetting(tx, user.id, 'presence_enabled', presenceEnabled, featureLevel);
   await userStatuses.upsert(tx.db, user.id, user.realm_id, change, nowSeconds());
   tx.notify(event, audience, user.realm_id);
 }

@@ -115,8 +115,8 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
   const settings = userSettings(user.settings);
   if (want('user_settings')) state.user_settings = { ...settingsAtLevel(settings, config.featureLevel), emojiset_choices: EMOJISET_CHOICES, available_notification_sounds: AVAILABLE_NOTIFICATION_SOUNDS };
   if (!opts.capabilities.user_settings_object) {
-    if (want('update_display_settings')) Object.assign(state, legacySettings(settings), { emojiset_choices: EMOJISET_CHOICES });
-    if (want('update_global_notifications')) Object.assign(state, legacySettings(settings), { available_notification_sounds: AVAILABLE_NOTIFICATION_SOUNDS });
+    if (want('update_display_settings')) Object.assign(state, legacySettings(settings, config.featureLevel), { emojiset_choices: EMOJISET_CHOICES });
+    if (want('update_global_notifications')) Object.assign(state, legacySettings(settings, config.featureLevel), { available_notification_sounds: AVAILABLE_NOTIFICATION_SOUNDS });
   }
   return state;
 }
