@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.js';
+import { AUTO_FOLLOW_LEVEL, doAutoFollowAfterSend } from './auto-follow.js';
 import { transact } from './transaction.js';
 import { claimAttachments } from './attachment-claims.js';
 import { storeMessage } from '../store/group-commit.js';
@@ -168,6 +169,14 @@ async function privateRecipientId(ctx: AppContext, sender: UserRow, others: User
  * store/group-commit.ts), and the events go out once that has committed. Returns the new id.
  */
 export async function sendMessage(ctx: AppContext, realm: RealmRow, sender: UserRow, input: SendInput): Promise<number> {
+  return (await sendMessageResult(ctx, realm, sender, input)).id;
+}
+
+/** What POST /messages answers: the new id, and the sender's topic policy if sending changed it (level 218). */
+export interface SendResult { id: number; automaticNewVisibilityPolicy?: number }
+
+/** sendMessage, answering also what the automatic follow/unmute settings did. */
+export async function sendMessageResult(ctx: AppContext, realm: RealmRow, sender: UserRow, input: SendInput): Promise<SendResult> {
   const content = checkContent(input.content);
   const q = ctx.store.db;
   let stream: StreamRow | undefined;
@@ -229,6 +238,14 @@ export async function sendMessage(ctx: AppContext, realm: RealmRow, sender: User
   // who follows one at once may fetch the file. Only messages that name an upload pay for it.
   if (content.includes('/user_uploads/')) await claimAttachments(ctx, sender, id, content);
 
+  // The automatic follow and unmute settings (level 214, 235), told before the message itself as Zulip does.
+  let automaticNewVisibilityPolicy: number | undefined;
+  if (stream && ctx.config.featureLevel >= AUTO_FOLLOW_LEVEL) {
+    const s = stream;
+    automaticNewVisibilityPolicy = await transact(ctx, (tx) =>
+      doAutoFollowAfterSend(tx, sender, s, topic, id, rendered.mentionedUserIds, recipients, ctx.config.featureLevel));
+  }
+
   if (first && firstOf) {
     publish(ctx.bus, realm.id, { type: 'stream', op: 'update', property: 'first_message_id', value: id, stream_id: firstOf.id, name: firstOf.name }, firstAudience);
   }
@@ -258,5 +275,5 @@ export async function sendMessage(ctx: AppContext, realm: RealmRow, sender: User
   }
   // In a cluster, as after a transaction (actions/transaction.ts): its event is on the bus and heard here.
   if (ctx.bus.unsettled) await ctx.bus.settled();
-  return id;
+  return automaticNewVisibilityPolicy !== undefined ? { id, automaticNewVisibilityPolicy } : { id };
 }

@@ -118,6 +118,20 @@ export const messages = {
     return query.orderBy('message.id').execute();
   },
 
+  /**
+   * Whether the topic has a message other than `exceptId`; with `receivedBy`, only among those
+   * that user holds a row for (Zulip's old_accessible_messages_in_topic).
+   */
+  anotherInTopic: async (q: Q, streamId: number, topicLower: string, exceptId: number, receivedBy?: number): Promise<boolean> => {
+    let query = q.selectFrom('message').select('message.id')
+      .where('message.stream_id', '=', streamId).where('message.topic_lower', '=', topicLower).where('message.id', '<>', exceptId);
+    if (receivedBy !== undefined) {
+      query = query.where((eb) => eb.exists(eb.selectFrom('user_message').select('user_message.message_id')
+        .whereRef('user_message.message_id', '=', 'message.id').where('user_message.user_id', '=', receivedBy)));
+    }
+    return (await query.limit(1).executeTakeFirst()) !== undefined;
+  },
+
   /** The newest ids (newest first, at most `limit`) of the streams' messages sent after `since`: a new user's history. */
   listRecentIdsInStreams: async (q: Q, streamIds: number[], since: number, limit: number): Promise<number[]> =>
     streamIds.length === 0 ? [] : (await q.selectFrom('message').select('id').where('stream_id', 'in', streamIds)
