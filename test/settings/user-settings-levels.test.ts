@@ -200,3 +200,12 @@ test('168/219/227 at 122: the old names and numbering in register, events and de
   assert.equal((await register(spec, me)).realm_user_settings_defaults.default_view, 'all_messages');
   assertOk(await spec.api('PATCH', '/api/v1/realm/user_settings_defaults', { params: { default_view: 'recent_topics' } }));
 });
+
+test('273: register has server_thumbnail_formats, empty (no thumbnails yet), from its level only', async () => {
+  const me = await latest.createUser({ name: 'Theo Thumbs' });
+  const state = assertOk(await latest.api('POST', '/api/v1/register', { as: me, params: { fetch_event_types: ['realm'] } }));
+  assert.deepEqual(state.server_thumbnail_formats, []);
+  const old = await spec.createUser({ name: 'Otto Oldthumbs' });
+  const before = assertOk(await spec.api('POST', '/api/v1/register', { as: old, params: { fetch_event_types: ['realm'] } }));
+  assert.equal('server_thumbnail_formats' in before, false);
+});
