@@ -4,7 +4,14 @@ import { transact } from './transaction.js';
 import { claimAttachments } from './attachment-claims.js';
 import { storeMessage } from '../store/group-commit.js';
 import type { Q, RealmRow, StreamRow, UserRow } from '../store/rows.js';
-import { badRequest, privateMessagesDisabled, streamDoesNotExist, streamIdDoesNotExist, wildcardMentionNotAllowed } from '../errors.js';
+import {
+  badRequest, privateMessagesDisabled, streamDoesNotExist, streamIdDoesNotExist, streamWildcardMentionNotAllowed, topicWildcardMentionNotAllowed,
+  wildcardMentionNotAllowed,
+} from '../errors.js';
+import { messages } from '../store/repos/messages.js';
+
+/** Level 229: wildcard mentions refused with their own codes (and topic wildcards governed by the policy). */
+const WILDCARD_ERRORS_LEVEL = 229;
 import { privateMessagesAllowed, wildcardMentionAllowed } from '../access/realm-policy.js';
 import { subscriptions } from '../store/repos/subscriptions.js';
 import { users } from '../store/repos/users.js';
@@ -204,8 +211,20 @@ export async function sendMessageResult(ctx: AppContext, realm: RealmRow, sender
   // The sender always keeps a copy of what they sent.
   const recipients = [...new Set([...userIds, sender.id])];
 
-  const rendered = await renderMessage(content, await renderContextFor(q, realm, sender, content));
-  if (stream && rendered.wildcardMentioned && !input.internal && !wildcardMentionAllowed(sender, realm, userIds.length)) throw wildcardMentionNotAllowed();
+  const level = ctx.config.featureLevel;
+  const rendered = await renderMessage(content, await renderContextFor(q, realm, sender, content, level));
+  if (stream && rendered.wildcardMentioned && !input.internal && !wildcardMentionAllowed(sender, realm, userIds.length)) {
+    throw level >= WILDCARD_ERRORS_LEVEL ? streamWildcardMentionNotAllowed() : wildcardMentionNotAllowed();
+  }
+  // @**topic** (level 224) flags the topic's participants, the sender included (Zulip's
+  // get_recipient_info); from 229 the organization's wildcard_mention_policy governs it too.
+  let topicParticipants: ReadonlySet<number> = new Set();
+  if (stream && rendered.topicWildcardMentioned) {
+    const found = await messages.topicParticipants(q, stream.id, topic.toLowerCase());
+    found.add(sender.id);
+    topicParticipants = found;
+    if (!input.internal && level >= WILDCARD_ERRORS_LEVEL && !wildcardMentionAllowed(sender, realm, found.size)) throw topicWildcardMentionNotAllowed();
+  }
   const values = {
     realm_id: realm.id, sender_id: sender.id, recipient_id: recipientId, stream_id: stream?.id ?? null,
     topic, topic_lower: topic.toLowerCase(), content, rendered_content: rendered.html, rendered_content_version: 1,
@@ -225,6 +244,7 @@ export async function sendMessageResult(ctx: AppContext, realm: RealmRow, sender
     if (mutedBy?.has(userId)) flags |= FLAG_BITS.read;
     if (rendered.mentionedUserIds.has(userId)) flags |= FLAG_BITS.mentioned;
     if (rendered.wildcardMentioned) flags |= FLAG_BITS.wildcard_mentioned;
+    if (topicParticipants.has(userId)) flags |= FLAG_BITS.topic_wildcard_mentioned;
     if (userId !== sender.id && matchesAlertWord(content, alertWords.get(userId))) flags |= FLAG_BITS.has_alert_word;
     if (!stream) flags |= FLAG_BITS.is_private;
     return { user_id: userId, flags };
@@ -252,7 +272,7 @@ export async function sendMessageResult(ctx: AppContext, realm: RealmRow, sender
   const topicLinks = stream ? (await topicLinker(q, realm.id))(topic) : [];
   const wire = presentMessage({ id, ...values }, sender, recipientInfo, { applyMarkdown: true, clientGravatar: false, realm }, { reactions: [], topicLinks });
   const flagsByUser: Record<number, string[]> = {};
-  for (const r of rows) flagsByUser[r.user_id] = flagsFromMask(r.flags);
+  for (const r of rows) flagsByUser[r.user_id] = flagsFromMask(r.flags, level);
   // Published once the group commit that stored it has committed (storeMessage resolves then).
   publish(ctx.bus, realm.id, {
     type: 'message', message: wire, raw_content: content, sender_avatar_source: sender.avatar_source,

@@ -5,10 +5,10 @@ import { recipients as recipientRows } from '../store/repos/recipients.js';
 import { subscriptions } from '../store/repos/subscriptions.js';
 import { userTopics } from '../store/repos/user-topics.js';
 import { isTopicMuted } from '../lib/visibility-policy.js';
-import { FLAG_BITS } from '../lib/message-flags.js';
+import { MENTION_BITS } from '../lib/message-flags.js';
 import { RecipientType } from '../lib/recipient-type.js';
 
-const MENTION = FLAG_BITS.mentioned | FLAG_BITS.wildcard_mentioned;
+const MENTION = MENTION_BITS;
 
 /**
  * The `message_details` of an update_message_flags event that marks messages unread

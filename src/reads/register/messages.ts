@@ -1,7 +1,7 @@
 import type { Q, UserRow } from '../../store/rows.js';
 import { userMessages } from '../../store/repos/user-messages.js';
 import { recipients as recipientRows } from '../../store/repos/recipients.js';
-import { FLAG_BITS } from '../../lib/message-flags.js';
+import { MENTION_BITS } from '../../lib/message-flags.js';
 import { RecipientType } from '../../lib/recipient-type.js';
 
 /** Zulip's MAX_UNREAD_MESSAGES: past it, register says old unreads are missing. */
@@ -20,7 +20,7 @@ export async function unreadMsgs(db: Q, user: UserRow): Promise<Record<string, u
   for (const r of recRows) if (r.type === RecipientType.PERSONAL) personal.set(r.id, r.type_id);
   const huddleHash = await userMessages.huddleHashes(db, recRows.filter((r) => r.type === RecipientType.HUDDLE).map((r) => r.id));
   for (const r of rows) {
-    if ((r.flags & (FLAG_BITS.mentioned | FLAG_BITS.wildcard_mentioned)) !== 0) mentions.push(r.id);
+    if ((r.flags & MENTION_BITS) !== 0) mentions.push(r.id);
     if (r.stream_id !== null) {
       const key = `${r.stream_id}\u0000${r.topic}`;
       const e = streams.get(key) ?? { stream_id: r.stream_id, topic: r.topic, unread_message_ids: [] };

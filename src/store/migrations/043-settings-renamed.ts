@@ -1,8 +1,8 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Dialect } from './index.js';
 
 /**
- * Stored personal settings (users.settings, and the organization's defaults in
+ * The mentions index widened to topic wildcards, and stored personal settings (users.settings, and the organization's defaults in
  * realms.settings.user_settings_defaults) under the names and numbering of Zulip's later
  * levels, which Parley keeps and converts for older clients (src/lib/user-settings.ts):
  * realm_name_in_notifications (true → 2 always, false → 1 automatic, as Zulip's migration),
@@ -39,6 +39,10 @@ function parse(json: string): Record<string, unknown> | null {
 }
 
 export async function up(db: Kysely<any>, _dialect: Dialect): Promise<void> {
+  // Level 224's topic_wildcard_mentioned is bit 32 (Zulip's old summarize_in_home, which
+  // Parley never set): the mentions index covers it with the other mention bits.
+  await sql`DROP INDEX IF EXISTS user_message_mentioned`.execute(db);
+  await sql`CREATE INDEX user_message_mentioned ON user_message (user_id, message_id) WHERE (flags & 56) <> 0`.execute(db);
   const users = await db.selectFrom('users').select(['id', 'settings']).where('settings', '<>', '{}').execute() as Array<{ id: number; settings: string }>;
   for (const u of users) {
     const stored = parse(u.settings);

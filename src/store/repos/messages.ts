@@ -15,7 +15,8 @@ export const OWN_INDEXES = {
   unread: '(flags & 1) = 0',
   read: '(flags & 1) <> 0',
   starred: '(flags & 2) <> 0',
-  mentioned: '(flags & 24) <> 0',
+  // MENTION_BITS (src/lib/message-flags.ts): mentioned, stream and topic wildcards; the partial index of migration 043.
+  mentioned: '(flags & 56) <> 0',
   private: '(flags & 2048) <> 0',
 } as const;
 export type OwnIndex = keyof typeof OWN_INDEXES;
@@ -130,6 +131,19 @@ export const messages = {
         .whereRef('user_message.message_id', '=', 'message.id').where('user_message.user_id', '=', receivedBy)));
     }
     return (await query.limit(1).executeTakeFirst()) !== undefined;
+  },
+
+  /**
+   * Zulip's participants_for_topic: who sent a message to the topic or reacted to one
+   * (a topic wildcard mention notifies them).
+   */
+  topicParticipants: async (q: Q, streamId: number, topicLower: string): Promise<Set<number>> => {
+    const senders = await q.selectFrom('message').select('sender_id').distinct()
+      .where('stream_id', '=', streamId).where('topic_lower', '=', topicLower).execute();
+    const reactors = await q.selectFrom('reaction').innerJoin('message', 'message.id', 'reaction.message_id')
+      .select('reaction.user_id').distinct()
+      .where('message.stream_id', '=', streamId).where('message.topic_lower', '=', topicLower).execute();
+    return new Set([...senders.map((r) => r.sender_id), ...reactors.map((r) => r.user_id)]);
   },
 
   /** The newest ids (newest first, at most `limit`) of the streams' messages sent after `since`: a new user's history. */
