@@ -41,7 +41,9 @@ function matchesTerm(t: ResolvedTerm, m: InternalMessage, flags: number | null):
     case 'topics': return !isPrivate && t.topics.some(([s, topic]) => s === m.stream_id && topic === m.topic.toLowerCase());
     case 'streams-public': return !isPrivate && t.streamIds.includes(m.stream_id!);
     case 'id': return m.id === t.id;
-    case 'has': return t.what === 'link' ? m.has_link : t.what === 'image' ? m.has_image : m.has_attachment;
+    case 'has':
+      if (t.what === 'reaction') return m.has_reaction === true;
+      return t.what === 'link' ? m.has_link : t.what === 'image' ? m.has_image : m.has_attachment;
     case 'search': return searchMatches(t.words, m.topic, m.content);
     case 'none': return true;
   }

@@ -118,7 +118,10 @@ function termExpr(eb: EB, t: ResolvedTerm, viewer: UserRow, pm: PmLookups, diale
     case 'streams-public':
       return t.streamIds.length ? eb.and([eb('message.stream_id', 'is not', null), eb('message.stream_id', 'in', t.streamIds)]) : sql<SqlBool>`1 = 0`;
     case 'id': return eb('message.id', '=', t.id);
-    case 'has': return eb(t.what === 'link' ? 'message.has_link' : t.what === 'image' ? 'message.has_image' : 'message.has_attachment', '=', 1);
+    case 'has':
+      // Level 249: a message anyone reacted to (Zulip's by_has: an EXISTS on its reactions).
+      if (t.what === 'reaction') return eb.exists(eb.selectFrom('reaction').select('reaction.id').whereRef('reaction.message_id', '=', 'message.id'));
+      return eb(t.what === 'link' ? 'message.has_link' : t.what === 'image' ? 'message.has_image' : 'message.has_attachment', '=', 1);
     case 'search': return dialect.searchMatch(t.words);
     case 'none': return sql<SqlBool>`1 = 1`;
   }

@@ -97,7 +97,7 @@ test('229: wildcard_mention_policy governs both, each with its own code; few par
 });
 
 test('at 122: Zulip 5\'s rendering and flags; no @**channel** or @**topic**; the old error', async () => {
-  const { erin, frank } = await old.createUsers(people('erin', 'frank'));
+  const { alice: erin, bob: frank } = await old.createUsers(people('alice', 'bob'));
   const s = await createStreams(old, { town: [erin, frank] });
   const { id } = assertOk(await send(old, erin, s.town.id, 'x', '@**all** @**channel** @**topic**'));
   const m = await fetchOne(old, frank, id);
