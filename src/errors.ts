@@ -27,7 +27,9 @@ export type ErrorCode =
   | 'INTERNAL_SERVER_ERROR'
   | 'CSRF_FAILED'
   | 'INVITATION_FAILED'
-  | 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED';
+  | 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED'
+  | 'STREAM_WILDCARD_MENTION_NOT_ALLOWED'
+  | 'TOPIC_WILDCARD_MENTION_NOT_ALLOWED';
 
 export class ApiError extends Error {
   constructor(
@@ -167,6 +169,11 @@ export const defaultFieldNotUpdatable = () => badRequest('Default custom field c
 // Organization policies enforced when sending (Zulip's check_message).
 export const privateMessagesDisabled = () => badRequest('Private messages are disabled in this organization.');
 export const wildcardMentionNotAllowed = () => badRequest('You do not have permission to use wildcard mentions in this stream.');
+// Level 229 (Zulip's StreamWildcardMentionNotAllowedError and TopicWildcardMentionNotAllowedError).
+export const streamWildcardMentionNotAllowed = () =>
+  new ApiError('STREAM_WILDCARD_MENTION_NOT_ALLOWED', 'You do not have permission to use channel wildcard mentions in this channel.');
+export const topicWildcardMentionNotAllowed = () =>
+  new ApiError('TOPIC_WILDCARD_MENTION_NOT_ALLOWED', 'You do not have permission to use topic wildcard mentions in this topic.');
 export const unableToRenderMessage = () => badRequest('Unable to render message');
 
 // Linkifiers (Zulip 5's zerver/views/realm_linkifiers.py): a refused one answers the first

@@ -13,6 +13,7 @@ import { hasPolicyPermission, Policy } from '../access/realm-policy.js';
 import { badRequest, invalidStreamId, moveMessagesTimeLimitExceeded } from '../errors.js';
 import { realmSettings, type RealmSettings } from '../lib/realm-settings.js';
 import { FLAG_BITS, flagsFromMask } from '../lib/message-flags.js';
+import { messages } from '../store/repos/messages.js';
 import { Role, isModeratorOrAbove } from '../lib/roles.js';
 import { nowSeconds } from '../lib/time.js';
 import { renderMessage } from '../markdown/bounded.js';
@@ -156,14 +157,15 @@ async function checkChangeAllTimeLimit(q: Q, user: UserRow, settings: Readonly<R
 
 /** The flags an edit's new rendering gives each recipient (Zulip's update_user_message_flags). */
 function recomputeFlags(flags: number, userId: number, senderId: number, content: string, mentioned: ReadonlySet<number>,
-  wildcard: boolean, alertWords: ReadonlyMap<number, string[]>): number {
+  wildcard: boolean, topicWildcard: ReadonlySet<number>, alertWords: ReadonlyMap<number, string[]>): number {
   const toggled = (f: number, on: boolean, bit: number) => (on ? f | bit : f & ~bit);
   let f = toggled(flags, mentioned.has(userId), FLAG_BITS.mentioned);
   f = toggled(f, wildcard, FLAG_BITS.wildcard_mentioned);
+  f = toggled(f, topicWildcard.has(userId), FLAG_BITS.topic_wildcard_mentioned);
   return toggled(f, userId !== senderId && matchesAlertWord(content, alertWords.get(userId)), FLAG_BITS.has_alert_word);
 }
 
-const FLAG_MASK = FLAG_BITS.mentioned | FLAG_BITS.wildcard_mentioned | FLAG_BITS.has_alert_word;
+const FLAG_MASK = FLAG_BITS.mentioned | FLAG_BITS.wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned | FLAG_BITS.has_alert_word;
 
 /**
  * Everything an edit will write, worked out from reads made before its transaction: on
@@ -191,12 +193,15 @@ async function planUpdate(q: Q, realm: RealmRow, user: UserRow, c: Checked, req:
   const flagGroups = new Map<number, number[]>();
 
   if (c.content !== undefined) {
-    const rendered = await renderMessage(c.content, await renderContextFor(q, realm, user, c.content));
+    const rendered = await renderMessage(c.content, await renderContextFor(q, realm, user, c.content, level));
     // As Zulip's update_message: the editor must be allowed to mention the groups it names.
     await checkUserGroupMentionAllowed(q, user, rendered.mentionedGroupIds, level);
     const alertWords = await realmAlertWords(q, realm.id);
+    // @**topic** (level 224): the topic's participants, the message's sender among them.
+    const participants = rendered.topicWildcardMentioned && message.stream_id !== null
+      ? (await messages.topicParticipants(q, message.stream_id, message.topic.toLowerCase())).add(message.sender_id) : new Set<number>();
     rows = rows.map((r) => {
-      const flags = recomputeFlags(r.flags, r.user_id, message.sender_id, c.content!, rendered.mentionedUserIds, rendered.wildcardMentioned, alertWords);
+      const flags = recomputeFlags(r.flags, r.user_id, message.sender_id, c.content!, rendered.mentionedUserIds, rendered.wildcardMentioned, participants, alertWords);
       if (flags !== r.flags) flagGroups.set(flags & FLAG_MASK, [...(flagGroups.get(flags & FLAG_MASK) ?? []), r.user_id]);
       return { user_id: r.user_id, flags };
     });
@@ -257,7 +262,7 @@ async function planUpdate(q: Q, realm: RealmRow, user: UserRow, c: Checked, req:
 
   // Everyone with a row hears of the edit; with shared history, so do the stream's other
   // subscribers (they may be looking at it), as in Zulip.
-  for (const r of rows) event.flags_by_user[r.user_id] = flagsFromMask(r.flags);
+  for (const r of rows) event.flags_by_user[r.user_id] = flagsFromMask(r.flags, level);
   const told = new Set(rows.map((r) => r.user_id));
   if (oldStream && oldStream.history_public_to_subscribers === 1) {
     const deleted = new Set(losingAccess);

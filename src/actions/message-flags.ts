@@ -5,7 +5,7 @@ import { messages as messageRows } from '../store/repos/messages.js';
 import { subscriptions } from '../store/repos/subscriptions.js';
 import { accessMessage } from '../access/message.js';
 import { unreadMessageDetails } from '../reads/unread-details.js';
-import { FLAG_BITS, HISTORICAL_DEFAULT, NON_API, USER_SETTABLE, type FlagName } from '../lib/message-flags.js';
+import { API_FLAG_NAMES, FLAG_BITS, HISTORICAL_DEFAULT, NON_API, USER_SETTABLE, type FlagName } from '../lib/message-flags.js';
 import { fitsIdColumn } from '../lib/ids.js';
 import { flagNotEditable, invalidFlag, invalidFlagOperation, invalidMessage } from '../errors.js';
 
@@ -13,7 +13,7 @@ export type FlagOp = 'add' | 'remove';
 
 /** Zulip's checks, in its order: a known flag, one users may edit, then the operation. */
 export function checkFlagChange(op: string, flag: string): { op: FlagOp; bit: number } {
-  if (!Object.hasOwn(FLAG_BITS, flag) || NON_API.has(flag as FlagName)) throw invalidFlag(flag);
+  if (!API_FLAG_NAMES.has(flag) || NON_API.has(flag as FlagName)) throw invalidFlag(flag);
   if (!USER_SETTABLE.has(flag as FlagName)) throw flagNotEditable(flag);
   if (op !== 'add' && op !== 'remove') throw invalidFlagOperation(op);
   return { op, bit: FLAG_BITS[flag as FlagName] };

@@ -1,9 +1,17 @@
 import type { AppContext } from '../context.js';
+import { AUTO_FOLLOW_LEVEL, doAutoFollowAfterSend } from './auto-follow.js';
 import { transact } from './transaction.js';
 import { claimAttachments } from './attachment-claims.js';
 import { storeMessage } from '../store/group-commit.js';
 import type { Q, RealmRow, StreamRow, UserRow } from '../store/rows.js';
-import { badRequest, privateMessagesDisabled, streamDoesNotExist, streamIdDoesNotExist, wildcardMentionNotAllowed } from '../errors.js';
+import {
+  badRequest, privateMessagesDisabled, streamDoesNotExist, streamIdDoesNotExist, streamWildcardMentionNotAllowed, topicWildcardMentionNotAllowed,
+  wildcardMentionNotAllowed,
+} from '../errors.js';
+import { messages } from '../store/repos/messages.js';
+
+/** Level 229: wildcard mentions refused with their own codes (and topic wildcards governed by the policy). */
+const WILDCARD_ERRORS_LEVEL = 229;
 import { privateMessagesAllowed, wildcardMentionAllowed } from '../access/realm-policy.js';
 import { checkUserGroupMentionAllowed } from '../access/group-setting.js';
 import { subscriptions } from '../store/repos/subscriptions.js';
@@ -171,6 +179,14 @@ async function privateRecipientId(ctx: AppContext, sender: UserRow, others: User
  * store/group-commit.ts), and the events go out once that has committed. Returns the new id.
  */
 export async function sendMessage(ctx: AppContext, realm: RealmRow, sender: UserRow, input: SendInput): Promise<number> {
+  return (await sendMessageResult(ctx, realm, sender, input)).id;
+}
+
+/** What POST /messages answers: the new id, and the sender's topic policy if sending changed it (level 218). */
+export interface SendResult { id: number; automaticNewVisibilityPolicy?: number }
+
+/** sendMessage, answering also what the automatic follow/unmute settings did. */
+export async function sendMessageResult(ctx: AppContext, realm: RealmRow, sender: UserRow, input: SendInput): Promise<SendResult> {
   const content = checkContent(input.content);
   const q = ctx.store.db;
   let stream: StreamRow | undefined;
@@ -198,9 +214,21 @@ export async function sendMessage(ctx: AppContext, realm: RealmRow, sender: User
   // The sender always keeps a copy of what they sent.
   const recipients = [...new Set([...userIds, sender.id])];
 
-  const rendered = await renderMessage(content, await renderContextFor(q, realm, sender, content));
-  if (stream && rendered.wildcardMentioned && !input.internal && !wildcardMentionAllowed(sender, realm, userIds.length)) throw wildcardMentionNotAllowed();
-  await checkUserGroupMentionAllowed(q, sender, rendered.mentionedGroupIds, ctx.config.featureLevel);
+  const level = ctx.config.featureLevel;
+  const rendered = await renderMessage(content, await renderContextFor(q, realm, sender, content, level));
+  if (stream && rendered.wildcardMentioned && !input.internal && !wildcardMentionAllowed(sender, realm, userIds.length)) {
+    throw level >= WILDCARD_ERRORS_LEVEL ? streamWildcardMentionNotAllowed() : wildcardMentionNotAllowed();
+  }
+  await checkUserGroupMentionAllowed(q, sender, rendered.mentionedGroupIds, level);
+  // @**topic** (level 224) flags the topic's participants, the sender included (Zulip's
+  // get_recipient_info); from 229 the organization's wildcard_mention_policy governs it too.
+  let topicParticipants: ReadonlySet<number> = new Set();
+  if (stream && rendered.topicWildcardMentioned) {
+    const found = await messages.topicParticipants(q, stream.id, topic.toLowerCase());
+    found.add(sender.id);
+    topicParticipants = found;
+    if (!input.internal && level >= WILDCARD_ERRORS_LEVEL && !wildcardMentionAllowed(sender, realm, found.size)) throw topicWildcardMentionNotAllowed();
+  }
   const values = {
     realm_id: realm.id, sender_id: sender.id, recipient_id: recipientId, stream_id: stream?.id ?? null,
     topic, topic_lower: topic.toLowerCase(), content, rendered_content: rendered.html, rendered_content_version: 1,
@@ -220,6 +248,7 @@ export async function sendMessage(ctx: AppContext, realm: RealmRow, sender: User
     if (mutedBy?.has(userId)) flags |= FLAG_BITS.read;
     if (rendered.mentionedUserIds.has(userId)) flags |= FLAG_BITS.mentioned;
     if (rendered.wildcardMentioned) flags |= FLAG_BITS.wildcard_mentioned;
+    if (topicParticipants.has(userId)) flags |= FLAG_BITS.topic_wildcard_mentioned;
     if (userId !== sender.id && matchesAlertWord(content, alertWords.get(userId))) flags |= FLAG_BITS.has_alert_word;
     if (!stream) flags |= FLAG_BITS.is_private;
     return { user_id: userId, flags };
@@ -233,13 +262,21 @@ export async function sendMessage(ctx: AppContext, realm: RealmRow, sender: User
   // who follows one at once may fetch the file. Only messages that name an upload pay for it.
   if (content.includes('/user_uploads/')) await claimAttachments(ctx, sender, id, content);
 
+  // The automatic follow and unmute settings (level 214, 235), told before the message itself as Zulip does.
+  let automaticNewVisibilityPolicy: number | undefined;
+  if (stream && ctx.config.featureLevel >= AUTO_FOLLOW_LEVEL) {
+    const s = stream;
+    automaticNewVisibilityPolicy = await transact(ctx, (tx) =>
+      doAutoFollowAfterSend(tx, sender, s, topic, id, rendered.mentionedUserIds, recipients, ctx.config.featureLevel));
+  }
+
   if (first && firstOf) {
     publish(ctx.bus, realm.id, { type: 'stream', op: 'update', property: 'first_message_id', value: id, stream_id: firstOf.id, name: firstOf.name }, firstAudience);
   }
   const topicLinks = stream ? (await topicLinker(q, realm.id))(topic) : [];
   const wire = presentMessage({ id, ...values }, sender, recipientInfo, { applyMarkdown: true, clientGravatar: false, realm }, { reactions: [], topicLinks });
   const flagsByUser: Record<number, string[]> = {};
-  for (const r of rows) flagsByUser[r.user_id] = flagsFromMask(r.flags);
+  for (const r of rows) flagsByUser[r.user_id] = flagsFromMask(r.flags, level);
   // Published once the group commit that stored it has committed (storeMessage resolves then).
   publish(ctx.bus, realm.id, {
     type: 'message', message: wire, raw_content: content, sender_avatar_source: sender.avatar_source,
@@ -262,5 +299,5 @@ export async function sendMessage(ctx: AppContext, realm: RealmRow, sender: User
   }
   // In a cluster, as after a transaction (actions/transaction.ts): its event is on the bus and heard here.
   if (ctx.bus.unsettled) await ctx.bus.settled();
-  return id;
+  return automaticNewVisibilityPolicy !== undefined ? { id, automaticNewVisibilityPolicy } : { id };
 }

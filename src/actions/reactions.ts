@@ -4,6 +4,7 @@ import { transact, writeAlone } from './transaction.js';
 import type { MessageRow, Q, StreamRow, UserRow } from '../store/rows.js';
 import type { ReactionEvent } from '../events/types.js';
 import { accessMessageToModify } from '../access/message.js';
+import { AUTO_FOLLOW_LEVEL, doAutoFollowOnParticipation } from './auto-follow.js';
 import { reactions, type ReactionRow } from '../store/repos/reactions.js';
 import { realmEmoji } from '../store/repos/realm-emoji.js';
 import { userMessages } from '../store/repos/user-messages.js';
@@ -64,7 +65,12 @@ export async function addReaction(ctx: AppContext, user: UserRow, messageId: num
   const audience = await reactionAudience(q, user, message, stream);
   // Without a historical row to add, the insert is the only write.
   const historical = flags === null;
-  await (historical ? transact : writeAlone)(ctx, (tx) => doAddReaction(tx, user, message, historical, row, audience));
+  // Reacting is taking part in the topic (the automatic follow/unmute settings, level 214).
+  const participates = stream !== undefined && stream !== null && ctx.config.featureLevel >= AUTO_FOLLOW_LEVEL;
+  await (historical || participates ? transact : writeAlone)(ctx, async (tx) => {
+    await doAddReaction(tx, user, message, historical, row, audience);
+    if (participates) await doAutoFollowOnParticipation(tx, user, stream, message.topic, ctx.config.featureLevel);
+  });
 }
 
 /**

@@ -3,8 +3,8 @@ import { transact, type Tx } from './transaction.js';
 import type { RealmRow, UserRow } from '../store/rows.js';
 import { users } from '../store/repos/users.js';
 import { badRequest, rateLimited } from '../errors.js';
-import { userSettings } from '../lib/user-settings.js';
-import { DISPLAY_SETTINGS, NOTIFICATION_SETTINGS, settingValueError, type SettingName } from '../lib/settings-rules.js';
+import { userSettings, wireSetting } from '../lib/user-settings.js';
+import { DISPLAY_SETTINGS, NOTIFICATION_SETTINGS, canonicalSettings, settingValueError, type CanonicalSettingName, type SettingName } from '../lib/settings-rules.js';
 import { LANGUAGE_NAMES } from '../lib/languages.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { isAdminRole } from '../lib/roles.js';
@@ -26,8 +26,13 @@ export interface SettingsRequest {
 // Zulip's PASSWORD_MIN_LENGTH.
 const MIN_PASSWORD_LENGTH = 6;
 
-/** One setting's change, as Zulip's do_change_user_setting tells the user's clients (and, for a time zone, everyone). */
-async function doChangeSetting(tx: Tx, user: UserRow, name: SettingName, value: unknown): Promise<void> {
+/**
+ * One setting's change, as Zulip's do_change_user_setting tells the user's clients (and, for a
+ * time zone, everyone). A setting a level renamed or renumbered is told under the name and
+ * numbering of the server's level, as register shows it (a value's meaning, not an event format).
+ */
+async function doChangeSetting(tx: Tx, user: UserRow, canonical: CanonicalSettingName, canonicalValue: unknown, featureLevel: number): Promise<void> {
+  const [name, value] = wireSetting(canonical, canonicalValue, featureLevel) ?? [canonical, canonicalValue];
   tx.notify({ type: 'user_settings', op: 'update', property: name, value }, [user.id], user.realm_id);
   // Clients without the user_settings_object capability hear the legacy events instead
   // (the personaliser chooses per queue).
@@ -49,15 +54,27 @@ async function doChangeSetting(tx: Tx, user: UserRow, name: SettingName, value: 
   }
 }
 
+/** One setting changed from elsewhere (POST /users/me/status's `away` from level 148): stored and told, if it differs. */
+export async function doSetUserSetting(tx: Tx, userId: number, name: CanonicalSettingName, value: unknown, featureLevel: number): Promise<void> {
+  const current = await users.findById(tx.db, userId);
+  if (!current || userSettings(current.settings)[name] === value) return;
+  const own = JSON.parse(current.settings || '{}') as Record<string, unknown>;
+  own[name] = value;
+  await users.update(tx.db, userId, { settings: JSON.stringify(own) });
+  await doChangeSetting(tx, current, name, value, featureLevel);
+}
+
 /**
  * PATCH /settings (and its deprecated aliases): checks every value first, in Zulip's
  * order, then changes what differs; a new email address only starts its confirmation.
  */
 export async function updateSettings(ctx: AppContext, realm: RealmRow, user: UserRow, req: SettingsRequest): Promise<void> {
+  const level = ctx.config.featureLevel;
   for (const [name, value] of Object.entries(req.settings) as Array<[SettingName, unknown]>) {
-    const error = settingValueError(name, value);
+    const error = settingValueError(name, value, level);
     if (error) throw badRequest(error);
   }
+  const settings = canonicalSettings(req.settings, level);
   if (req.newPassword !== undefined) {
     if (req.oldPassword === undefined || !(await verifyPassword(req.oldPassword, user.password_hash))) throw badRequest('Wrong password!');
     if ([...req.newPassword].length < MIN_PASSWORD_LENGTH) throw badRequest('New password is too weak!');
@@ -81,11 +98,11 @@ export async function updateSettings(ctx: AppContext, realm: RealmRow, user: Use
       await doChangeFullName(tx, current, req.fullName);
     }
     const stored = userSettings(current.settings);
-    const changed = (Object.entries(req.settings) as Array<[SettingName, unknown]>).filter(([name, value]) => stored[name] !== value);
+    const changed = (Object.entries(settings) as Array<[CanonicalSettingName, unknown]>).filter(([name, value]) => stored[name] !== value);
     if (changed.length === 0) return;
     const own = JSON.parse(current.settings || '{}') as Record<string, unknown>;
     for (const [name, value] of changed) own[name] = value;
     await users.update(tx.db, user.id, { settings: JSON.stringify(own) });
-    for (const [name, value] of changed) await doChangeSetting(tx, current, name, value);
+    for (const [name, value] of changed) await doChangeSetting(tx, current, name, value, level);
   });
 }

@@ -31,7 +31,7 @@ export async function doSendTyping(tx: Tx, realm: RealmRow, sender: UserRow, req
     // A stream the sender may not see is answered exactly like a missing one.
     const { stream, sub } = await accessStreamById(tx.db, sender, req.to[0]!);
     checkCanPostToStream(sender, stream, sub, realm);
-    sendStreamTyping(tx, sender, stream, req.topic ?? '', req.op, await subscriberIds(tx.db, stream.id));
+    sendStreamTyping(tx, sender, stream, req.topic ?? '', req.op, await receivingTyping(tx.db, await subscriberIds(tx.db, stream.id)));
   } else {
     sendPrivateTyping(tx, sender, await typingRecipients(tx.db, sender, req.to), req.op);
   }
@@ -65,10 +65,25 @@ async function typingRecipients(q: Q, sender: UserRow, ids: number[]): Promise<U
   });
 }
 
-/** Everyone listed who is still active hears it, the sender's other clients too. */
+/** Whether the user wants typing events (receives_typing_notifications, level 253; Zulip sends none to those who turned it off). */
+const receivesTyping = (u: UserRow): boolean => userSettings(u.settings).receives_typing_notifications;
+
+/** Of these users, those who want typing events. */
+async function receivingTyping(q: Q, ids: readonly number[]): Promise<number[]> {
+  const rows = await users.listByIds(q, [...ids]);
+  const off = new Set(rows.filter((u) => !receivesTyping(u)).map((u) => u.id));
+  return off.size === 0 ? [...ids] : ids.filter((id) => !off.has(id));
+}
+
+/**
+ * Everyone listed who is still active and wants typing events hears it, the sender's other
+ * clients too. `message_type` stays "private" for every client although Zulip 8 (level 215)
+ * says "direct": Zulip changed it for all clients without a capability to ask for it, and
+ * "private" is what level-122 clients understand while newer ones take both (docs/api-coverage.md).
+ */
 function sendPrivateTyping(tx: Tx, sender: UserRow, recipients: UserRow[], op: TypingOp): void {
   tx.notify({ type: 'typing', op, message_type: 'private', sender: who(sender), recipients: recipients.map(who) },
-    recipients.filter((u) => u.is_active === 1).map((u) => u.id), sender.realm_id);
+    recipients.filter((u) => u.is_active === 1 && receivesTyping(u)).map((u) => u.id), sender.realm_id);
 }
 
 /**

@@ -1,6 +1,8 @@
 import type { AppContext } from '../context.js';
 import type { Tx } from './transaction.js';
-import { writeAlone } from './transaction.js';
+import { transact } from './transaction.js';
+import { doSetUserSetting } from './settings-update.js';
+import { AWAY_IS_PRESENCE_LEVEL } from '../lib/user-settings.js';
 import type { UserRow } from '../store/rows.js';
 import type { UserStatusEvent } from '../events/types.js';
 import { userStatuses, type UserStatusChange } from '../store/repos/user-status.js';
@@ -25,7 +27,7 @@ export interface UserStatusRequest {
 }
 
 /** The checked update: every field that will be stored, and the event that tells of it. */
-interface CheckedStatus { change: UserStatusChange; event: UserStatusEvent }
+interface CheckedStatus { change: UserStatusChange; event: UserStatusEvent; presenceEnabled?: boolean }
 
 /** Zulip's checks in its order; the status text is stripped after its length is checked, as Zulip 5 does. */
 export async function checkUserStatus(ctx: AppContext, user: UserRow, req: UserStatusRequest): Promise<CheckedStatus> {
@@ -58,8 +60,12 @@ export async function checkUserStatus(ctx: AppContext, user: UserRow, req: UserS
 
   const change: UserStatusChange = {};
   const event: UserStatusEvent = { type: 'user_status', user_id: user.id };
+  let presenceEnabled: boolean | undefined;
   if (req.away !== undefined) {
-    change.away = req.away ? 1 : 0;
+    // Level 148 (Zulip 6's do_update_user_status): `away` is a deprecated way to set
+    // presence_enabled to its opposite; the status itself no longer holds it.
+    if (ctx.config.featureLevel >= AWAY_IS_PRESENCE_LEVEL) presenceEnabled = !req.away;
+    else change.away = req.away ? 1 : 0;
     event.away = req.away;
   }
   if (statusText !== undefined) change.status_text = event.status_text = statusText;
@@ -68,17 +74,18 @@ export async function checkUserStatus(ctx: AppContext, user: UserRow, req: UserS
     change.emoji_code = event.emoji_code = emojiCode!;
     change.reaction_type = event.reaction_type = reactionType!;
   }
-  return { change, event };
+  return { change, event, ...(presenceEnabled !== undefined ? { presenceEnabled } : {}) };
 }
 
 /** Checks, then stores (one statement) and tells every active user of the organization. */
 export async function updateUserStatus(ctx: AppContext, user: UserRow, req: UserStatusRequest): Promise<void> {
   const checked = await checkUserStatus(ctx, user, req);
   const audience = await users.listActiveIdsInRealm(ctx.store.db, user.realm_id);
-  await writeAlone(ctx, (tx) => doUpdateUserStatus(tx, user, checked, audience));
+  await transact(ctx, (tx) => doUpdateUserStatus(tx, user, checked, audience, ctx.config.featureLevel));
 }
 
-async function doUpdateUserStatus(tx: Tx, user: UserRow, { change, event }: CheckedStatus, audience: number[]): Promise<void> {
+async function doUpdateUserStatus(tx: Tx, user: UserRow, { change, event, presenceEnabled }: CheckedStatus, audience: number[], featureLevel: number): Promise<void> {
+  if (presenceEnabled !== undefined) await doSetUserSetting(tx, user.id, 'presence_enabled', presenceEnabled, featureLevel);
   await userStatuses.upsert(tx.db, user.id, user.realm_id, change, nowSeconds());
   tx.notify(event, audience, user.realm_id);
 }

@@ -30,6 +30,7 @@ export function internalFromWire(message: Record<string, unknown>, rawContent: s
     has_link: /<a\s/.test(html),
     has_image: /<a\s[^>]*href="[^"]+\.(png|jpe?g|gif|webp|bmp|svg|tiff?)(\?[^"]*)?"/i.test(html),
     has_attachment: html.includes('/user_uploads/'),
+    has_reaction: Array.isArray(message.reactions) && message.reactions.length > 0,
   };
 }
 

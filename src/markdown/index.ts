@@ -81,7 +81,7 @@ md.renderer.rules.s_close = () => '</del>';
 
 export function renderMarkdown(content: string, rctx: RenderContext): RenderResult {
   const result: RenderResult = {
-    html: '', mentionedUserIds: new Set(), wildcardMentioned: false, mentionedGroupIds: new Set(),
+    html: '', mentionedUserIds: new Set(), wildcardMentioned: false, topicWildcardMentioned: false, mentionedGroupIds: new Set(),
     hasLink: false, hasImage: false, hasAttachment: false, isMeMessage: false,
   };
   const env: RenderEnv = { rctx, result, depth: 0, quoted: 0 };

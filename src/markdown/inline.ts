@@ -4,7 +4,10 @@ import type { RenderEnv } from './types.js';
 import { emojiCodeForName } from '../emoji/index.js';
 import { escapeHtml, emojiSpan, customEmojiImg, narrowHref } from './html.js';
 
-const WILDCARDS = new Set(['all', 'everyone', 'stream']);
+/** Zulip's stream wildcards; `channel` is one from level 247. */
+const STREAM_WILDCARDS = new Set(['all', 'everyone', 'stream']);
+export const TOPIC_WILDCARD_LEVEL = 224;
+export const CHANNEL_WILDCARD_LEVEL = 247;
 
 /** Pushes finished HTML as one token; every piece of it was escaped by the rule that built it. */
 function pushHtml(state: StateInline, html: string): void {
@@ -58,9 +61,17 @@ function mention(state: StateInline, silent: boolean): boolean {
 function renderUserMention(env: RenderEnv, body: string, isSilent: boolean): string | undefined {
   const at = isSilent ? '' : '@';
   const cls = `user-mention${isSilent ? ' silent' : ''}`;
-  if (WILDCARDS.has(body)) {
+  const level = env.rctx.featureLevel ?? 122;
+  if (STREAM_WILDCARDS.has(body) || (body === 'channel' && level >= CHANNEL_WILDCARD_LEVEL)) {
     if (!isSilent) env.result.wildcardMentioned = true;
-    return `<span class="${cls}" data-user-id="*">${at}${body}</span>`;
+    // Zulip's UserMentionPattern marks stream wildcards apart from 247 on.
+    const wildcardCls = level >= CHANNEL_WILDCARD_LEVEL ? `user-mention channel-wildcard-mention${isSilent ? ' silent' : ''}` : cls;
+    return `<span class="${wildcardCls}" data-user-id="*">${at}${body}</span>`;
+  }
+  if (body === 'topic' && level >= TOPIC_WILDCARD_LEVEL) {
+    if (!isSilent) env.result.topicWildcardMentioned = true;
+    // As Zulip: no data-user-id on a topic wildcard.
+    return `<span class="topic-mention${isSilent ? ' silent' : ''}">${at}${body}</span>`;
   }
   let user;
   const bar = body.lastIndexOf('|');

@@ -18,6 +18,7 @@ export interface ContextSnapshot {
   emoji: Array<[string, string]> | null;
   linkifiers: Linkifier[];
   defaultCodeBlockLanguage: string | null;
+  featureLevel: number | null;
 }
 
 /**
@@ -82,6 +83,7 @@ export function snapshotContext(content: string, rctx: RenderContext): ContextSn
   return {
     usersByName: [...names], usersById: [...byId.values()], groups: [...groups], streams: [...streams],
     emoji: emoji && [...emoji], linkifiers: [...rctx.linkifiers], defaultCodeBlockLanguage: rctx.defaultCodeBlockLanguage ?? null,
+    featureLevel: rctx.featureLevel ?? null,
   };
 }
 
@@ -111,6 +113,7 @@ export function contextOfSnapshot(s: ContextSnapshot): RenderContext {
     streamByName: (name) => streams.get(name),
     linkifiers: stableLinkifiers(s.linkifiers),
     defaultCodeBlockLanguage: s.defaultCodeBlockLanguage,
+    ...(s.featureLevel !== null ? { featureLevel: s.featureLevel } : {}),
     ...(emoji ? { customEmojiUrl: (name: string) => emoji.get(name) } : {}),
   };
 }

@@ -12,6 +12,11 @@ export interface RenderContext {
   defaultCodeBlockLanguage?: string | null;
   /** The image URL of the organization's active custom emoji of that name (absent: none). */
   customEmojiUrl?(name: string): string | undefined;
+  /**
+   * The server's feature level (absent: 122): `@**topic**` is a mention from 224, `@**channel**`
+   * from 247, which also gives channel wildcards Zulip's `channel-wildcard-mention` class.
+   */
+  featureLevel?: number;
 }
 
 export interface RenderUser { id: number; full_name: string; email: string }
@@ -23,8 +28,10 @@ export interface Linkifier { id: number; pattern: string; url_format: string; ur
 export interface RenderResult {
   html: string;
   mentionedUserIds: Set<number>;
-  /** @**all**, @**everyone**, @**stream** (not their silent forms). */
+  /** @**all**, @**everyone**, @**stream**, @**channel** (not their silent forms): Zulip's mentions_stream_wildcard. */
   wildcardMentioned: boolean;
+  /** @**topic** (not silent; level 224): Zulip's mentions_topic_wildcard. */
+  topicWildcardMentioned: boolean;
   mentionedGroupIds: Set<number>;
   hasLink: boolean;
   hasImage: boolean;

@@ -1,4 +1,4 @@
-import { FLAG_BITS } from '../lib/message-flags.js';
+import { FLAG_BITS, MENTION_BITS } from '../lib/message-flags.js';
 import type { InternalMessage, ResolvedTerm } from './types.js';
 
 const flagSet = (mask: number | null, bit: number) => ((mask ?? FLAG_BITS.read | FLAG_BITS.historical) & bit) !== 0;
@@ -26,7 +26,7 @@ function matchesTerm(t: ResolvedTerm, m: InternalMessage, flags: number | null):
       switch (t.what) {
         case 'private': return isPrivate;
         case 'starred': return flagSet(flags, FLAG_BITS.starred);
-        case 'mentioned': return flagSet(flags, FLAG_BITS.mentioned | FLAG_BITS.wildcard_mentioned);
+        case 'mentioned': return flagSet(flags, MENTION_BITS);
         case 'alerted': return flagSet(flags, FLAG_BITS.has_alert_word);
         case 'unread': return !flagSet(flags, FLAG_BITS.read);
         case 'resolved': return !isPrivate && m.topic.startsWith('\u2714 ');
@@ -41,7 +41,9 @@ function matchesTerm(t: ResolvedTerm, m: InternalMessage, flags: number | null):
     case 'topics': return !isPrivate && t.topics.some(([s, topic]) => s === m.stream_id && topic === m.topic.toLowerCase());
     case 'streams-public': return !isPrivate && t.streamIds.includes(m.stream_id!);
     case 'id': return m.id === t.id;
-    case 'has': return t.what === 'link' ? m.has_link : t.what === 'image' ? m.has_image : m.has_attachment;
+    case 'has':
+      if (t.what === 'reaction') return m.has_reaction === true;
+      return t.what === 'link' ? m.has_link : t.what === 'image' ? m.has_image : m.has_attachment;
     case 'search': return searchMatches(t.words, m.topic, m.content);
     case 'none': return true;
   }

@@ -30,7 +30,7 @@ export type ResolvedTerm = { negated: boolean } & (
   | { op: 'topics'; topics: Array<[number, string]> }
   | { op: 'streams-public'; streamIds: number[] }
   | { op: 'id'; id: number }
-  | { op: 'has'; what: 'link' | 'image' | 'attachment' }
+  | { op: 'has'; what: 'link' | 'image' | 'attachment' | 'reaction' }
   | { op: 'search'; words: string[] }
   | { op: 'none' }
 );
@@ -48,6 +48,8 @@ export interface InternalMessage {
   has_link: boolean;
   has_image: boolean;
   has_attachment: boolean;
+  /** Whether anyone reacted (has:reaction, level 249); absent: no reactions, as a message just sent. */
+  has_reaction?: boolean;
 }
 
 /** A narrow's terms with names turned into ids for one viewer (src/reads/narrow-resolve.ts). */

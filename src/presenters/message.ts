@@ -17,6 +17,8 @@ export interface MessagePresentOpts {
   applyMarkdown: boolean;
   clientGravatar: boolean;
   realm: RealmRow;
+  /** The server's level: the names of the wildcard flags follow it (level 224). Absent: 122. */
+  featureLevel?: number;
 }
 
 export type PmUser = WireDisplayRecipientUser;

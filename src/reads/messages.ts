@@ -58,7 +58,7 @@ export async function loadWireMessages(q: Q, items: Array<{ id: number; flags?: 
     const sender = m ? senders.get(m.sender_id) : undefined;
     if (!m || !sender) continue;
     out.push(presentMessage(m, sender, recipients.get(m.recipient_id), opts, {
-      ...(item.flags !== undefined ? { flags: flagsFromMask(item.flags) } : {}), reactions: reactions.get(m.id) ?? [],
+      ...(item.flags !== undefined ? { flags: flagsFromMask(item.flags, opts.featureLevel) } : {}), reactions: reactions.get(m.id) ?? [],
       topicLinks: m.stream_id !== null ? topicLinks(m.topic) : [],
     }));
   }
@@ -81,7 +81,7 @@ export async function loadReactions(q: Q, ids: number[]): Promise<Map<number, Wi
 
 
 /** The message the viewer may read as GET /messages/{id} presents it, with its markdown source. */
-export async function messageById(q: Q, realm: RealmRow, message: MessageRow, flags: number | null, opts: { applyMarkdown: boolean; clientGravatar: boolean }): Promise<{ raw_content: string; message: WireMessage | undefined }> {
+export async function messageById(q: Q, realm: RealmRow, message: MessageRow, flags: number | null, opts: { applyMarkdown: boolean; clientGravatar: boolean; featureLevel?: number }): Promise<{ raw_content: string; message: WireMessage | undefined }> {
   const [wire] = await loadWireMessages(q, [{ id: message.id, flags }], { ...opts, realm });
   return { raw_content: message.content, message: wire };
 }
@@ -109,6 +109,8 @@ export interface FetchParams {
   narrow: unknown;
   applyMarkdown: boolean;
   clientGravatar: boolean;
+  /** The server's level (names of the wildcard flags); absent: 122. */
+  featureLevel?: number;
 }
 
 export function searchWords(terms: ResolvedTerm[]): string[] {
@@ -178,7 +180,7 @@ export async function fetchMessages(db: Q, viewer: UserRow, realm: RealmRow, p: 
   if (p.numBefore < 0 || p.numAfter < 0) throw badRequest('Invalid num_before or num_after');
   if (p.numBefore + p.numAfter > MAX_MESSAGES_PER_FETCH) throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
   const { rows, meta, terms } = await fetchMessageWindow(db, viewer, p);
-  const opts = { applyMarkdown: p.applyMarkdown, clientGravatar: p.clientGravatar, realm };
+  const opts = { applyMarkdown: p.applyMarkdown, clientGravatar: p.clientGravatar, realm, ...(p.featureLevel !== undefined ? { featureLevel: p.featureLevel } : {}) };
   const words = searchWords(terms);
   if (words.length > 0) {
     // Search results carry per-query highlighting, so they are presented afresh.
@@ -193,7 +195,7 @@ export async function fetchMessages(db: Q, viewer: UserRow, realm: RealmRow, p: 
   const load = (missing: number[]) => loadWireMessages(db, missing.map((id) => ({ id })), opts);
   const cached = db.isTransaction ? (await load(rows.map((r) => r.id))).map((m) => ({ id: m.id, json: JSON.stringify(m) }))
     : await cachesOf(db).messageJson.load(rows.map((r) => r.id), variant, load);
-  return messagesAnswer(meta, cached, new Map(rows.map((r) => [r.id, r.flags])));
+  return messagesAnswer(meta, cached, new Map(rows.map((r) => [r.id, r.flags])), p.featureLevel);
 }
 
 function addMatches(m: WireMessage, words: string[], html: string): void {

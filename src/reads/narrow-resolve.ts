@@ -203,7 +203,8 @@ export async function resolveNarrow(q: Q, viewer: UserRow, terms: NarrowTerm[], 
         break;
       case 'has': {
         const v = String(t.operand);
-        if (v !== 'link' && v !== 'image' && v !== 'attachment') throw badNarrow(`unknown 'has' operand ${v}`);
+        // `reaction`: level 249 (taken at any level, as every request is).
+        if (v !== 'link' && v !== 'image' && v !== 'attachment' && v !== 'reaction') throw badNarrow(`unknown 'has' operand ${v}`);
         out.push({ op: 'has', what: v, negated });
         break;
       }

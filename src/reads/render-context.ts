@@ -38,7 +38,7 @@ export async function outgoingBotsAmong(q: Q, realmId: number, userIds: Iterable
  * Streams and groups are only looked up when the content has a stream link or a group
  * mention, which most messages do not.
  */
-export async function renderContextFor(q: Q, realm: RealmRow, author: UserRow, content: string): Promise<RenderContext> {
+export async function renderContextFor(q: Q, realm: RealmRow, author: UserRow, content: string, featureLevel?: number): Promise<RenderContext> {
   const people = await realmUsers(q, realm.id);
   const linkifiers = await realmLinkifiers(q, realm.id);
   const linkable = !content.includes('#**') ? [] : await streams.listActiveWithSubscription(q, realm.id, author.id);
@@ -60,5 +60,6 @@ export async function renderContextFor(q: Q, realm: RealmRow, author: UserRow, c
     streamByName: (name) => byName.get(name.toLowerCase()),
     linkifiers,
     defaultCodeBlockLanguage: realmSettings(realm.settings).default_code_block_language,
+    ...(featureLevel !== undefined ? { featureLevel } : {}),
   };
 }

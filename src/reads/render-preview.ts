@@ -8,7 +8,7 @@ import { truncateContent } from '../lib/message-content.js';
  * message limit as a send cuts it (Zulip's render has no limit of its own; unbounded
  * content here once held the event loop for seconds) and rendered under the same bound.
  */
-export async function renderPreview(q: Q, realm: RealmRow, author: UserRow, content: string): Promise<string> {
+export async function renderPreview(q: Q, realm: RealmRow, author: UserRow, content: string, featureLevel?: number): Promise<string> {
   const body = truncateContent(content);
-  return (await renderMessage(body, await renderContextFor(q, realm, author, body))).html;
+  return (await renderMessage(body, await renderContextFor(q, realm, author, body, featureLevel))).html;
 }

@@ -40,7 +40,7 @@ export async function unreadMessageDetails(q: Q, user: UserRow, messageIds: numb
     }
     // As register's `mentions`: wildcard mentions only where the message is not muted.
     const unmuted = d.type !== 'stream' || d.unmuted_stream_msg;
-    if ((r.flags & FLAG_BITS.mentioned) !== 0 || ((r.flags & FLAG_BITS.wildcard_mentioned) !== 0 && unmuted)) d.mentioned = true;
+    if ((r.flags & FLAG_BITS.mentioned) !== 0 || ((r.flags & (FLAG_BITS.wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned)) !== 0 && unmuted)) d.mentioned = true;
     out[String(r.id)] = d;
   }
   return out;

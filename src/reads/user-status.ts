@@ -1,10 +1,16 @@
 import type { Q } from '../store/rows.js';
 import { userStatuses } from '../store/repos/user-status.js';
+import { AWAY_IS_PRESENCE_LEVEL, userSettings } from '../lib/user-settings.js';
 import { presentUserStatus, type UserStatusInfo } from '../presenters/user-status.js';
 
 /** register's `user_status`: each active user's status that says anything, keyed by user id string. */
-export async function userStatusDict(q: Q, realmId: number): Promise<Record<string, UserStatusInfo>> {
+export async function userStatusDict(q: Q, realmId: number, featureLevel: number): Promise<Record<string, UserStatusInfo>> {
   const out: Record<string, UserStatusInfo> = {};
-  for (const row of await userStatuses.listByRealm(q, realmId)) out[String(row.user_id)] = presentUserStatus(row);
+  for (const row of await userStatuses.listByRealm(q, realmId)) {
+    // Level 148 (Zulip's format_user_status): `away` is !presence_enabled, the stored flag unused.
+    const away = featureLevel >= AWAY_IS_PRESENCE_LEVEL ? (userSettings(row.user_settings).presence_enabled ? 0 : 1) : row.away;
+    const status = presentUserStatus({ ...row, away });
+    if (Object.keys(status).length > 0) out[String(row.user_id)] = status;
+  }
   return out;
 }

@@ -1,7 +1,7 @@
 import { sql, type CompiledQuery, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { DB } from './schema.js';
 import type { Q, UserRow } from './rows.js';
-import { FLAG_BITS } from '../lib/message-flags.js';
+import { FLAG_BITS, MENTION_BITS } from '../lib/message-flags.js';
 import type { ResolvedNarrow, ResolvedTerm } from '../narrow/types.js';
 import type { StoreDialect as Dialect } from './dialects.js';
 import { OWN_INDEXES, type OwnIndex, type UserMessageBounds } from './repos/messages.js';
@@ -95,7 +95,7 @@ function termExpr(eb: EB, t: ResolvedTerm, viewer: UserRow, pm: PmLookups, diale
       switch (t.what) {
         case 'private': return isPrivate;
         case 'starred': return flagSet(FLAG_BITS.starred);
-        case 'mentioned': return flagSet(FLAG_BITS.mentioned | FLAG_BITS.wildcard_mentioned);
+        case 'mentioned': return flagSet(MENTION_BITS);
         case 'alerted': return flagSet(FLAG_BITS.has_alert_word);
         case 'unread': return sql<SqlBool>`(${flagsExpr} & ${FLAG_BITS.read}) = 0`;
         case 'resolved': return eb.and([eb('message.stream_id', 'is not', null), eb('message.topic', 'like', '\u2714 %')]);
@@ -118,7 +118,10 @@ function termExpr(eb: EB, t: ResolvedTerm, viewer: UserRow, pm: PmLookups, diale
     case 'streams-public':
       return t.streamIds.length ? eb.and([eb('message.stream_id', 'is not', null), eb('message.stream_id', 'in', t.streamIds)]) : sql<SqlBool>`1 = 0`;
     case 'id': return eb('message.id', '=', t.id);
-    case 'has': return eb(t.what === 'link' ? 'message.has_link' : t.what === 'image' ? 'message.has_image' : 'message.has_attachment', '=', 1);
+    case 'has':
+      // Level 249: a message anyone reacted to (Zulip's by_has: an EXISTS on its reactions).
+      if (t.what === 'reaction') return eb.exists(eb.selectFrom('reaction').select('reaction.id').whereRef('reaction.message_id', '=', 'message.id'));
+      return eb(t.what === 'link' ? 'message.has_link' : t.what === 'image' ? 'message.has_image' : 'message.has_attachment', '=', 1);
     case 'search': return dialect.searchMatch(t.words);
     case 'none': return sql<SqlBool>`1 = 1`;
   }

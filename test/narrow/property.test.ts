@@ -64,6 +64,10 @@ before(async () => {
   // Some messages read, some starred (the sparse reader's last among them), for the flag operators.
   await t.app.ctx.store.db.updateTable('user_message').set((eb) => ({ flags: eb('flags', '|', FLAG_BITS.read) })).where('message_id', '<', 15).execute();
   await t.app.ctx.store.db.updateTable('user_message').set((eb) => ({ flags: eb('flags', '|', FLAG_BITS.starred) })).where('message_id', 'in', [3, 8, 21, 30, 34]).execute();
+  // Reactions on a few, for has:reaction (level 249).
+  await t.app.ctx.store.db.insertInto('reaction').values([4, 11, 11, 27].map((message_id, i) => ({
+    message_id, user_id: people[i % 2]!.id, emoji_name: i % 2 ? 'smile' : 'heart', emoji_code: i % 2 ? '1f642' : '2764', reaction_type: 'unicode_emoji',
+  }))).execute();
   // Ann's topic policies: pub1's lunch muted, its Deploy followed; pub2 muted but its misc unmuted.
   const db = t.app.ctx.store.db;
   const streamId = async (name: string) => (await db.selectFrom('stream').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
@@ -83,7 +87,9 @@ const storedMessages = () => (stored ??= (async () => {
   const db = t.app.ctx.store.db;
   const all = await db.selectFrom('message').selectAll().orderBy('id').execute();
   const recipients = await loadRecipients(db, all);
+  const reacted = new Set((await db.selectFrom('reaction').select('message_id').execute()).map((r) => r.message_id));
   return all.map((m): InternalMessage => ({
+    has_reaction: reacted.has(m.id),
     id: m.id, sender_id: m.sender_id, stream_id: m.stream_id, topic: m.topic, content: m.content,
     pm_user_ids: m.stream_id === null ? [...new Set([...(recipients.get(m.recipient_id)?.members ?? []).map((u) => u.id), m.sender_id])] : [],
     has_link: m.has_link === 1, has_image: m.has_image === 1, has_attachment: m.has_attachment === 1,
@@ -118,7 +124,7 @@ const term = fc.oneof(
   fc.record({ operator: fc.constant('pm-with'), operand: fc.uniqueArray(fc.nat({ max: PEOPLE - 1 }), { minLength: 1, maxLength: 2 }).map((a) => a.map((i) => `user:${i}`)) }),
   fc.record({ operator: fc.constantFrom('dm-including', 'group-pm-with'), operand: fc.nat({ max: PEOPLE - 1 }).map((i) => `user:${i}`) }),
   fc.record({ operator: fc.constant('is'), operand: fc.constantFrom('private', 'starred', 'mentioned', 'unread', 'resolved', 'alerted', 'followed', 'muted') }),
-  fc.record({ operator: fc.constant('has'), operand: fc.constantFrom('link', 'image', 'attachment') }),
+  fc.record({ operator: fc.constant('has'), operand: fc.constantFrom('link', 'image', 'attachment', 'reaction') }),
   fc.record({ operator: fc.constant('in'), operand: fc.constantFrom('home', 'all') }),
   fc.record({ operator: fc.constant('streams'), operand: fc.constant('public') }),
   fc.record({ operator: fc.constant('id'), operand: fc.integer({ min: 1, max: 45 }) }),

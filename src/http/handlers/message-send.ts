@@ -2,7 +2,7 @@ import { route, type AuthedRequest, type Route } from '../route.js';
 import { Bool, Opt, Str, Type, type ArgsOf } from '../../schemas/params.js';
 import { messageKind } from '../../lib/message-type.js';
 import { badRequest, missingArgument } from '../../errors.js';
-import { sendMessage, type Addressee } from '../../actions/message-send.js';
+import { sendMessageResult, type Addressee } from '../../actions/message-send.js';
 import { clientName } from '../../lib/client-name.js';
 import { capList } from '../params.js';
 import { LIST_LIMITS } from '../../lib/limits.js';
@@ -73,18 +73,23 @@ export const messageSendRoutes: Route[] = [
   route({
     method: 'POST', path: '/messages', auth: 'user', allowWebhookBot: true, summary: 'Send a message',
     params: SEND_PARAMS,
-    answer: Type.Object({ id: Type.Integer() }),
+    answer: Type.Object({
+      id: Type.Integer(),
+      automatic_new_visibility_policy: Type.Optional(Type.Integer({ description: 'The sender\'s new policy for the topic, when sending changed it by their automatic follow/unmute settings (level 218)' })),
+    }),
     handler: async (r) => {
       const to = addressee(r);
       const queueId = r.args.queue_id;
       const localId = r.args.local_id;
       if (queueId !== undefined && localId === undefined) throw missingArgument('local_id');
-      const id = await sendMessage(r.ctx, r.realm, r.user, {
+      const { id, automaticNewVisibilityPolicy } = await sendMessageResult(r.ctx, r.realm, r.user, {
         to, content: r.args.content, topic: r.args.topic,
         client: clientName(r.args.client, r.req.headers['user-agent']), queueId, localId,
         readBySender: r.args.read_by_sender,
       });
-      return { id };
+      // The policy changes only from level 214, and the field is level 218's.
+      return automaticNewVisibilityPolicy !== undefined && r.ctx.config.featureLevel >= 218
+        ? { id, automatic_new_visibility_policy: automaticNewVisibilityPolicy } : { id };
     },
   }),
 ];

@@ -5,6 +5,6 @@ import { renderPreview } from '../../reads/render-preview.js';
 export const renderRoutes: Route[] = [
   route({
     method: 'POST', path: '/messages/render', auth: 'user', summary: 'Render a message', params: { content: Str() }, answer: Type.Object({ rendered: Type.String() }),
-    handler: async (r) => ({ rendered: await renderPreview(r.ctx.store.db, r.realm, r.user, r.args.content) }),
+    handler: async (r) => ({ rendered: await renderPreview(r.ctx.store.db, r.realm, r.user, r.args.content, r.ctx.config.featureLevel) }),
   }),
 ];

@@ -114,7 +114,7 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
   // Level 233: the one-time notices left to show; Parley's web app has none (Zulip with its tutorial off).
   if (want('onboarding_steps') && config.featureLevel >= 233) state.onboarding_steps = [];
   if (want('realm_domains')) state.realm_domains = [];
-  if (want('user_status')) state.user_status = await userStatusDict(db, realm.id);
+  if (want('user_status')) state.user_status = await userStatusDict(db, realm.id, config.featureLevel);
   // Whatever the setting: turning it off deletes the stored drafts (Zulip's note).
   if (want('saved_snippets') && config.featureLevel >= 297) state.saved_snippets = await savedSnippetsOf(db, user.id);
   if (want('drafts')) state.drafts = await registerDrafts(db, user.id);
@@ -126,8 +126,8 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
   const settings = userSettings(user.settings);
   if (want('user_settings')) state.user_settings = { ...settingsAtLevel(settings, config.featureLevel), emojiset_choices: EMOJISET_CHOICES, available_notification_sounds: AVAILABLE_NOTIFICATION_SOUNDS };
   if (!opts.capabilities.user_settings_object) {
-    if (want('update_display_settings')) Object.assign(state, legacySettings(settings), { emojiset_choices: EMOJISET_CHOICES });
-    if (want('update_global_notifications')) Object.assign(state, legacySettings(settings), { available_notification_sounds: AVAILABLE_NOTIFICATION_SOUNDS });
+    if (want('update_display_settings')) Object.assign(state, legacySettings(settings, config.featureLevel), { emojiset_choices: EMOJISET_CHOICES });
+    if (want('update_global_notifications')) Object.assign(state, legacySettings(settings, config.featureLevel), { available_notification_sounds: AVAILABLE_NOTIFICATION_SOUNDS });
   }
   return state;
 }

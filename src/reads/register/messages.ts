@@ -7,7 +7,7 @@ import { FLAG_BITS } from '../../lib/message-flags.js';
 import { RecipientType } from '../../lib/recipient-type.js';
 import { isTopicMuted, VisibilityPolicy } from '../../lib/visibility-policy.js';
 
-const WILDCARD = FLAG_BITS.wildcard_mentioned;
+const WILDCARD = FLAG_BITS.wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned;
 
 /** Whether a stream message is muted for the user (Zulip's is_row_muted: level 213's rule). */
 async function mutingOfUser(db: Q, userId: number): Promise<(streamId: number, topic: string) => boolean> {

@@ -89,6 +89,8 @@ export function realmState(config: Config, realm: RealmRow, user: UserRow): Reco
   // Level 140: an absolute URL, fetched by clients without credentials.
   if (config.featureLevel >= 140) out.server_emoji_data_url = new URL(SERVER_EMOJI_DATA_DIR + serverEmojiData().name, realmUri(config, realm)).href;
   if (config.featureLevel >= 221) out.server_supported_permission_settings = serverSupportedPermissionSettings(config.featureLevel);
+  // Level 273: the formats the server makes thumbnails in; none, until Parley makes thumbnails.
+  if (config.featureLevel >= 273) out.server_thumbnail_formats = [];
   return out;
 }
 

@@ -31,6 +31,7 @@ import * as m036 from './036-push-devices.js';
 import * as m037 from './037-user-group-subgroups.js';
 import * as m040 from './040-system-groups.js';
 import * as m042 from './042-linkifier-templates.js';
+import * as m043 from './043-settings-renamed.js';
 import * as m045 from './045-scheduled-messages.js';
 import * as m046 from './046-stream-creator.js';
 
@@ -78,6 +79,7 @@ export const migrations: Migration[] = [
   { name: '037-user-group-subgroups', up: m037.up },
   { name: '040-system-groups', up: m040.up },
   { name: '042-linkifier-templates', up: m042.up },
+  { name: '043-settings-renamed', up: m043.up },
   { name: '045-scheduled-messages', up: m045.up },
   { name: '046-stream-creator', up: m046.up },
 ];

@@ -15,7 +15,8 @@ export const OWN_INDEXES = {
   unread: '(flags & 1) = 0',
   read: '(flags & 1) <> 0',
   starred: '(flags & 2) <> 0',
-  mentioned: '(flags & 24) <> 0',
+  // MENTION_BITS (src/lib/message-flags.ts): mentioned, stream and topic wildcards; the partial index of migration 043.
+  mentioned: '(flags & 56) <> 0',
   private: '(flags & 2048) <> 0',
 } as const;
 export type OwnIndex = keyof typeof OWN_INDEXES;
@@ -117,6 +118,33 @@ export const messages = {
         .whereRef('user_message.message_id', '=', 'message.id').where('user_message.user_id', '=', receivedBy)));
     }
     return query.orderBy('message.id', 'desc').limit(limit).execute();
+  },
+
+  /**
+   * Whether the topic has a message other than `exceptId`; with `receivedBy`, only among those
+   * that user holds a row for (Zulip's old_accessible_messages_in_topic).
+   */
+  anotherInTopic: async (q: Q, streamId: number, topicLower: string, exceptId: number, receivedBy?: number): Promise<boolean> => {
+    let query = q.selectFrom('message').select('message.id')
+      .where('message.stream_id', '=', streamId).where('message.topic_lower', '=', topicLower).where('message.id', '<>', exceptId);
+    if (receivedBy !== undefined) {
+      query = query.where((eb) => eb.exists(eb.selectFrom('user_message').select('user_message.message_id')
+        .whereRef('user_message.message_id', '=', 'message.id').where('user_message.user_id', '=', receivedBy)));
+    }
+    return (await query.limit(1).executeTakeFirst()) !== undefined;
+  },
+
+  /**
+   * Zulip's participants_for_topic: who sent a message to the topic or reacted to one
+   * (a topic wildcard mention notifies them).
+   */
+  topicParticipants: async (q: Q, streamId: number, topicLower: string): Promise<Set<number>> => {
+    const senders = await q.selectFrom('message').select('sender_id').distinct()
+      .where('stream_id', '=', streamId).where('topic_lower', '=', topicLower).execute();
+    const reactors = await q.selectFrom('reaction').innerJoin('message', 'message.id', 'reaction.message_id')
+      .select('reaction.user_id').distinct()
+      .where('message.stream_id', '=', streamId).where('message.topic_lower', '=', topicLower).execute();
+    return new Set([...senders.map((r) => r.sender_id), ...reactors.map((r) => r.user_id)]);
   },
 
   /** The newest ids (newest first, at most `limit`) of the streams' messages sent after `since`: a new user's history. */

@@ -7,15 +7,15 @@ export const userStatuses = {
   findByUser: (q: Q, userId: number): Promise<UserStatusRow | undefined> =>
     q.selectFrom('user_status').selectAll().where('user_id', '=', userId).executeTakeFirst(),
 
-  /** Statuses of the realm's active users that say anything (all-default rows left out, as Zulip does). */
-  listByRealm: (q: Q, realmId: number): Promise<UserStatusRow[]> =>
+  /**
+   * Statuses of the realm's active users that say anything (all-default rows left out, as Zulip
+   * does), with the owner's settings: from level 148 `away` is the presence_enabled setting, so
+   * a row whose fields are all default still counts when the setting is off (the caller decides).
+   */
+  listByRealm: (q: Q, realmId: number): Promise<Array<UserStatusRow & { user_settings: string }>> =>
     q.selectFrom('user_status').innerJoin('users', 'users.id', 'user_status.user_id')
-      .selectAll('user_status')
+      .selectAll('user_status').select('users.settings as user_settings')
       .where('user_status.realm_id', '=', realmId).where('users.is_active', '=', 1)
-      .where((eb) => eb.or([
-        eb('user_status.away', '<>', 0), eb('user_status.status_text', '<>', ''), eb('user_status.emoji_name', '<>', ''),
-        eb('user_status.emoji_code', '<>', ''), eb('user_status.reaction_type', '<>', 'unicode_emoji'),
-      ]))
       .orderBy('user_status.user_id').execute(),
 
   /** Creates the user's row or changes the given fields of it (Zulip's update_or_create). */
