@@ -294,14 +294,16 @@ export type WireDraft = Static<typeof WireDraft>;
 
 // ---------------------------------------------------------------------------- organization
 
-/** A custom profile field as Zulip 5's CustomProfileField.as_dict. */
+/** A custom profile field as Zulip's CustomProfileField.as_dict. */
 export const WireProfileField = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
-  type: Type.Integer({ description: '1 short text, 2 long text, 3 list of options, 4 date, 5 link, 6 person, 7 external account.' }),
+  type: Type.Integer({ description: '1 short text, 2 long text, 3 list of options, 4 date, 5 link, 6 person, 7 external account, 8 pronouns (feature level 151).' }),
   hint: Type.String(),
   field_data: Type.String({ description: "JSON text: a list of options' choices (type 3), an external account's subtype (type 7), else empty." }),
   order: Type.Integer(),
+  display_in_profile_summary: Type.Optional(Type.Literal(true, { description: 'Present (true) only for the fields shown in user cards (feature level 146).' })),
+  required: Type.Optional(Type.Boolean({ description: 'Whether users must fill the field (feature level 244; always present from it).' })),
 }, closed('ProfileField', 'A custom profile field of the organization.'));
 export type WireProfileField = Static<typeof WireProfileField>;
 

@@ -281,6 +281,10 @@ export interface CustomProfileFieldTable {
   field_type: number;
   field_data: Generated<string>;
   order: Generated<number>;
+  /** 0/1 (migration 044, feature level 146). */
+  display_in_profile_summary: Generated<number>;
+  /** 0/1 (migration 044, feature level 244). */
+  required: Generated<number>;
 }
 export type ProfileFieldRow = Selectable<CustomProfileFieldTable>;
 

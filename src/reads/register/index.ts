@@ -13,7 +13,7 @@ import { alertWordsOf } from '../alert-words.js';
 import { botsVisibleTo, maxMessageIdOf, realmUserLists } from '../users.js';
 import { defaultStreams, streamsVisibleTo } from '../streams.js';
 import { gatherSubscriptions, mutedTopicsOf, userTopicsOf } from '../subscriptions.js';
-import { CUSTOM_PROFILE_FIELD_TYPES, ownUserState, realmState } from './realm.js';
+import { profileFieldTypes, ownUserState, realmState } from './realm.js';
 import { recentPrivateConversations, starredMessageIds, unreadMsgs } from './messages.js';
 import { registerDrafts } from '../drafts.js';
 import { userStatusDict } from '../user-status.js';
@@ -97,8 +97,8 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
   if (want('default_stream_groups')) state.realm_default_stream_groups = [];
   if (want('realm_user_groups')) state.realm_user_groups = await realmUserGroups(db, realm.id);
   if (want('custom_profile_fields')) {
-    state.custom_profile_fields = await realmProfileFields(db, realm.id);
-    state.custom_profile_field_types = CUSTOM_PROFILE_FIELD_TYPES;
+    state.custom_profile_fields = await realmProfileFields(db, realm.id, config.featureLevel);
+    state.custom_profile_field_types = profileFieldTypes(config.featureLevel);
   }
   if (want('realm_user_settings_defaults')) state.realm_user_settings_defaults = realmUserSettingsDefaults(realm.settings, config.featureLevel);
   if (want('realm_emoji')) state.realm_emoji = await realmEmojiDict(db, realm.id);

@@ -106,6 +106,11 @@ export const CUSTOM_PROFILE_FIELD_TYPES = {
   EXTERNAL_ACCOUNT: { id: 7, name: 'External account' },
 };
 
+/** register's custom_profile_field_types: Zulip added pronouns (8) at feature level 151. */
+export function profileFieldTypes(featureLevel: number): Record<string, { id: number; name: string }> {
+  return featureLevel >= 151 ? { ...CUSTOM_PROFILE_FIELD_TYPES, PRONOUNS: { id: 8, name: 'Pronouns' } } : CUSTOM_PROFILE_FIELD_TYPES;
+}
+
 /** Who the registering user is: sent with both `realm` and `realm_user`, as Zulip does. */
 export function ownUserState(user: UserRow, realm: RealmRow): Record<string, unknown> {
   // What the organization's policies let this user do, as Zulip's has_permission answers.
