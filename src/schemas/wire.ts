@@ -349,6 +349,7 @@ const inviteProperties = {
 export const WireInvite = Type.Union([
   Type.Object({
     email: Type.String(), ...inviteProperties, is_multiuse: Type.Literal(false),
+    notify_referrer_on_join: Type.Optional(Type.Boolean({ description: 'Whether the inviter is told when the invitation is accepted (feature level 267).' })),
   }, { description: 'An invitation by email (works once).', additionalProperties: false }),
   Type.Object({
     ...inviteProperties, link_url: Type.String({ description: 'The link to share.' }), is_multiuse: Type.Literal(true),

@@ -361,6 +361,10 @@ export interface InviteTable {
   confirmation_key: string;
   status: Generated<number>;
   stream_ids: string;
+  /** 0/1, or null: made below feature level 261 without it (migration 044). */
+  include_realm_default_subscriptions: number | null;
+  /** 0/1 (migration 044, feature level 267). */
+  notify_referrer_on_join: Generated<number>;
 }
 export type InviteRow = Selectable<InviteTable>;
 

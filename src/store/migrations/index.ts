@@ -29,7 +29,7 @@ import * as m034 from './034-presence-update-id.js';
 import * as m035 from './035-user-topics.js';
 import * as m036 from './036-push-devices.js';
 import * as m037 from './037-user-group-subgroups.js';
-import * as m044 from './044-profile-field-flags.js';
+import * as m044 from './044-flags.js';
 
 /**
  * What a migration runs against: the database of its day, not today's schema type (DB in
@@ -73,5 +73,5 @@ export const migrations: Migration[] = [
   { name: '035-user-topics', up: m035.up },
   { name: '036-push-devices', up: m036.up },
   { name: '037-user-group-subgroups', up: m037.up },
-  { name: '044-profile-field-flags', up: m044.up },
+  { name: '044-flags', up: m044.up },
 ];
