@@ -53,7 +53,7 @@ export async function addReaction(ctx: AppContext, user: UserRow, messageId: num
   }
   reactionType = normalizeReactionType(reactionType);
   const same = await reactions.listByEmoji(q, message.id, emojiCode, reactionType);
-  if (same.some((r) => r.user_id === user.id)) throw reactionExists();
+  if (same.some((r) => r.user_id === user.id)) throw reactionExists(ctx.config.featureLevel);
   // Someone's reaction with this emoji already: the new one is a vote for it and takes its
   // name unchecked (it may be a custom emoji deactivated since), so that one image never
   // shows under two names.
@@ -64,17 +64,19 @@ export async function addReaction(ctx: AppContext, user: UserRow, messageId: num
   const audience = await reactionAudience(q, user, message, stream);
   // Without a historical row to add, the insert is the only write.
   const historical = flags === null;
-  await (historical ? transact : writeAlone)(ctx, (tx) => doAddReaction(tx, user, message, historical, row, audience));
+  await (historical ? transact : writeAlone)(ctx, (tx) => doAddReaction(tx, user, message, historical, row, audience, ctx.config.featureLevel));
 }
 
 /**
  * Stores a checked reaction and tells `audience`. A reader of a public stream who never
  * received the message first gets a row (`historical`), so that later changes reach them.
  */
-export async function doAddReaction(tx: Tx, user: UserRow, message: MessageRow, historical: boolean, row: ReactionFields, audience: Set<number>): Promise<void> {
+export async function doAddReaction(
+  tx: Tx, user: UserRow, message: MessageRow, historical: boolean, row: ReactionFields, audience: Set<number>, featureLevel: number,
+): Promise<void> {
   if (historical) await userMessages.insertHistorical(tx.db, user.id, [message.id]);
   if (!(await reactions.insertIfMessageExists(tx.db, { ...row, message_id: message.id, user_id: user.id }))) {
-    throw (await reactions.findOne(tx.db, message.id, user.id, row.emoji_code, row.reaction_type)) ? reactionExists() : invalidMessage();
+    throw (await reactions.findOne(tx.db, message.id, user.id, row.emoji_code, row.reaction_type)) ? reactionExists(featureLevel) : invalidMessage();
   }
   notifyReaction(tx, user, message.id, row, 'add', audience);
 }
@@ -103,15 +105,15 @@ export async function removeReaction(ctx: AppContext, user: UserRow, messageId: 
     // The spec's answer for a code that names no emoji (Zulip's OpenAPI example); a known
     // emoji the user did not react with is Zulip's "doesn't exist".
     if (req.emojiCode !== undefined && !isKnownEmojiCode(await customEmojiOf(q, user.realm_id), emojiCode, reactionType)) throw invalidMessage();
-    throw reactionDoesNotExist();
+    throw reactionDoesNotExist(ctx.config.featureLevel);
   }
   const audience = await reactionAudience(q, user, message, stream);
-  await writeAlone(ctx, (tx) => doRemoveReaction(tx, user, row, audience));
+  await writeAlone(ctx, (tx) => doRemoveReaction(tx, user, row, audience, ctx.config.featureLevel));
 }
 
 /** Deletes a reaction found by removeReaction and tells `audience`. */
-export async function doRemoveReaction(tx: Tx, user: UserRow, row: ReactionRow, audience: Set<number>): Promise<void> {
-  if (!(await reactions.deleteById(tx.db, row.id))) throw reactionDoesNotExist();
+export async function doRemoveReaction(tx: Tx, user: UserRow, row: ReactionRow, audience: Set<number>, featureLevel: number): Promise<void> {
+  if (!(await reactions.deleteById(tx.db, row.id))) throw reactionDoesNotExist(featureLevel);
   notifyReaction(tx, user, row.message_id, row, 'remove', audience);
 }
 
