@@ -20,6 +20,7 @@ import { userStatusDict } from '../user-status.js';
 import { mutedUsersOf } from '../muted-users.js';
 import { realmUserGroups } from '../user-groups.js';
 import { realmProfileFields } from '../profile-fields.js';
+import { incomingWebhookBots } from '../../webhooks/index.js';
 import { legacyRealmFilters, realmLinkifiers } from '../linkifiers.js';
 import { realmEmojiDict } from '../realm-emoji.js';
 
@@ -44,7 +45,7 @@ export const FETCH_TYPES = [
   'recent_private_conversations', 'presence', 'alert_words', 'muted_topics', 'user_topic', 'muted_users', 'default_streams',
   'realm_user_groups', 'custom_profile_fields', 'realm_emoji', 'realm_linkifiers', 'realm_filters', 'user_status',
   'drafts', 'user_settings', 'update_display_settings', 'update_global_notifications', 'realm_playgrounds',
-  'default_stream_groups', 'realm_domains', 'video_calls', 'realm_user_settings_defaults',
+  'default_stream_groups', 'realm_domains', 'video_calls', 'realm_user_settings_defaults', 'realm_incoming_webhook_bots',
 ];
 
 /** The register response's state for the requested fetch types, grouped as Zulip groups it. */
@@ -105,6 +106,8 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
   if (want('realm_linkifiers')) state.realm_linkifiers = [...await realmLinkifiers(db, realm.id)];
   if (want('realm_filters')) state.realm_filters = legacyRealmFilters(await realmLinkifiers(db, realm.id));
   if (want('realm_playgrounds')) state.realm_playgrounds = [];
+  // Static (no events update it); shown from feature level 207, whose fields it has.
+  if (want('realm_incoming_webhook_bots') && config.featureLevel >= 207) state.realm_incoming_webhook_bots = incomingWebhookBots();
   if (want('realm_domains')) state.realm_domains = [];
   if (want('user_status')) state.user_status = await userStatusDict(db, realm.id);
   // Whatever the setting: turning it off deletes the stored drafts (Zulip's note).
