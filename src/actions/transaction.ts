@@ -13,6 +13,8 @@ export interface Tx extends StoreTx {
    * A failure is logged; it cannot undo what committed.
    */
   later(fn: (ctx: AppContext) => Promise<void>): void;
+  /** The server's reported feature level (ctx.config.featureLevel), for what an action's events carry by level. */
+  readonly featureLevel: number;
 }
 
 type Later = (ctx: AppContext) => Promise<void>;
@@ -26,6 +28,7 @@ function actionTx(ctx: AppContext, storeTx: StoreTx, afterwards: Later[]): Tx {
       if (users.length > 0) storeTx.onCommit(() => publish(ctx.bus, realmId, event, users));
     },
     later: (f) => afterwards.push(f),
+    featureLevel: ctx.config.featureLevel,
   };
 }
 

@@ -51,6 +51,7 @@ export const SETTING_RULES: Record<SettingName, SettingRule> = {
   display_emoji_reaction_users: bool,
   // Zulip's UserProfile.USER_LIST_STYLE_CHOICES: compact, with status, with avatar and status.
   user_list_style: { kind: 'intIn', values: [1, 2, 3] },
+  email_address_visibility: { kind: 'intIn', values: [1, 2, 3, 4, 5] },
 };
 
 /** Settings whose changes clients without user_settings_object hear as update_display_settings. */

@@ -41,6 +41,8 @@ export const USER_SETTING_DEFAULTS = {
   send_read_receipts: true,
   display_emoji_reaction_users: true,
   user_list_style: 2,
+  /** Who may see the user's real address (feature level 163; 1 everyone … 4 nobody, 5 moderators), Zulip's default. */
+  email_address_visibility: 1,
 };
 
 /**
@@ -51,6 +53,7 @@ export const USER_SETTING_DEFAULTS = {
 export const USER_SETTING_LEVELS: Readonly<Partial<Record<keyof typeof USER_SETTING_DEFAULTS, number>>> = {
   display_emoji_reaction_users: 125,
   user_list_style: 141,
+  email_address_visibility: 163,
 };
 
 /** The settings a client of this feature level knows: those added later left out. */

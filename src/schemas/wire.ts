@@ -57,7 +57,9 @@ const userProperties = {
   bot_type: Nullable(Type.Integer({ description: 'Null for non-bots; an integer for bots.' })),
   role: Type.Integer({ description: 'Organization-level role: 100 owner, 200 administrator, 300 moderator, 400 member, 600 guest.' }),
   bot_owner_id: Type.Optional(Nullable(Type.Integer({ description: 'Present for bots only.' }))),
-  delivery_email: Type.Optional(Type.String({ description: 'The real email address; present only when the viewer may see it.' })),
+  delivery_email: Type.Optional(Nullable(Type.String({
+    description: 'The real email address. Below feature level 163 present only when the viewer may see it; from 163 always present, null when hidden by the user\'s email_address_visibility.',
+  }))),
   profile_data: Type.Optional(Type.Record(Type.String(), WireProfileValue, {
     description: 'Present only when `include_custom_profile_fields` is true, and for non-bot users: values keyed by custom profile field id (as strings).',
   })),

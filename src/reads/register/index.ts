@@ -3,14 +3,14 @@ import type { Config } from '../../config.js';
 import type { Capabilities } from '../../events/queue.js';
 import { isAdminRole } from '../../lib/roles.js';
 import { AVAILABLE_NOTIFICATION_SOUNDS, EMOJISET_CHOICES, legacySettings, realmUserSettingsDefaults, settingsAtLevel, userSettings } from '../../lib/user-settings.js';
-import { canSeeDeliveryEmail, presentUser } from '../../presenters/user.js';
+import { deliveryEmailOpts, presentUser } from '../../presenters/user.js';
 import { systemBotsOf } from '../system-bots.js';
 import { presentBotsOf } from '../bots.js';
 import { presentStream, fillNotificationDefaults } from '../../presenters/stream.js';
 import { presencesAnswer } from '../presence.js';
 import { serializedValue } from '../../presenters/shared-json.js';
 import { alertWordsOf } from '../alert-words.js';
-import { botsVisibleTo, maxMessageIdOf, realmUserLists } from '../users.js';
+import { botsVisibleTo, maxMessageIdOf, ownEntryFixed, realmUserLists } from '../users.js';
 import { defaultStreams, streamsVisibleTo } from '../streams.js';
 import { gatherSubscriptions, mutedTopicsOf, userTopicsOf } from '../subscriptions.js';
 import { profileFieldTypes, ownUserState, realmState } from './realm.js';
@@ -54,11 +54,13 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
   const state: Record<string, unknown> = {};
   if (want('realm')) Object.assign(state, realmState(config, realm, user));
   if (want('realm_user')) {
-    const lists = await realmUserLists(db, realm, opts.clientGravatar, canSeeDeliveryEmail(user, realm));
-    state.realm_users = lists.active;
+    const email = deliveryEmailOpts(user, realm, config.featureLevel);
+    const lists = await realmUserLists(db, realm, opts.clientGravatar, email);
+    state.realm_users = email.emailViewer ? ownEntryFixed(lists.active, user) : lists.active;
     state.realm_non_active_users = lists.inactive;
     state.cross_realm_bots = (await systemBotsOf(db, realm.id)).map((b) => ({
-      ...presentUser(b, { clientGravatar: opts.clientGravatar, showDeliveryEmail: false }), is_system_bot: true,
+      // From level 163 a bot's address is everyone's to see (bots' visibility is "everyone").
+      ...presentUser(b, { clientGravatar: opts.clientGravatar, showDeliveryEmail: false, emailViewer: email.emailViewer }), is_system_bot: true,
     }));
     Object.assign(state, ownUserState(user, realm));
   }

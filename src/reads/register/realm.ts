@@ -22,6 +22,8 @@ export function realmState(config: Config, realm: RealmRow, user: UserRow): Reco
     if (config.featureLevel >= (REALM_SETTING_LEVELS[key] ?? 0)) out[`realm_${key}`] = s[key];
   }
   out.realm_message_content_edit_limit_seconds = presentEditLimit(s.message_content_edit_limit_seconds, config.featureLevel);
+  // Feature level 163 made it each user's setting (user_settings.email_address_visibility).
+  if (config.featureLevel >= 163) delete out.realm_email_address_visibility;
   // From feature level 133 there is no stream administrators option (4): Zulip migrated it to
   // administrators (5), which is how Parley has always applied it.
   if (config.featureLevel >= 133 && out.realm_wildcard_mention_policy === WILDCARD_STREAM_ADMINS) out.realm_wildcard_mention_policy = 5;
