@@ -7,6 +7,8 @@
 /** The API's error codes (Zulip's ErrorCode names), exactly as on the wire. */
 export type ErrorCode =
   | 'BAD_REQUEST'
+  | 'REACTION_ALREADY_EXISTS'
+  | 'REACTION_DOES_NOT_EXIST'
   | 'REQUEST_VARIABLE_MISSING'
   | 'UNAUTHORIZED'
   | 'UNAUTHORIZED_PRINCIPAL'
@@ -112,9 +114,14 @@ export const nonexistentSubdomain = () => new ApiError('NONEXISTENT_SUBDOMAIN', 
 export const INTERNAL_ERROR_BODY = { result: 'error', msg: 'Internal server error', code: 'INTERNAL_SERVER_ERROR' } as const;
 
 // Reactions and emoji (Zulip's zerver/views/reactions.py and zerver/lib/emoji.py).
-export const reactionExists = () => badRequest('Reaction already exists.');
-export const reactionDoesNotExist = () => badRequest("Reaction doesn't exist.");
+// Their own codes from feature level 193 (Zulip's ReactionExistsError, ReactionDoesNotExistError).
+export const reactionExists = (featureLevel: number) =>
+  new ApiError(featureLevel >= 193 ? 'REACTION_ALREADY_EXISTS' : 'BAD_REQUEST', 'Reaction already exists.');
+export const reactionDoesNotExist = (featureLevel: number) =>
+  new ApiError(featureLevel >= 193 ? 'REACTION_DOES_NOT_EXIST' : 'BAD_REQUEST', "Reaction doesn't exist.");
 export const emojiDoesNotExist = (name: string) => badRequest(`Emoji '${name}' does not exist`);
+/** DELETE /realm/emoji/{name} of an unknown emoji from feature level 190 (Zulip's ResourceNotFoundError). */
+export const emojiNotFound = (name: string) => new ApiError('BAD_REQUEST', `Emoji '${name}' does not exist`, 404);
 export const invalidEmojiName = () => badRequest('Invalid emoji name.');
 export const invalidEmojiCode = () => badRequest('Invalid emoji code.');
 export const invalidEmojiType = () => badRequest('Invalid emoji type.');

@@ -11,7 +11,7 @@ import { isAdminRole } from '../lib/roles.js';
 import { nowSeconds } from '../lib/time.js';
 import { checkEmail } from './user-create.js';
 import { notifyRealmUser } from './user-notify.js';
-import { canSeeDeliveryEmail, gravatarUrl } from '../presenters/user.js';
+import { PER_USER_EMAIL_VISIBILITY_LEVEL, canSeeDeliveryEmail, canSeeDeliveryEmailOf, emailViewerOf, gravatarUrl } from '../presenters/user.js';
 
 // Zulip's EMAIL_CHANGE_CONFIRMATION_DAYS.
 const CONFIRMATION_SECONDS = 24 * 60 * 60;
@@ -74,7 +74,11 @@ export async function confirmEmailChange(ctx: AppContext, token: string): Promis
     await notifyRealmUser(tx, realm.id, 'update', { user_id: user.id, new_email: change.new_email });
     // The private address goes only to those who may see it; a gravatar follows the address.
     const viewers = await users.listByIds(tx.db, await users.listActiveIdsInRealm(tx.db, realm.id));
-    const allowed = viewers.filter((v) => v.id === user.id || canSeeDeliveryEmail(v, realm)).map((v) => v.id);
+    // From feature level 163 the user's own email_address_visibility decides (Zulip's can_access_delivery_email).
+    const sees = tx.featureLevel >= PER_USER_EMAIL_VISIBILITY_LEVEL
+      ? (v: UserRow) => canSeeDeliveryEmailOf(emailViewerOf(v), user)
+      : (v: UserRow) => v.id === user.id || canSeeDeliveryEmail(v, realm);
+    const allowed = viewers.filter(sees).map((v) => v.id);
     tx.notify({ type: 'realm_user', op: 'update', person: { user_id: user.id, delivery_email: change.new_email } }, allowed, realm.id);
     if (user.avatar_source === 'G') {
       await notifyRealmUser(tx, realm.id, 'update', { user_id: user.id, avatar_url: gravatarUrl(change.new_email, user.avatar_version), avatar_version: user.avatar_version });

@@ -1,4 +1,9 @@
+import type { AppContext } from '../context.js';
 import type { Tx } from './transaction.js';
+import { notificationBot } from '../reads/system-bots.js';
+import { sendMessage } from './message-send.js';
+import { silentMention } from './message-move-notices.js';
+import { INTERNAL_CLIENT } from '../lib/system-bots.js';
 import type { RealmRow, UserRow } from '../store/rows.js';
 import { invites, INVITE_STATUS } from '../store/repos/invites.js';
 import { users } from '../store/repos/users.js';
@@ -38,5 +43,26 @@ export async function doAcceptInvite(tx: Tx, realm: RealmRow, s: SignUp): Promis
     for (const other of await invites.listPendingByEmail(tx.db, realm.id, email.toLowerCase())) await invites.finish(tx.db, other.id, INVITE_STATUS.REVOKED);
     await notifyInvitesChanged(tx, realm.id);
   }
-  return doCreateUser(tx, realm, { email, fullName: s.fullName, password: s.password, role: invite.invited_as, streams: await inviteStreamRows(tx.db, invite) });
+  const withDefaults = invite.include_realm_default_subscriptions === null ? {} : { withDefaults: invite.include_realm_default_subscriptions === 1 };
+  const user = await doCreateUser(tx, realm, {
+    email, fullName: s.fullName, password: s.password, role: invite.invited_as, streams: await inviteStreamRows(tx.db, invite), ...withDefaults,
+  });
+  if (invite.is_multiuse === 0 && invite.notify_referrer_on_join === 1) {
+    const referrerId = invite.referred_by;
+    tx.later((ctx) => tellReferrer(ctx, realm, referrerId, user));
+  }
+  return user;
+}
+
+/**
+ * Zulip's process_new_human_user: Notification Bot tells the (still active) inviter of an
+ * email invitation that it was accepted, unless the invitation said not to (feature level 267).
+ */
+async function tellReferrer(ctx: AppContext, realm: RealmRow, referrerId: number, joined: UserRow): Promise<void> {
+  const referrer = await users.findById(ctx.store.db, referrerId);
+  if (!referrer || referrer.is_active !== 1 || referrer.realm_id !== realm.id) return;
+  const bot = await notificationBot(ctx.store.db, realm.id);
+  await sendMessage(ctx, realm, bot, {
+    to: { kind: 'private', ids: [referrer.id] }, content: `${silentMention(joined)} accepted your invitation to join Zulip!`, client: INTERNAL_CLIENT, internal: true,
+  });
 }

@@ -17,8 +17,16 @@ import { realmUri } from '../lib/realm-host.js';
 import { nowSeconds } from '../lib/time.js';
 import { checkEmail } from './user-create.js';
 
-/** What an inviter chose: the role, the streams (ids), and minutes until the link expires (null: never). */
-export interface InviteTerms { inviteAs: number; streamIds: number[]; expiresInMinutes: number | null }
+/**
+ * What an inviter chose: the role, the streams (ids), minutes until the link expires (null:
+ * never), whether the default streams come too (261; null: Zulip 5's "only when no stream is
+ * named"), and (email invites, 267) whether the inviter hears of the sign-up.
+ */
+export interface InviteTerms {
+  inviteAs: number; streamIds: number[]; expiresInMinutes: number | null;
+  includeDefaults: boolean | null; notifyReferrer?: boolean;
+}
+const flag = (b: boolean | null) => (b === null ? null : b ? 1 : 0);
 
 const KEY_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -68,7 +76,9 @@ const expiryOf = (now: number, minutes: number | null) => (minutes === null ? nu
  * before any invite is made. Answers the addresses skipped because they already have an
  * account; the caller reports them after the others' invites have committed, as Zulip does.
  */
-export async function doInviteUsers(tx: Tx, realm: RealmRow, inviter: UserRow, emails: string[], terms: InviteTerms): Promise<Array<[string, string, boolean]>> {
+export async function doInviteUsers(
+  tx: Tx, realm: RealmRow, inviter: UserRow, emails: string[], terms: InviteTerms, featureLevel: number,
+): Promise<Array<[string, string, boolean]>> {
   checkCanInvite(realm, inviter);
   if (!INVITE_AS_VALUES.includes(terms.inviteAs)) throw invalidInviteAs();
   checkOwnerRequired(terms.inviteAs, inviter);
@@ -76,7 +86,8 @@ export async function doInviteUsers(tx: Tx, realm: RealmRow, inviter: UserRow, e
     throw badRequest('Must be an organization administrator');
   }
   if (emails.length === 0) throw noInviteEmails();
-  if (terms.streamIds.length === 0) throw noInviteStreams();
+  // Zulip 5 wanted a stream; from feature level 157 none is fine (the default streams, or nothing).
+  if (terms.streamIds.length === 0 && featureLevel < 157) throw noInviteStreams();
   const streamRows = await inviteStreams(tx.db, inviter, terms.streamIds, inviteStreamMissing);
   const errors: Array<[string, string, boolean]> = [];
   const skipped: Array<[string, string, boolean]> = [];
@@ -100,6 +111,7 @@ export async function doInviteUsers(tx: Tx, realm: RealmRow, inviter: UserRow, e
     await invites.insert(tx.db, {
       realm_id: realm.id, is_multiuse: 0, email, invited_as: terms.inviteAs, referred_by: inviter.id, invited_at: now,
       expires: expiryOf(now, terms.expiresInMinutes), confirmation_key: key, stream_ids: JSON.stringify(streamRows.map((s) => s.id)),
+      include_realm_default_subscriptions: flag(terms.includeDefaults), notify_referrer_on_join: terms.notifyReferrer === false ? 0 : 1,
     });
     tx.later((ctx) => sendInviteMail(ctx, realm, inviter, email, key));
   }
@@ -129,6 +141,7 @@ export async function doCreateMultiuseInvite(tx: Tx, realm: RealmRow, inviter: U
   await invites.insert(tx.db, {
     realm_id: realm.id, is_multiuse: 1, email: null, invited_as: terms.inviteAs, referred_by: inviter.id, invited_at: now,
     expires: expiryOf(now, terms.expiresInMinutes), confirmation_key: key, stream_ids: JSON.stringify(streamRows.map((s) => s.id)),
+    include_realm_default_subscriptions: flag(terms.includeDefaults),
   });
   await notifyInvitesChanged(tx, realm.id);
   return key;

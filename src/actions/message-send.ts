@@ -287,7 +287,7 @@ export async function sendMessageResult(ctx: AppContext, realm: RealmRow, sender
   // Outgoing-webhook bots this message calls are handed to the delivery queue now that it
   // has committed; the sender waits for none of their calls.
   if (ctx.outgoingWebhooks) {
-    const calls = await serviceBotCalls(q, realm.id, sender, { isStream: stream !== undefined, mentionedUserIds: rendered.mentionedUserIds, privateRecipients: pmOthers });
+    const calls = await serviceBotCalls(q, realm.id, sender, { isStream: stream !== undefined, mentionedUserIds: rendered.mentionedUserIds, privateRecipients: pmOthers }, ctx.config.featureLevel);
     if (calls.botIds.length > 0) {
       // Zulip sends services the raw markdown, with the rendered HTML beside it.
       const message = {

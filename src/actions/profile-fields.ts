@@ -6,7 +6,7 @@ import { realmProfileFields } from '../reads/profile-fields.js';
 import { renderStreamDescription } from '../markdown/stream-description.js';
 import { fitsIdColumn } from '../lib/ids.js';
 import {
-  DEFAULT_EXTERNAL_ACCOUNTS, FieldType, checkProfileField, checkProfileValue, checkUserIdsValue, isDefaultExternalField, isRenderable,
+  DEFAULT_EXTERNAL_ACCOUNTS, FieldType, MAX_SUMMARY_FIELDS, checkProfileField, checkProfileValue, checkUserIdsValue, isDefaultExternalField, isRenderable,
   storedFieldData, type FieldData,
 } from '../lib/profile-field-rules.js';
 import { badRequest, defaultFieldNotUpdatable, fieldLabelExists, fieldNotFound, invalidOrderMapping, invalidUserIdColon } from '../errors.js';
@@ -16,8 +16,15 @@ import { badRequest, defaultFieldNotUpdatable, fieldLabelExists, fieldNotFound, 
  * list (`custom_profile_fields`) to every active user; a user's value change is a
  * `realm_user` update carrying `custom_profile_field`.
  */
-async function notifyFields(tx: Tx, realmId: number): Promise<void> {
-  tx.notify({ type: 'custom_profile_fields', fields: await realmProfileFields(tx.db, realmId) }, await users.listActiveIdsInRealm(tx.db, realmId), realmId);
+async function notifyFields(tx: Tx, realmId: number, featureLevel: number): Promise<void> {
+  const fields = await realmProfileFields(tx.db, realmId, featureLevel);
+  tx.notify({ type: 'custom_profile_fields', fields }, await users.listActiveIdsInRealm(tx.db, realmId), realmId);
+}
+
+/** Zulip's display_in_profile_summary_limit_reached: the other fields already shown in summaries. */
+async function checkSummaryRoom(tx: Tx, realmId: number, exceptId?: number): Promise<void> {
+  const shown = (await profileFields.listByRealm(tx.db, realmId)).filter((f) => f.display_in_profile_summary === 1 && f.id !== exceptId);
+  if (shown.length >= MAX_SUMMARY_FIELDS) throw badRequest(`Only ${MAX_SUMMARY_FIELDS} custom profile fields can be displayed in the profile summary.`);
 }
 
 export async function accessProfileField(tx: Tx, realmId: number, id: number): Promise<ProfileFieldRow> {
@@ -31,50 +38,79 @@ async function checkLabelFree(tx: Tx, realmId: number, name: string, exceptId?: 
   if (same && same.id !== exceptId) throw fieldLabelExists();
 }
 
-export interface NewProfileField { name: string; hint: string; type: number; data: FieldData }
+export interface NewProfileField {
+  name: string; hint: string; type: number; data: FieldData;
+  /** Feature levels 146 and 244; false when not given. */
+  displayInSummary: boolean; required: boolean;
+}
 
 /** POST /realm/profile_fields. A default external account takes its label and hint from Zulip's defaults. */
-export async function doCreateProfileField(tx: Tx, realm: RealmRow, req: NewProfileField): Promise<number> {
-  checkProfileField(req.name, req.hint, req.type, req.data);
+export async function doCreateProfileField(tx: Tx, realm: RealmRow, req: NewProfileField, featureLevel: number): Promise<number> {
+  if (req.displayInSummary) await checkSummaryRoom(tx, realm.id);
+  checkProfileField(req.name, req.hint, req.type, req.data, req.displayInSummary);
   const preset = isDefaultExternalField(req.type, req.data) ? DEFAULT_EXTERNAL_ACCOUNTS[req.data.subtype as string]! : undefined;
   const name = preset?.name ?? req.name;
   await checkLabelFree(tx, realm.id, name);
   const field = await profileFields.insert(tx.db, {
     realm_id: realm.id, name, hint: preset?.hint ?? req.hint, field_type: req.type,
     field_data: preset ? JSON.stringify({ subtype: req.data.subtype }) : storedFieldData(req.type, req.data),
+    display_in_profile_summary: req.displayInSummary ? 1 : 0, required: req.required ? 1 : 0,
   });
   // As Zulip: a new field comes last, its order being its id.
   await profileFields.update(tx.db, field.id, { order: field.id });
-  await notifyFields(tx, realm.id);
+  await notifyFields(tx, realm.id, featureLevel);
   return field.id;
 }
 
-/** PATCH /realm/profile_fields/{id}: label, hint and (types 3 and 7) field_data, checked as for a new field. */
-export async function doUpdateProfileField(tx: Tx, realm: RealmRow, field: ProfileFieldRow, req: Omit<NewProfileField, 'type'>): Promise<void> {
-  if (field.field_type === FieldType.EXTERNAL_ACCOUNT && isDefaultExternalField(field.field_type, JSON.parse(field.field_data || '{}'))) {
-    throw defaultFieldNotUpdatable();
-  }
-  checkProfileField(req.name, req.hint, field.field_type, req.data);
-  await checkLabelFree(tx, realm.id, req.name, field.id);
-  await profileFields.update(tx.db, field.id, {
-    name: req.name, hint: req.hint, ...(storedFieldData(field.field_type, req.data) ? { field_data: storedFieldData(field.field_type, req.data) } : {}),
-  });
-  await notifyFields(tx, realm.id);
+/** A PATCH's parameters: each may be left out (feature level 252), keeping the field's value. */
+export interface ProfileFieldChange {
+  name?: string | undefined; hint?: string | undefined; data?: FieldData | undefined;
+  displayInSummary?: boolean | undefined; required?: boolean | undefined;
 }
 
-export async function doDeleteProfileField(tx: Tx, realm: RealmRow, field: ProfileFieldRow): Promise<void> {
+const sameData = (a: FieldData, stored: string): boolean => JSON.stringify(a) === JSON.stringify(JSON.parse(stored || '{}'));
+
+/**
+ * PATCH /realm/profile_fields/{id}, as Zulip's update_realm_custom_profile_field: the summary
+ * limit, then (a default external account only lets its summary flag change) the whole field
+ * checked as for a new one with the given values over the stored ones.
+ */
+export async function doUpdateProfileField(tx: Tx, realm: RealmRow, field: ProfileFieldRow, req: ProfileFieldChange, featureLevel: number): Promise<void> {
+  if (req.displayInSummary === true) await checkSummaryRoom(tx, realm.id, field.id);
+  const storedData = JSON.parse(field.field_data || '{}') as FieldData;
+  const onlySummary = (req.name === undefined || req.name === field.name) && (req.hint === undefined || req.hint === field.hint)
+    && (req.data === undefined || sameData(req.data, field.field_data));
+  if (field.field_type === FieldType.EXTERNAL_ACCOUNT && isDefaultExternalField(field.field_type, storedData) && !onlySummary) {
+    throw defaultFieldNotUpdatable();
+  }
+  const name = req.name ?? field.name;
+  const hint = req.hint ?? field.hint;
+  const data = req.data ?? storedData;
+  const displayInSummary = req.displayInSummary ?? field.display_in_profile_summary === 1;
+  checkProfileField(name, hint, field.field_type, data, displayInSummary);
+  await checkLabelFree(tx, realm.id, name, field.id);
+  const stored = req.data !== undefined ? storedFieldData(field.field_type, req.data) : '';
+  await profileFields.update(tx.db, field.id, {
+    name, hint, ...(stored ? { field_data: stored } : {}),
+    display_in_profile_summary: displayInSummary ? 1 : 0,
+    ...(req.required !== undefined ? { required: req.required ? 1 : 0 } : {}),
+  });
+  await notifyFields(tx, realm.id, featureLevel);
+}
+
+export async function doDeleteProfileField(tx: Tx, realm: RealmRow, field: ProfileFieldRow, featureLevel: number): Promise<void> {
   await profileFields.delete(tx.db, field.id);
-  await notifyFields(tx, realm.id);
+  await notifyFields(tx, realm.id, featureLevel);
 }
 
 /** PATCH /realm/profile_fields: every field of the organization must be listed; each takes its position. */
-export async function doReorderProfileFields(tx: Tx, realm: RealmRow, order: number[]): Promise<void> {
+export async function doReorderProfileFields(tx: Tx, realm: RealmRow, order: number[], featureLevel: number): Promise<void> {
   const position = new Map<number, number>();
   order.forEach((id, i) => position.set(id, i));
   const fields = await profileFields.listByRealm(tx.db, realm.id);
   if (fields.some((f) => !position.has(f.id))) throw invalidOrderMapping();
   for (const f of fields) await profileFields.update(tx.db, f.id, { order: position.get(f.id)! });
-  await notifyFields(tx, realm.id);
+  await notifyFields(tx, realm.id, featureLevel);
 }
 
 /** Zulip's check_valid_user_ids for the person picker: users of the organization, active, not bots. */

@@ -54,7 +54,7 @@ export async function addReaction(ctx: AppContext, user: UserRow, messageId: num
   }
   reactionType = normalizeReactionType(reactionType);
   const same = await reactions.listByEmoji(q, message.id, emojiCode, reactionType);
-  if (same.some((r) => r.user_id === user.id)) throw reactionExists();
+  if (same.some((r) => r.user_id === user.id)) throw reactionExists(ctx.config.featureLevel);
   // Someone's reaction with this emoji already: the new one is a vote for it and takes its
   // name unchecked (it may be a custom emoji deactivated since), so that one image never
   // shows under two names.
@@ -68,7 +68,7 @@ export async function addReaction(ctx: AppContext, user: UserRow, messageId: num
   // Reacting is taking part in the topic (the automatic follow/unmute settings, level 214).
   const participates = stream !== undefined && stream !== null && ctx.config.featureLevel >= AUTO_FOLLOW_LEVEL;
   await (historical || participates ? transact : writeAlone)(ctx, async (tx) => {
-    await doAddReaction(tx, user, message, historical, row, audience);
+    await doAddReaction(tx, user, message, historical, row, audience, ctx.config.featureLevel);
     if (participates) await doAutoFollowOnParticipation(tx, user, stream, message.topic, ctx.config.featureLevel);
   });
 }
@@ -77,10 +77,12 @@ export async function addReaction(ctx: AppContext, user: UserRow, messageId: num
  * Stores a checked reaction and tells `audience`. A reader of a public stream who never
  * received the message first gets a row (`historical`), so that later changes reach them.
  */
-export async function doAddReaction(tx: Tx, user: UserRow, message: MessageRow, historical: boolean, row: ReactionFields, audience: Set<number>): Promise<void> {
+export async function doAddReaction(
+  tx: Tx, user: UserRow, message: MessageRow, historical: boolean, row: ReactionFields, audience: Set<number>, featureLevel: number,
+): Promise<void> {
   if (historical) await userMessages.insertHistorical(tx.db, user.id, [message.id]);
   if (!(await reactions.insertIfMessageExists(tx.db, { ...row, message_id: message.id, user_id: user.id }))) {
-    throw (await reactions.findOne(tx.db, message.id, user.id, row.emoji_code, row.reaction_type)) ? reactionExists() : invalidMessage();
+    throw (await reactions.findOne(tx.db, message.id, user.id, row.emoji_code, row.reaction_type)) ? reactionExists(featureLevel) : invalidMessage();
   }
   notifyReaction(tx, user, message.id, row, 'add', audience);
 }
@@ -109,15 +111,15 @@ export async function removeReaction(ctx: AppContext, user: UserRow, messageId: 
     // The spec's answer for a code that names no emoji (Zulip's OpenAPI example); a known
     // emoji the user did not react with is Zulip's "doesn't exist".
     if (req.emojiCode !== undefined && !isKnownEmojiCode(await customEmojiOf(q, user.realm_id), emojiCode, reactionType)) throw invalidMessage();
-    throw reactionDoesNotExist();
+    throw reactionDoesNotExist(ctx.config.featureLevel);
   }
   const audience = await reactionAudience(q, user, message, stream);
-  await writeAlone(ctx, (tx) => doRemoveReaction(tx, user, row, audience));
+  await writeAlone(ctx, (tx) => doRemoveReaction(tx, user, row, audience, ctx.config.featureLevel));
 }
 
 /** Deletes a reaction found by removeReaction and tells `audience`. */
-export async function doRemoveReaction(tx: Tx, user: UserRow, row: ReactionRow, audience: Set<number>): Promise<void> {
-  if (!(await reactions.deleteById(tx.db, row.id))) throw reactionDoesNotExist();
+export async function doRemoveReaction(tx: Tx, user: UserRow, row: ReactionRow, audience: Set<number>, featureLevel: number): Promise<void> {
+  if (!(await reactions.deleteById(tx.db, row.id))) throw reactionDoesNotExist(featureLevel);
   notifyReaction(tx, user, row.message_id, row, 'remove', audience);
 }
 

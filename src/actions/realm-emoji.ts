@@ -13,7 +13,7 @@ import { emojiCodeForName } from '../emoji/index.js';
 import { isAdminRole } from '../lib/roles.js';
 import { discard, type IncomingFile } from './attachment-upload.js';
 import {
-  badImage, customEmojiExists, emojiDoesNotExist, emojiNameInvalid, emojiNameMissing, emojiNotAuthor, emojiOneFile, emojiOverrideAdminsOnly,
+  badImage, customEmojiExists, emojiDoesNotExist, emojiNotFound, emojiNameInvalid, emojiNameMissing, emojiNotAuthor, emojiOneFile, emojiOverrideAdminsOnly,
   insufficientPermission, uploadTooLarge,
 } from '../errors.js';
 
@@ -83,7 +83,8 @@ export async function addRealmEmoji(ctx: AppContext, realm: RealmRow, user: User
 /** DELETE /realm/emoji/{emoji_name}: deactivates (reactions keep naming it); administrators, or its author. */
 export async function removeRealmEmoji(ctx: AppContext, realm: RealmRow, user: UserRow, name: string): Promise<void> {
   const emoji = await realmEmoji.findActiveByName(ctx.store.db, realm.id, name);
-  if (!emoji) throw emojiDoesNotExist(name);
+  // Zulip's ResourceNotFoundError from feature level 190: the same message, HTTP 404.
+  if (!emoji) throw ctx.config.featureLevel >= 190 ? emojiNotFound(name) : emojiDoesNotExist(name);
   if (!isAdminRole(user.role) && emoji.author_id !== user.id) throw emojiNotAuthor();
   await transact(ctx, async (tx) => {
     await realmEmoji.update(tx.db, emoji.id, { deactivated: 1 });

@@ -3,6 +3,7 @@ import type { RealmRow, StreamRow, UserRow } from '../store/rows.js';
 import { doAddSubscriptions } from './subscription-add.js';
 import { users } from '../store/repos/users.js';
 import { realms } from '../store/repos/realms.js';
+import { streams } from '../store/repos/streams.js';
 import { recipients } from '../store/repos/recipients.js';
 import { RecipientType } from '../lib/recipient-type.js';
 import { badRequest } from '../errors.js';
@@ -45,6 +46,11 @@ export interface CreateUserInput {
   timezone?: string;
   /** The streams an invitation names: joined instead of the organization's default streams (Zulip's prereg_user.streams). */
   streams?: StreamRow[];
+  /**
+   * An invitation's include_realm_default_subscriptions (feature level 261): the default
+   * streams too, or only `streams` (maybe none). Left out: Zulip 5's rule above.
+   */
+  withDefaults?: boolean;
 }
 
 export async function doCreateUser(tx: Tx, realm: RealmRow, input: CreateUserInput): Promise<UserRow> {
@@ -78,7 +84,11 @@ export async function doCreateUser(tx: Tx, realm: RealmRow, input: CreateUserInp
   // A personal recipient makes the user addressable by private messages.
   await recipients.insert(tx.db, RecipientType.PERSONAL, id);
   const user = (await users.findById(tx.db, id))!;
-  if (input.streams && input.streams.length > 0) await doAddSubscriptions(tx, input.streams, [user]);
+  if (input.withDefaults !== undefined) {
+    const named = input.streams ?? [];
+    const extra = input.withDefaults ? (await streams.listDefaults(tx.db, realm.id)).filter((d) => !named.some((s) => s.id === d.id)) : [];
+    if (named.length + extra.length > 0) await doAddSubscriptions(tx, [...named, ...extra], [user]);
+  } else if (input.streams && input.streams.length > 0) await doAddSubscriptions(tx, input.streams, [user]);
   else await subscribeToDefaultStreams(tx, realm, user);
   await doAddNewUserHistory(tx, current, user);
   await notifyRealmUser(tx, realm.id, 'add', personForEvent(user), user.delivery_email);

@@ -1,7 +1,9 @@
 import type { Tx } from './transaction.js';
 import type { UserRow } from '../store/rows.js';
 import { users } from '../store/repos/users.js';
-import { presentUser, canSeeDeliveryEmail } from '../presenters/user.js';
+import {
+  PER_USER_EMAIL_VISIBILITY_LEVEL, canSeeDeliveryEmail, canSeeDeliveryEmailOf, emailViewerOf, emailVisibilityOf, presentUser, viewerClass, visibilityAllows,
+} from '../presenters/user.js';
 import { realms } from '../store/repos/realms.js';
 import type { RealmUserEvent } from '../events/types.js';
 import type { WireUser } from '../schemas/wire.js';
@@ -22,10 +24,40 @@ export async function notifyRealmUser(tx: Tx, realmId: number, op: RealmUserEven
   }
   const realm = (await realms.findById(tx.db, realmId))!;
   const viewers = await users.listByIds(tx.db, recipients);
+  if (tx.featureLevel >= PER_USER_EMAIL_VISIBILITY_LEVEL) {
+    // The user's own visibility decides; the others get delivery_email null, as in their register state.
+    const target = (await users.findById(tx.db, person.user_id))!;
+    const visibility = emailVisibilityOf(target);
+    const sees = (v: UserRow) => canSeeDeliveryEmailOf(emailViewerOf(v), target, visibility);
+    tx.notify(event({ ...person, delivery_email: deliveryEmail }), viewers.filter(sees).map((v) => v.id), realmId);
+    tx.notify(event({ ...person, delivery_email: null }), viewers.filter((v) => !sees(v)).map((v) => v.id), realmId);
+    return;
+  }
   const allowed = viewers.filter((v) => canSeeDeliveryEmail(v, realm)).map((v) => v.id);
   const others = viewers.filter((v) => !canSeeDeliveryEmail(v, realm)).map((v) => v.id);
   tx.notify(event({ ...person, delivery_email: deliveryEmail }), allowed, realmId);
   tx.notify(event(person), others, realmId);
+}
+
+/**
+ * Zulip's send_delivery_email_update_events (feature level 163): after `user`'s
+ * email_address_visibility changed, those who can now see the address get it, those who no
+ * longer can get null. Nothing for an inactive user.
+ */
+export async function notifyDeliveryEmailAccess(tx: Tx, user: UserRow, oldVisibility: number, newVisibility: number): Promise<void> {
+  if (user.is_active !== 1 || tx.featureLevel < PER_USER_EMAIL_VISIBILITY_LEVEL) return;
+  const viewers = (await users.listByIds(tx.db, await users.listActiveIdsInRealm(tx.db, user.realm_id))).filter((v) => v.id !== user.id);
+  const visible: number[] = [];
+  const invisible: number[] = [];
+  for (const v of viewers) {
+    const cls = viewerClass(v.role);
+    const before = visibilityAllows(oldVisibility, cls);
+    const after = visibilityAllows(newVisibility, cls);
+    if (!before && after) visible.push(v.id);
+    if (before && !after) invisible.push(v.id);
+  }
+  tx.notify({ type: 'realm_user', op: 'update', person: { user_id: user.id, delivery_email: user.delivery_email } }, visible, user.realm_id);
+  tx.notify({ type: 'realm_user', op: 'update', person: { user_id: user.id, delivery_email: null } }, invisible, user.realm_id);
 }
 
 export function personForEvent(u: UserRow): WireUser {

@@ -17,7 +17,7 @@ const shape = (s: Record<string, Check>): Check => (v) => obj(v) && shapeErrors(
 const user = shape({
   user_id: int, email: str, full_name: str, avatar_url: nullable(str), avatar_version: int, date_joined: str, timezone: str,
   is_active: bool, is_admin: bool, is_owner: bool, is_guest: bool, is_billing_admin: bool, is_bot: bool, bot_type: nullable(int),
-  role: int, 'bot_owner_id?': nullable(int), 'delivery_email?': str, 'profile_data?': obj,
+  role: int, 'bot_owner_id?': nullable(int), 'delivery_email?': nullable(str), 'profile_data?': obj,
 });
 const streamFields = {
   stream_id: int, name: str, description: str, rendered_description: str, date_created: int, invite_only: bool, is_web_public: bool,
@@ -148,7 +148,7 @@ EVENT_SCHEMAS['user_group:remove_members'] = groupMembers;
 EVENT_SCHEMAS['user_group:remove'] = { type: str, op: str, id: int, group_id: int };
 EVENT_SCHEMAS['user_group:add_subgroups'] = { type: str, op: str, id: int, group_id: int, direct_subgroup_ids: arrayOf(int) };
 EVENT_SCHEMAS['user_group:remove_subgroups'] = { type: str, op: str, id: int, group_id: int, direct_subgroup_ids: arrayOf(int) };
-const profileField = shape({ id: int, name: str, type: int, hint: str, field_data: str, order: int });
+const profileField = shape({ id: int, name: str, type: int, hint: str, field_data: str, order: int, 'display_in_profile_summary?': (v) => v === true, 'required?': bool });
 EVENT_SCHEMAS.invites_changed = { type: str, id: int };
 EVENT_SCHEMAS.custom_profile_fields = { type: str, id: int, fields: arrayOf(profileField) };
 EVENT_SCHEMAS['realm:update'] = { type: str, op: str, id: int, property: str, value: any };

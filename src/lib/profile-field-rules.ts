@@ -8,7 +8,7 @@ import { LIST_LIMITS } from './limits.js';
  * field_data of list-of-options (3) and external-account (7) fields, and users' values
  * of each type (person picker ids are checked against the store by the action).
  */
-export const FieldType = { SHORT_TEXT: 1, LONG_TEXT: 2, SELECT: 3, DATE: 4, URL: 5, USER: 6, EXTERNAL_ACCOUNT: 7 } as const;
+export const FieldType = { SHORT_TEXT: 1, LONG_TEXT: 2, SELECT: 3, DATE: 4, URL: 5, USER: 6, EXTERNAL_ACCOUNT: 7, PRONOUNS: 8 } as const;
 export const FIELD_TYPES: readonly number[] = Object.values(FieldType);
 /** Zulip renders the text fields' values as markdown (CustomProfileField.is_renderable). */
 export const isRenderable = (type: number): boolean => type === FieldType.SHORT_TEXT || type === FieldType.LONG_TEXT;
@@ -86,8 +86,21 @@ export function checkFieldData(type: number, data: FieldData): void {
 export const isDefaultExternalField = (type: number, data: FieldData): boolean =>
   type === FieldType.EXTERNAL_ACCOUNT && data.subtype !== 'custom';
 
-/** Zulip's validate_custom_profile_field: field_data, then label and hint, then the type. */
-export function checkProfileField(name: string, hint: string, type: number, data: FieldData): void {
+/** Zulip's MAX_DISPLAY_IN_PROFILE_SUMMARY_FIELDS (feature level 146). */
+export const MAX_SUMMARY_FIELDS = 2;
+
+/**
+ * Zulip's validate_display_in_profile_summary_field: long texts do not fit a summary and
+ * person pickers need client support there.
+ */
+function checkSummaryType(type: number, displayInSummary: boolean): void {
+  if (displayInSummary && (type === FieldType.LONG_TEXT || type === FieldType.USER)) {
+    throw badRequest('Field type not supported for display in profile summary.');
+  }
+}
+
+/** Zulip's validate_custom_profile_field: field_data, then label and hint, then the type, then the summary flag. */
+export function checkProfileField(name: string, hint: string, type: number, data: FieldData, displayInSummary = false): void {
   if (hasFieldData(type)) checkFieldData(type, data);
   if (!isDefaultExternalField(type, data)) {
     if (!name.trim()) throw fieldLabelBlank();
@@ -95,6 +108,7 @@ export function checkProfileField(name: string, hint: string, type: number, data
     checkCapped('name', name, NAME_MAX_LENGTH);
   }
   if (!FIELD_TYPES.includes(type)) throw invalidFieldType();
+  checkSummaryType(type, displayInSummary);
 }
 
 /** The stored field_data of a new or edited field: JSON text for types 3 and 7, '' otherwise. */
@@ -117,6 +131,7 @@ export function checkProfileValue(field: { name: string; field_type: number; fie
   switch (field.field_type) {
     case FieldType.SHORT_TEXT:
     case FieldType.EXTERNAL_ACCOUNT:
+    case FieldType.PRONOUNS:
       return checkCapped(name, value, 50);
     case FieldType.LONG_TEXT:
       return checkCapped(name, value, 500);

@@ -74,6 +74,7 @@ export const SETTING_RULES: Record<SettingName, SettingRule> = {
   // Zulip's WebChannelView: 1 top topic, 2 channel feed (3 list of topics and 4 top unread topic came later).
   web_channel_default_view: { kind: 'intIn', values: [1, 2] },
   web_animate_image_previews: { kind: 'strIn', values: ['always', 'on_hover', 'never'] },
+  email_address_visibility: { kind: 'intIn', values: [1, 2, 3, 4, 5] },
 };
 
 /** Settings whose changes clients without user_settings_object hear as update_display_settings. */

@@ -62,6 +62,8 @@ export const USER_SETTING_DEFAULTS = {
   web_navigate_to_sent_message: true,
   web_channel_default_view: 1,
   web_animate_image_previews: 'on_hover',
+  /** Who may see the user's real address (feature level 163; 1 everyone … 4 nobody, 5 moderators), Zulip's default. */
+  email_address_visibility: 1,
 };
 
 /**
@@ -88,6 +90,7 @@ export const USER_SETTING_LEVELS: Readonly<Partial<Record<keyof typeof USER_SETT
   web_navigate_to_sent_message: 268,
   web_channel_default_view: 269,
   web_animate_image_previews: 275,
+  email_address_visibility: 163,
 };
 
 /**

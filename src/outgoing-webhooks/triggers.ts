@@ -11,7 +11,7 @@ import { outgoingBotsAmong } from '../reads/render-context.js';
  */
 export async function serviceBotCalls(
   q: Q, realmId: number, sender: UserRow,
-  sent: { isStream: boolean; mentionedUserIds: ReadonlySet<number>; privateRecipients: readonly UserRow[] },
+  sent: { isStream: boolean; mentionedUserIds: ReadonlySet<number>; privateRecipients: readonly UserRow[] }, featureLevel: number,
 ): Promise<{ trigger: Trigger; botIds: number[] }> {
   if (sender.is_bot === 1) return { trigger: 'mention', botIds: [] };
   if (sent.isStream) {
@@ -20,5 +20,6 @@ export async function serviceBotCalls(
     return { trigger: 'mention', botIds };
   }
   const botIds = sent.privateRecipients.filter((u) => u.bot_type === BotType.OUTGOING_WEBHOOK && u.is_active === 1 && u.id !== sender.id).map((u) => u.id);
-  return { trigger: 'private_message', botIds: [...new Set(botIds)] };
+  // Zulip renamed the trigger at feature level 201.
+  return { trigger: featureLevel >= 201 ? 'direct_message' : 'private_message', botIds: [...new Set(botIds)] };
 }

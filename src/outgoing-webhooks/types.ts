@@ -2,7 +2,8 @@ import type { RealmRow, UserRow } from '../rows.js';
 import type { WireMessage } from '../presenters/message.js';
 
 /** Why a bot is called (Zulip's trigger names): a mention in a stream, or a private message it is in. */
-export type Trigger = 'mention' | 'private_message';
+/** `private_message` was renamed `direct_message` at feature level 201. */
+export type Trigger = 'mention' | 'private_message' | 'direct_message';
 
 /** One message for one outgoing-webhook bot: what the delivery queue holds. */
 export interface OutgoingWebhookJob {

@@ -3,6 +3,7 @@ import type { RealmRow, UserRow } from '../rows.js';
 import { isoWithOffset } from '../lib/time.js';
 import { Role } from '../lib/roles.js';
 import { realmSettings } from '../lib/realm-settings.js';
+import { userSettings } from '../lib/user-settings.js';
 import type { WireProfileValue, WireUser } from '../schemas/wire.js';
 
 // An md5 per avatar per response added up (message lists repeat the same senders).
@@ -33,14 +34,54 @@ export function avatarUrl(user: Pick<UserRow, 'avatar_source' | 'delivery_email'
 
 export interface UserPresentOpts {
   clientGravatar: boolean;
-  /** Whether the viewer may see delivery_email (administrators, or everyone by realm policy). */
+  /** Below feature level 163: whether the viewer may see delivery_email (administrators, or everyone by realm policy). */
   showDeliveryEmail: boolean;
+  /**
+   * From feature level 163: the viewer, whose access to each user's delivery_email follows
+   * that user's own email_address_visibility; delivery_email is then always present, null
+   * when hidden (showDeliveryEmail is ignored).
+   */
+  emailViewer?: EmailViewer | undefined;
   profileData?: Record<string, WireProfileValue> | undefined;
 }
+
+/** The level that made email_address_visibility a per-user setting and delivery_email always present. */
+export const PER_USER_EMAIL_VISIBILITY_LEVEL = 163;
 
 export function canSeeDeliveryEmail(viewer: UserRow, realm: RealmRow): boolean {
   return viewer.role <= Role.ADMINISTRATOR || realmSettings(realm.settings).email_address_visibility === 1;
 }
+
+/** What decides a viewer's access to others' addresses (Zulip's can_access_delivery_email): who, and the role's class. */
+export interface EmailViewer { id: number; cls: ViewerClass }
+export type ViewerClass = 'admin' | 'moderator' | 'member' | 'guest';
+
+export const viewerClass = (role: number): ViewerClass =>
+  (role <= Role.ADMINISTRATOR ? 'admin' : role === Role.MODERATOR ? 'moderator' : role === Role.GUEST ? 'guest' : 'member');
+export const emailViewerOf = (u: Pick<UserRow, 'id' | 'role'>): EmailViewer => ({ id: u.id, cls: viewerClass(u.role) });
+
+/** A user's email_address_visibility; bots' is always "everyone", as Zulip creates them. */
+export const emailVisibilityOf = (u: Pick<UserRow, 'is_bot' | 'settings'>): number =>
+  (u.is_bot === 1 ? 1 : Number(userSettings(u.settings).email_address_visibility));
+
+/** Zulip's can_access_delivery_email for a viewer other than the user: 1 everyone, 2 members, 3 admins, 4 nobody, 5 moderators. */
+export function visibilityAllows(visibility: number, cls: ViewerClass): boolean {
+  switch (visibility) {
+    case 1: return true;
+    case 2: return cls !== 'guest';
+    case 3: return cls === 'admin';
+    case 5: return cls === 'admin' || cls === 'moderator';
+    default: return false;
+  }
+}
+
+/** From feature level 163: may `viewer` see `target`'s delivery_email? */
+export const canSeeDeliveryEmailOf = (viewer: EmailViewer, target: Pick<UserRow, 'id' | 'is_bot' | 'settings'>, visibility = emailVisibilityOf(target)): boolean =>
+  viewer.id === target.id || visibilityAllows(visibility, viewer.cls);
+
+/** The presenter's delivery_email options for `viewer` at the server's level. */
+export const deliveryEmailOpts = (viewer: UserRow, realm: RealmRow, featureLevel: number): Pick<UserPresentOpts, 'showDeliveryEmail' | 'emailViewer'> =>
+  (featureLevel >= PER_USER_EMAIL_VISIBILITY_LEVEL ? { showDeliveryEmail: false, emailViewer: emailViewerOf(viewer) } : { showDeliveryEmail: canSeeDeliveryEmail(viewer, realm) });
 
 /** The User object of GET /users, GET /users/{id} and realm_user events. */
 export function presentUser(u: UserRow, opts: UserPresentOpts): WireUser {
@@ -62,7 +103,8 @@ export function presentUser(u: UserRow, opts: UserPresentOpts): WireUser {
     role: u.role,
   };
   if (u.is_bot === 1) out.bot_owner_id = u.bot_owner_id;
-  if (opts.showDeliveryEmail) out.delivery_email = u.delivery_email;
+  if (opts.emailViewer) out.delivery_email = canSeeDeliveryEmailOf(opts.emailViewer, u) ? u.delivery_email : null;
+  else if (opts.showDeliveryEmail) out.delivery_email = u.delivery_email;
   if (opts.profileData !== undefined && u.is_bot !== 1) out.profile_data = opts.profileData;
   return out;
 }

@@ -4,9 +4,9 @@ import { presentProfileField, presentProfileValue, type WireProfileField, type W
 
 export type ProfileData = Record<string, WireProfileValue>;
 
-/** GET /realm/profile_fields, register's custom_profile_fields and their event: by order. */
-export const realmProfileFields = async (q: Q, realmId: number): Promise<WireProfileField[]> =>
-  (await profileFields.listByRealm(q, realmId)).map(presentProfileField);
+/** GET /realm/profile_fields, register's custom_profile_fields and their event: by order, as the server's feature level presents them. */
+export const realmProfileFields = async (q: Q, realmId: number, featureLevel: number): Promise<WireProfileField[]> =>
+  (await profileFields.listByRealm(q, realmId)).map((f) => presentProfileField(f, featureLevel));
 
 /** Every user's `profile_data` in the realm, by user id (users without values are absent). */
 export async function profileDataOfRealm(q: Q, realmId: number): Promise<Map<number, ProfileData>> {

@@ -14,3 +14,9 @@ export async function userStatusDict(q: Q, realmId: number, featureLevel: number
   }
   return out;
 }
+
+/** GET /users/{user_id}/status (feature level 262, Zulip's get_user_status): the user's status, {} when never set. */
+export async function userStatusOf(q: Q, userId: number): Promise<UserStatusInfo> {
+  const row = await userStatuses.findByUser(q, userId);
+  return row ? presentUserStatus(row) : {};
+}

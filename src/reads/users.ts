@@ -43,19 +43,36 @@ export const ownUserAnswer = (db: Q, me: UserRow): Promise<string> => cachedRead
 });
 
 /**
- * Every register of an organization presents the same user list (one of four variants);
+ * Every register of an organization presents the same user list (one of a few variants);
  * it was most of register's time at 1,000 users. The lists are shared: nothing may change them.
+ * From feature level 163 the variant is the viewer's role class (each user's
+ * email_address_visibility decides per class); the viewer's own entry, whose address they
+ * always see, is put right by ownEntryFixed.
  */
-export const realmUserLists = (q: Q, realm: RealmRow, clientGravatar: boolean, showDeliveryEmail: boolean): Promise<RealmUserLists> =>
-  cachedRead(q, (c) => c.realmUserLists, `${realm.id}:${clientGravatar}:${showDeliveryEmail}`, async () => {
+export const realmUserLists = (q: Q, realm: RealmRow, clientGravatar: boolean, email: Pick<UserPresentOpts, 'showDeliveryEmail' | 'emailViewer'>): Promise<RealmUserLists> => {
+  const cls = email.emailViewer?.cls;
+  const variant = cls === undefined ? String(email.showDeliveryEmail) : `class:${cls}`;
+  return cachedRead(q, (c) => c.realmUserLists, `${realm.id}:${clientGravatar}:${variant}`, async () => {
     const all = await users.listByRealm(q, realm.id);
     const data = await profileDataOfRealm(q, realm.id);
-    const present = (u: UserRow) => presentUser(u, { clientGravatar, showDeliveryEmail, profileData: data.get(u.id) ?? {} });
+    // No viewer id: nobody's entry is the viewer's own in a list shared by a class.
+    const emailViewer = cls === undefined ? undefined : { id: -1, cls };
+    const present = (u: UserRow) => presentUser(u, { clientGravatar, showDeliveryEmail: email.showDeliveryEmail, emailViewer, profileData: data.get(u.id) ?? {} });
     return {
       active: shareSerialization(all.filter((u) => u.is_active === 1).map(present)),
       inactive: shareSerialization(all.filter((u) => u.is_active !== 1).map(present)),
     };
   });
+};
+
+/** A class's list with the viewer's own entry showing their address, when the shared one hides it (a copy then). */
+export function ownEntryFixed(list: Array<Record<string, unknown>>, me: UserRow): Array<Record<string, unknown>> {
+  const i = list.findIndex((u) => u.user_id === me.id);
+  if (i < 0 || list[i]!.delivery_email !== null) return list;
+  const out = [...list];
+  out[i] = { ...list[i]!, delivery_email: me.delivery_email };
+  return out;
+}
 
 /** register's `realm_bots`: every bot for administrators, a user's own otherwise. */
 export const botsVisibleTo = (q: Q, user: UserRow, isAdmin: boolean): Promise<UserRow[]> =>

@@ -59,7 +59,9 @@ const userProperties = {
   bot_type: Nullable(Type.Integer({ description: 'Null for non-bots; an integer for bots.' })),
   role: Type.Integer({ description: 'Organization-level role: 100 owner, 200 administrator, 300 moderator, 400 member, 600 guest.' }),
   bot_owner_id: Type.Optional(Nullable(Type.Integer({ description: 'Present for bots only.' }))),
-  delivery_email: Type.Optional(Type.String({ description: 'The real email address; present only when the viewer may see it.' })),
+  delivery_email: Type.Optional(Nullable(Type.String({
+    description: 'The real email address. Below feature level 163 present only when the viewer may see it; from 163 always present, null when hidden by the user\'s email_address_visibility.',
+  }))),
   profile_data: Type.Optional(Type.Record(Type.String(), WireProfileValue, {
     description: 'Present only when `include_custom_profile_fields` is true, and for non-bot users: values keyed by custom profile field id (as strings).',
   })),
@@ -325,14 +327,16 @@ export type WireSavedSnippet = Static<typeof WireSavedSnippet>;
 
 // ---------------------------------------------------------------------------- organization
 
-/** A custom profile field as Zulip 5's CustomProfileField.as_dict. */
+/** A custom profile field as Zulip's CustomProfileField.as_dict. */
 export const WireProfileField = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
-  type: Type.Integer({ description: '1 short text, 2 long text, 3 list of options, 4 date, 5 link, 6 person, 7 external account.' }),
+  type: Type.Integer({ description: '1 short text, 2 long text, 3 list of options, 4 date, 5 link, 6 person, 7 external account, 8 pronouns (feature level 151).' }),
   hint: Type.String(),
   field_data: Type.String({ description: "JSON text: a list of options' choices (type 3), an external account's subtype (type 7), else empty." }),
   order: Type.Integer(),
+  display_in_profile_summary: Type.Optional(Type.Literal(true, { description: 'Present (true) only for the fields shown in user cards (feature level 146).' })),
+  required: Type.Optional(Type.Boolean({ description: 'Whether users must fill the field (feature level 244; always present from it).' })),
 }, closed('ProfileField', 'A custom profile field of the organization.'));
 export type WireProfileField = Static<typeof WireProfileField>;
 
@@ -378,6 +382,7 @@ const inviteProperties = {
 export const WireInvite = Type.Union([
   Type.Object({
     email: Type.String(), ...inviteProperties, is_multiuse: Type.Literal(false),
+    notify_referrer_on_join: Type.Optional(Type.Boolean({ description: 'Whether the inviter is told when the invitation is accepted (feature level 267).' })),
   }, { description: 'An invitation by email (works once).', additionalProperties: false }),
   Type.Object({
     ...inviteProperties, link_url: Type.String({ description: 'The link to share.' }), is_multiuse: Type.Literal(true),

@@ -317,6 +317,10 @@ export interface CustomProfileFieldTable {
   field_type: number;
   field_data: Generated<string>;
   order: Generated<number>;
+  /** 0/1 (migration 044, feature level 146). */
+  display_in_profile_summary: Generated<number>;
+  /** 0/1 (migration 044, feature level 244). */
+  required: Generated<number>;
 }
 export type ProfileFieldRow = Selectable<CustomProfileFieldTable>;
 
@@ -397,6 +401,10 @@ export interface InviteTable {
   confirmation_key: string;
   status: Generated<number>;
   stream_ids: string;
+  /** 0/1, or null: made below feature level 261 without it (migration 044). */
+  include_realm_default_subscriptions: number | null;
+  /** 0/1 (migration 044, feature level 267). */
+  notify_referrer_on_join: Generated<number>;
 }
 export type InviteRow = Selectable<InviteTable>;
 

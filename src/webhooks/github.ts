@@ -123,6 +123,10 @@ function bodyOf(p: Wild, event: string, withTitle: boolean): string {
 }
 
 export const github: Integration = {
+  allEventTypes: [
+    'assigned_or_unassigned_pull_request', 'closed_pull_request', 'issue_comment', 'issues', 'opened_or_update_pull_request', 'ping',
+    'push_commits', 'push_tags',
+  ],
   displayName: NAME,
   payload: 'json',
   eventHeader: 'X-GitHub-Event',

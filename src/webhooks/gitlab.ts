@@ -65,6 +65,11 @@ const MR_ACTIONS: Record<string, string> = {
 
 export const gitlab: Integration = {
   displayName: NAME,
+  allEventTypes: [
+    'Push Hook',
+    ...['Issue Hook', 'Confidential Issue Hook'].flatMap((hook) => Object.keys(ISSUE_ACTIONS).map((a) => `${hook} ${a}`)),
+    ...Object.keys(MR_ACTIONS).map((a) => `Merge Request Hook ${a}`),
+  ],
   payload: 'json',
   eventHeader: 'X-Gitlab-Event',
   handle: ({ payload: p, headers, param, userTopic }: WebhookInput): WebhookMessage | null => {

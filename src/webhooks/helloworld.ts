@@ -3,6 +3,7 @@ import type { Integration } from './types.js';
 /** Zulip's sample integration (zerver/webhooks/helloworld): the Wikipedia article of the day. */
 export const helloworld: Integration = {
   displayName: 'HelloWorld',
+  listedName: 'Hello World',
   payload: 'json',
   handle: ({ payload }) => {
     const title = payload.at('featured_title').str();

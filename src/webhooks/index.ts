@@ -19,6 +19,17 @@ const INTEGRATIONS: ReadonlyMap<string, Integration> = new Map([
 
 export const integrationNamed = (name: string): Integration | undefined => INTEGRATIONS.get(name);
 
+export interface IncomingWebhookBot { name: string; display_name: string; all_event_types: string[] | null; config: Record<string, string> }
+
+/**
+ * register's realm_incoming_webhook_bots (Zulip's, with display_name and all_event_types
+ * from feature level 207): the integrations this server takes. `config` maps an
+ * integration's configuration keys to their labels; none of Parley's has any.
+ */
+export const incomingWebhookBots = (): IncomingWebhookBot[] => [...INTEGRATIONS].map(([name, i]) => ({
+  name, display_name: i.listedName ?? i.displayName, all_event_types: i.allEventTypes ? [...i.allEventTypes] : null, config: {},
+}));
+
 /**
  * only_events / exclude_events: Unix shell-style patterns (Python's fnmatch) over the
  * integration's complete event type. True when the event should be posted.

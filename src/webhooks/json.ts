@@ -7,6 +7,7 @@ import type { Integration } from './types.js';
  */
 export const json: Integration = {
   displayName: 'JSON',
+  listedName: 'JSON formatter',
   payload: 'json',
   handle: ({ payload }) => ({
     topic: 'JSON',

@@ -32,6 +32,7 @@ export function replaceFormatting(text: string): string {
 
 export const slackIncoming: Integration = {
   displayName: 'SlackIncoming',
+  listedName: 'Slack-compatible webhook',
   payload: 'slack-form',
   handle: ({ payload: p, param }): WebhookMessage | null => {
     let topic = param('topic');

@@ -26,7 +26,15 @@ export interface WebhookMessage {
 export interface Integration {
   /** Zulip's display name, as in its errors ("... by the GitHub webhook"). */
   displayName: string;
+  /** Zulip's Integration.display_name (register's realm_incoming_webhook_bots), when not `displayName`. */
+  listedName?: string;
   payload: 'json' | 'slack-form';
+  /**
+   * Every event type `handle` can answer (what only_events / exclude_events match), as
+   * register's realm_incoming_webhook_bots lists them (Zulip's ALL_EVENT_TYPES); left out
+   * for an integration without event types (null there).
+   */
+  allEventTypes?: readonly string[];
   /** The header that names the event, when the integration needs one (the owner is told when it is missing). */
   eventHeader?: string;
   handle(input: WebhookInput): WebhookMessage | null;

@@ -42,6 +42,8 @@ async function outgoingBot(app: TestApp, owner: TestUser, short: string, url: st
 }
 
 const pending = (app: TestApp) => app.app.ctx.outgoingWebhooks!.pending;
+/** A private message's trigger: renamed `direct_message` at feature level 201. */
+const pmTrigger = (app: TestApp) => (app.app.ctx.config.featureLevel >= 201 ? 'direct_message' : 'private_message');
 
 /** `as`'s messages from `sender`, oldest first, raw markdown. */
 async function messagesFrom(app: TestApp, as: TestUser, sender: TestUser): Promise<any[]> {
@@ -105,7 +107,7 @@ test('a private message to the bot, alone or in a group, triggers "private_messa
     const pm = await outgoingBot(t, alice, 'pm', hook.url);
     const one = await sendMessage(t, carol, { type: 'private', to: JSON.stringify([pm.bot.id]), content: 'hi bot' });
     await until(() => hook.calls.length === 1);
-    assert.equal(hook.calls[0].json.trigger, 'private_message');
+    assert.equal(hook.calls[0].json.trigger, pmTrigger(t));
     assert.equal(hook.calls[0].json.message.id, one);
     assert.equal(hook.calls[0].json.message.type, 'private');
     assert.deepEqual(sorted(hook.calls[0].json.message.display_recipient.map((u: any) => u.id)), sorted([carol.id, pm.bot.id]));
@@ -116,7 +118,7 @@ test('a private message to the bot, alone or in a group, triggers "private_messa
 
     const group = await sendMessage(t, carol, { type: 'private', to: JSON.stringify([pm.bot.id, bob.id]), content: 'hi all' });
     await until(() => hook.calls.length === 2);
-    assert.equal(hook.calls[1].json.trigger, 'private_message');
+    assert.equal(hook.calls[1].json.trigger, pmTrigger(t));
     assert.equal(hook.calls[1].json.message.id, group);
     const groupReply = await until(async () => (await messagesFrom(t, bob, pm.bot)).find((m) => m.content === 'you said: hi all'));
     assert.deepEqual(sorted(groupReply.display_recipient.map((u: any) => u.id)), sorted([carol.id, bob.id, pm.bot.id]));
@@ -281,5 +283,22 @@ test('a hanging endpoint does not slow the sender; a full backlog drops with a n
   } finally {
     if (!closed) await app.close();
     await hook.close();
+  }
+});
+
+test('the trigger of a private message is "direct_message" from feature level 201, "private_message" below', async () => {
+  for (const level of [200, 201]) {
+    const app = await testApp({ featureLevel: level, outgoingWebhookTimeoutMs: TIMEOUT_MS, outgoingWebhookRetryDelayMs: 5 });
+    const hook = await hookServer(() => ({ body: {} }));
+    try {
+      const { dave } = await app.createUsers(people('dave'));
+      const pm = await outgoingBot(app, dave, 'lvl', hook.url);
+      await sendMessage(app, dave, { type: 'private', to: JSON.stringify([pm.bot.id]), content: 'hi' });
+      await until(() => hook.calls.length === 1);
+      assert.equal(hook.calls[0].json.trigger, level >= 201 ? 'direct_message' : 'private_message');
+    } finally {
+      await hook.close();
+      await app.close();
+    }
   }
 });

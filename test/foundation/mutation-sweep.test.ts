@@ -95,6 +95,7 @@ function baselines(): Call[] {
     { method: 'POST', path: '/users/me/alert_words', params: { alert_words: ['sweep'] } },
     { method: 'DELETE', path: '/users/me/alert_words', params: { alert_words: ['sweep'] } },
     { method: 'POST', path: '/users/me/status', params: { status_text: 'sweeping', away: true, emoji_name: 'car', emoji_code: '1f697', reaction_type: 'unicode_emoji' } },
+    { method: 'GET', path: `/users/${member.id}/status`, params: {} },
     { method: 'POST', path: `/users/me/muted_users/${member.id}`, params: {} },
     { method: 'DELETE', path: `/users/me/muted_users/${member.id}`, params: {} },
     { method: 'GET', path: '/user_groups', params: {} },

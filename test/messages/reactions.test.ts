@@ -105,12 +105,15 @@ test('removing by code reaches a reaction added under an older name mapping', as
   assert.deepEqual(await reactionsOf(bob, id), []);
 });
 
+/** The codes of feature level 193 (Zulip's ReactionExistsError and ReactionDoesNotExistError); BAD_REQUEST before. */
+const coded = (code: string) => (t.app.ctx.config.featureLevel >= 193 ? code : 'BAD_REQUEST');
+
 test('each error has Zulip\'s words and changes nothing', async () => {
   const id = await inGeneral(alice);
   assertOk(await react(bob, id, { emoji_name: 'tada' }));
   log.clear();
   const cases: Array<[Promise<any>, string, string?]> = [
-    [react(bob, id, { emoji_name: 'tada' }), 'Reaction already exists.'],
+    [react(bob, id, { emoji_name: 'tada' }), 'Reaction already exists.', coded('REACTION_ALREADY_EXISTS')],
     [react(bob, id, { emoji_name: 'party_popper_x' }), "Emoji 'party_popper_x' does not exist"],
     [react(bob, id, { emoji_name: 'smile', emoji_code: '2764', reaction_type: 'unicode_emoji' }), 'Invalid emoji name.'],
     [react(bob, id, { emoji_name: 'smile', emoji_code: 'ffffff', reaction_type: 'unicode_emoji' }), 'Invalid emoji code.'],
@@ -120,19 +123,19 @@ test('each error has Zulip\'s words and changes nothing', async () => {
     [react(bob, id, { emoji_name: 'smile', emoji_code: '1f642', reaction_type: 'bogus_emoji' }), 'Invalid emoji type.'],
     [react(bob, id, {}), "Missing 'emoji_name' argument", 'REQUEST_VARIABLE_MISSING'],
     [react(bob, 999999, { emoji_name: 'smile' }), 'Invalid message(s)'],
-    [unreact(bob, id, { emoji_name: 'smile' }), "Reaction doesn't exist."],
-    [unreact(carol, id, { emoji_name: 'tada' }), "Reaction doesn't exist."],
+    [unreact(bob, id, { emoji_name: 'smile' }), "Reaction doesn't exist.", coded('REACTION_DOES_NOT_EXIST')],
+    [unreact(carol, id, { emoji_name: 'tada' }), "Reaction doesn't exist.", coded('REACTION_DOES_NOT_EXIST')],
     // The spec's row: a code that names no emoji is "Invalid message(s)"; a real one not reacted with "doesn't exist".
     [unreact(bob, id, { emoji_code: '1f389', reaction_type: 'realm_emoji' }), 'Invalid message(s)'],
     [unreact(bob, id, { emoji_code: 'zzzz', reaction_type: 'unicode_emoji' }), 'Invalid message(s)'],
-    [unreact(bob, id, { emoji_code: '1f600', reaction_type: 'unicode_emoji' }), "Reaction doesn't exist."],
+    [unreact(bob, id, { emoji_code: '1f600', reaction_type: 'unicode_emoji' }), "Reaction doesn't exist.", coded('REACTION_DOES_NOT_EXIST')],
     [unreact(bob, id, { emoji_name: 'no_such_emoji_x' }), "Emoji 'no_such_emoji_x' does not exist"],
     [unreact(bob, id, {}), 'At least one of the following arguments must be present: emoji_name, emoji_code'],
     [unreact(bob, 999999, { emoji_name: 'tada' }), 'Invalid message(s)'],
   ];
   for (const [call, msg, code] of cases) {
     const r = await call;
-    if (code) assertError(r, msg, code, 400, { var_name: 'emoji_name' });
+    if (code) assertError(r, msg, code, 400, code === 'REQUEST_VARIABLE_MISSING' ? { var_name: 'emoji_name' } : {});
     else assertError(r, msg);
   }
   assert.deepEqual(log.find('reaction'), []);
@@ -187,18 +190,18 @@ test('races are answered at the write: identical concurrent adds store one, and 
   log.clear();
   const answers = await Promise.all(Array.from({ length: 6 }, () => react(bob, id, { emoji_name: 'heart' })));
   assert.equal(answers.filter((r) => r.status === 200).length, 1, JSON.stringify(answers.map((r) => r.body)));
-  for (const r of answers.filter((x) => x.status !== 200)) assertError(r, 'Reaction already exists.');
+  for (const r of answers.filter((x) => x.status !== 200)) assertError(r, 'Reaction already exists.', coded('REACTION_ALREADY_EXISTS'));
   assert.equal(log.find('reaction', 'add').length, 1);
   const removals = await Promise.all(Array.from({ length: 4 }, () => unreact(bob, id, { emoji_name: 'heart' })));
   assert.equal(removals.filter((r) => r.status === 200).length, 1);
-  for (const r of removals.filter((x) => x.status !== 200)) assertError(r, "Reaction doesn't exist.");
+  for (const r of removals.filter((x) => x.status !== 200)) assertError(r, "Reaction doesn't exist.", coded('REACTION_DOES_NOT_EXIST'));
   assert.equal(log.find('reaction', 'remove').length, 1);
 
   // The message goes between the check and the write: the write finds it gone.
   const gone = await inGeneral(alice);
   const message = (await t.app.ctx.store.db.selectFrom('message').selectAll().where('id', '=', gone).executeTakeFirstOrThrow());
   assertOk(await t.api('DELETE', `/api/v1/messages/${gone}`, { as: alice }));
-  const write = transact(t.app.ctx, (tx) => doAddReaction(tx, bob.row, message, false, { emoji_name: 'smile', emoji_code: '1f642', reaction_type: 'unicode_emoji' }, new Set([bob.id])));
+  const write = transact(t.app.ctx, (tx) => doAddReaction(tx, bob.row, message, false, { emoji_name: 'smile', emoji_code: '1f642', reaction_type: 'unicode_emoji' }, new Set([bob.id]), t.app.ctx.config.featureLevel));
   await assert.rejects(write, (err: any) => err.message === 'Invalid message(s)');
   assert.deepEqual(await t.app.ctx.store.db.selectFrom('reaction').select('id').where('message_id', '=', gone).execute(), []);
 });

@@ -1,5 +1,5 @@
 import { done, NoAnswer, pathInt, route, type Route } from '../route.js';
-import { AnyJson, IntList, Opt, Str, Type } from '../../schemas/params.js';
+import { AnyJson, Bool, Default, IntList, Opt, Str, Type } from '../../schemas/params.js';
 import { transact } from '../../actions/transaction.js';
 import { doCreateMultiuseInvite, doInviteUsers, doResendInvite, doRevokeInvite, doRevokeMultiuseInvite, inviteLink, type InviteTerms } from '../../actions/invites.js';
 import { doAcceptInvite } from '../../actions/invite-accept.js';
@@ -47,14 +47,28 @@ function inviteAs(args: TermArgs): number {
   return v;
 }
 
+/**
+ * include_realm_default_subscriptions (feature level 261, default false). Left out below that
+ * level: null, Zulip 5's rule (the default streams when the invitation names no stream).
+ */
+const includeDefaults = (v: boolean | undefined, featureLevel: number): boolean | null => v ?? (featureLevel >= 261 ? false : null);
+
 export const inviteRoutes: Route[] = [
   route({
-    method: 'POST', path: '/invites', auth: 'user', summary: 'Send invitations', params: { invitee_emails: Str(), ...TERMS, stream_ids: IntList(LIST_LIMITS.streams) },
+    method: 'POST', path: '/invites', auth: 'user', summary: 'Send invitations',
+    params: {
+      invitee_emails: Str(), ...TERMS, stream_ids: IntList(LIST_LIMITS.streams), include_realm_default_subscriptions: Opt(Bool()),
+      notify_referrer_on_join: Default(Bool(), true),
+    },
     answer: NoAnswer,
     handler: async (r) => {
       const emails = capList('invitee_emails', inviteeEmails(r.args.invitee_emails), LIST_LIMITS.other);
-      const terms: InviteTerms = { inviteAs: inviteAs(r.args), streamIds: r.args.stream_ids, expiresInMinutes: expiresInMinutes(r.args) };
-      const skipped = await transact(r.ctx, (tx) => doInviteUsers(tx, r.realm, r.user, emails, terms));
+      const level = r.ctx.config.featureLevel;
+      const terms: InviteTerms = {
+        inviteAs: inviteAs(r.args), streamIds: r.args.stream_ids, expiresInMinutes: expiresInMinutes(r.args),
+        includeDefaults: includeDefaults(r.args.include_realm_default_subscriptions, level), notifyReferrer: r.args.notify_referrer_on_join,
+      };
+      const skipped = await transact(r.ctx, (tx) => doInviteUsers(tx, r.realm, r.user, emails, terms, level));
       // As Zulip: the others' invitations went out, and the answer still names who was skipped.
       if (skipped.length > 0) {
         throw invitationFailed("Some of those addresses are already using Zulip, so we didn't send them an invitation. We did send invitations to everyone else!", skipped, true);
@@ -66,15 +80,18 @@ export const inviteRoutes: Route[] = [
     method: 'GET', path: '/invites', auth: 'user', summary: 'Get all invitations', answer: Type.Object({ invites: Type.Array(WireInvite) }),
     handler: async (r) => {
       const list = await invitesControlledBy(r.ctx.store.db, r.realm, r.user);
-      return { invites: list.map((i) => presentInvite(i, inviteLink(r.ctx, r.realm, i.confirmation_key))) };
+      return { invites: list.map((i) => presentInvite(i, inviteLink(r.ctx, r.realm, i.confirmation_key), r.ctx.config.featureLevel)) };
     },
   }),
   route({
     method: 'POST', path: '/invites/multiuse', auth: 'user', summary: 'Create a reusable invitation link',
-    params: { ...TERMS, stream_ids: Opt(IntList(LIST_LIMITS.streams)) },
+    params: { ...TERMS, stream_ids: Opt(IntList(LIST_LIMITS.streams)), include_realm_default_subscriptions: Opt(Bool()) },
     answer: Type.Object({ invite_link: Type.String() }),
     handler: async (r) => {
-      const terms: InviteTerms = { inviteAs: inviteAs(r.args), streamIds: r.args.stream_ids ?? [], expiresInMinutes: expiresInMinutes(r.args) };
+      const terms: InviteTerms = {
+        inviteAs: inviteAs(r.args), streamIds: r.args.stream_ids ?? [], expiresInMinutes: expiresInMinutes(r.args),
+        includeDefaults: includeDefaults(r.args.include_realm_default_subscriptions, r.ctx.config.featureLevel),
+      };
       return { invite_link: inviteLink(r.ctx, r.realm, await transact(r.ctx, (tx) => doCreateMultiuseInvite(tx, r.realm, r.user, terms))) };
     },
   }),

@@ -1,5 +1,5 @@
 import { done, NoAnswer, pathInt, route, type AuthedRequest, type Route } from '../route.js';
-import { AnyJson, Default, Dict, Int, IntList, List, OneOf, Opt, Str, Type } from '../../schemas/params.js';
+import { AnyJson, Bool, Default, Dict, Int, IntList, List, OneOf, Opt, Str, Type } from '../../schemas/params.js';
 import { LIST_LIMITS } from '../../lib/limits.js';
 import { capList } from '../../lib/lists.js';
 import { transact } from '../../actions/transaction.js';
@@ -18,8 +18,10 @@ import { WireProfileField } from '../../schemas/wire.js';
  */
 const LABEL_AND_HINT = { name: Default(Str(), ''), hint: Default(Str(), ''), field_data: Opt(AnyJson()) };
 type LabelArgs = { readonly name: string; readonly hint: string; readonly field_data: unknown };
+/** Feature levels 146 and 244 (accepted at any level). */
+const FLAGS = { display_in_profile_summary: Opt(Bool()), required: Opt(Bool()) };
 
-/** Zulip 5 strips the label; the hint stays as given. */
+/** Zulip strips the label; the hint stays as given. */
 const labelAndHint = (args: LabelArgs) => ({
   name: args.name.trim(), hint: args.hint, data: checkFieldDataParam(capList('field_data', args.field_data, LIST_LIMITS.other)),
 });
@@ -32,16 +34,17 @@ export const profileFieldRoutes: Route[] = [
   route({
     method: 'GET', path: '/realm/profile_fields', auth: 'user', summary: 'Get custom profile fields',
     answer: Type.Object({ custom_fields: Type.Array(WireProfileField) }),
-    handler: async (r) => ({ custom_fields: await realmProfileFields(r.ctx.store.db, r.realm.id) }),
+    handler: async (r) => ({ custom_fields: await realmProfileFields(r.ctx.store.db, r.realm.id, r.ctx.config.featureLevel) }),
   }),
   route({
     method: 'POST', path: '/realm/profile_fields', auth: 'user', summary: 'Create a custom profile field', requires: 'admin',
-    params: { ...LABEL_AND_HINT, field_type: Int() },
+    params: { ...LABEL_AND_HINT, field_type: Int(), ...FLAGS },
     answer: Type.Object({ id: Type.Integer() }),
     handler: async (r) => {
       const { name, hint, data } = labelAndHint(r.args);
       const type = r.args.field_type;
-      return { id: await transact(r.ctx, (tx) => doCreateProfileField(tx, r.realm, { name, hint, type, data })) };
+      const req = { name, hint, type, data, displayInSummary: r.args.display_in_profile_summary ?? false, required: r.args.required ?? false };
+      return { id: await transact(r.ctx, (tx) => doCreateProfileField(tx, r.realm, req, r.ctx.config.featureLevel)) };
     },
   }),
   route({
@@ -50,24 +53,33 @@ export const profileFieldRoutes: Route[] = [
     answer: NoAnswer,
     handler: async (r) => {
       const order = r.args.order;
-      return done(transact(r.ctx, (tx) => doReorderProfileFields(tx, r.realm, order)));
+      return done(transact(r.ctx, (tx) => doReorderProfileFields(tx, r.realm, order, r.ctx.config.featureLevel)));
     },
   }),
   route({
     method: 'PATCH', path: '/realm/profile_fields/:field_id', auth: 'user', summary: 'Update a custom profile field', requires: 'admin',
-    params: LABEL_AND_HINT,
+    // Every parameter optional (feature level 252): what is left out keeps its value.
+    params: { name: Opt(Str()), hint: Opt(Str()), field_data: Opt(AnyJson()), ...FLAGS },
     answer: NoAnswer,
     handler: async (r) => {
       const id = pathInt(r, 'field_id');
-      const change = labelAndHint(r.args);
-      return done(transact(r.ctx, async (tx) => doUpdateProfileField(tx, r.realm, await accessProfileField(tx, r.realm.id, id), change)));
+      const { name, hint, field_data: fieldData, display_in_profile_summary: displayInSummary, required } = r.args;
+      const level = r.ctx.config.featureLevel;
+      // Below level 252 (the spec's contract) a missing label, hint or field_data is the empty one, as in Zulip 5.
+      const old = level < 252;
+      const change = {
+        name: old ? (name ?? '').trim() : name?.trim(), hint: old ? hint ?? '' : hint,
+        data: fieldData === undefined && !old ? undefined : checkFieldDataParam(capList('field_data', fieldData, LIST_LIMITS.other)),
+        displayInSummary, required,
+      };
+      return done(transact(r.ctx, async (tx) => doUpdateProfileField(tx, r.realm, await accessProfileField(tx, r.realm.id, id), change, level)));
     },
   }),
   route({
     method: 'DELETE', path: '/realm/profile_fields/:field_id', auth: 'user', summary: 'Delete a custom profile field', requires: 'admin', answer: NoAnswer,
     handler: async (r) => {
       const id = pathInt(r, 'field_id');
-      return done(transact(r.ctx, async (tx) => doDeleteProfileField(tx, r.realm, await accessProfileField(tx, r.realm.id, id))));
+      return done(transact(r.ctx, async (tx) => doDeleteProfileField(tx, r.realm, await accessProfileField(tx, r.realm.id, id), r.ctx.config.featureLevel)));
     },
   }),
   route({

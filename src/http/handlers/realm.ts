@@ -1,3 +1,4 @@
+import { PER_USER_EMAIL_VISIBILITY_LEVEL } from '../../presenters/user.js';
 import { route, type AuthedRequest, type Route } from '../route.js';
 import { Bool, Int, Opt, Str, Type, type ArgsOf } from '../../schemas/params.js';
 import { undeclaredNames } from '../args.js';
@@ -62,6 +63,8 @@ function realmSettingsOf(r: AuthedRequest<RealmArgs>): Partial<Record<RealmSetti
     const v = r.args[name];
     if (v !== undefined) out[name] = v;
   }
+  // From feature level 163 the setting is each user's own (PATCH /settings): the organization's is gone, as in Zulip 7.
+  if (r.ctx.config.featureLevel >= PER_USER_EMAIL_VISIBILITY_LEVEL) delete out.email_address_visibility;
   return out;
 }
 

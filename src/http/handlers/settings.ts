@@ -29,11 +29,14 @@ function settingsOf(r: AuthedRequest<ArgsOf<typeof SETTINGS_PARAMS>>): Partial<R
 async function changeSettings(r: AuthedRequest<ArgsOf<typeof SETTINGS_PARAMS>>): Promise<Record<string, unknown>> {
   if (r.user.is_bot === 1) throw botRequestsRefused();
   const settings = settingsOf(r);
+  // A personal setting only from feature level 163: before it, an unknown parameter as in Zulip 5.
+  const early = r.ctx.config.featureLevel < 163 && settings.email_address_visibility !== undefined;
+  if (early) delete settings.email_address_visibility;
   await updateSettings(r.ctx, r.realm, r.user, {
     fullName: r.args.full_name, email: r.args.email,
     oldPassword: r.args.old_password, newPassword: r.args.new_password, settings,
   });
-  const ignored = undeclaredNames(r.args);
+  const ignored = [...undeclaredNames(r.args), ...(early ? ['email_address_visibility'] : [])];
   return ignored.length > 0 ? { ignored_parameters_unsupported: ignored } : {};
 }
 

@@ -4,7 +4,7 @@ import { WireOwnUser, WireUser } from '../../schemas/wire.js';
 import { LIST_LIMITS } from '../../lib/limits.js';
 import { transact } from '../../actions/transaction.js';
 import { accessUserByEmail, accessUserById } from '../../access/user.js';
-import { canSeeDeliveryEmail } from '../../presenters/user.js';
+import { deliveryEmailOpts } from '../../presenters/user.js';
 import { doCreateUser } from '../../actions/user-create.js';
 import { doChangeFullName, doChangeRole, doRegenerateApiKey } from '../../actions/user-update.js';
 import { doDeactivateUser, doMailDeactivationNotice, doReactivateUser } from '../../actions/user-deactivate.js';
@@ -24,7 +24,7 @@ const PRESENT_PARAMS = {
 function presentOpts(r: AuthedRequest<ArgsOf<typeof PRESENT_PARAMS>>) {
   return {
     clientGravatar: r.args.client_gravatar,
-    showDeliveryEmail: canSeeDeliveryEmail(r.user, r.realm),
+    ...deliveryEmailOpts(r.user, r.realm, r.ctx.config.featureLevel),
     profileData: r.args.include_custom_profile_fields ? {} : undefined,
   };
 }

@@ -3,17 +3,17 @@ import type { Config } from '../../config.js';
 import type { Capabilities } from '../../events/queue.js';
 import { isAdminRole } from '../../lib/roles.js';
 import { AVAILABLE_NOTIFICATION_SOUNDS, EMOJISET_CHOICES, legacySettings, realmUserSettingsDefaults, settingsAtLevel, userSettings } from '../../lib/user-settings.js';
-import { canSeeDeliveryEmail, presentUser } from '../../presenters/user.js';
+import { deliveryEmailOpts, presentUser } from '../../presenters/user.js';
 import { systemBotsOf } from '../system-bots.js';
 import { presentBotsOf } from '../bots.js';
 import { forLevel, presentStream, fillNotificationDefaults } from '../../presenters/stream.js';
 import { presencesAnswer } from '../presence.js';
 import { serializedValue } from '../../presenters/shared-json.js';
 import { alertWordsOf } from '../alert-words.js';
-import { botsVisibleTo, maxMessageIdOf, realmUserLists } from '../users.js';
+import { botsVisibleTo, maxMessageIdOf, ownEntryFixed, realmUserLists } from '../users.js';
 import { defaultStreams, streamsVisibleTo } from '../streams.js';
 import { gatherSubscriptions, mutedTopicsOf, userTopicsOf } from '../subscriptions.js';
-import { CUSTOM_PROFILE_FIELD_TYPES, ownUserState, realmState } from './realm.js';
+import { profileFieldTypes, ownUserState, realmState } from './realm.js';
 import { recentPrivateConversations, starredMessageIds, unreadMsgs } from './messages.js';
 import { registerDrafts } from '../drafts.js';
 import { scheduledMessagesOf } from '../scheduled-messages.js';
@@ -22,6 +22,7 @@ import { userStatusDict } from '../user-status.js';
 import { mutedUsersOf } from '../muted-users.js';
 import { realmUserGroups } from '../user-groups.js';
 import { realmProfileFields } from '../profile-fields.js';
+import { incomingWebhookBots } from '../../webhooks/index.js';
 import { legacyRealmFilters, presentLinkifiers, realmLinkifiers } from '../linkifiers.js';
 import { realmEmojiDict } from '../realm-emoji.js';
 
@@ -47,7 +48,7 @@ export const FETCH_TYPES = [
   'realm_user_groups', 'custom_profile_fields', 'realm_emoji', 'realm_linkifiers', 'realm_filters', 'user_status',
   'drafts', 'user_settings', 'update_display_settings', 'update_global_notifications', 'realm_playgrounds',
   'default_stream_groups', 'realm_domains', 'video_calls', 'realm_user_settings_defaults', 'scheduled_messages',
-  'saved_snippets',
+  'saved_snippets', 'realm_incoming_webhook_bots',
 ];
 
 /** The register response's state for the requested fetch types, grouped as Zulip groups it. */
@@ -56,11 +57,13 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
   const state: Record<string, unknown> = {};
   if (want('realm')) Object.assign(state, realmState(config, realm, user));
   if (want('realm_user')) {
-    const lists = await realmUserLists(db, realm, opts.clientGravatar, canSeeDeliveryEmail(user, realm));
-    state.realm_users = lists.active;
+    const email = deliveryEmailOpts(user, realm, config.featureLevel);
+    const lists = await realmUserLists(db, realm, opts.clientGravatar, email);
+    state.realm_users = email.emailViewer ? ownEntryFixed(lists.active, user) : lists.active;
     state.realm_non_active_users = lists.inactive;
     state.cross_realm_bots = (await systemBotsOf(db, realm.id)).map((b) => ({
-      ...presentUser(b, { clientGravatar: opts.clientGravatar, showDeliveryEmail: false }), is_system_bot: true,
+      // From level 163 a bot's address is everyone's to see (bots' visibility is "everyone").
+      ...presentUser(b, { clientGravatar: opts.clientGravatar, showDeliveryEmail: false, emailViewer: email.emailViewer }), is_system_bot: true,
     }));
     Object.assign(state, ownUserState(user, realm));
   }
@@ -100,8 +103,8 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
   if (want('default_stream_groups')) state.realm_default_stream_groups = [];
   if (want('realm_user_groups')) state.realm_user_groups = await realmUserGroups(db, realm.id, config.featureLevel);
   if (want('custom_profile_fields')) {
-    state.custom_profile_fields = await realmProfileFields(db, realm.id);
-    state.custom_profile_field_types = CUSTOM_PROFILE_FIELD_TYPES;
+    state.custom_profile_fields = await realmProfileFields(db, realm.id, config.featureLevel);
+    state.custom_profile_field_types = profileFieldTypes(config.featureLevel);
   }
   if (want('realm_user_settings_defaults')) state.realm_user_settings_defaults = realmUserSettingsDefaults(realm.settings, config.featureLevel);
   if (want('realm_emoji')) state.realm_emoji = await realmEmojiDict(db, realm.id);
@@ -113,6 +116,8 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
   if (want('realm_playgrounds')) state.realm_playgrounds = [];
   // Level 233: the one-time notices left to show; Parley's web app has none (Zulip with its tutorial off).
   if (want('onboarding_steps') && config.featureLevel >= 233) state.onboarding_steps = [];
+  // Static (no events update it); shown from feature level 207, whose fields it has.
+  if (want('realm_incoming_webhook_bots') && config.featureLevel >= 207) state.realm_incoming_webhook_bots = incomingWebhookBots();
   if (want('realm_domains')) state.realm_domains = [];
   if (want('user_status')) state.user_status = await userStatusDict(db, realm.id, config.featureLevel);
   // Whatever the setting: turning it off deletes the stored drafts (Zulip's note).

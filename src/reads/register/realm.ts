@@ -25,6 +25,8 @@ export function realmState(config: Config, realm: RealmRow, user: UserRow): Reco
     if (config.featureLevel < (REALM_SETTING_LEVELS[key] ?? 0)) continue;
     for (const name of namesAtLevel(key, config.featureLevel)) out[`realm_${name}`] = presentRealmSetting(key, s[key], config.featureLevel);
   }
+  // Feature level 163 made it each user's setting (user_settings.email_address_visibility).
+  if (config.featureLevel >= 163) delete out.realm_email_address_visibility;
   // From feature level 133 there is no stream administrators option (4): Zulip migrated it to
   // administrators (5), which is how Parley has always applied it.
   if (config.featureLevel >= 133 && out.realm_wildcard_mention_policy === WILDCARD_STREAM_ADMINS) out.realm_wildcard_mention_policy = 5;
@@ -114,6 +116,11 @@ export const CUSTOM_PROFILE_FIELD_TYPES = {
   USER: { id: 6, name: 'Person picker' },
   EXTERNAL_ACCOUNT: { id: 7, name: 'External account' },
 };
+
+/** register's custom_profile_field_types: Zulip added pronouns (8) at feature level 151. */
+export function profileFieldTypes(featureLevel: number): Record<string, { id: number; name: string }> {
+  return featureLevel >= 151 ? { ...CUSTOM_PROFILE_FIELD_TYPES, PRONOUNS: { id: 8, name: 'Pronouns' } } : CUSTOM_PROFILE_FIELD_TYPES;
+}
 
 /** Who the registering user is: sent with both `realm` and `realm_user`, as Zulip does. */
 export function ownUserState(user: UserRow, realm: RealmRow): Record<string, unknown> {

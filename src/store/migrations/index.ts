@@ -32,6 +32,7 @@ import * as m037 from './037-user-group-subgroups.js';
 import * as m040 from './040-system-groups.js';
 import * as m042 from './042-linkifier-templates.js';
 import * as m043 from './043-settings-renamed.js';
+import * as m044 from './044-flags.js';
 import * as m045 from './045-scheduled-messages.js';
 import * as m046 from './046-stream-creator.js';
 
@@ -80,6 +81,7 @@ export const migrations: Migration[] = [
   { name: '040-system-groups', up: m040.up },
   { name: '042-linkifier-templates', up: m042.up },
   { name: '043-settings-renamed', up: m043.up },
+  { name: '044-flags', up: m044.up },
   { name: '045-scheduled-messages', up: m045.up },
   { name: '046-stream-creator', up: m046.up },
 ];
