@@ -71,9 +71,8 @@ md.renderer.rules.link_open = (tokens: Token[], idx, options, rawEnv, self) => {
   env.result.hasLink = true;
   if (IMAGE_RE.test(href)) env.result.hasImage = true;
   if (href.includes('/user_uploads/')) env.result.hasAttachment = true;
-  token.attrSet('target', '_blank');
-  token.attrSet('rel', 'noopener noreferrer');
-  token.attrSet('title', href);
+  // A bare <a href>, as Zulip renders links: its clients (the web app, the phone app) decide
+  // how a link opens, and a title repeating the href is noise (docs/markdown.md, "Links").
   return defaultLinkOpen(tokens, idx, options, rawEnv, self);
 };
 md.renderer.rules.s_open = () => '<del>';

@@ -18,7 +18,7 @@ const rctx: RenderContext = {
   linkifiers: [{ id: 1, pattern: '#(?P<id>[0-9]{2,8})', url_format: 'https://trac.example.com/ticket/%(id)s' }],
 };
 const emoji = (name: string, code: string) => `<span aria-label="${name.replace(/_/g, ' ')}" class="emoji emoji-${code}" role="img" title="${name.replace(/_/g, ' ')}">:${name}:</span>`;
-const link = (href: string, text = href) => `<a href="${href}" target="_blank" rel="noopener noreferrer" title="${href}">${text}</a>`;
+const link = (href: string, text = href) => `<a href="${href}">${text}</a>`;
 
 // [name, input, expected HTML]; expectations follow Zulip's own markdown fixtures where Zulip defines them.
 const FIXTURES: Array<[string, string, string]> = [
