@@ -6,6 +6,7 @@ import { blockRenderers } from './blocks.js';
 import { textRules } from './text.js';
 import { sanitize } from './sanitize.js';
 import { zulipSyntax } from './syntax.js';
+import { timestampRule } from './timestamp.js';
 
 export type { RenderContext, RenderResult, RenderUser, Linkifier } from './types.js';
 export { EMPTY_CONTEXT } from './types.js';
@@ -47,6 +48,7 @@ md.validateLink = (url: string) => {
 };
 zulipSyntax(md);
 inlineRules(md);
+timestampRule(md);
 blockRenderers(md, (src, env) => md.render(src, env as unknown as Record<string, unknown>));
 textRules(md);
 
@@ -75,6 +77,11 @@ md.renderer.rules.link_open = (tokens: Token[], idx, options, rawEnv, self) => {
   // how a link opens, and a title repeating the href is noise (docs/markdown.md, "Links").
   return defaultLinkOpen(tokens, idx, options, rawEnv, self);
 };
+// Zulip's HTML serialiser escapes only &, < and > in text (quotes only inside attributes), so a
+// double quote typed in a message stays a double quote.
+const escapeText = (s: string) => (/[&<>]/.test(s) ? s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;') : s);
+md.renderer.rules.text = (tokens, idx) => escapeText(tokens[idx]!.content);
+md.renderer.rules.code_inline = (tokens, idx) => `<code>${escapeText(tokens[idx]!.content)}</code>`;
 md.renderer.rules.s_open = () => '<del>';
 md.renderer.rules.s_close = () => '</del>';
 

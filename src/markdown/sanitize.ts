@@ -7,6 +7,7 @@ const ALLOWED: Record<string, string[]> = {
   span: ['class', 'data-user-id', 'data-user-group-id', 'aria-label', 'role', 'title'],
   div: ['class', 'data-code-language', 'aria-hidden'],
   ol: ['start'],
+  time: ['datetime'],
   th: ['style'],
   td: ['style'],
   // Custom emoji only (markdown images are disabled).

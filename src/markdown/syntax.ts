@@ -44,8 +44,38 @@ export function zulipSyntax(md: MarkdownIt): void {
   md.inline.ruler.at('emphasis', (state, silent) => (state.src.charCodeAt(state.pos) === 0x5f ? false : emphasis(state, silent)));
 
   md.core.ruler.after('normalize', 'zulip_lists', (state: StateCore) => {
-    state.src = zulipLists(state.src);
+    const starts = new Map<number, number>();
+    state.src = zulipLists(state.src, starts);
+    if (starts.size > 0) listStarts.set(state.env as object, starts);
   });
+  // The nested ordered lists zulipLists renumbered from 1 get back the number typed.
+  md.core.ruler.after('block', 'zulip_list_starts', (state: StateCore) => {
+    const starts = listStarts.get(state.env as object);
+    if (!starts) return;
+    listStarts.delete(state.env as object);
+    for (const t of state.tokens) {
+      if (t.type !== 'ordered_list_open' || !t.map) continue;
+      const start = starts.get(t.map[0]);
+      if (start !== undefined && start !== 1) t.attrSet('start', String(start));
+    }
+  });
+  // Zulip keeps the spaces that end a paragraph's last line; markdown-it trims them.
+  const paragraph = ruleOf<BlockRule>(md.block.ruler as never, 'paragraph');
+  md.block.ruler.at('paragraph', (state, startLine, endLine, silent) => {
+    const before = state.tokens.length;
+    if (!paragraph(state, startLine, endLine, silent)) return false;
+    const inline = state.tokens[before + 1];
+    if (inline?.type === 'inline' && state.line > startLine) {
+      const last = state.line - 1;
+      const tail = /[ \t]+$/.exec(state.src.slice(state.bMarks[last]! + state.tShift[last]!, state.eMarks[last]))?.[0];
+      if (tail && !inline.content.endsWith(tail)) inline.content += tail;
+    }
+    return true;
+  });
+  // No line break between an item's text and the list nested in it (Zulip's `<li>A<ul>`).
+  for (const name of ['bullet_list_open', 'ordered_list_open']) {
+    md.renderer.rules[name] = (tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options).replace(/^\n/, '');
+  }
 
   // A link with no text shows its URL, as Zulip renders `[](https://example.com)`.
   md.core.ruler.push('zulip_empty_links', (state: StateCore) => {
@@ -62,6 +92,8 @@ export function zulipSyntax(md: MarkdownIt): void {
   });
 }
 
+const listStarts = new WeakMap<object, Map<number, number>>();
+
 const LIST_ITEM = /^( *)([*+-]|\d{1,9}[.)])( +|$)/;
 const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})/;
 const THEMATIC_BREAK = /^ {0,3}([*_-])(?: *\1){2,} *$/;
@@ -73,7 +105,7 @@ const THEMATIC_BREAK = /^ {0,3}([*_-])(?: *\1){2,} *$/;
  * So, outside code fences and only within a list: an item's indentation becomes four
  * spaces per two-space level, and bullets become `*`.
  */
-export function zulipLists(src: string): string {
+export function zulipLists(src: string, starts?: Map<number, number>): string {
   if (!/^ *(?:[*+-]|\d{1,9}[.)]) /m.test(src)) return src;
   const lines = src.split('\n');
   let fence: string | undefined;
@@ -98,7 +130,14 @@ export function zulipLists(src: string): string {
     }
     const spaces = item[1]!.length;
     if (spaces > 0 && !inList) continue; // an indented item outside a list is CommonMark's business
-    const bullet = /^\d/.test(item[2]!) ? item[2]! : '*';
+    let bullet = /^\d/.test(item[2]!) ? item[2]! : '*';
+    // A nested ordered list may start at any number in Zulip; in CommonMark only one starting
+    // at 1 can follow its parent's text. It is written as 1 (padded to the same width) and
+    // its number restored on the parsed list (zulip_list_starts).
+    if (spaces > 0 && starts && /^\d{1,2}[.)]$/.test(bullet) && Number(bullet.slice(0, -1)) !== 1) {
+      starts.set(i, Number(bullet.slice(0, -1)));
+      bullet = `1${bullet.slice(-1)}${' '.repeat(bullet.length - 2)}`;
+    }
     const indent = ' '.repeat(Math.floor(spaces / 2) * 4);
     lines[i] = `${indent}${bullet}${line.slice(spaces + item[2]!.length)}`;
     inList = true;

@@ -91,7 +91,7 @@ const FIXTURES: Array<[string, string, string]> = [
   ['a fence language in braces', '```{python}\nx = 1\n```', '<div class="codehilite" data-code-language="Python"><pre><span></span><code>x = <span class="mi">1</span>\n</code></pre></div>'],
   ['fence language after a dot', '~~~~.python\nx = 1\n~~~~', '<div class="codehilite" data-code-language="Python"><pre><span></span><code>x = <span class="mi">1</span>\n</code></pre></div>'],
   ['a ZWJ sequence is never split into its parts', 'shrug \u{1f937}\u200d\u2640\ufe0f ok', '<p>shrug \u{1f937}\u200d\u2640\ufe0f ok</p>'],
-  ['two spaces nest a list item', '* one\n  * two\n    * three\n* four', '<ul>\n<li>one\n<ul>\n<li>two\n<ul>\n<li>three</li>\n</ul>\n</li>\n</ul>\n</li>\n<li>four</li>\n</ul>'],
+  ['two spaces nest a list item', '* one\n  * two\n    * three\n* four', '<ul>\n<li>one<ul>\n<li>two<ul>\n<li>three</li>\n</ul>\n</li>\n</ul>\n</li>\n<li>four</li>\n</ul>'],
   ['mixed bullets make one list', '* a\n- b\n+ c', '<ul>\n<li>a</li>\n<li>b</li>\n<li>c</li>\n</ul>'],
   ['list-like lines in a code fence stay as typed', '```\n- a\n  + b\n```', '<div class="codehilite"><pre><span></span><code>- a\n  + b\n</code></pre></div>'],
   ['a thematic break is not a bullet', '- - -', '<hr>'],
