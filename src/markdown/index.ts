@@ -18,7 +18,7 @@ export { EMPTY_CONTEXT } from './types.js';
  */
 const md = new MarkdownIt({ html: false, linkify: true, breaks: true, typographer: false });
 // Zulip has no reference-style links, setext headings or inline images.
-md.disable(['reference', 'lheading', 'image']);
+md.disable(['reference', 'lheading', 'image', 'autolink']);
 // Zulip links bare domains ("example.com", "www.example.com") as well as URLs.
 md.linkify.set({ fuzzyLink: true });
 // Zulip ends a link before a trailing colon ("see http://example.com/a:").
@@ -32,8 +32,13 @@ const trimColon = <T extends LinkMatch | null>(m: T): T => {
   }
   return m;
 };
+// Zulip's list of top-level domains leaves out .py and .md: "views.py" and "readme.md" are file
+// names far more often than hosts.
+const fileLike = (m: LinkMatch & { schema: string }) => m.schema === '' && /\.(py|md)$/i.test(m.raw.split(/[/?#:]/, 1)[0]!);
 const linkMatch = md.linkify.match.bind(md.linkify);
-md.linkify.match = (text: string) => linkMatch(text)?.map(trimColon) ?? null;
+md.linkify.match = (text: string) => linkMatch(text)?.map(trimColon).filter((m) => !fileLike(m)) ?? null;
+// A link shows the URL as typed (markdown-it would decode %20 and punycode for display).
+md.normalizeLinkText = (s: string) => s;
 const linkMatchAtStart = md.linkify.matchAtStart.bind(md.linkify);
 md.linkify.matchAtStart = (text: string) => trimColon(linkMatchAtStart(text));
 // Fuzzy matching is a costly regex; text with no dot before a character, no colon and no
@@ -41,7 +46,7 @@ md.linkify.matchAtStart = (text: string) => trimColon(linkMatchAtStart(text));
 const linkTest = md.linkify.test.bind(md.linkify);
 md.linkify.test = (text: string) => /[:@]|\.[^\s.]/u.test(text) && linkTest(text);
 // Zulip links only these schemes (and relative URLs); anything else stays the text typed.
-const LINK_SCHEMES = new Set(['http', 'https', 'ftp', 'mailto', 'tel']);
+const LINK_SCHEMES = new Set(['http', 'https', 'ftp', 'mailto', 'tel', 'sms']);
 md.validateLink = (url: string) => {
   const scheme = /^\s*([a-z][a-z0-9+.-]*):/i.exec(url)?.[1];
   return scheme === undefined || LINK_SCHEMES.has(scheme.toLowerCase());

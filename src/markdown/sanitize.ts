@@ -18,7 +18,7 @@ const OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: Object.keys(ALLOWED),
   allowedAttributes: ALLOWED,
   allowedStyles: { '*': { 'text-align': [/^(left|right|center)$/] } },
-  allowedSchemes: ['http', 'https', 'mailto', 'ftp', 'tel'],
+  allowedSchemes: ['http', 'https', 'mailto', 'ftp', 'tel', 'sms'],
   allowProtocolRelative: false,
   disallowedTagsMode: 'escape',
   // The only image the renderer makes is a custom emoji.
@@ -28,7 +28,7 @@ const OPTIONS: sanitizeHtml.IOptions = {
 const TAG_RE = /<(\/?)([a-zA-Z0-9]+)((?:\s+[a-z-]+="[^"<>]*")*)\s*\/?>|<|>/g;
 const ATTR_RE = /\s+([a-z-]+)="([^"<>]*)"/g;
 const SCHEME = /^([a-z][a-z0-9+.-]*):/i;
-const SAFE_SCHEMES = new Set(['http', 'https', 'mailto', 'ftp']);
+const SAFE_SCHEMES = new Set(['http', 'https', 'mailto', 'ftp', 'tel', 'sms']);
 
 /** A URL a browser will not run: a safe scheme or none, no protocol-relative host, no hidden characters. */
 function safeUrl(raw: string): boolean {

@@ -83,10 +83,13 @@ export function zulipSyntax(md: MarkdownIt): void {
       const children = block.children;
       if (!children) continue;
       for (let i = children.length - 2; i >= 0; i--) {
-        if (children[i]!.type !== 'link_open' || children[i + 1]!.type !== 'link_close') continue;
+        if (children[i]!.type !== 'link_open') continue;
+        // No text, or only spaces (`[  ](url)`).
+        const blank = children[i + 1]!.type === 'text' && children[i + 1]!.content.trim() === '' && children[i + 2]?.type === 'link_close';
+        if (children[i + 1]!.type !== 'link_close' && !blank) continue;
         const text = new state.Token('text', '', 0);
         text.content = String(children[i]!.attrGet('href') ?? '');
-        children.splice(i + 1, 0, text);
+        children.splice(i + 1, blank ? 1 : 0, text);
       }
     }
   });
