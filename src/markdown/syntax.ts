@@ -39,13 +39,40 @@ export function zulipSyntax(md: MarkdownIt): void {
     return fence(state, startLine, endLine, silent);
   }, { alt: ['paragraph', 'reference', 'blockquote', 'list'] });
 
+  // Zulip's quote needs some text: lines of bare `>` with nothing after them in the block are
+  // a paragraph (`>` alone shows as ">"), at every depth.
+  const blockquote = ruleOf<BlockRule>(md.block.ruler as never, 'blockquote');
+  md.block.ruler.at('blockquote', (state, startLine, endLine, silent) => {
+    let line = startLine;
+    for (; line < endLine && !state.isEmpty(line); line++) {
+      const text = state.src.slice(state.bMarks[line]! + state.tShift[line]!, state.eMarks[line]);
+      if (!/^>\s*$/.test(text)) break;
+    }
+    if (line === endLine || state.isEmpty(line)) return false;
+    return blockquote(state, startLine, endLine, silent);
+  }, { alt: ['paragraph', 'reference', 'blockquote', 'list'] });
+
+  // Zulip keeps inline code as typed between its backticks (CommonMark drops one space at each end).
+  const backticks = ruleOf<InlineRule>(md.inline.ruler as never, 'backticks');
+  md.inline.ruler.at('backticks', (state, silent) => {
+    const start = state.pos;
+    const before = state.tokens.length;
+    if (!backticks(state, silent)) return false;
+    const token = state.tokens[state.tokens.length - 1];
+    if (!silent && state.tokens.length > before && token?.type === 'code_inline') {
+      const n = token.markup.length;
+      token.content = state.src.slice(start + n, state.pos - n).replace(/\n/g, ' ');
+    }
+    return true;
+  });
+
   // Underscores never emphasise in Zulip (`_foo_`, `__foo__` stay as typed); asterisks do.
   const emphasis = ruleOf<InlineRule>(md.inline.ruler as never, 'emphasis');
   md.inline.ruler.at('emphasis', (state, silent) => (state.src.charCodeAt(state.pos) === 0x5f ? false : emphasis(state, silent)));
 
   md.core.ruler.after('normalize', 'zulip_lists', (state: StateCore) => {
     const starts = new Map<number, number>();
-    state.src = zulipLists(state.src, starts);
+    state.src = zulipQuotes(zulipLists(state.src, starts));
     if (starts.size > 0) listStarts.set(state.env as object, starts);
   });
   // The nested ordered lists zulipLists renumbered from 1 get back the number typed.
@@ -144,6 +171,38 @@ export function zulipLists(src: string, starts?: Map<number, number>): string {
     const indent = ' '.repeat(Math.floor(spaces / 2) * 4);
     lines[i] = `${indent}${bullet}${line.slice(spaces + item[2]!.length)}`;
     inList = true;
+  }
+  return lines.join('\n');
+}
+
+// Unindented only: an indented `>` may be a quote inside a list item, which this leaves alone.
+const QUOTE_LINE = /^>/;
+
+/**
+ * Zulip's quote runs to the end of its block: once a line of a block is quoted, the block's
+ * later lines are in the quote too (`>`, `>`, `text` quotes "text"), where CommonMark ends the
+ * quote at a line that is not a paragraph's continuation. Outside code fences.
+ */
+export function zulipQuotes(src: string): string {
+  if (!src.includes('>') || !/^>.*\n/m.test(src)) return src;
+  const lines = src.split('\n');
+  let fence: string | undefined;
+  let quoting = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (fence !== undefined) {
+      if (line.trimStart().startsWith(fence)) fence = undefined;
+      continue;
+    }
+    const open = FENCE_OPEN.exec(line);
+    if (open) {
+      fence = open[1]!;
+      quoting = false;
+      continue;
+    }
+    if (line.trim() === '') quoting = false;
+    else if (QUOTE_LINE.test(line)) quoting = true;
+    else if (quoting) lines[i] = `> ${line}`;
   }
   return lines.join('\n');
 }

@@ -95,6 +95,14 @@ const FIXTURES: Array<[string, string, string]> = [
   ['mixed bullets make one list', '* a\n- b\n+ c', '<ul>\n<li>a</li>\n<li>b</li>\n<li>c</li>\n</ul>'],
   ['list-like lines in a code fence stay as typed', '```\n- a\n  + b\n```', '<div class="codehilite"><pre><span></span><code>- a\n  + b\n</code></pre></div>'],
   ['a thematic break is not a bullet', '- - -', '<hr>'],
+  ['a global time with a zone offset', '<time:2024-03-01T10:00:00+02:00>', '<p><time datetime="2024-03-01T08:00:00Z">2024-03-01T10:00:00+02:00</time></p>'],
+  ['a global time in words with a zone abbreviation', '<time:1 March 2024 9:15 pm PST>', '<p><time datetime="2024-03-02T05:15:00Z">1 March 2024 9:15 pm PST</time></p>'],
+  ['a global time that is none', '<time:tomorrow>', '<p><span class="timestamp-error">Invalid time format: tomorrow</span></p>'],
+  ['file names are not bare domains', 'see views.py and zulip.com', '<p>see views.py and <a href="http://zulip.com">zulip.com</a></p>'],
+  ['a nested ordered list keeps a two-digit start', '1. a\n  10. b', '<ol>\n<li>a<ol start="10">\n<li>b</li>\n</ol>\n</li>\n</ol>'],
+  ['double quotes in text stay as typed', '"quoted" & <b>', '<p>"quoted" &amp; &lt;b&gt;</p>'],
+  ['a bare > is text', '>', '<p>&gt;</p>'],
+  ['inline code keeps its spaces', 'run ` x ` now', '<p>run <code> x </code> now</p>'],
   ['animal emoji take Zulip names', ':cat:\n:dog:', `<p>${emoji('cat', '1f408')}<br>\n${emoji('dog', '1f415')}</p>`],
 ];
 
