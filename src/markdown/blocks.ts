@@ -3,6 +3,7 @@ import type { RenderEnv } from './types.js';
 import { escapeHtml } from './html.js';
 import { fenceInfo } from './syntax.js';
 import { highlightCode, pygmentsName } from './highlight.js';
+import { mathFence } from './math.js';
 
 /**
  * Zulip's code block: Pygments' HTML, with data-code-language (Pygments' name for the
@@ -43,6 +44,7 @@ export function blockRenderers(md: MarkdownIt, renderNested: (src: string, env: 
     if (lang === 'spoiler') {
       return `<div class="spoiler-block"><div class="spoiler-header">\n${header ? nested(header) : ''}</div><div class="spoiler-content" aria-hidden="true">\n${nested(token.content)}</div></div>\n`;
     }
+    if (lang === 'math') return mathFence(token.content, env);
     return codeBlock(token.content, lang);
   };
   md.renderer.rules.code_block = (tokens, idx) => codeBlock(tokens[idx]!.content, '');

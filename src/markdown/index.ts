@@ -7,6 +7,7 @@ import { textRules } from './text.js';
 import { sanitize } from './sanitize.js';
 import { zulipSyntax } from './syntax.js';
 import { timestampRule } from './timestamp.js';
+import { mathRules, restoreMath } from './math.js';
 
 export type { RenderContext, RenderResult, RenderUser, Linkifier } from './types.js';
 export { EMPTY_CONTEXT } from './types.js';
@@ -54,6 +55,7 @@ md.validateLink = (url: string) => {
 zulipSyntax(md);
 inlineRules(md);
 timestampRule(md);
+mathRules(md);
 blockRenderers(md, (src, env) => md.render(src, env as unknown as Record<string, unknown>));
 textRules(md);
 
@@ -97,7 +99,7 @@ export function renderMarkdown(content: string, rctx: RenderContext): RenderResu
   };
   const env: RenderEnv = { rctx, result, depth: 0, quoted: 0 };
   const raw = md.render(content, env as unknown as Record<string, unknown>).replace(/\n$/, '');
-  result.html = sanitize(raw);
+  result.html = restoreMath(sanitize(raw), env);
   // Zulip's rule: a one-line message starting "/me " that rendered to a single paragraph.
   result.isMeMessage = content.startsWith('/me ') && !content.includes('\n')
     && result.html.startsWith('<p>') && result.html.endsWith('</p>');
