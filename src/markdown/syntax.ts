@@ -66,6 +66,68 @@ export function zulipSyntax(md: MarkdownIt): void {
     return true;
   });
 
+  // Zulip's strikethrough: exactly two tildes each side around text without tilde or line break,
+  // spaces allowed inside (`~~ a ~~`), never part of a longer run of tildes.
+  md.inline.ruler.at('strikethrough', (state, silent) => {
+    const src = state.src;
+    const pos = state.pos;
+    if (src.charCodeAt(pos) !== 0x7e || src.charCodeAt(pos + 1) !== 0x7e) return false;
+    if ((pos > 0 && src[pos - 1] === '~') || src[pos + 2] === '~') return false;
+    let end = pos + 2;
+    while (end < state.posMax && src[end] !== '~' && src[end] !== '\n') end++;
+    if (end === pos + 2 || end + 1 >= state.posMax || src[end] !== '~' || src[end + 1] !== '~' || src[end + 2] === '~') return false;
+    if (!silent) {
+      state.push('s_open', 's', 1).markup = '~~';
+      const max = state.posMax;
+      state.pos = pos + 2;
+      state.posMax = end;
+      state.md.inline.tokenize(state);
+      state.posMax = max;
+      state.push('s_close', 's', -1).markup = '~~';
+    }
+    state.pos = end + 2;
+    return true;
+  });
+
+  // Zulip's emphasis never spans a line break (the markers stay as typed), and `***a***` is
+  // strong outside emphasis.
+  md.core.ruler.after('inline', 'zulip_emphasis', (state: StateCore) => {
+    for (const block of state.tokens) {
+      const t = block.children;
+      if (!t) continue;
+      for (let i = 0; i < t.length; i++) {
+        const open = t[i]!;
+        if (open.type !== 'strong_open' && open.type !== 'em_open') continue;
+        const closeType = open.type.replace('_open', '_close');
+        let depth = 0;
+        let j = i + 1;
+        let broken = false;
+        for (; j < t.length; j++) {
+          if (t[j]!.type === open.type) depth++;
+          else if (t[j]!.type === closeType && depth-- === 0) break;
+          else if (t[j]!.type === 'softbreak' || t[j]!.type === 'hardbreak') broken = true;
+        }
+        if (j >= t.length) continue;
+        if (broken) {
+          for (const k of [i, j]) {
+            const text = new state.Token('text', '', 0);
+            text.content = t[k]!.markup;
+            t[k] = text;
+          }
+        } else if (open.type === 'em_open') {
+          // The delimiters leave empty text tokens between the markers.
+          let a = i + 1;
+          while (t[a]?.type === 'text' && t[a]!.content === '') a++;
+          let b = j - 1;
+          while (t[b]?.type === 'text' && t[b]!.content === '') b--;
+          if (a < b && t[a]!.type === 'strong_open' && t[b]!.type === 'strong_close') {
+            [t[i], t[a], t[b], t[j]] = [t[a]!, t[i]!, t[j]!, t[b]!];
+          }
+        }
+      }
+    }
+  });
+
   // Underscores never emphasise in Zulip (`_foo_`, `__foo__` stay as typed); asterisks do.
   const emphasis = ruleOf<InlineRule>(md.inline.ruler as never, 'emphasis');
   md.inline.ruler.at('emphasis', (state, silent) => (state.src.charCodeAt(state.pos) === 0x5f ? false : emphasis(state, silent)));

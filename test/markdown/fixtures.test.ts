@@ -103,6 +103,9 @@ const FIXTURES: Array<[string, string, string]> = [
   ['double quotes in text stay as typed', '"quoted" & <b>', '<p>"quoted" &amp; &lt;b&gt;</p>'],
   ['a bare > is text', '>', '<p>&gt;</p>'],
   ['inline code keeps its spaces', 'run ` x ` now', '<p>run <code> x </code> now</p>'],
+  ['strikethrough as Zulip: spaces inside, never in a run of tildes', '~~ a ~~ ~~~b~~~', '<p><del> a </del> ~~~b~~~</p>'],
+  ['emphasis never spans a line', '**a\nb**', '<p>**a<br>\nb**</p>'],
+  ['***a*** is strong around emphasis', '***a***', '<p><strong><em>a</em></strong></p>'],
   ['animal emoji take Zulip names', ':cat:\n:dog:', `<p>${emoji('cat', '1f408')}<br>\n${emoji('dog', '1f415')}</p>`],
 ];
 
