@@ -1,4 +1,4 @@
-import katex from 'katex';
+import { createRequire } from 'node:module';
 import type { MarkdownIt } from 'markdown-it';
 import type { StateInline } from 'markdown-it';
 import type { RenderEnv } from './types.js';
@@ -12,10 +12,15 @@ import type { RenderEnv } from './types.js';
  * the message is sanitised and put back after (see `placeholder` and `restoreMath`).
  */
 
+// KaTeX is loaded at the first formula: most messages, and most render threads' lives, have none.
+const require = createRequire(import.meta.url);
+let katexModule: typeof import('katex').default | undefined;
+const katex = () => (katexModule ??= require('katex') as typeof import('katex').default);
+
 /** KaTeX's HTML for a formula, or undefined when KaTeX refuses it. */
 export function tex(body: string, display: boolean): string | undefined {
   try {
-    return katex.renderToString(body, { displayMode: display, throwOnError: true, trust: false, strict: false });
+    return katex().renderToString(body, { displayMode: display, throwOnError: true, trust: false, strict: false });
   } catch {
     return undefined;
   }
