@@ -2,7 +2,8 @@ import type { MarkdownIt } from 'markdown-it';
 import type { RenderEnv } from './types.js';
 import { escapeHtml } from './html.js';
 import { fenceInfo } from './syntax.js';
-import { highlightCode, pygmentsName } from './highlight.js';
+import { firstLineLanguage, highlightCode, pygmentsName } from './highlight.js';
+import { mathFence } from './math.js';
 
 /**
  * Zulip's code block: Pygments' HTML, with data-code-language (Pygments' name for the
@@ -12,7 +13,9 @@ function codeBlock(code: string, lang: string): string {
   const attr = lang ? ` data-code-language="${escapeHtml(pygmentsName(lang))}"` : '';
   let body = code.replace(/[ \t]+$/gm, '');
   if (!body.endsWith('\n')) body += '\n';
-  const html = (lang ? highlightCode(body, lang) : undefined) ?? escapeHtml(body);
+  // Without a language, a first line like `#!python` picks one (no data-code-language, as Zulip).
+  const guessed = lang ? undefined : firstLineLanguage(body);
+  const html = (lang || guessed ? highlightCode(body, lang || guessed!) : undefined) ?? escapeHtml(body);
   return `<div class="codehilite"${attr}><pre><span></span><code>${html}</code></pre></div>\n`;
 }
 
@@ -43,6 +46,7 @@ export function blockRenderers(md: MarkdownIt, renderNested: (src: string, env: 
     if (lang === 'spoiler') {
       return `<div class="spoiler-block"><div class="spoiler-header">\n${header ? nested(header) : ''}</div><div class="spoiler-content" aria-hidden="true">\n${nested(token.content)}</div></div>\n`;
     }
+    if (lang === 'math') return mathFence(token.content, env);
     return codeBlock(token.content, lang);
   };
   md.renderer.rules.code_block = (tokens, idx) => codeBlock(tokens[idx]!.content, '');

@@ -32,8 +32,9 @@ export function setRenderLimits(next: Partial<RenderLimits>): void {
 // Zulip's guard against runaway output: rendered HTML beyond a hundred times the content limit.
 const MAX_RENDERED_CHARS = MAX_MESSAGE_BYTES * 100;
 
-// Fenced code is highlighted, the costliest step per character: it always goes to the pool.
-const FENCE = /```|~~~/;
+// Fenced code is highlighted, the costliest step per character, and KaTeX's cost for `$$...$$`
+// depends on the TeX (macros, nesting), not its length: both always go to the pool.
+const FENCE = /```|~~~|\$\$/;
 
 let pool: Piscina | undefined;
 

@@ -37,8 +37,8 @@ import { escapeHtml } from './html.js';
  * tokens differ from Pygments' in detail (highlight.js leaves names, and most operators and
  * punctuation, unmarked); the classes a theme colours most are the same.
  */
-const GRAMMARS = { bash, c, cpp, csharp, css, diff, dockerfile, go, haskell, ini, java, javascript, json, kotlin, lua, markdown, perl, php, python, r, ruby, rust, scala, shell, sql, swift, typescript, xml, yaml };
-for (const [name, grammar] of Object.entries(GRAMMARS)) hljs.registerLanguage(name, grammar);
+const GRAMMARS = { tex: undefined, bash, c, cpp, csharp, css, diff, dockerfile, go, haskell, ini, java, javascript, json, kotlin, lua, markdown, perl, php, python, r, ruby, rust, scala, shell, sql, swift, typescript, xml, yaml };
+for (const [name, grammar] of Object.entries(GRAMMARS)) if (grammar) hljs.registerLanguage(name, grammar);
 
 /** A fence's language: Pygments' name for it (data-code-language) and the grammar that highlights it. */
 const LANGUAGES: Record<string, [pygments: string, grammar?: keyof typeof GRAMMARS]> = {
@@ -52,6 +52,7 @@ const LANGUAGES: Record<string, [pygments: string, grammar?: keyof typeof GRAMMA
   scala: ['Scala', 'scala'], haskell: ['Haskell', 'haskell'], hs: ['Haskell', 'haskell'], diff: ['Diff', 'diff'], patch: ['Diff', 'diff'],
   dockerfile: ['Docker', 'dockerfile'], docker: ['Docker', 'dockerfile'], toml: ['TOML', 'ini'], ini: ['INI', 'ini'], cfg: ['INI', 'ini'],
   perl: ['Perl', 'perl'], pl: ['Perl', 'perl'], lua: ['Lua', 'lua'], r: ['S', 'r'], s: ['S', 'r'],
+  tex: ['TeX', 'tex'], latex: ['TeX', 'tex'],
   text: ['Text only'], plain: ['Text only'], none: ['Text only'],
 };
 
@@ -111,6 +112,9 @@ export function highlightCode(code: string, lang: string): string | undefined {
   const key = lang.toLowerCase();
   const grammar = Object.hasOwn(LANGUAGES, key) ? LANGUAGES[key]![1] : undefined;
   if (!grammar) return undefined;
+  // Pygments drops the blank lines a block starts with.
+  code = code.replace(/^\n+/, '');
+  if (grammar === 'tex') return texHighlight(code);
   const html = hljs.highlight(code, { language: grammar, ignoreIllegals: true }).value;
   // A token tree: each text run takes the class of its innermost mapped scope.
   const stack: Array<string | undefined> = [];
@@ -131,7 +135,7 @@ export function highlightCode(code: string, lang: string): string | undefined {
   }
   // Refine on each token's whole text (a string split by an escape is still one string).
   let out = '';
-  for (const run of mergeRuns(runs)) {
+  for (const run of mergeRuns(grammar === 'python' ? pythonRuns(runs) : runs)) {
     const cls = run.cls && refine(run.cls, run.text);
     for (const [i, line] of run.text.split('\n').entries()) {
       if (i > 0) out += '\n';
@@ -148,6 +152,53 @@ function mergeRuns(runs: Array<{ cls: string | undefined; text: string }>): Arra
     const last = out[out.length - 1];
     if (last && last.cls === r.cls) last.text += r.text;
     else out.push({ ...r });
+  }
+  return out;
+}
+
+// Pygments' Python lexer marks what highlight.js leaves plain: names (n; self and cls are bp),
+// operators (o) and punctuation (p); and a first-line `#!` comment is a hashbang (ch).
+const PY_PLAIN = /(\s+)|([A-Za-z_][A-Za-z0-9_]*)|(!=|==|<<|>>|<=|>=|:=|\*\*|\/\/|->|[-~+/*%=<>&^|.@])|([()[\]{}:,;])|([\s\S])/g;
+const PY_PSEUDO = new Set(['self', 'cls', 'Ellipsis', 'NotImplemented']);
+
+function pythonRuns(runs: Array<{ cls: string | undefined; text: string }>): Array<{ cls: string | undefined; text: string }> {
+  const out: Array<{ cls: string | undefined; text: string }> = [];
+  for (const [i, run] of runs.entries()) {
+    if (run.cls !== undefined) {
+      out.push(i === 0 && run.cls === 'c' && run.text.startsWith('#!') ? { cls: 'ch', text: run.text } : run);
+      continue;
+    }
+    PY_PLAIN.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = PY_PLAIN.exec(run.text)) !== null) {
+      const cls = m[1] !== undefined ? undefined : m[2] !== undefined ? (PY_PSEUDO.has(m[2]) ? 'bp' : 'n') : m[3] !== undefined ? 'o' : m[4] !== undefined ? 'p' : undefined;
+      out.push({ cls, text: m[0] });
+    }
+  }
+  return out;
+}
+
+// Codehilite's guess for a fence without a language: a first line `#!python`,
+// `#!/usr/bin/python` or `:::python` names it (the line stays in the code).
+const FIRST_LINE_LANG = /^(?:::+|#!)(?:(?:\/\w+)*[/ ])?([\w#.+-]*)/;
+
+/** The language a fence without one names on its first line, if a grammar knows it. */
+export function firstLineLanguage(code: string): string | undefined {
+  const lang = FIRST_LINE_LANG.exec(code)?.[1]?.toLowerCase();
+  return lang && Object.hasOwn(LANGUAGES, lang) && LANGUAGES[lang]![1] ? lang : undefined;
+}
+
+// TeX, as Pygments' lexer marks it (highlight.js's LaTeX grammar is not loaded): commands k,
+// braces and the alignment and script characters nb, comments c.
+const TEX = /(%[^\n]*)|(\\(?:[A-Za-z@]+|[^A-Za-z@\n]))|([{}&_^]+)|([^%\\{}&_^]+|[\s\S])/g;
+
+function texHighlight(code: string): string {
+  let out = '';
+  TEX.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = TEX.exec(code)) !== null) {
+    const cls = m[1] !== undefined ? 'c' : m[2] !== undefined ? 'k' : m[3] !== undefined ? 'nb' : undefined;
+    out += cls ? `<span class="${cls}">${escapeHtml(m[0])}</span>` : escapeHtml(m[0]);
   }
   return out;
 }

@@ -6,6 +6,8 @@ import { blockRenderers } from './blocks.js';
 import { textRules } from './text.js';
 import { sanitize } from './sanitize.js';
 import { zulipSyntax } from './syntax.js';
+import { timestampRule } from './timestamp.js';
+import { mathRules, restoreMath } from './math.js';
 
 export type { RenderContext, RenderResult, RenderUser, Linkifier } from './types.js';
 export { EMPTY_CONTEXT } from './types.js';
@@ -17,7 +19,7 @@ export { EMPTY_CONTEXT } from './types.js';
  */
 const md = new MarkdownIt({ html: false, linkify: true, breaks: true, typographer: false });
 // Zulip has no reference-style links, setext headings or inline images.
-md.disable(['reference', 'lheading', 'image']);
+md.disable(['reference', 'lheading', 'image', 'autolink']);
 // Zulip links bare domains ("example.com", "www.example.com") as well as URLs.
 md.linkify.set({ fuzzyLink: true });
 // Zulip ends a link before a trailing colon ("see http://example.com/a:").
@@ -31,8 +33,13 @@ const trimColon = <T extends LinkMatch | null>(m: T): T => {
   }
   return m;
 };
+// Zulip's list of top-level domains leaves out .py and .md: "views.py" and "readme.md" are file
+// names far more often than hosts.
+const fileLike = (m: LinkMatch & { schema: string }) => m.schema === '' && /\.(py|md)$/i.test(m.raw.split(/[/?#:]/, 1)[0]!);
 const linkMatch = md.linkify.match.bind(md.linkify);
-md.linkify.match = (text: string) => linkMatch(text)?.map(trimColon) ?? null;
+md.linkify.match = (text: string) => linkMatch(text)?.map(trimColon).filter((m) => !fileLike(m)) ?? null;
+// A link shows the URL as typed (markdown-it would decode %20 and punycode for display).
+md.normalizeLinkText = (s: string) => s;
 const linkMatchAtStart = md.linkify.matchAtStart.bind(md.linkify);
 md.linkify.matchAtStart = (text: string) => trimColon(linkMatchAtStart(text));
 // Fuzzy matching is a costly regex; text with no dot before a character, no colon and no
@@ -40,13 +47,15 @@ md.linkify.matchAtStart = (text: string) => trimColon(linkMatchAtStart(text));
 const linkTest = md.linkify.test.bind(md.linkify);
 md.linkify.test = (text: string) => /[:@]|\.[^\s.]/u.test(text) && linkTest(text);
 // Zulip links only these schemes (and relative URLs); anything else stays the text typed.
-const LINK_SCHEMES = new Set(['http', 'https', 'ftp', 'mailto', 'tel']);
+const LINK_SCHEMES = new Set(['http', 'https', 'ftp', 'mailto', 'tel', 'sms']);
 md.validateLink = (url: string) => {
   const scheme = /^\s*([a-z][a-z0-9+.-]*):/i.exec(url)?.[1];
   return scheme === undefined || LINK_SCHEMES.has(scheme.toLowerCase());
 };
 zulipSyntax(md);
 inlineRules(md);
+timestampRule(md);
+mathRules(md);
 blockRenderers(md, (src, env) => md.render(src, env as unknown as Record<string, unknown>));
 textRules(md);
 
@@ -71,11 +80,15 @@ md.renderer.rules.link_open = (tokens: Token[], idx, options, rawEnv, self) => {
   env.result.hasLink = true;
   if (IMAGE_RE.test(href)) env.result.hasImage = true;
   if (href.includes('/user_uploads/')) env.result.hasAttachment = true;
-  token.attrSet('target', '_blank');
-  token.attrSet('rel', 'noopener noreferrer');
-  token.attrSet('title', href);
+  // A bare <a href>, as Zulip renders links: its clients (the web app, the phone app) decide
+  // how a link opens, and a title repeating the href is noise (docs/markdown.md, "Links").
   return defaultLinkOpen(tokens, idx, options, rawEnv, self);
 };
+// Zulip's HTML serialiser escapes only &, < and > in text (quotes only inside attributes), so a
+// double quote typed in a message stays a double quote.
+const escapeText = (s: string) => (/[&<>]/.test(s) ? s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;') : s);
+md.renderer.rules.text = (tokens, idx) => escapeText(tokens[idx]!.content);
+md.renderer.rules.code_inline = (tokens, idx) => `<code>${escapeText(tokens[idx]!.content)}</code>`;
 md.renderer.rules.s_open = () => '<del>';
 md.renderer.rules.s_close = () => '</del>';
 
@@ -86,7 +99,7 @@ export function renderMarkdown(content: string, rctx: RenderContext): RenderResu
   };
   const env: RenderEnv = { rctx, result, depth: 0, quoted: 0 };
   const raw = md.render(content, env as unknown as Record<string, unknown>).replace(/\n$/, '');
-  result.html = sanitize(raw);
+  result.html = restoreMath(sanitize(raw), env);
   // Zulip's rule: a one-line message starting "/me " that rendered to a single paragraph.
   result.isMeMessage = content.startsWith('/me ') && !content.includes('\n')
     && result.html.startsWith('<p>') && result.html.endsWith('</p>');

@@ -7,6 +7,7 @@ const ALLOWED: Record<string, string[]> = {
   span: ['class', 'data-user-id', 'data-user-group-id', 'aria-label', 'role', 'title'],
   div: ['class', 'data-code-language', 'aria-hidden'],
   ol: ['start'],
+  time: ['datetime'],
   th: ['style'],
   td: ['style'],
   // Custom emoji only (markdown images are disabled).
@@ -17,7 +18,7 @@ const OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: Object.keys(ALLOWED),
   allowedAttributes: ALLOWED,
   allowedStyles: { '*': { 'text-align': [/^(left|right|center)$/] } },
-  allowedSchemes: ['http', 'https', 'mailto', 'ftp', 'tel'],
+  allowedSchemes: ['http', 'https', 'mailto', 'ftp', 'tel', 'sms'],
   allowProtocolRelative: false,
   disallowedTagsMode: 'escape',
   // The only image the renderer makes is a custom emoji.
@@ -27,7 +28,7 @@ const OPTIONS: sanitizeHtml.IOptions = {
 const TAG_RE = /<(\/?)([a-zA-Z0-9]+)((?:\s+[a-z-]+="[^"<>]*")*)\s*\/?>|<|>/g;
 const ATTR_RE = /\s+([a-z-]+)="([^"<>]*)"/g;
 const SCHEME = /^([a-z][a-z0-9+.-]*):/i;
-const SAFE_SCHEMES = new Set(['http', 'https', 'mailto', 'ftp']);
+const SAFE_SCHEMES = new Set(['http', 'https', 'mailto', 'ftp', 'tel', 'sms']);
 
 /** A URL a browser will not run: a safe scheme or none, no protocol-relative host, no hidden characters. */
 function safeUrl(raw: string): boolean {

@@ -46,6 +46,8 @@ export interface RenderEnv {
   depth: number;
   /** How many quotes (`>` or ```quote) enclose the text being parsed: mentions there are silent. */
   quoted: number;
+  /** KaTeX's HTML for the message's math, kept out of the sanitiser (src/markdown/math.ts). */
+  math?: string[];
 }
 
 export const EMPTY_CONTEXT: RenderContext = {

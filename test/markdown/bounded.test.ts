@@ -41,6 +41,7 @@ test('short plain text renders inline; long text and fenced code go to the pool'
   assert.equal(rendersInline('hello @**King Hamlet**'), true);
   assert.equal(rendersInline('x'.repeat(5000)), false);
   assert.equal(rendersInline('```\nx\n```'), false);
+  assert.equal(rendersInline('costs what its TeX costs: $$x^2$$'), false);
 });
 
 test('the pool renders exactly what an inline render gives, Sets and flags included', async () => {

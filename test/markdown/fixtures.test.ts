@@ -18,7 +18,7 @@ const rctx: RenderContext = {
   linkifiers: [{ id: 1, pattern: '#(?P<id>[0-9]{2,8})', url_format: 'https://trac.example.com/ticket/%(id)s' }],
 };
 const emoji = (name: string, code: string) => `<span aria-label="${name.replace(/_/g, ' ')}" class="emoji emoji-${code}" role="img" title="${name.replace(/_/g, ' ')}">:${name}:</span>`;
-const link = (href: string, text = href) => `<a href="${href}" target="_blank" rel="noopener noreferrer" title="${href}">${text}</a>`;
+const link = (href: string, text = href) => `<a href="${href}">${text}</a>`;
 
 // [name, input, expected HTML]; expectations follow Zulip's own markdown fixtures where Zulip defines them.
 const FIXTURES: Array<[string, string, string]> = [
@@ -27,7 +27,7 @@ const FIXTURES: Array<[string, string, string]> = [
   ['emphasis', '**bold** *italic* ~~gone~~', '<p><strong>bold</strong> <em>italic</em> <del>gone</del></p>'],
   ['inline code escapes', '`<&nbsp;>`', '<p><code>&lt;&amp;nbsp;&gt;</code></p>'],
   ['newline is a break', 'a\nb', '<p>a<br>\nb</p>'],
-  ['fenced code with language', '```python\ndef f():\n    x = 1\n```', '<div class="codehilite" data-code-language="Python"><pre><span></span><code><span class="k">def</span> <span class="nf">f</span>():\n    x = <span class="mi">1</span>\n</code></pre></div>'],
+  ['fenced code with language', '```python\ndef f():\n    x = 1\n```', '<div class="codehilite" data-code-language="Python"><pre><span></span><code><span class="k">def</span> <span class="nf">f</span><span class="p">():</span>\n    <span class="n">x</span> <span class="o">=</span> <span class="mi">1</span>\n</code></pre></div>'],
   ['fenced code, invented language', '``` inventedlanguage\nx\n```', '<div class="codehilite" data-code-language="inventedlanguage"><pre><span></span><code>x\n</code></pre></div>'],
   ['tilde fence, html in code', '~~~\n<h1>stay normal</h1>', '<div class="codehilite"><pre><span></span><code>&lt;h1&gt;stay normal&lt;/h1&gt;\n</code></pre></div>'],
   ['four-space code block', '    def foo(): pass', '<div class="codehilite"><pre><span></span><code>def foo(): pass\n</code></pre></div>'],
@@ -88,13 +88,24 @@ const FIXTURES: Array<[string, string, string]> = [
   ['javascript link stays text', '[x](javascript:alert(1))', '<p>[x](javascript:alert(1))</p>'],
   ['a long malformed fence line is a paragraph', `\`\`\`${'a'.repeat(5000)}~`, `<p>\`\`\`${'a'.repeat(5000)}~</p>`],
   ['malformed fence is a paragraph', '~~~~~~~~xxxxxxxxx:  [something] ~~~~~~', '<p>~~~~~~~~xxxxxxxxx:  [something] ~~~~~~</p>'],
-  ['a fence language in braces', '```{python}\nx = 1\n```', '<div class="codehilite" data-code-language="Python"><pre><span></span><code>x = <span class="mi">1</span>\n</code></pre></div>'],
-  ['fence language after a dot', '~~~~.python\nx = 1\n~~~~', '<div class="codehilite" data-code-language="Python"><pre><span></span><code>x = <span class="mi">1</span>\n</code></pre></div>'],
+  ['a fence language in braces', '```{python}\nx = 1\n```', '<div class="codehilite" data-code-language="Python"><pre><span></span><code><span class="n">x</span> <span class="o">=</span> <span class="mi">1</span>\n</code></pre></div>'],
+  ['fence language after a dot', '~~~~.python\nx = 1\n~~~~', '<div class="codehilite" data-code-language="Python"><pre><span></span><code><span class="n">x</span> <span class="o">=</span> <span class="mi">1</span>\n</code></pre></div>'],
   ['a ZWJ sequence is never split into its parts', 'shrug \u{1f937}\u200d\u2640\ufe0f ok', '<p>shrug \u{1f937}\u200d\u2640\ufe0f ok</p>'],
-  ['two spaces nest a list item', '* one\n  * two\n    * three\n* four', '<ul>\n<li>one\n<ul>\n<li>two\n<ul>\n<li>three</li>\n</ul>\n</li>\n</ul>\n</li>\n<li>four</li>\n</ul>'],
+  ['two spaces nest a list item', '* one\n  * two\n    * three\n* four', '<ul>\n<li>one<ul>\n<li>two<ul>\n<li>three</li>\n</ul>\n</li>\n</ul>\n</li>\n<li>four</li>\n</ul>'],
   ['mixed bullets make one list', '* a\n- b\n+ c', '<ul>\n<li>a</li>\n<li>b</li>\n<li>c</li>\n</ul>'],
   ['list-like lines in a code fence stay as typed', '```\n- a\n  + b\n```', '<div class="codehilite"><pre><span></span><code>- a\n  + b\n</code></pre></div>'],
   ['a thematic break is not a bullet', '- - -', '<hr>'],
+  ['a global time with a zone offset', '<time:2024-03-01T10:00:00+02:00>', '<p><time datetime="2024-03-01T08:00:00Z">2024-03-01T10:00:00+02:00</time></p>'],
+  ['a global time in words with a zone abbreviation', '<time:1 March 2024 9:15 pm PST>', '<p><time datetime="2024-03-02T05:15:00Z">1 March 2024 9:15 pm PST</time></p>'],
+  ['a global time that is none', '<time:tomorrow>', '<p><span class="timestamp-error">Invalid time format: tomorrow</span></p>'],
+  ['file names are not bare domains', 'see views.py and zulip.com', '<p>see views.py and <a href="http://zulip.com">zulip.com</a></p>'],
+  ['a nested ordered list keeps a two-digit start', '1. a\n  10. b', '<ol>\n<li>a<ol start="10">\n<li>b</li>\n</ol>\n</li>\n</ol>'],
+  ['double quotes in text stay as typed', '"quoted" & <b>', '<p>"quoted" &amp; &lt;b&gt;</p>'],
+  ['a bare > is text', '>', '<p>&gt;</p>'],
+  ['inline code keeps its spaces', 'run ` x ` now', '<p>run <code> x </code> now</p>'],
+  ['strikethrough as Zulip: spaces inside, never in a run of tildes', '~~ a ~~ ~~~b~~~', '<p><del> a </del> ~~~b~~~</p>'],
+  ['emphasis never spans a line', '**a\nb**', '<p>**a<br>\nb**</p>'],
+  ['***a*** is strong around emphasis', '***a***', '<p><strong><em>a</em></strong></p>'],
   ['animal emoji take Zulip names', ':cat:\n:dog:', `<p>${emoji('cat', '1f408')}<br>\n${emoji('dog', '1f415')}</p>`],
 ];
 

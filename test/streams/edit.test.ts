@@ -24,7 +24,7 @@ test('PATCH /streams/{id}: description, name, post policy with their events', as
   assertOk(await patch(admin, id, { description: 'See **[docs](https://example.com)**\nnow' }));
   let s = await stream(id);
   assert.equal(s.description, 'See **[docs](https://example.com)** now');
-  assert.equal(s.rendered_description, '<p>See <strong><a href="https://example.com" target="_blank" rel="noopener noreferrer" title="https://example.com">docs</a></strong> now</p>');
+  assert.equal(s.rendered_description, '<p>See <strong><a href="https://example.com">docs</a></strong> now</p>');
   const d = log.one('stream', 'update');
   assert.deepEqual(d.event, { type: 'stream', op: 'update', stream_id: id, name: 'edit-me', property: 'description',
     value: s.description, rendered_description: s.rendered_description });

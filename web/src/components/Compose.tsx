@@ -12,6 +12,7 @@ import { send, type Destination } from '../outbox';
 import { stopTyping, typed } from '../typing';
 import type { Stream } from '../types';
 import { store } from '../store';
+import { withLinkTargets } from '../content';
 
 const DRAFT_KEY = 'parley.compose-draft';
 type Draft = { mode: 'stream' | 'private'; stream: string; topic: string; to: string; content: string };
@@ -201,7 +202,7 @@ export function Compose() {
         <button type="button" class="link-button" aria-label="Close compose box" onClick={() => { compose.open = false; stopTyping(); store.changed(); }}>✕</button>
       </div>
       {preview !== null ? (
-        <div class="preview content" aria-label="Preview" dangerouslySetInnerHTML={{ __html: preview }} />
+        <div class="preview content" aria-label="Preview" dangerouslySetInnerHTML={{ __html: withLinkTargets(preview) }} />
       ) : (
         <textarea ref={box} aria-label="Message" placeholder="Message (Enter to send, Shift+Enter for a new line)" value={d.content} onInput={onInput} onKeyDown={onKeyDown} />
       )}
