@@ -51,7 +51,7 @@ test('direct messages: the conversation, for its recipient as for its sender', a
 });
 
 test('the conversation is the message\'s current one: a moved topic is followed', async () => {
-  const moved = await t.api('PATCH', `/api/v1/messages/${ids.t1}`, { as: alice, params: { topic: 'plans (moved)', propagate_mode: 'change_all' } });
+  const moved = await t.api('PATCH', `/api/v1/messages/${ids.t1}`, { as: alice, params: { topic: 'plans (moved)', propagate_mode: 'change_all', send_notification_to_new_thread: false, send_notification_to_old_thread: false } });
   assertOk(moved);
   assert.deepEqual(await fetchIds(bob, [{ operator: 'channel', operand: 'general' }, { operator: 'topic', operand: 'plans' }, { operator: 'with', operand: ids.t1 }]), [ids.t1, ids.t2]);
   assert.deepEqual(await fetchIds(bob, [{ operator: 'channel', operand: 'general' }, { operator: 'topic', operand: 'plans' }]), []);

@@ -48,7 +48,7 @@ test('009 and 010 keep every recipient row and the search index of an existing S
       .map((r) => [r.name, r.sql.replace(/\s+/g, ' ')]));
     assert.match(indexes.get('user_message_unread') ?? '', /\(user_id, message_id, flags\) WHERE \(flags & 1\) = 0$/);
     assert.match(indexes.get('user_message_read') ?? '', /\(user_id, message_id, flags\) WHERE \(flags & 1\) <> 0$/);
-    for (const [name, cond] of [['starred', '(flags & 2) <> 0'], ['mentioned', '(flags & 24) <> 0'], ['private', '(flags & 2048) <> 0']]) {
+    for (const [name, cond] of [['starred', '(flags & 2) <> 0'], ['mentioned', '(flags & 56) <> 0'], ['private', '(flags & 2048) <> 0']]) {
       assert.ok(indexes.get(`user_message_${name}`)?.endsWith(`(user_id, message_id) WHERE ${cond}`), name);
     }
     // Reads per user go through those indexes, never a scan of the table.
