@@ -9,6 +9,7 @@ import { contentTypeOf, newPathId } from '../lib/uploads.js';
 import { nowSeconds } from '../lib/time.js';
 import { invalidAttachment, uploadNoFile, uploadOneFileOnly, uploadTooLarge } from '../errors.js';
 import { fitsIdColumn } from '../lib/ids.js';
+import { imageSizeTap, type ImageSize } from '../uploads/image-size.js';
 
 /** One file part of a multipart request, read as it arrives. */
 export interface IncomingFile {
@@ -32,7 +33,7 @@ export async function discard(file: IncomingFile): Promise<void> {
  * Answers the file's URI.
  */
 export async function uploadFile(ctx: AppContext, user: UserRow, files: AsyncIterable<IncomingFile>, maxMib: number): Promise<string> {
-  let stored: { pathId: string; fileName: string; contentType: string; size: number } | undefined;
+  let stored: { pathId: string; fileName: string; contentType: string; size: number; image?: ImageSize | undefined } | undefined;
   let tooLarge = false;
   let extra = false;
   for await (const file of files) {
@@ -44,13 +45,16 @@ export async function uploadFile(ctx: AppContext, user: UserRow, files: AsyncIte
     const fileName = file.filename || 'uploaded-file';
     const pathId = newPathId(user.realm_id, fileName);
     const contentType = contentTypeOf(fileName);
-    const size = await ctx.storage.put(pathId, file.stream, { contentType });
+    // An image's first bytes are kept on the way to storage for its pixel size (image previews' data-original-dimensions).
+    const sizing = contentType.startsWith('image/') && contentType !== 'image/svg+xml' ? imageSizeTap() : undefined;
+    if (sizing) file.stream.once('error', (err) => sizing.tap.destroy(err));
+    const size = await ctx.storage.put(pathId, sizing ? file.stream.pipe(sizing.tap) : file.stream, { contentType });
     if (file.truncated()) {
       tooLarge = true;
       await ctx.storage.delete(pathId);
       continue;
     }
-    stored = { pathId, fileName, contentType, size };
+    stored = { pathId, fileName, contentType, size, image: await sizing?.size() };
   }
   if (extra) {
     if (stored) await ctx.storage.delete(stored.pathId);
@@ -63,7 +67,7 @@ export async function uploadFile(ctx: AppContext, user: UserRow, files: AsyncIte
     await transact(ctx, async (tx) => {
       const row = {
         realm_id: user.realm_id, owner_id: user.id, path_id: s.pathId, file_name: s.fileName, content_type: s.contentType,
-        size: s.size, create_time: nowSeconds(),
+        size: s.size, create_time: nowSeconds(), image_width: s.image?.width ?? null, image_height: s.image?.height ?? null,
       };
       const id = await attachments.insert(tx.db, row);
       await notifyAttachment(tx, { id, ...row }, 'add');

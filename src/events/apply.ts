@@ -62,6 +62,7 @@ function applyOne(state: RegisterState, e: ClientEvent, viewerId: number): void 
     case 'invites_changed':
     case 'attachment':
     case 'restart':
+    case 'web_reload_client':
     case 'heartbeat':
       return;
     default:

@@ -299,12 +299,18 @@ export class QueueManager {
       return 0;
     }
     fs.rmSync(file, { force: true });
-    const restart = JSON.stringify({ type: 'restart', ...versionFields(this.ctx.config.featureLevel), server_generation: this.generation, immediate: true });
+    const restart = JSON.stringify({ type: 'restart', ...versionFields(this.ctx.config.featureLevel), server_generation: this.generation });
+    // As Zulip (since level 240, for clients of every level: no capability guards it), the
+    // restart tells what the server now is, and a separate event asks the clients whose code
+    // the server serves (the web app, which this process may have just upgraded) to reload.
+    // Never `immediate`: Parley has no development mode that would skip the thundering-herd backoff.
+    const reload = JSON.stringify({ type: 'web_reload_client', immediate: false });
     for (const state of saved.queues) {
       // Files saved before events were kept serialised hold them as objects.
       const events = state.events.map((e) => (typeof e.json === 'string' ? e : { id: e.id, json: JSON.stringify({ ...e, id: undefined }) }));
       const q = this.add(new EventQueue({ ...state, events, lastAccess: Date.now() }));
       if (q.wants('restart')) q.push(restart);
+      if (q.wants('web_reload_client')) q.push(reload);
     }
     return saved.queues.length;
   }

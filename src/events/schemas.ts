@@ -92,9 +92,10 @@ export const EVENT_SCHEMAS: Record<string, Record<string, Check>> = {
     'sender_id?': int, 'recipient_id?': int,
   },
   restart: {
-    type: str, id: int, server_generation: int, immediate: bool, zulip_version: str, zulip_feature_level: int, zulip_merge_base: str,
+    type: str, id: int, server_generation: int, zulip_version: str, zulip_feature_level: int, zulip_merge_base: str,
     service_feature_level: int, service_merge_base: str,
   },
+  web_reload_client: { type: str, id: int, immediate: bool },
   heartbeat: { type: str, id: int },
   // Keyed by message_type (see schemaKey): the two kinds differ in shape, start and stop do not.
   'typing:private': { ...typingFields, message_type: oneOf('private'), recipients: arrayOf(typingUser) },

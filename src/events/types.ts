@@ -1,8 +1,8 @@
 /**
  * Every event Parley publishes, by its wire `type` (and `op`): the one vocabulary of the
  * event system. publish() (publish.ts) takes only these; the event guard test checks that
- * each kind listed in EVENT_KINDS went through it with its schema (schemas.ts). `restart`
- * and `heartbeat` are made by the queues themselves and never published.
+ * each kind listed in EVENT_KINDS went through it with its schema (schemas.ts). `restart`,
+ * `web_reload_client` and `heartbeat` are made by the queues themselves and never published.
  */
 import type {
   ClientMessageEvent, ClientUpdateMessageEvent, DeleteMessageEvent, LegacyDeleteMessageEvent, MessageEvent, ReactionAddEvent,
@@ -97,11 +97,21 @@ export type ParleyEvent =
   | AttachmentUpdateEvent
   | AttachmentRemoveEvent;
 
-/** Made by the queues themselves, never published: the server restarted (queues restored), or nothing happened for a while. */
+/**
+ * Made by the queues themselves, never published: the server restarted (queues restored), or
+ * nothing happened for a while. The restart event has no `immediate` flag, for clients of any
+ * level: Zulip dropped it at level 240 without a capability (it sent it only from development
+ * servers), so its clients cannot rely on it.
+ */
 export interface RestartEvent {
-  type: 'restart'; server_generation: number; immediate: boolean; zulip_version: string; zulip_feature_level: number;
+  type: 'restart'; server_generation: number; zulip_version: string; zulip_feature_level: number;
   zulip_merge_base: string; service_feature_level: number; service_merge_base: string;
 }
+/**
+ * After a restart, to the restored queues that accept it (Zulip's level 240): clients whose code
+ * comes from the server (the web app) should reload, spread over minutes unless `immediate`.
+ */
+export interface WebReloadClientEvent { type: 'web_reload_client'; immediate: boolean }
 export interface HeartbeatEvent { type: 'heartbeat' }
 
 /**
@@ -117,6 +127,7 @@ export type ClientEvent =
   | DeleteMessageEvent
   | LegacyDeleteMessageEvent
   | RestartEvent
+  | WebReloadClientEvent
   | HeartbeatEvent;
 
 export type EventType = ParleyEvent['type'];

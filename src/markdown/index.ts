@@ -59,6 +59,57 @@ mathRules(md);
 blockRenderers(md, (src, env) => md.render(src, env as unknown as Record<string, unknown>));
 textRules(md);
 
+/** Zulip's limit of inline previews in one message. */
+const MAX_PREVIEWS = 24;
+/** Zulip's level 276: image previews carry the original's pixel size. */
+const ORIGINAL_DIMENSIONS_LEVEL = 276;
+const escapeAttr = md.utils.escapeHtml;
+
+/**
+ * Zulip's inline preview of an uploaded image, after the paragraph linking it (which goes
+ * when the link is all it holds), once per file. Parley makes no thumbnails, so the preview
+ * shows the original: Zulip's markup before thumbnailing, which its clients all read.
+ * Only files whose pixel size the context knows (the organization's uploaded images).
+ */
+md.core.ruler.push('upload_previews', (state) => {
+  const env = state.env as unknown as RenderEnv;
+  const images = env.rctx.uploadedImages;
+  if (!images || images.size === 0) return;
+  const level = env.rctx.featureLevel ?? 122;
+  const seen = new Set<string>();
+  const tokens = state.tokens;
+  for (let i = 0; i + 2 < tokens.length; i++) {
+    if (tokens[i]!.type !== 'paragraph_open' || tokens[i]!.level !== 0) continue;
+    const children = tokens[i + 1]!.children ?? [];
+    const previews: string[] = [];
+    let linkOnly = false;
+    for (let c = 0; c < children.length; c++) {
+      const t = children[c]!;
+      if (t.type !== 'link_open') continue;
+      const href = String(t.attrGet('href') ?? '');
+      if (!href.startsWith('/user_uploads/')) continue;
+      const size = images.get(href.slice('/user_uploads/'.length));
+      if (!size || seen.has(href) || seen.size >= MAX_PREVIEWS) continue;
+      seen.add(href);
+      let title = '';
+      for (let k = c + 1; k < children.length && children[k]!.type !== 'link_close'; k++) title += children[k]!.content;
+      const dims = level >= ORIGINAL_DIMENSIONS_LEVEL ? ` data-original-dimensions="${size.width}x${size.height}"` : '';
+      previews.push(`<div class="message_inline_image"><a href="${escapeAttr(href)}" title="${escapeAttr(title)}"><img${dims} src="${escapeAttr(href)}"></a></div>`);
+      linkOnly = children.length === 3 && c === 0 && children[2]!.type === 'link_close';
+    }
+    if (previews.length === 0) continue;
+    const block = new state.Token('html_block', '', 0);
+    block.content = `${previews.join('\n')}\n`;
+    if (linkOnly) {
+      // The link was all the paragraph held: Zulip shows only its preview.
+      tokens.splice(i, 3, block);
+    } else {
+      tokens.splice(i + 3, 0, block);
+      i += 3;
+    }
+  }
+});
+
 /**
  * Raw URLs in plain text (a topic's), as Zulip's topic_links finds them: a link typed without
  * a scheme gets https://.

@@ -10,8 +10,8 @@ const ALLOWED: Record<string, string[]> = {
   time: ['datetime'],
   th: ['style'],
   td: ['style'],
-  // Custom emoji only (markdown images are disabled).
-  img: ['alt', 'class', 'src', 'title'],
+  // Custom emoji, and previews of uploaded images (markdown images are disabled).
+  img: ['alt', 'class', 'src', 'title', 'data-original-dimensions'],
 };
 
 const OPTIONS: sanitizeHtml.IOptions = {
@@ -21,8 +21,9 @@ const OPTIONS: sanitizeHtml.IOptions = {
   allowedSchemes: ['http', 'https', 'mailto', 'ftp', 'tel', 'sms'],
   allowProtocolRelative: false,
   disallowedTagsMode: 'escape',
-  // The only image the renderer makes is a custom emoji.
-  exclusiveFilter: (frame) => frame.tag === 'img' && frame.attribs.class !== 'emoji',
+  // The only images the renderer makes are custom emoji and previews of uploaded files.
+  exclusiveFilter: (frame) => frame.tag === 'img' && frame.attribs.class !== 'emoji'
+    && !(frame.attribs.class === undefined && (frame.attribs.src ?? '').startsWith('/user_uploads/')),
 };
 
 const TAG_RE = /<(\/?)([a-zA-Z0-9]+)((?:\s+[a-z-]+="[^"<>]*")*)\s*\/?>|<|>/g;
@@ -60,7 +61,7 @@ export function withinAllowList(html: string): boolean {
     if (!allowedAttrs) return false;
     const attrs = m[3] ?? '';
     if (m[1] === '/' && attrs !== '') return false;
-    if (name.toLowerCase() === 'img' && !/\sclass="emoji"/.test(attrs)) return false;
+    if (name.toLowerCase() === 'img' && !/\sclass="emoji"/.test(attrs) && !/^(?:\s+data-original-dimensions="\d+x\d+")?\s+src="\/user_uploads\/[^"]*"$/.test(attrs)) return false;
     ATTR_RE.lastIndex = 0;
     let a: RegExpExecArray | null;
     while ((a = ATTR_RE.exec(attrs)) !== null) {

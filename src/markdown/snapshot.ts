@@ -19,6 +19,7 @@ export interface ContextSnapshot {
   linkifiers: Linkifier[];
   defaultCodeBlockLanguage: string | null;
   featureLevel: number | null;
+  uploadedImages: Array<[string, { width: number; height: number }]> | null;
 }
 
 /**
@@ -84,6 +85,7 @@ export function snapshotContext(content: string, rctx: RenderContext): ContextSn
     usersByName: [...names], usersById: [...byId.values()], groups: [...groups], streams: [...streams],
     emoji: emoji && [...emoji], linkifiers: [...rctx.linkifiers], defaultCodeBlockLanguage: rctx.defaultCodeBlockLanguage ?? null,
     featureLevel: rctx.featureLevel ?? null,
+    uploadedImages: rctx.uploadedImages ? [...rctx.uploadedImages] : null,
   };
 }
 
@@ -114,6 +116,7 @@ export function contextOfSnapshot(s: ContextSnapshot): RenderContext {
     linkifiers: stableLinkifiers(s.linkifiers),
     defaultCodeBlockLanguage: s.defaultCodeBlockLanguage,
     ...(s.featureLevel !== null ? { featureLevel: s.featureLevel } : {}),
+    ...(s.uploadedImages ? { uploadedImages: new Map(s.uploadedImages) } : {}),
     ...(emoji ? { customEmojiUrl: (name: string) => emoji.get(name) } : {}),
   };
 }

@@ -17,6 +17,11 @@ export interface RenderContext {
    * from 247, which also gives channel wildcards Zulip's `channel-wildcard-mention` class.
    */
   featureLevel?: number;
+  /**
+   * The pixel size of the organization's uploaded images this content links, by path_id (the
+   * part after /user_uploads/): they get an inline preview, with `data-original-dimensions` from 276.
+   */
+  uploadedImages?: ReadonlyMap<string, { width: number; height: number }>;
 }
 
 export interface RenderUser { id: number; full_name: string; email: string }

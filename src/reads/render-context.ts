@@ -10,6 +10,10 @@ import { BotType } from '../lib/roles.js';
 import { realmLinkifiers } from './linkifiers.js';
 import { realmEmoji } from '../store/repos/realm-emoji.js';
 import { presentRealmEmoji } from '../presenters/realm-emoji.js';
+import { attachments } from '../store/repos/attachments.js';
+
+/** The path_ids of /user_uploads/ links in a message (relative or on any host: the renderer checks the link itself). */
+const UPLOAD_PATH = /\/user_uploads\/(\d+\/[^\s)\]<>"']+)/g;
 
 // Mentions need every active user of the realm by name; reloaded only when a user changed.
 const realmUsers = (q: Q, realmId: number): Promise<RealmRenderUsers> => cachedRead(q, (c) => c.renderUsers, realmId, async () => {
@@ -52,7 +56,14 @@ export async function renderContextFor(q: Q, realm: RealmRow, author: UserRow, c
   // Custom emoji only when the content names one (`:name:`): one indexed query then.
   const emoji = !/:[a-z0-9_.+-]+:/i.test(content) ? undefined
     : new Map((await realmEmoji.listByRealm(q, realm.id)).filter((e) => e.deactivated === 0 && e.file_name !== null).map((e) => [e.name, presentRealmEmoji(e).source_url]));
+  // Uploaded images only when the content links an upload: one indexed query then.
+  const pathIds = content.includes('/user_uploads/') ? [...new Set([...content.matchAll(UPLOAD_PATH)].map((m) => m[1]!))].slice(0, 100) : [];
+  const images = new Map<string, { width: number; height: number }>();
+  for (const a of await attachments.listByPathIds(q, realm.id, pathIds)) {
+    if (a.image_width !== null && a.image_height !== null) images.set(a.path_id, { width: a.image_width, height: a.image_height });
+  }
   return {
+    ...(images.size > 0 ? { uploadedImages: images } : {}),
     ...(emoji && emoji.size > 0 ? { customEmojiUrl: (name: string) => emoji.get(name) } : {}),
     userByName: (name) => people.byName.get(name.toLowerCase()) ?? [],
     userById: (id) => people.byId.get(id),

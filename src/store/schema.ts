@@ -355,6 +355,9 @@ export interface AttachmentTable {
   size: number;
   /** Seconds since the epoch. */
   create_time: number;
+  /** An image's size in pixels (migration 050); null when not an image, unreadable, or uploaded before. */
+  image_width: number | null;
+  image_height: number | null;
 }
 export type AttachmentRow = Selectable<AttachmentTable>;
 
