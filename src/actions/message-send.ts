@@ -5,14 +5,15 @@ import { claimAttachments } from './attachment-claims.js';
 import { storeMessage } from '../store/group-commit.js';
 import type { Q, RealmRow, StreamRow, UserRow } from '../store/rows.js';
 import {
-  badRequest, privateMessagesDisabled, streamDoesNotExist, streamIdDoesNotExist, streamWildcardMentionNotAllowed, topicWildcardMentionNotAllowed,
+  badRequest, streamDoesNotExist, streamIdDoesNotExist, streamWildcardMentionNotAllowed, topicWildcardMentionNotAllowed,
   wildcardMentionNotAllowed,
 } from '../errors.js';
 import { messages } from '../store/repos/messages.js';
 
 /** Level 229: wildcard mentions refused with their own codes (and topic wildcards governed by the policy). */
 const WILDCARD_ERRORS_LEVEL = 229;
-import { privateMessagesAllowed, wildcardMentionAllowed } from '../access/realm-policy.js';
+import { wildcardMentionAllowed } from '../access/realm-policy.js';
+import { checkCanSendDirectMessage } from '../access/direct-message.js';
 import { checkUserGroupMentionAllowed } from '../access/group-setting.js';
 import { subscriptions } from '../store/repos/subscriptions.js';
 import { users } from '../store/repos/users.js';
@@ -204,7 +205,7 @@ export async function sendMessageResult(ctx: AppContext, realm: RealmRow, sender
   } else {
     const others = await privateRecipients(q, sender, input.to);
     pmOthers = others;
-    if (!privateMessagesAllowed(realm, sender, others)) throw privateMessagesDisabled();
+    await checkCanSendDirectMessage(q, ctx.config.featureLevel, realm, sender, others);
     const r = await privateRecipientId(ctx, sender, others);
     recipientId = r.recipientId;
     userIds = r.memberIds;

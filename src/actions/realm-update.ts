@@ -15,6 +15,13 @@ import { isValidUrl } from '../lib/linkifier-rules.js';
 import { accessStreamById } from '../access/stream.js';
 import { renderMessage } from '../markdown/bounded.js';
 import { renderContextFor } from '../reads/render-context.js';
+import { REALM_PERMISSION_SETTINGS } from '../lib/permission-settings.js';
+import { SystemGroup } from '../lib/system-groups.js';
+import { accessUserGroupForSetting } from '../access/group-setting.js';
+import { userGroups } from '../store/repos/user-groups.js';
+import {
+  POLICY_OF, PRIVATE_MESSAGES_DISABLED, REALM_GROUP_SETTING_LEVELS, REALM_GROUP_SETTING_NAMES, policyOfGroup, realmGroupSetting, type RealmGroupSettingName,
+} from '../lib/realm-group-settings.js';
 
 export interface RealmUpdateRequest {
   name?: string | undefined;
@@ -30,6 +37,8 @@ export interface RealmUpdateRequest {
   /** "default" (the server's) or a URL (level 212). */
   jitsiServerUrl?: string | undefined;
   stringId?: string | undefined;
+  /** Levels 264-270's group-setting values: a system group's id. */
+  groupSettings?: Partial<Record<RealmGroupSettingName, number | undefined>>;
 }
 
 // Zulip's JITSI_SERVER_URL_MAX_LENGTH.
@@ -116,6 +125,18 @@ async function checkRealmUpdate(ctx: AppContext, realm: RealmRow, user: UserRow,
     if (url !== 'default' && (url.length > JITSI_SERVER_URL_MAX_LENGTH || !isValidUrl(url))) throw badRequest('jitsi_server_url is not an allowed_type');
     wanted.jitsi_server_url = url === 'default' ? null : url;
   }
+  // Levels 264-270 (src/lib/realm-group-settings.ts): stored as the policy replaced, or by group name.
+  if (req.settings.private_message_policy !== undefined) {
+    wanted.direct_message_permission_group = req.settings.private_message_policy === PRIVATE_MESSAGES_DISABLED ? SystemGroup.NOBODY : SystemGroup.EVERYONE;
+  }
+  for (const name of REALM_GROUP_SETTING_NAMES) {
+    const id = req.groupSettings?.[name];
+    if (id === undefined) continue;
+    const group = await accessUserGroupForSetting(ctx.store.db, user, id, name, REALM_PERMISSION_SETTINGS[name]);
+    if (name === 'can_create_public_channel_group' || name === 'can_create_private_channel_group') wanted[POLICY_OF[name]] = policyOfGroup(group.name);
+    else wanted[name] = group.name;
+    if (name === 'direct_message_permission_group') wanted.private_message_policy = group.name === SystemGroup.NOBODY ? PRIVATE_MESSAGES_DISABLED : 1;
+  }
   if (req.stringId !== undefined) {
     if (!isOwner) throw mustBeOwner();
     // Zulip lets only demo organizations change their subdomain; Parley has none.
@@ -161,12 +182,26 @@ export async function updateRealm(ctx: AppContext, realm: RealmRow, user: UserRo
 
     const audience = await users.listActiveIdsInRealm(tx.db, realm.id);
     const level = ctx.config.featureLevel;
+    const groupNames: readonly string[] = REALM_GROUP_SETTING_NAMES;
     for (const [k, v] of changed) {
+      if (groupNames.includes(k)) continue;
       const value = presentRealmSetting(k, v, level);
       for (const name of namesAtLevel(k, level)) data[name] = typeof value === 'string' ? 'updated' : value;
       for (const property of eventNames(k)) events.push({ property, value });
     }
     for (const e of events) tx.notify({ type: 'realm', op: 'update', property: e.property, value: e.value }, audience, realm.id);
+    // Group settings whose group changed, announced as Zulip's do_change_realm_permission_group_setting does.
+    const after = realmSettings(JSON.stringify(own));
+    const moved = REALM_GROUP_SETTING_NAMES.filter((n) => realmGroupSetting(after, n) !== realmGroupSetting(realmSettings(current.settings), n));
+    if (moved.length > 0) {
+      const ids = await userGroups.systemGroupsByName(tx.db, realm.id);
+      for (const n of moved) {
+        const id = ids.get(realmGroupSetting(after, n))?.id;
+        if (id === undefined) continue;
+        if (level >= REALM_GROUP_SETTING_LEVELS[n]) data[n] = id;
+        tx.notify({ type: 'realm', op: 'update_dict', property: 'default', data: { [n]: id } }, audience, realm.id);
+      }
+    }
     // Before level 150 the answer named the whole message-editing trio whenever one of them changed.
     if (ctx.config.featureLevel < 150 && changed.some(([k]) => (MESSAGE_EDITING_SETTINGS as readonly string[]).includes(k))) {
       const after = { ...settings, ...own } as Record<string, unknown>;

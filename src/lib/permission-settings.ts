@@ -40,8 +40,16 @@ export const GROUP_PERMISSION_SETTINGS = {
 
 export type PermissionSettingName = keyof typeof STREAM_PERMISSION_SETTINGS | keyof typeof GROUP_PERMISSION_SETTINGS;
 
-/** Realm.REALM_PERMISSION_GROUP_SETTINGS: none of them is a Parley setting yet. */
-export const REALM_PERMISSION_SETTINGS = {} as const;
+/**
+ * Realm.REALM_PERMISSION_GROUP_SETTINGS. Levels 264-270 (src/lib/realm-group-settings.ts):
+ * Parley takes system groups only for these, hence require_system_group.
+ */
+export const REALM_PERMISSION_SETTINGS = {
+  can_create_public_channel_group: setting({ require_system_group: true, allow_nobody_group: false, default_group_name: SystemGroup.MEMBERS, id_field_name: 'can_create_public_channel_group_id' }),
+  can_create_private_channel_group: setting({ require_system_group: true, allow_nobody_group: false, default_group_name: SystemGroup.MEMBERS, id_field_name: 'can_create_private_channel_group_id' }),
+  direct_message_initiator_group: setting({ require_system_group: true, allow_owners_group: true, allow_everyone_group: true, default_group_name: SystemGroup.EVERYONE, id_field_name: 'direct_message_initiator_group_id' }),
+  direct_message_permission_group: setting({ require_system_group: true, allow_owners_group: true, allow_everyone_group: true, default_group_name: SystemGroup.EVERYONE, id_field_name: 'direct_message_permission_group_id' }),
+} as const;
 
 /**
  * Register's `server_supported_permission_settings` (feature level 221; Zulip's

@@ -410,6 +410,18 @@ test('organization settings: realm update, user settings defaults', async () => 
     new_stream_announcements_stream_id: -1, signup_announcements_stream_id: await streamId('base'), zulip_update_announcements_stream_id: await streamId('base'),
     jitsi_server_url: 'https://jitsi.example.com', enable_guest_user_indicator: false, require_unique_names: true, default_code_block_language: '',
   }), REGISTER, realmKeys);
+  // Levels 264-270: group-setting values (realm/update_dict) and the policies they replaced (realm/update).
+  const sys = new Map((await t.app.ctx.store.db.selectFrom('user_group').select(['id', 'name']).where('is_system_group', '=', 1)
+    .where('realm_id', '=', t.owner.row.realm_id).execute()).map((g) => [g.name, g.id]));
+  const groupKeys = [...realmKeys, 'realm_can_create_public_channel_group', 'realm_can_create_private_channel_group', 'realm_create_public_stream_policy',
+    'realm_create_private_stream_policy', 'realm_direct_message_initiator_group', 'realm_direct_message_permission_group', 'realm_private_message_policy'];
+  const grouped = await guard('group-setting values', other, patch({
+    can_create_public_channel_group: sys.get('role:moderators'), can_create_private_channel_group: sys.get('role:administrators'),
+    direct_message_initiator_group: sys.get('role:members'), direct_message_permission_group: sys.get('role:nobody'),
+  }), REGISTER, groupKeys);
+  assert.equal(grouped.filter((e) => e.op === 'update_dict').length, 4);
+  await guard('a replaced policy', other, patch({ private_message_policy: 1, create_public_stream_policy: 1 }), REGISTER, groupKeys);
+  await patch({ create_private_stream_policy: 1, direct_message_initiator_group: sys.get('role:everyone') })();
   await guard('user settings defaults', other, api(t.owner, 'PATCH', '/realm/user_settings_defaults', { enter_sends: true, emojiset: 'twitter' }),
     REGISTER, realmKeys);
   await patch({ edit_topic_policy: 5, message_content_edit_limit_seconds: 600, message_retention_days: 'unlimited', wildcard_mention_policy: 5, require_unique_names: false })();

@@ -188,9 +188,11 @@ test('private_message_policy: disabled means private messages only with bots', a
   const bot = await t.createBot(u.member, { fullName: 'Helper Bot', shortName: 'helper' });
   const pm = (as: TestUser, to: number[]) => t.api('POST', '/api/v1/messages', { as, params: { type: 'private', to, content: 'hi' } });
   assertOk(await patch({ private_message_policy: 2 }));
-  assertError(await pm(u.member, [u.other.id]), 'Private messages are disabled in this organization.');
-  assertError(await pm(u.member, [u.other.id, u.admin.id]), 'Private messages are disabled in this organization.');
-  assertError(await pm(u.member, [bot.id, u.other.id]), 'Private messages are disabled in this organization.');
+  // From level 270 the policy sets direct_message_permission_group to role:nobody (Zulip 9's wording).
+  const disabled = FEATURE_LEVEL >= 270 ? 'Direct messages are disabled in this organization.' : 'Private messages are disabled in this organization.';
+  assertError(await pm(u.member, [u.other.id]), disabled);
+  assertError(await pm(u.member, [u.other.id, u.admin.id]), disabled);
+  assertError(await pm(u.member, [bot.id, u.other.id]), disabled);
   assertOk(await pm(u.member, [bot.id]));
   assertOk(await pm(bot, [u.other.id]));
   assertOk(await patch({ private_message_policy: 1 }));

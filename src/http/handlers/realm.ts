@@ -29,6 +29,11 @@ const REALM_PARAMS = {
   service_update_announcements_stream_id: Opt(Int({ description: 'zulip_update_announcements_stream_id under the spec\'s spelling' })),
   jitsi_server_url: Opt(Str({ description: '"default" (the server\'s) or a URL; JSON-quoted or bare' })),
   string_id: Opt(Str({ maxLength: 40 })),
+  // Levels 264-270: a system group's id (src/lib/realm-group-settings.ts).
+  can_create_public_channel_group: Opt(Int({ description: 'A system group\'s id (level 264)' })),
+  can_create_private_channel_group: Opt(Int({ description: 'A system group\'s id (level 266)' })),
+  direct_message_initiator_group: Opt(Int({ description: 'A system group\'s id (level 270)' })),
+  direct_message_permission_group: Opt(Int({ description: 'A system group\'s id (level 270)' })),
 };
 type RealmArgs = ArgsOf<typeof REALM_PARAMS>;
 
@@ -92,6 +97,12 @@ export const realmRoutes: Route[] = [
         },
         jitsiServerUrl: jsonOrBareString(r.args.jitsi_server_url),
         stringId: r.args.string_id,
+        groupSettings: {
+          can_create_public_channel_group: r.args.can_create_public_channel_group,
+          can_create_private_channel_group: r.args.can_create_private_channel_group,
+          direct_message_initiator_group: r.args.direct_message_initiator_group,
+          direct_message_permission_group: r.args.direct_message_permission_group,
+        },
       });
     },
   }),

@@ -21,6 +21,7 @@ import { savedSnippetsOf } from '../saved-snippets.js';
 import { userStatusDict } from '../user-status.js';
 import { mutedUsersOf } from '../muted-users.js';
 import { realmUserGroups } from '../user-groups.js';
+import { userGroups } from '../../store/repos/user-groups.js';
 import { realmProfileFields } from '../profile-fields.js';
 import { incomingWebhookBots } from '../../webhooks/index.js';
 import { legacyRealmFilters, presentLinkifiers, realmLinkifiers } from '../linkifiers.js';
@@ -55,7 +56,11 @@ export const FETCH_TYPES = [
 export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, user: UserRow, types: Set<string>, opts: StateOptions): Promise<Record<string, unknown>> {
   const want = (t: string) => types.has(t);
   const state: Record<string, unknown> = {};
-  if (want('realm')) Object.assign(state, realmState(config, realm, user));
+  if (want('realm')) {
+    // Group-setting values (levels 264-270) are system group ids.
+    const ids = config.featureLevel >= 264 ? new Map([...(await userGroups.systemGroupsByName(db, realm.id))].map(([n, g]) => [n, g.id])) : undefined;
+    Object.assign(state, realmState(config, realm, user, ids));
+  }
   if (want('realm_user')) {
     const email = deliveryEmailOpts(user, realm, config.featureLevel);
     const lists = await realmUserLists(db, realm, opts.clientGravatar, email);

@@ -15,10 +15,11 @@ import { LONGPOLL_TIMEOUT_SECS } from '../../events/manager.js';
 import { hasPolicyPermission, webPublicStreamsEnabled } from '../../access/realm-policy.js';
 import { namesAtLevel, presentRealmSetting } from '../../lib/realm-setting-names.js';
 import { laterRealmState } from './realm-later.js';
+import { REALM_GROUP_SETTING_LEVELS, REALM_GROUP_SETTING_NAMES, realmGroupSetting } from '../../lib/realm-group-settings.js';
 import { SERVER_EMOJI_DATA_DIR, serverEmojiData } from '../../emoji/server-data.js';
 
 /** register's `realm` state: the organization's settings and the server's limits. */
-export function realmState(config: Config, realm: RealmRow, user: UserRow): Record<string, unknown> {
+export function realmState(config: Config, realm: RealmRow, user: UserRow, systemGroupIds: ReadonlyMap<string, number> = new Map()): Record<string, unknown> {
   const s = realmSettings(realm.settings);
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(REALM_SETTING_DEFAULTS) as Array<keyof typeof s>) {
@@ -30,6 +31,12 @@ export function realmState(config: Config, realm: RealmRow, user: UserRow): Reco
   // From feature level 133 there is no stream administrators option (4): Zulip migrated it to
   // administrators (5), which is how Parley has always applied it.
   if (config.featureLevel >= 133 && out.realm_wildcard_mention_policy === WILDCARD_STREAM_ADMINS) out.realm_wildcard_mention_policy = 5;
+  // Levels 264-270: group-setting values (system group ids). realm_create_*_stream_policy stay,
+  // deprecated; private_message_policy is gone from 270, as in Zulip 9.
+  for (const name of REALM_GROUP_SETTING_NAMES) {
+    if (config.featureLevel >= REALM_GROUP_SETTING_LEVELS[name]) out[`realm_${name}`] = systemGroupIds.get(realmGroupSetting(s, name)) ?? null;
+  }
+  if (config.featureLevel >= 270) delete out.realm_private_message_policy;
   Object.assign(out, {
     realm_name: realm.name,
     realm_description: realm.description,

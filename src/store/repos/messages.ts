@@ -67,6 +67,16 @@ export const messages = {
     ids.length === 0 ? Promise.resolve([]) : q.selectFrom('message').selectAll().where('id', 'in', ids).execute(),
 
   findById: async (q: Q, id: number): Promise<MessageRow | undefined> => (await byId(q as Kysely<DB>, id))[0],
+  /** Whether any message went from one of the senders to its recipient (the direct message initiator check, level 270). */
+  anySentTo: async (q: Q, pairs: ReadonlyArray<{ senderId: number; recipientId: number }>): Promise<boolean> => {
+    if (pairs.length === 0) return false;
+    const row = await q.selectFrom('message').select('id')
+      .where((eb) => eb.or(pairs.map((p) => eb.and([eb('sender_id', '=', p.senderId), eb('recipient_id', '=', p.recipientId)])))).limit(1).executeTakeFirst();
+    return row !== undefined;
+  },
+  /** Whether the conversation of that recipient has any message. */
+  anyTo: async (q: Q, recipientId: number): Promise<boolean> =>
+    (await q.selectFrom('message').select('id').where('recipient_id', '=', recipientId).limit(1).executeTakeFirst()) !== undefined,
 
   flagsOf: async (q: Q, userId: number, messageId: number): Promise<{ flags: number } | undefined> =>
     (await flagsOfOne(q as Kysely<DB>, userId, messageId))[0],
