@@ -48,6 +48,36 @@ export interface UserPresentOpts {
 /** The level that made email_address_visibility a per-user setting and delivery_email always present. */
 export const PER_USER_EMAIL_VISIBILITY_LEVEL = 163;
 
+let dummyEmailDomain = 'localhost';
+
+/** Set once per process from the external URL: the host the dummy addresses name. */
+export function setDummyEmailDomain(domain: string): void {
+  dummyEmailDomain = domain;
+}
+
+/** The organization's host without a port (Zulip's get_fake_email_domain of realm.host). */
+const realmEmailHost = (realm: Pick<RealmRow, 'string_id'>): string =>
+  (realm.string_id === '' ? dummyEmailDomain : `${realm.string_id}.${dummyEmailDomain}`);
+
+/**
+ * From feature level 163, the API `email` of a user whose email_address_visibility is not
+ * "everyone" (Zulip's get_display_email_address): `user{id}@{realm host}`, stored in the
+ * `email` column when the setting changes, as Zulip stores it in UserProfile.email.
+ */
+export const dummyEmail = (userId: number, realm: Pick<RealmRow, 'string_id'>): string => `user${userId}@${realmEmailHost(realm)}`;
+
+/** The address the API shows for `u` with this visibility (Zulip's get_display_email_address). */
+export const displayEmailOf = (u: Pick<UserRow, 'id' | 'delivery_email'>, realm: Pick<RealmRow, 'string_id'>, visibility: number): string =>
+  (visibility === 1 ? u.delivery_email : dummyEmail(u.id, realm));
+
+/** The user id a dummy address of this organization names (Zulip's get_dummy_email_address_for_display_regex), if it is one. */
+export function dummyEmailUserId(email: string, realm: Pick<RealmRow, 'string_id'>): number | undefined {
+  const suffix = `@${realmEmailHost(realm)}`;
+  if (!email.startsWith('user') || !email.endsWith(suffix)) return undefined;
+  const digits = email.slice(4, email.length - suffix.length);
+  return /^\d{1,10}$/.test(digits) ? Number(digits) : undefined;
+}
+
 export function canSeeDeliveryEmail(viewer: UserRow, realm: RealmRow): boolean {
   return viewer.role <= Role.ADMINISTRATOR || realmSettings(realm.settings).email_address_visibility === 1;
 }
@@ -89,7 +119,8 @@ export function presentUser(u: UserRow, opts: UserPresentOpts): WireUser {
     user_id: u.id,
     email: u.email,
     full_name: u.full_name,
-    avatar_url: avatarUrl(u, opts.clientGravatar),
+    // From feature level 163 a client computes only gravatars of visible addresses (Zulip's client_gravatar_for_user).
+    avatar_url: avatarUrl(u, opts.clientGravatar && (opts.emailViewer === undefined || emailVisibilityOf(u) === 1)),
     avatar_version: u.avatar_version,
     date_joined: isoWithOffset(u.date_joined),
     timezone: u.timezone,
