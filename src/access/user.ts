@@ -1,5 +1,5 @@
 import type { Q, RealmRow, UserRow } from '../store/rows.js';
-import { PER_USER_EMAIL_VISIBILITY_LEVEL, dummyEmailUserId, emailVisibilityOf, viewerClass, visibilityAllows } from '../presenters/user.js';
+import { PER_USER_EMAIL_VISIBILITY_LEVEL, dummyEmailUserId, emailVisibilityOf, viewerClass, visibilityAllows } from '../lib/email-visibility.js';
 import { users } from '../store/repos/users.js';
 import { badRequest, principalNotAuthorized, noSuchUser, mustBeOwner, mustBeAdmin } from '../errors.js';
 import { fitsIdColumn, isPossibleId } from '../lib/ids.js';
