@@ -3,6 +3,7 @@ import { connectCacheSignal } from './cache/retire.js';
 import { installQueueManager } from './events/manager.js';
 import { QueueHandover } from './cluster/queue-handover.js';
 import { setStreamEmailDomain } from './presenters/stream.js';
+import { setDummyEmailDomain } from './presenters/user.js';
 import { startOutgoingWebhooks } from './outgoing-webhooks/service.js';
 import { sendMessage } from './actions/message-send.js';
 import { startScheduledDelivery } from './actions/scheduled-delivery.js';
@@ -16,6 +17,8 @@ export function startServices(ctx: AppContext): void {
   try {
     // Stream email addresses name the server's host.
     setStreamEmailDomain(new URL(ctx.config.externalUrl).hostname);
+    // As do users' dummy addresses (feature level 163).
+    setDummyEmailDomain(new URL(ctx.config.externalUrl).hostname);
   } catch {
     /* a malformed external URL keeps the default domain rather than failing startup */
   }

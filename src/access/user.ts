@@ -1,4 +1,5 @@
-import type { Q, UserRow } from '../store/rows.js';
+import type { Q, RealmRow, UserRow } from '../store/rows.js';
+import { PER_USER_EMAIL_VISIBILITY_LEVEL, dummyEmailUserId, emailVisibilityOf, viewerClass, visibilityAllows } from '../lib/email-visibility.js';
 import { users } from '../store/repos/users.js';
 import { badRequest, principalNotAuthorized, noSuchUser, mustBeOwner, mustBeAdmin } from '../errors.js';
 import { fitsIdColumn, isPossibleId } from '../lib/ids.js';
@@ -25,9 +26,25 @@ export async function accessUserById(q: Q, acting: UserRow, id: number, opts: Ac
   return target;
 }
 
-export async function accessUserByEmail(q: Q, acting: UserRow, email: string): Promise<UserRow> {
+/**
+ * A user by email (GET /users/{email}, their presence). From feature level 163, as Zulip's
+ * access_user_by_email: the API `email`; a dummy `user{id}@host` names the user by id; otherwise the real
+ * address, found only among those whose email_address_visibility lets the caller's role see it.
+ */
+export async function accessUserByEmail(q: Q, acting: UserRow, email: string, realm?: Pick<RealmRow, 'string_id'>, featureLevel = 0): Promise<UserRow> {
   // No address holds a NUL; PostgreSQL would refuse to even compare one.
   if (email.includes('\u0000')) throw noSuchUser();
+  if (realm !== undefined && featureLevel >= PER_USER_EMAIL_VISIBILITY_LEVEL) {
+    // The API `email` first (a visible real address, or the dummy itself): a real address of
+    // the dummy's form (`user5@host`) still names its owner, where Zulip would take the id.
+    const shown = await users.findByEmail(q, acting.realm_id, email);
+    if (shown) return shown;
+    const id = dummyEmailUserId(email, realm);
+    if (id !== undefined) return accessUserById(q, acting, id, { allowDeactivated: true, allowBots: true });
+    const found = await users.findByDeliveryEmail(q, acting.realm_id, email.trim());
+    if (!found || !visibilityAllows(emailVisibilityOf(found), viewerClass(acting.role))) throw noSuchUser();
+    return found;
+  }
   const target = await users.findByEmail(q, acting.realm_id, email);
   if (!target) throw noSuchUser();
   return target;

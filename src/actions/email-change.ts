@@ -11,7 +11,7 @@ import { isAdminRole } from '../lib/roles.js';
 import { nowSeconds } from '../lib/time.js';
 import { checkEmail } from './user-create.js';
 import { notifyRealmUser } from './user-notify.js';
-import { PER_USER_EMAIL_VISIBILITY_LEVEL, canSeeDeliveryEmail, canSeeDeliveryEmailOf, emailViewerOf, gravatarUrl } from '../presenters/user.js';
+import { PER_USER_EMAIL_VISIBILITY_LEVEL, canSeeDeliveryEmail, canSeeDeliveryEmailOf, emailViewerOf, emailVisibilityOf, gravatarUrl } from '../presenters/user.js';
 
 // Zulip's EMAIL_CHANGE_CONFIRMATION_DAYS.
 const CONFIRMATION_SECONDS = 24 * 60 * 60;
@@ -26,7 +26,7 @@ export async function checkEmailChange(q: Q, realm: RealmRow, user: UserRow, new
   } catch {
     throw badRequest('Invalid address.');
   }
-  const taken = await users.findByEmail(q, realm.id, newEmail);
+  const taken = await users.findByDeliveryEmail(q, realm.id, newEmail);
   if (taken) throw badRequest(taken.is_active === 1 ? 'Already has an account.' : 'Account has been deactivated.');
 }
 
@@ -70,8 +70,12 @@ export async function confirmEmailChange(ctx: AppContext, token: string): Promis
     if (!user || !realm || user.is_active !== 1 || realm.deactivated === 1 || user.delivery_email !== change.old_email) return { ok: false };
     if (!(await emailChanges.confirm(tx.db, change.id))) return { ok: false };
     await checkEmailChange(tx.db, realm, user, change.new_email);
-    await users.update(tx.db, user.id, { email: change.new_email, email_lower: change.new_email.toLowerCase(), delivery_email: change.new_email });
-    await notifyRealmUser(tx, realm.id, 'update', { user_id: user.id, new_email: change.new_email });
+    // From feature level 163 the API `email` follows only a visible address (Zulip's do_change_user_delivery_email).
+    const shown = tx.featureLevel < PER_USER_EMAIL_VISIBILITY_LEVEL || emailVisibilityOf(user) === 1;
+    await users.update(tx.db, user.id, shown
+      ? { email: change.new_email, email_lower: change.new_email.toLowerCase(), delivery_email: change.new_email }
+      : { delivery_email: change.new_email });
+    if (shown) await notifyRealmUser(tx, realm.id, 'update', { user_id: user.id, new_email: change.new_email });
     // The private address goes only to those who may see it; a gravatar follows the address.
     const viewers = await users.listByIds(tx.db, await users.listActiveIdsInRealm(tx.db, realm.id));
     // From feature level 163 the user's own email_address_visibility decides (Zulip's can_access_delivery_email).

@@ -35,7 +35,7 @@ export async function doAcceptInvite(tx: Tx, realm: RealmRow, s: SignUp): Promis
     }
   }
   if ([...s.password].length < MIN_PASSWORD_LENGTH) throw passwordTooWeak();
-  const existing = await users.findByEmail(tx.db, realm.id, email);
+  const existing = await users.findByDeliveryEmail(tx.db, realm.id, email);
   if (existing) throw badRequest(existing.is_active === 1 ? 'Already has an account.' : 'Account has been deactivated.');
   if (invite.is_multiuse === 0) {
     // Two sign-ups racing on one link: the second finds it used.

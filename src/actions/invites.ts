@@ -99,7 +99,7 @@ export async function doInviteUsers(
       errors.push([email, 'Invalid address.', false]);
       continue;
     }
-    const existing = await users.findByEmail(tx.db, realm.id, email);
+    const existing = await users.findByDeliveryEmail(tx.db, realm.id, email);
     if (existing) skipped.push([email, existing.is_active === 1 ? 'Already has an account.' : 'Account has been deactivated.', existing.is_active !== 1]);
     else good.push(email);
   }

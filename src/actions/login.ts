@@ -50,7 +50,8 @@ export async function fetchApiKey(ctx: AppContext, realm: RealmRow, username: st
   const releases = await checkBudgets(limiter, budgets);
   let user: UserRow | undefined;
   try {
-    user = await users.findByEmail(ctx.store.db, realm.id, username.trim());
+    // The real address, as Zulip's EmailAuthBackend (a dummy `email` from feature level 163 is no username).
+    user = await users.findByDeliveryEmail(ctx.store.db, realm.id, username.trim());
     // Hash even for unknown users so response time does not reveal which emails exist.
     const ok = await verifyPassword(password, user?.password_hash ?? await dummyHash());
     if (!user || !ok || user.password_hash === null) {

@@ -10,7 +10,7 @@ import { realmSettings } from '../lib/realm-settings.js';
 import { isAdminRole } from '../lib/roles.js';
 import { hashPassword, verifyPassword } from '../lib/secrets.js';
 import { doChangeFullName } from './user-update.js';
-import { notifyDeliveryEmailAccess, notifyRealmUser } from './user-notify.js';
+import { doUpdateDisplayEmail, notifyDeliveryEmailAccess, notifyRealmUser } from './user-notify.js';
 import { emailVisibilityOf } from '../presenters/user.js';
 import { checkEmailChange, doStartEmailChange } from './email-change.js';
 import { doDeleteAllDrafts } from './drafts.js';
@@ -50,7 +50,10 @@ async function doChangeSetting(tx: Tx, user: UserRow, canonical: CanonicalSettin
   // clients' own copies stay (Zulip's behaviour).
   if (name === 'enable_drafts_synchronization' && value === false) await doDeleteAllDrafts(tx, user.id);
   // Feature level 163: the address goes to those who may now see it, null to those who no longer may.
-  if (name === 'email_address_visibility') await notifyDeliveryEmailAccess(tx, user, emailVisibilityOf(user), value as number);
+  if (name === 'email_address_visibility') {
+    await notifyDeliveryEmailAccess(tx, user, emailVisibilityOf(user), value as number);
+    await doUpdateDisplayEmail(tx, user, emailVisibilityOf(user), value as number);
+  }
   if (name === 'timezone') {
     await users.update(tx.db, user.id, { timezone: value as string });
     await notifyRealmUser(tx, user.realm_id, 'update', { user_id: user.id, timezone: value as string });

@@ -11,6 +11,7 @@ import { generateApiKey, hashPassword } from '../lib/secrets.js';
 import { nowSeconds } from '../lib/time.js';
 import { Role } from '../lib/roles.js';
 import { notifyRealmUser, personForEvent } from './user-notify.js';
+import { PER_USER_EMAIL_VISIBILITY_LEVEL, dummyEmail, emailVisibilityOf } from '../presenters/user.js';
 import { subscribeToDefaultStreams } from './default-streams.js';
 import { MAX_NAME_LENGTH } from '../lib/limits.js';
 import { isValidEmail } from '../lib/email.js';
@@ -56,7 +57,7 @@ export interface CreateUserInput {
 export async function doCreateUser(tx: Tx, realm: RealmRow, input: CreateUserInput): Promise<UserRow> {
   const email = checkEmail(input.email);
   const fullName = checkFullName(input.fullName);
-  if (await users.findByEmail(tx.db, realm.id, email)) throw badRequest(`Email '${email}' already in use`);
+  if (await users.findByDeliveryEmail(tx.db, realm.id, email)) throw badRequest(`Email '${email}' already in use`);
   await checkNameUnique(tx, realm.id, fullName);
   // Callers may hold a realm row from before a settings change; new users follow the current one.
   const current = (await realms.findById(tx.db, realm.id)) ?? realm;
@@ -83,7 +84,13 @@ export async function doCreateUser(tx: Tx, realm: RealmRow, input: CreateUserInp
   });
   // A personal recipient makes the user addressable by private messages.
   await recipients.insert(tx.db, RecipientType.PERSONAL, id);
-  const user = (await users.findById(tx.db, id))!;
+  let user = (await users.findById(tx.db, id))!;
+  // From feature level 163 a user hiding their address shows the dummy one from the start (Zulip's create_user_profile).
+  if (tx.featureLevel >= PER_USER_EMAIL_VISIBILITY_LEVEL && emailVisibilityOf(user) !== 1) {
+    const shown = dummyEmail(id, current);
+    await users.update(tx.db, id, { email: shown, email_lower: shown.toLowerCase() });
+    user = (await users.findById(tx.db, id))!;
+  }
   if (input.withDefaults !== undefined) {
     const named = input.streams ?? [];
     const extra = input.withDefaults ? (await streams.listDefaults(tx.db, realm.id)).filter((d) => !named.some((s) => s.id === d.id)) : [];

@@ -2,7 +2,7 @@ import type { Tx } from './transaction.js';
 import type { UserRow } from '../store/rows.js';
 import { users } from '../store/repos/users.js';
 import {
-  PER_USER_EMAIL_VISIBILITY_LEVEL, canSeeDeliveryEmail, canSeeDeliveryEmailOf, emailViewerOf, emailVisibilityOf, presentUser, viewerClass, visibilityAllows,
+  PER_USER_EMAIL_VISIBILITY_LEVEL, avatarUrl, canSeeDeliveryEmail, displayEmailOf, canSeeDeliveryEmailOf, emailViewerOf, emailVisibilityOf, presentUser, viewerClass, visibilityAllows,
 } from '../presenters/user.js';
 import { realms } from '../store/repos/realms.js';
 import type { RealmUserEvent } from '../events/types.js';
@@ -58,6 +58,21 @@ export async function notifyDeliveryEmailAccess(tx: Tx, user: UserRow, oldVisibi
   }
   tx.notify({ type: 'realm_user', op: 'update', person: { user_id: user.id, delivery_email: user.delivery_email } }, visible, user.realm_id);
   tx.notify({ type: 'realm_user', op: 'update', person: { user_id: user.id, delivery_email: null } }, invisible, user.realm_id);
+}
+
+/**
+ * Feature level 163, after `user`'s email_address_visibility changed to or from "everyone"
+ * (Zulip's do_change_user_setting): the API `email` becomes the real address or the dummy
+ * `user{id}@host`, told to everyone as `new_email`, with the avatar (a client computes
+ * gravatars only of visible addresses).
+ */
+export async function doUpdateDisplayEmail(tx: Tx, user: UserRow, oldVisibility: number, newVisibility: number): Promise<void> {
+  if (tx.featureLevel < PER_USER_EMAIL_VISIBILITY_LEVEL || user.is_bot === 1 || oldVisibility === newVisibility || ![oldVisibility, newVisibility].includes(1)) return;
+  const realm = (await realms.findById(tx.db, user.realm_id))!;
+  const email = displayEmailOf(user, realm, newVisibility);
+  await users.update(tx.db, user.id, { email, email_lower: email.toLowerCase() });
+  await notifyRealmUser(tx, user.realm_id, 'update', { user_id: user.id, new_email: email });
+  await notifyRealmUser(tx, user.realm_id, 'update', { user_id: user.id, avatar_url: avatarUrl(user, false), avatar_version: user.avatar_version });
 }
 
 export function personForEvent(u: UserRow): WireUser {

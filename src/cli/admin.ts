@@ -44,7 +44,8 @@ export async function findRealm(ctx: AppContext, stringId: string): Promise<Real
 }
 
 async function findUser(ctx: AppContext, realm: RealmRow, email: string): Promise<UserRow> {
-  const user = await users.findByEmail(ctx.store.db, realm.id, email);
+  // The real address (from feature level 163 `email` may be a dummy one).
+  const user = await users.findByDeliveryEmail(ctx.store.db, realm.id, email);
   if (!user) throw new CliError(`No user '${email}' in organization '${realm.string_id || '(default)'}'`);
   return user;
 }

@@ -81,7 +81,7 @@ export async function authenticateWebhook(ctx: AppContext, host: string | undefi
   if (!API_KEY_FORMAT.test(key)) throw malformedApiKey();
   const bot = await userByApiKey(ctx.store.db, realm.id, key);
   // The key of another account than the one named: no key at all, as Zulip answers.
-  if (!bot || !constantTimeEqual(bot.api_key, key) || (email !== undefined && email.trim().toLowerCase() !== bot.email.toLowerCase())) throw invalidApiKey();
+  if (!bot || !constantTimeEqual(bot.api_key, key) || (email !== undefined && email.trim().toLowerCase() !== bot.delivery_email.toLowerCase())) throw invalidApiKey();
   if (realm.deactivated === 1) throw realmDeactivated();
   if (bot.is_active !== 1) throw userDeactivated();
   if (bot.bot_type !== BotType.INCOMING_WEBHOOK) throw webhookBotOnly();

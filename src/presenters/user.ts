@@ -3,8 +3,15 @@ import type { RealmRow, UserRow } from '../rows.js';
 import { isoWithOffset } from '../lib/time.js';
 import { Role } from '../lib/roles.js';
 import { realmSettings } from '../lib/realm-settings.js';
-import { userSettings } from '../lib/user-settings.js';
 import type { WireProfileValue, WireUser } from '../schemas/wire.js';
+import {
+  PER_USER_EMAIL_VISIBILITY_LEVEL, emailViewerOf, emailVisibilityOf, visibilityAllows, type EmailViewer,
+} from '../lib/email-visibility.js';
+
+export {
+  PER_USER_EMAIL_VISIBILITY_LEVEL, dummyEmail, dummyEmailUserId, displayEmailOf, emailViewerOf, emailVisibilityOf,
+  setDummyEmailDomain, viewerClass, visibilityAllows, type EmailViewer, type ViewerClass,
+} from '../lib/email-visibility.js';
 
 // An md5 per avatar per response added up (message lists repeat the same senders).
 const hashes = new Map<string, string>();
@@ -45,35 +52,13 @@ export interface UserPresentOpts {
   profileData?: Record<string, WireProfileValue> | undefined;
 }
 
-/** The level that made email_address_visibility a per-user setting and delivery_email always present. */
-export const PER_USER_EMAIL_VISIBILITY_LEVEL = 163;
+
 
 export function canSeeDeliveryEmail(viewer: UserRow, realm: RealmRow): boolean {
   return viewer.role <= Role.ADMINISTRATOR || realmSettings(realm.settings).email_address_visibility === 1;
 }
 
-/** What decides a viewer's access to others' addresses (Zulip's can_access_delivery_email): who, and the role's class. */
-export interface EmailViewer { id: number; cls: ViewerClass }
-export type ViewerClass = 'admin' | 'moderator' | 'member' | 'guest';
 
-export const viewerClass = (role: number): ViewerClass =>
-  (role <= Role.ADMINISTRATOR ? 'admin' : role === Role.MODERATOR ? 'moderator' : role === Role.GUEST ? 'guest' : 'member');
-export const emailViewerOf = (u: Pick<UserRow, 'id' | 'role'>): EmailViewer => ({ id: u.id, cls: viewerClass(u.role) });
-
-/** A user's email_address_visibility; bots' is always "everyone", as Zulip creates them. */
-export const emailVisibilityOf = (u: Pick<UserRow, 'is_bot' | 'settings'>): number =>
-  (u.is_bot === 1 ? 1 : Number(userSettings(u.settings).email_address_visibility));
-
-/** Zulip's can_access_delivery_email for a viewer other than the user: 1 everyone, 2 members, 3 admins, 4 nobody, 5 moderators. */
-export function visibilityAllows(visibility: number, cls: ViewerClass): boolean {
-  switch (visibility) {
-    case 1: return true;
-    case 2: return cls !== 'guest';
-    case 3: return cls === 'admin';
-    case 5: return cls === 'admin' || cls === 'moderator';
-    default: return false;
-  }
-}
 
 /** From feature level 163: may `viewer` see `target`'s delivery_email? */
 export const canSeeDeliveryEmailOf = (viewer: EmailViewer, target: Pick<UserRow, 'id' | 'is_bot' | 'settings'>, visibility = emailVisibilityOf(target)): boolean =>
@@ -89,7 +74,8 @@ export function presentUser(u: UserRow, opts: UserPresentOpts): WireUser {
     user_id: u.id,
     email: u.email,
     full_name: u.full_name,
-    avatar_url: avatarUrl(u, opts.clientGravatar),
+    // From feature level 163 a client computes only gravatars of visible addresses (Zulip's client_gravatar_for_user).
+    avatar_url: avatarUrl(u, opts.clientGravatar && (opts.emailViewer === undefined || emailVisibilityOf(u) === 1)),
     avatar_version: u.avatar_version,
     date_joined: isoWithOffset(u.date_joined),
     timezone: u.timezone,

@@ -21,11 +21,12 @@ let alice: TestUser, bob: TestUser, guest: TestUser, mod: TestUser, admin: TestU
 before(async () => {
   t = await testApp({ featureLevel: 277 });
   log = new EventLog(t);
-  alice = await t.createUser({ name: 'Alice Visible' });
-  bob = await t.createUser({ name: 'Bob Member' });
-  guest = await t.createUser({ name: 'Gus Guest', role: Role.GUEST });
-  mod = await t.createUser({ name: 'Mo Moderator', role: Role.MODERATOR });
-  admin = await t.createUser({ name: 'Ada Admin', role: Role.ADMINISTRATOR });
+  // Not of the dummy's form (`user{n}@host`, as the helper's addresses are).
+  alice = await t.createUser({ name: 'Alice Visible', email: 'alice.visible@example.org', password: 'alice-pw-123' });
+  bob = await t.createUser({ name: 'Bob Member', email: 'bob.member@example.org' });
+  guest = await t.createUser({ name: 'Gus Guest', email: 'gus.guest@example.org', role: Role.GUEST });
+  mod = await t.createUser({ name: 'Mo Moderator', email: 'mo.mod@example.org', role: Role.MODERATOR });
+  admin = await t.createUser({ name: 'Ada Admin', email: 'ada.admin@example.org', role: Role.ADMINISTRATOR });
   bot = await t.createBot(alice, { fullName: 'Visible Bot', shortName: 'visbot' });
 });
 after(() => t.close());
@@ -86,7 +87,8 @@ test('each setting value: who sees the address (register, GET /users, GET /users
 test('changing the setting: the address to those who may now see it, null to those who no longer may; state follows', async () => {
   log.clear();
   await setVisibility(alice, 3);
-  const updates = log.find('realm_user', 'update');
+  // (The new API email and the avatar follow; see the API email's test.)
+  const updates = log.find('realm_user', 'update').filter((e) => 'delivery_email' in e.event.person);
   assert.deepEqual(updates.map((e) => e.event.person), [{ user_id: alice.id, delivery_email: null }]);
   assert.deepEqual([...updates[0]!.userIds].sort((a, b) => a - b), [bob.id, guest.id, mod.id, bot.id, t.owner.id].filter((id) => id !== t.owner.id).sort((a, b) => a - b));
   assert.equal(log.find('user_settings').length, 1);
@@ -132,6 +134,90 @@ test('level 122: the organization\'s setting; delivery_email absent when hidden;
     r = await reg();
     assert.equal(r.realm_email_address_visibility, 3);
     assert.equal('delivery_email' in r.realm_users.find((u: { user_id: number }) => u.user_id === old.owner.id), false);
+  } finally {
+    await old.close();
+  }
+});
+
+test('the API email: user{id}@host while hidden (users, messages, events); lookups by either address, logins by the real one', async () => {
+  await setVisibility(alice, 1);
+  const shownBy = async (viewer: TestUser) => assertOk(await t.api('GET', `/api/v1/users/${alice.id}`, { as: viewer })).user.email as string;
+  assert.equal(await shownBy(bob), addressOf(alice));
+  log.clear();
+  await setVisibility(alice, 3);
+  const dummy = await shownBy(bob);
+  assert.match(dummy, new RegExp(`^user${alice.id}@[^@]+$`));
+  // Everyone, administrators and the user included, gets the same `email`; admins still see delivery_email.
+  assert.equal(await shownBy(admin), dummy);
+  assert.equal(await shownBy(alice), dummy);
+  assert.equal(assertOk(await t.api('GET', `/api/v1/users/${alice.id}`, { as: admin })).user.delivery_email, addressOf(alice));
+  // new_email to everyone, then the avatar.
+  const updates = log.find('realm_user', 'update').map((e) => e.event.person);
+  assert.ok(updates.some((p) => p.new_email === dummy && p.user_id === alice.id), JSON.stringify(updates));
+  const newEmail = log.find('realm_user', 'update').find((e) => e.event.person.new_email !== undefined)!;
+  assert.ok(newEmail.userIds.includes(bob.id) && newEmail.userIds.includes(guest.id) && newEmail.userIds.includes(alice.id));
+  assert.ok(updates.some((p) => p.user_id === alice.id && typeof p.avatar_url === 'string'));
+  // Between two hidden values nothing changes.
+  log.clear();
+  await setVisibility(alice, 4);
+  assert.equal(log.find('realm_user', 'update').filter((e) => e.event.person.new_email !== undefined).length, 0);
+  assert.equal(await shownBy(bob), dummy);
+  // Messages carry it.
+  const sent = assertOk(await t.api('POST', '/api/v1/messages', { as: alice, params: { type: 'private', to: JSON.stringify([bob.id]), content: 'hidden hello' } }));
+  const got = assertOk(await t.api('GET', '/api/v1/messages', { as: bob, params: { anchor: sent.id, num_before: 0, num_after: 0 } })).messages[0];
+  assert.equal(got.sender_email, dummy);
+  assert.ok(got.display_recipient.some((u: { id: number; email: string }) => u.id === alice.id && u.email === dummy));
+  // Messages to the dummy address reach alice; the real one no longer names her.
+  assertOk(await t.api('POST', '/api/v1/messages', { as: bob, params: { type: 'private', to: JSON.stringify([dummy]), content: 'to the dummy' } }));
+  const bad = await t.api('POST', '/api/v1/messages', { as: bob, params: { type: 'private', to: JSON.stringify([addressOf(alice)]), content: 'to the real one' } });
+  assert.equal(bad.status, 400);
+  // GET /users/{email}: the dummy for anyone; the real address only for those allowed to see it.
+  await setVisibility(alice, 3);
+  assert.equal(assertOk(await t.api('GET', `/api/v1/users/${dummy}`, { as: bob })).user.user_id, alice.id);
+  const hidden = await t.api('GET', `/api/v1/users/${addressOf(alice)}`, { as: bob });
+  assert.equal(hidden.status, 400);
+  assert.equal(hidden.body.msg, 'No such user');
+  assert.equal(assertOk(await t.api('GET', `/api/v1/users/${addressOf(alice)}`, { as: admin })).user.user_id, alice.id);
+  // Logins by the real address only; fetch_api_key answers it.
+  const key = assertOk(await t.api('POST', '/api/v1/fetch_api_key', { params: { username: addressOf(alice), password: 'alice-pw-123' } }));
+  assert.deepEqual([key.email, key.user_id], [addressOf(alice), alice.id]);
+  assert.equal((await t.api('POST', '/api/v1/fetch_api_key', { params: { username: dummy, password: 'alice-pw-123' } })).status, 401);
+  assertOk(await t.api('GET', '/api/v1/users/me', { as: alice }));
+  // Back to "everyone": the real address again.
+  log.clear();
+  await setVisibility(alice, 1);
+  assert.equal(await shownBy(bob), addressOf(alice));
+  assert.ok(log.find('realm_user', 'update').some((e) => e.event.person.new_email === addressOf(alice)));
+  await guarded(bob, async () => { await setVisibility(alice, 2); await setVisibility(alice, 1); });
+});
+
+test('a new user hiding their address by the organization\'s default gets user{id}@host at once', async () => {
+  assertOk(await t.api('PATCH', '/api/v1/realm/user_settings_defaults', { params: { email_address_visibility: 2 } }));
+  try {
+    const created = assertOk(await t.api('POST', '/api/v1/users', { params: { email: 'quiet@example.com', password: 'pw-12345678', full_name: 'Quiet One' } }));
+    const user = assertOk(await t.api('GET', `/api/v1/users/${created.user_id}`, { as: bob })).user;
+    assert.match(user.email, new RegExp(`^user${created.user_id}@`));
+    assert.equal(user.delivery_email, 'quiet@example.com');
+    const dup = await t.api('POST', '/api/v1/users', { params: { email: 'quiet@example.com', password: 'pw-12345678', full_name: 'Quiet Two' } });
+    assert.equal(dup.status, 400);
+  } finally {
+    assertOk(await t.api('PATCH', '/api/v1/realm/user_settings_defaults', { params: { email_address_visibility: 1 } }));
+  }
+});
+
+test('level 122: `email` stays the real address whatever the organization\'s setting', async () => {
+  const old = await testApp({ featureLevel: 122 });
+  try {
+    const member = await old.createUser({ name: 'Old Member Two' });
+    assertOk(await old.api('PATCH', '/api/v1/realm', { params: { email_address_visibility: 4 } }));
+    const other = await old.createUser({ name: 'Old Other' });
+    const seen = assertOk(await old.api('GET', `/api/v1/users/${other.id}`, { as: member })).user;
+    assert.equal(seen.email, other.row.delivery_email);
+    assert.equal(assertOk(await old.api('GET', `/api/v1/users/${other.row.delivery_email}`, { as: member })).user.user_id, other.id);
+    // PATCH /settings' email_address_visibility is ignored below 163: nothing changes.
+    const r = assertOk(await old.api('PATCH', '/api/v1/settings', { as: other, params: { email_address_visibility: 3 } }));
+    assert.deepEqual(r.ignored_parameters_unsupported, ['email_address_visibility']);
+    assert.equal(assertOk(await old.api('GET', `/api/v1/users/${other.id}`, { as: member })).user.email, other.row.delivery_email);
   } finally {
     await old.close();
   }

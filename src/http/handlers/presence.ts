@@ -71,7 +71,7 @@ export const presenceRoutes: Route[] = [
       const key = r.path.user_id_or_email ?? '';
       const target = /^\d+$/.test(key)
         ? await accessUserById(r.ctx.store.db, r.user, Number(key), { allowBots: true, allowDeactivated: true })
-        : await accessUserByEmail(r.ctx.store.db, r.user, key);
+        : await accessUserByEmail(r.ctx.store.db, r.user, key, r.realm, r.ctx.config.featureLevel);
       if (target.is_active !== 1) throw noSuchUser();
       if (target.is_bot === 1) throw badRequest('Presence is not supported for bot users.');
       const row = await presenceOf(r.ctx.store.db, target);

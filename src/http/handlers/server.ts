@@ -15,7 +15,8 @@ export const serverRoutes: Route[] = [
     answer: Type.Object({ api_key: Type.String(), email: Type.String(), user_id: Type.Integer() }),
     handler: async (r) => {
       const user = await fetchApiKey(r.ctx, r.realm, r.args.username, r.args.password, clientAddress(r.req.ip));
-      return { api_key: user.api_key, email: user.email, user_id: user.id };
+      // The real address, as Zulip answers (the same as `email` below feature level 163).
+      return { api_key: user.api_key, email: user.delivery_email, user_id: user.id };
     },
   }),
 ];

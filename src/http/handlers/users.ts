@@ -34,7 +34,7 @@ const isEmptyValue = (v: unknown) => v === null || v === '' || (Array.isArray(v)
 async function targetOf(r: AuthedRequest): Promise<UserRow> {
   const key = r.path.user_id ?? '';
   if (/^\d+$/.test(key)) return accessUserById(r.ctx.store.db, r.user, Number(key), { allowDeactivated: true, allowBots: true });
-  return accessUserByEmail(r.ctx.store.db, r.user, key);
+  return accessUserByEmail(r.ctx.store.db, r.user, key, r.realm, r.ctx.config.featureLevel);
 }
 
 export const userRoutes: Route[] = [

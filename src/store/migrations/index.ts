@@ -35,6 +35,7 @@ import * as m043 from './043-settings-renamed.js';
 import * as m044 from './044-flags.js';
 import * as m045 from './045-scheduled-messages.js';
 import * as m046 from './046-stream-creator.js';
+import * as m047 from './047-delivery-email-index.js';
 import * as m050 from './050-attachment-dimensions.js';
 
 /**
@@ -85,5 +86,6 @@ export const migrations: Migration[] = [
   { name: '044-flags', up: m044.up },
   { name: '045-scheduled-messages', up: m045.up },
   { name: '046-stream-creator', up: m046.up },
+  { name: '047-delivery-email-index', up: m047.up },
   { name: '050-attachment-dimensions', up: m050.up },
 ];

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { hasControlCharacters } from '../../lib/email.js';
 import { Role } from '../../lib/roles.js';
 import { cachedWrites } from './cached-writes.js';
@@ -65,6 +66,11 @@ export const users = {
   listActiveBotsOfOwner: (q: Q, ownerId: number) =>
     q.selectFrom('users').selectAll().where('bot_owner_id', '=', ownerId).where('is_active', '=', 1).execute(),
 
+  /** A user by real address (delivery_email), whatever their `email` shows (feature level 163's dummy addresses). */
+  findByDeliveryEmail: (q: Q, realmId: number, email: string): Promise<UserRow | undefined> =>
+    hasControlCharacters(email) ? Promise.resolve(undefined) : q.selectFrom('users').selectAll()
+      .where('realm_id', '=', realmId).where(sql<string>`lower(delivery_email)`, '=', sql<string>`lower(${email})`).executeTakeFirst(),
+
   /** A user by email on the realm of `subdomain`, with that realm's row: what a login needs, in one query. */
   findLogin: async (q: Q, subdomain: string, email: string): Promise<{ user: UserRow; realm: RealmRow } | undefined> => {
     if (hasControlCharacters(email) || hasControlCharacters(subdomain)) return undefined;
@@ -74,7 +80,8 @@ export const users = {
       .select(['realm.string_id as r_string_id', 'realm.name as r_name', 'realm.description as r_description',
         'realm.settings as r_settings', 'realm.deactivated as r_deactivated', 'realm.date_created as r_date_created'])
       .where('realm.string_id', '=', subdomain)
-      .where('users.email_lower', '=', email.toLowerCase())
+      // The real address, as Zulip authenticates (a dummy `email` from feature level 163 is no login).
+      .where(sql<string>`lower(users.delivery_email)`, '=', sql<string>`lower(${email})`)
       .executeTakeFirst();
     if (!row) return undefined;
     const { r_string_id, r_name, r_description, r_settings, r_deactivated, r_date_created, ...user } = row;
