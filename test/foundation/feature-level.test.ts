@@ -41,7 +41,7 @@ test('the setting takes 122 or latest, and refuses anything else by name', () =>
   assert.equal(parseFeatureLevel('122'), SPEC_FEATURE_LEVEL);
   assert.equal(parseFeatureLevel('latest'), LATEST_FEATURE_LEVEL);
   assert.equal(parseFeatureLevel(' LATEST '), LATEST_FEATURE_LEVEL);
-  for (const bad of ['277', '9.0', 'newest', '-1']) assert.throws(() => parseFeatureLevel(bad), /PARLEY_FEATURE_LEVEL must be 122 or latest/);
+  for (const bad of [String(LATEST_FEATURE_LEVEL + 1), String(SPEC_FEATURE_LEVEL + 1), '9.0', 'newest', '-1']) assert.throws(() => parseFeatureLevel(bad), /PARLEY_FEATURE_LEVEL must be 122 or latest/);
   const saved = process.env.PARLEY_FEATURE_LEVEL;
   try {
     process.env.PARLEY_FEATURE_LEVEL = 'latest';
