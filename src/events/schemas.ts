@@ -152,6 +152,7 @@ const profileField = shape({ id: int, name: str, type: int, hint: str, field_dat
 EVENT_SCHEMAS.invites_changed = { type: str, id: int };
 EVENT_SCHEMAS.custom_profile_fields = { type: str, id: int, fields: arrayOf(profileField) };
 EVENT_SCHEMAS['realm:update'] = { type: str, op: str, id: int, property: str, value: any };
+EVENT_SCHEMAS['realm:update_dict'] = { type: str, op: str, id: int, property: str, data: obj };
 EVENT_SCHEMAS['realm_user_settings_defaults:update'] = { type: str, op: str, id: int, property: str, value: any };
 const attachment = shape({ id: int, name: str, path_id: str, size: int, create_time: int, messages: arrayOf(shape({ id: int, date_sent: int })) });
 EVENT_SCHEMAS['attachment:add'] = { type: str, op: str, id: int, attachment, upload_space_used: int };

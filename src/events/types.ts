@@ -19,7 +19,7 @@ import type {
 } from './kinds/stream.js';
 import type {
   AlertWordsEvent, AttachmentAddEvent, AttachmentRemoveEvent, AttachmentUpdateEvent, DraftsAddEvent, DraftsRemoveEvent, DraftsUpdateEvent,
-  ClientRealmLinkifiersEvent, InvitesChangedEvent, OnboardingStepsEvent, RealmEmojiUpdateEvent, RealmFiltersEvent, RealmLinkifiersEvent, RealmUpdateEvent,
+  ClientRealmLinkifiersEvent, InvitesChangedEvent, OnboardingStepsEvent, RealmEmojiUpdateEvent, RealmFiltersEvent, RealmLinkifiersEvent, RealmUpdateDictEvent, RealmUpdateEvent,
   RealmUserSettingsDefaultsUpdateEvent, UpdateDisplaySettingsEvent, UpdateGlobalNotificationsEvent, UserSettingsUpdateEvent,
 } from './kinds/settings.js';
 import type { UserTopicEvent } from './kinds/user-topic.js';
@@ -77,6 +77,7 @@ export type ParleyEvent =
   | UpdateDisplaySettingsEvent
   | UpdateGlobalNotificationsEvent
   | RealmUpdateEvent
+  | RealmUpdateDictEvent
   | RealmUserSettingsDefaultsUpdateEvent
   | RealmLinkifiersEvent
   | OnboardingStepsEvent
@@ -152,7 +153,7 @@ export const EVENT_KINDS = {
   user_group: ['add', 'update', 'add_members', 'remove_members', 'remove', 'add_subgroups', 'remove_subgroups'],
   custom_profile_fields: [],
   muted_users: [],
-  realm: ['update'],
+  realm: ['update', 'update_dict'],
   realm_user_settings_defaults: ['update'],
   realm_linkifiers: [],
   realm_filters: [],

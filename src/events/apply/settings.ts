@@ -1,6 +1,6 @@
 /** Settings events (the user's and the organization's) and the user's own lists: drafts, alert words, mutes. */
 import type {
-  DraftsEvent, RealmUpdateEvent, RealmUserSettingsDefaultsUpdateEvent, UpdateDisplaySettingsEvent,
+  DraftsEvent, RealmUpdateDictEvent, RealmUpdateEvent, RealmUserSettingsDefaultsUpdateEvent, UpdateDisplaySettingsEvent,
   UpdateGlobalNotificationsEvent, UserSettingsUpdateEvent,
 } from '../kinds/settings.js';
 import type { RegisterState } from './state.js';
@@ -18,7 +18,11 @@ export function applyLegacySetting(state: RegisterState, e: UpdateDisplaySetting
 }
 
 /** Register names each organization setting `realm_<name>`. */
-export function applyRealm(state: RegisterState, e: RealmUpdateEvent): void {
+export function applyRealm(state: RegisterState, e: RealmUpdateEvent | RealmUpdateDictEvent): void {
+  if (e.op === 'update_dict') {
+    for (const [k, v] of Object.entries(e.data)) if (`realm_${k}` in state) state[`realm_${k}`] = v;
+    return;
+  }
   // A renamed setting is announced under each of its names: a state has the one of its level.
   if (`realm_${e.property}` in state) state[`realm_${e.property}`] = e.value;
 }

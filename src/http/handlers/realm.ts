@@ -29,6 +29,8 @@ const REALM_PARAMS = {
   service_update_announcements_stream_id: Opt(Int({ description: 'zulip_update_announcements_stream_id under the spec\'s spelling' })),
   jitsi_server_url: Opt(Str({ description: '"default" (the server\'s) or a URL; JSON-quoted or bare' })),
   string_id: Opt(Str({ maxLength: 40 })),
+  create_multiuse_invite_group: Opt(Int({ description: 'The id of a system group whose members may create reusable invitation links (level 209)' })),
+  can_access_all_users_group: Opt(Int({ description: 'The id of the system group whose members see every user: role:everyone only (level 225)' })),
 };
 type RealmArgs = ArgsOf<typeof REALM_PARAMS>;
 
@@ -92,6 +94,7 @@ export const realmRoutes: Route[] = [
         },
         jitsiServerUrl: jsonOrBareString(r.args.jitsi_server_url),
         stringId: r.args.string_id,
+        groupSettings: { create_multiuse_invite_group: r.args.create_multiuse_invite_group, can_access_all_users_group: r.args.can_access_all_users_group },
       });
     },
   }),

@@ -1,3 +1,4 @@
+import { realmGroupSettingsState } from './realm-groups.js';
 import type { Q, RealmRow, UserRow } from '../../store/rows.js';
 import type { Config } from '../../config.js';
 import type { Capabilities } from '../../events/queue.js';
@@ -55,7 +56,7 @@ export const FETCH_TYPES = [
 export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, user: UserRow, types: Set<string>, opts: StateOptions): Promise<Record<string, unknown>> {
   const want = (t: string) => types.has(t);
   const state: Record<string, unknown> = {};
-  if (want('realm')) Object.assign(state, realmState(config, realm, user));
+  if (want('realm')) Object.assign(state, realmState(config, realm, user), await realmGroupSettingsState(db, config, realm));
   if (want('realm_user')) {
     const email = deliveryEmailOpts(user, realm, config.featureLevel);
     const lists = await realmUserLists(db, realm, opts.clientGravatar, email);
