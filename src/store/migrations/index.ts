@@ -35,6 +35,7 @@ import * as m043 from './043-settings-renamed.js';
 import * as m044 from './044-flags.js';
 import * as m045 from './045-scheduled-messages.js';
 import * as m046 from './046-stream-creator.js';
+import * as m048 from './048-anonymous-group-settings.js';
 
 /**
  * What a migration runs against: the database of its day, not today's schema type (DB in
@@ -84,4 +85,5 @@ export const migrations: Migration[] = [
   { name: '044-flags', up: m044.up },
   { name: '045-scheduled-messages', up: m045.up },
   { name: '046-stream-creator', up: m046.up },
+  { name: '048-anonymous-group-settings', up: m048.up },
 ];
