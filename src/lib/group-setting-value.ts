@@ -1,4 +1,4 @@
-import type { UserGroupRow } from '../store/rows.js';
+import type { UserGroupRow } from '../rows.js';
 import { badRequest } from '../errors.js';
 
 /**
