@@ -12,6 +12,7 @@ export type ErrorCode =
   | 'REQUEST_VARIABLE_MISSING'
   | 'UNAUTHORIZED'
   | 'UNAUTHORIZED_PRINCIPAL'
+  | 'EXPECTATION_MISMATCH'
   | 'STREAM_DOES_NOT_EXIST'
   | 'INVALID_API_KEY'
   | 'USER_DEACTIVATED'
@@ -155,6 +156,8 @@ export const tokenDoesNotExist = () => badRequest('Token does not exist');
 export const notForGuests = () => badRequest('Not allowed for guest users');
 export const invalidUserIdColon = (id: number) => badRequest(`Invalid user ID: ${id}`);
 export const invalidUserGroup = () => badRequest('Invalid user group');
+/** Zulip's PreviousSettingValueMismatchedError: a group setting's `old` (level 260) is not its value. */
+export const previousSettingValueMismatched = () => new ApiError('EXPECTATION_MISMATCH', "'old' value does not match the expected value.", 400);
 export const userGroupExists = (name: string) => badRequest(`User group '${name}' already exists.`);
 export const userGroupNameTooLong = (limit: number) => badRequest(`User group name cannot exceed ${limit} characters.`);
 export const noNewData = () => badRequest('No new data supplied');

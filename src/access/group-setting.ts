@@ -6,6 +6,35 @@ import { fitsIdColumn } from '../lib/ids.js';
 import { userGroups } from '../store/repos/user-groups.js';
 import { recursiveSubgroups } from '../lib/group-graph.js';
 import { badRequest, invalidUserGroup } from '../errors.js';
+import { usersOfIds } from './user-group.js';
+import type { AnonymousGroup, GroupSettingValue } from '../lib/group-setting-value.js';
+
+/**
+ * Zulip's access_user_group_for_setting for a group-setting value (level 258): a named
+ * group as above; an anonymous group only where the setting needs no system group, its
+ * members users of the organization and its subgroups its groups. Answers the value to store
+ * (an anonymous group with its ids once each, ascending).
+ */
+export async function accessGroupSettingValue(q: Q, user: UserRow, value: GroupSettingValue, settingName: string,
+  config: GroupPermissionSetting): Promise<GroupSettingValue> {
+  if (typeof value === 'number') return (await accessUserGroupForSetting(q, user, value, settingName, config)).id;
+  if (config.require_system_group) throw badRequest(`'${settingName}' must be a system user group.`);
+  const members = (await usersOfIds(q, user.realm_id, value.direct_members)).map((u) => u.id);
+  const wanted = [...new Set(value.direct_subgroups)];
+  const found = new Set((await userGroups.listInRealmByIds(q, user.realm_id, wanted.filter(fitsIdColumn))).map((g) => g.id));
+  const missing = wanted.find((id) => !found.has(id));
+  if (missing !== undefined) throw badRequest(`Invalid user group ID: ${missing}`);
+  const asc = (a: number, b: number) => a - b;
+  return { direct_members: members.sort(asc), direct_subgroups: wanted.sort(asc) } satisfies AnonymousGroup;
+}
+
+/** Zulip's is_user_in_group for an anonymous group: a direct member, or in one of its subgroups (or below). */
+export async function isUserInAnonymousGroup(q: Q, group: AnonymousGroup, realmId: number, userId: number): Promise<boolean> {
+  if (group.direct_members.includes(userId)) return true;
+  if (group.direct_subgroups.length === 0) return false;
+  const ids = recursiveSubgroups(await userGroups.listSubgroupEdgesByRealm(q, realmId), group.direct_subgroups);
+  return userGroups.isMemberOfAny(q, userId, [...ids]);
+}
 
 /**
  * Zulip's access_user_group_for_setting (as of feature level 277, group ids only): the
@@ -71,6 +100,12 @@ export async function checkUserGroupMentionAllowed(q: Q, sender: UserRow, groupI
   const settingIds = [...new Set(groups.map((g) => g.can_mention_group_id).filter((id): id is number => id !== null))];
   const settingGroups = new Map((await userGroups.listInRealmByIds(q, sender.realm_id, settingIds)).map((g) => [g.id, g]));
   for (const group of groups) {
+    if (group.can_mention_group_anon !== null) {
+      // An anonymous group (level 258): its members may; Zulip names no group in the error.
+      const anon = JSON.parse(group.can_mention_group_anon) as AnonymousGroup;
+      if (sender.is_system_bot !== 1 && await isUserInAnonymousGroup(q, anon, sender.realm_id, sender.id)) continue;
+      throw badRequest(`You are not allowed to mention user group '${group.name}'.`);
+    }
     if (group.can_mention_group_id === null) continue;
     const setting = settingGroups.get(group.can_mention_group_id);
     if (setting?.is_system_group === 1 && setting.name === SystemGroup.EVERYONE) continue;

@@ -11,6 +11,7 @@ import {
 } from '../errors.js';
 import { accessStreamById } from '../access/stream.js';
 import { hasPolicyPermission } from '../access/realm-policy.js';
+import { hasRealmGroupPermission } from '../access/realm-group-setting.js';
 import { INVITE_AS_VALUES } from '../lib/invites.js';
 import { isAdminRole, Role } from '../lib/roles.js';
 import { realmUri } from '../lib/realm-host.js';
@@ -64,10 +65,18 @@ async function inviteStreams(q: Q, user: UserRow, ids: number[], missing: (id: n
   return out;
 }
 
-/** Zulip 5's notify_invites_changed: to the organization's administrators. */
-export async function notifyInvitesChanged(tx: Tx, realmId: number): Promise<void> {
-  tx.notify({ type: 'invites_changed' }, await users.listAdminIds(tx.db, realmId), realmId);
+/**
+ * Zulip's notify_invites_changed: to the organization's administrators and (from feature
+ * level 209, when non-administrators may make reusable links) the invite's creator.
+ */
+export async function notifyInvitesChanged(tx: Tx, realmId: number, referrerId?: number): Promise<void> {
+  const ids = await users.listAdminIds(tx.db, realmId);
+  if (referrerId !== undefined && !ids.includes(referrerId)) ids.push(referrerId);
+  tx.notify({ type: 'invites_changed' }, ids, realmId);
 }
+
+/** The feature level from which create_multiuse_invite_group decides who makes reusable links. */
+export const MULTIUSE_GROUP_LEVEL = 209;
 
 const expiryOf = (now: number, minutes: number | null) => (minutes === null ? null : now + minutes * 60);
 
@@ -115,7 +124,7 @@ export async function doInviteUsers(
     });
     tx.later((ctx) => sendInviteMail(ctx, realm, inviter, email, key));
   }
-  await notifyInvitesChanged(tx, realm.id);
+  await notifyInvitesChanged(tx, realm.id, inviter.id);
   return skipped;
 }
 
@@ -129,12 +138,20 @@ async function sendInviteMail(ctx: AppContext, realm: RealmRow, inviter: UserRow
   });
 }
 
-/** POST /invites/multiuse (Zulip's generate_multiuse_invite_backend): administrators only. Answers the link. */
-/** The new link's key (inviteLink makes the URL). */
-export async function doCreateMultiuseInvite(tx: Tx, realm: RealmRow, inviter: UserRow, terms: InviteTerms): Promise<string> {
-  if (!isAdminRole(inviter.role)) throw mustBeAdmin();
-  checkOwnerRequired(terms.inviteAs, inviter);
+/**
+ * POST /invites/multiuse (Zulip's generate_multiuse_invite_backend): the members of the
+ * realm's create_multiuse_invite_group (feature level 209; administrators by default), no
+ * guest; a link for an administrator or a moderator needs an administrator, one for an
+ * owner an owner. Answers the new link's key (inviteLink makes the URL).
+ */
+export async function doCreateMultiuseInvite(tx: Tx, realm: RealmRow, inviter: UserRow, terms: InviteTerms, featureLevel: number): Promise<string> {
+  // Below level 209 the contract is Zulip 5's: administrators only, with its error.
+  if (featureLevel < MULTIUSE_GROUP_LEVEL && !isAdminRole(inviter.role)) throw mustBeAdmin();
+  if (inviter.role === Role.GUEST) throw notForGuests();
+  if (!await hasRealmGroupPermission(tx.db, realm, inviter, 'create_multiuse_invite_group')) throw insufficientPermission();
   if (!INVITE_AS_VALUES.includes(terms.inviteAs)) throw invalidInviteAs();
+  checkOwnerRequired(terms.inviteAs, inviter);
+  if ([Role.OWNER, Role.ADMINISTRATOR, Role.MODERATOR].includes(terms.inviteAs as never) && !isAdminRole(inviter.role)) throw mustBeAdmin();
   const streamRows = await inviteStreams(tx.db, inviter, terms.streamIds, multiuseStreamInvalid);
   const now = nowSeconds();
   const key = newConfirmationKey();
@@ -143,7 +160,7 @@ export async function doCreateMultiuseInvite(tx: Tx, realm: RealmRow, inviter: U
     expires: expiryOf(now, terms.expiresInMinutes), confirmation_key: key, stream_ids: JSON.stringify(streamRows.map((s) => s.id)),
     include_realm_default_subscriptions: flag(terms.includeDefaults),
   });
-  await notifyInvitesChanged(tx, realm.id);
+  await notifyInvitesChanged(tx, realm.id, inviter.id);
   return key;
 }
 
@@ -167,16 +184,23 @@ export async function doRevokeInvite(tx: Tx, realm: RealmRow, user: UserRow, id:
   const invite = await pendingInvite(tx.db, realm, id, false);
   checkControls(user, invite);
   await invites.finish(tx.db, invite.id, INVITE_STATUS.REVOKED);
-  await notifyInvitesChanged(tx, realm.id);
+  await notifyInvitesChanged(tx, realm.id, invite.referred_by);
 }
 
-/** DELETE /invites/multiuse/{id}: administrators only. */
-export async function doRevokeMultiuseInvite(tx: Tx, realm: RealmRow, user: UserRow, id: number): Promise<void> {
-  if (!isAdminRole(user.role)) throw mustBeAdmin();
+/**
+ * DELETE /invites/multiuse/{id}: its creator (feature level 209: any member who could make
+ * it), else administrators (and owners for a link that makes owners).
+ */
+export async function doRevokeMultiuseInvite(tx: Tx, realm: RealmRow, user: UserRow, id: number, featureLevel: number): Promise<void> {
+  if (featureLevel < MULTIUSE_GROUP_LEVEL && !isAdminRole(user.role)) throw mustBeAdmin();
+  if (user.role === Role.GUEST) throw notForGuests();
   const invite = await pendingInvite(tx.db, realm, id, true);
-  checkOwnerRequired(invite.invited_as, user);
+  if (invite.referred_by !== user.id) {
+    checkOwnerRequired(invite.invited_as, user);
+    if (!isAdminRole(user.role)) throw mustBeAdmin();
+  }
   await invites.finish(tx.db, invite.id, INVITE_STATUS.REVOKED);
-  await notifyInvitesChanged(tx, realm.id);
+  await notifyInvitesChanged(tx, realm.id, invite.referred_by);
 }
 
 /** POST /invites/{id}/resend: the same link mailed again. Answers the new invitation time. */

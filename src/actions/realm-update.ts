@@ -15,13 +15,14 @@ import { isValidUrl } from '../lib/linkifier-rules.js';
 import { accessStreamById } from '../access/stream.js';
 import { renderMessage } from '../markdown/bounded.js';
 import { renderContextFor } from '../reads/render-context.js';
-import { REALM_PERMISSION_SETTINGS } from '../lib/permission-settings.js';
 import { SystemGroup } from '../lib/system-groups.js';
 import { accessUserGroupForSetting } from '../access/group-setting.js';
 import { userGroups } from '../store/repos/user-groups.js';
 import {
   POLICY_OF, PRIVATE_MESSAGES_DISABLED, REALM_GROUP_SETTING_LEVELS, REALM_GROUP_SETTING_NAMES, policyOfGroup, realmGroupSetting, type RealmGroupSettingName,
 } from '../lib/realm-group-settings.js';
+import { REALM_PERMISSION_SETTINGS, type RealmPermissionSettingName } from '../lib/permission-settings.js';
+import { realmGroupSettingId } from '../access/realm-group-setting.js';
 
 export interface RealmUpdateRequest {
   name?: string | undefined;
@@ -39,6 +40,8 @@ export interface RealmUpdateRequest {
   stringId?: string | undefined;
   /** Levels 264-270's group-setting values: a system group's id. */
   groupSettings?: Partial<Record<RealmGroupSettingName, number | undefined>>;
+  /** The realm group settings of levels 209 and 225, stored by group id. */
+  groupIdSettings?: Partial<Record<RealmPermissionSettingName, number | undefined>>;
 }
 
 // Zulip's JITSI_SERVER_URL_MAX_LENGTH.
@@ -100,6 +103,8 @@ async function checkRealmUpdate(ctx: AppContext, realm: RealmRow, user: UserRow,
     wanted.message_retention_days = parseLimit('message_retention_days', req.messageRetentionDays, { unlimited: -1 });
   }
   for (const name of Object.keys(req.settings)) if (OWNER_ONLY_SETTINGS.has(name) && !isOwner) throw mustBeOwner();
+  // Zulip checks it with invite_to_realm_policy and invite_required: owners only.
+  if (req.groupIdSettings?.create_multiuse_invite_group !== undefined && !isOwner) throw mustBeOwner();
   if (req.messageContentEditLimitSeconds !== undefined) {
     // Before level 138 no limit was 0; that request still means it.
     const raw = req.messageContentEditLimitSeconds;
@@ -145,6 +150,18 @@ async function checkRealmUpdate(ctx: AppContext, realm: RealmRow, user: UserRow,
   return wanted;
 }
 
+/** The realm group settings that change, each group checked as Zulip's access_user_group_for_setting does (only when it differs). */
+async function checkGroupSettings(ctx: AppContext, realm: RealmRow, user: UserRow, req: RealmUpdateRequest): Promise<Array<[RealmPermissionSettingName, number]>> {
+  const out: Array<[RealmPermissionSettingName, number]> = [];
+  for (const name of Object.keys(REALM_PERMISSION_SETTINGS) as RealmPermissionSettingName[]) {
+    const id = req.groupIdSettings?.[name];
+    if (id === undefined || id === await realmGroupSettingId(ctx.store.db, realm, name)) continue;
+    await accessUserGroupForSetting(ctx.store.db, user, id, name, REALM_PERMISSION_SETTINGS[name]);
+    out.push([name, id]);
+  }
+  return out;
+}
+
 /**
  * PATCH /realm: changes what differs and answers Zulip's `data` (each changed setting's
  * value, "updated" for text). Events to every active user: a realm/update per changed
@@ -153,6 +170,7 @@ async function checkRealmUpdate(ctx: AppContext, realm: RealmRow, user: UserRow,
  */
 export async function updateRealm(ctx: AppContext, realm: RealmRow, user: UserRow, req: RealmUpdateRequest): Promise<Record<string, unknown>> {
   const wanted = await checkRealmUpdate(ctx, realm, user, req);
+  const groupChanges = await checkGroupSettings(ctx, realm, user, req);
   // Rendered outside the transaction: GET /server_settings shows it as HTML.
   const renderedDescription = req.description === undefined ? undefined
     : (await renderMessage(req.description, await renderContextFor(ctx.store.db, realm, user, req.description))).html;
@@ -176,7 +194,8 @@ export async function updateRealm(ctx: AppContext, realm: RealmRow, user: UserRo
       events.push({ property: 'description', value: req.description });
     }
     for (const [k, v] of changed) own[k] = v;
-    if (changed.length > 0 || patch.description !== undefined) patch.settings = JSON.stringify(own);
+    for (const [k, id] of groupChanges) own[k] = id;
+    if (changed.length > 0 || groupChanges.length > 0 || patch.description !== undefined) patch.settings = JSON.stringify(own);
     if (Object.keys(patch).length === 0) return data;
     await realms.update(tx.db, realm.id, patch);
 
@@ -201,6 +220,11 @@ export async function updateRealm(ctx: AppContext, realm: RealmRow, user: UserRo
         if (level >= REALM_GROUP_SETTING_LEVELS[n]) data[n] = id;
         tx.notify({ type: 'realm', op: 'update_dict', property: 'default', data: { [n]: id } }, audience, realm.id);
       }
+    }
+    // Zulip's do_change_realm_permission_group_setting: one update_dict per setting.
+    for (const [k, id] of groupChanges) {
+      data[k] = id;
+      tx.notify({ type: 'realm', op: 'update_dict', property: 'default', data: { [k]: id } }, audience, realm.id);
     }
     // Before level 150 the answer named the whole message-editing trio whenever one of them changed.
     if (ctx.config.featureLevel < 150 && changed.some(([k]) => (MESSAGE_EDITING_SETTINGS as readonly string[]).includes(k))) {

@@ -4,10 +4,12 @@ import type { RealmRow, UserGroupRow, UserRow } from '../store/rows.js';
 import { userGroups } from '../store/repos/user-groups.js';
 import { users } from '../store/repos/users.js';
 import { CAN_MENTION_GROUP_ID_LEVEL, CAN_MENTION_GROUP_LEVEL, presentUserGroup } from '../presenters/user-group.js';
-import { accessUserGroupForSetting } from '../access/group-setting.js';
+import { accessGroupSettingValue } from '../access/group-setting.js';
+import { canMentionValue, sameGroupSettingValue, type GroupSettingChange, type GroupSettingValue } from '../lib/group-setting-value.js';
 import { GROUP_PERMISSION_SETTINGS } from '../lib/permission-settings.js';
 import { usersOfIds } from '../access/user-group.js';
 import { recursiveSubgroups } from '../reads/user-groups.js';
+import { previousSettingValueMismatched } from '../errors.js';
 import { alreadyGroupMember, alreadySubgroup, notGroupMember, notSubgroup, subgroupCycle, userGroupExists, userGroupNameTooLong } from '../errors.js';
 
 /**
@@ -25,19 +27,27 @@ async function checkNameFree(tx: Tx, realmId: number, name: string): Promise<voi
   if (await userGroups.findByName(tx.db, realmId, name)) throw userGroupExists(name);
 }
 
-/** A can_mention_group to set: the group is checked against the setting (accessUserGroupForSetting) as `acting`. */
-export interface CanMentionChange { acting: UserRow; groupId: number }
+/** A can_mention_group to set: the value is checked against the setting (accessGroupSettingValue) as `acting`. */
+export interface CanMentionChange { acting: UserRow; change: GroupSettingChange }
+
+/** The columns that hold a stored group-setting value. */
+const canMentionColumns = (v: GroupSettingValue) => (typeof v === 'number'
+  ? { can_mention_group_id: v, can_mention_group_anon: null }
+  : { can_mention_group_id: null, can_mention_group_anon: JSON.stringify(v) });
 
 export interface NewUserGroup { name: string; description: string; memberIds: number[]; canMention?: CanMentionChange | undefined }
 
 /** POST /user_groups/create: the members are checked first, then the name (Zulip's order). */
 export async function doCreateUserGroup(tx: Tx, realm: RealmRow, req: NewUserGroup): Promise<UserGroupRow> {
   const members = await usersOfIds(tx.db, realm.id, req.memberIds);
-  const chosen = req.canMention && await accessUserGroupForSetting(tx.db, req.canMention.acting, req.canMention.groupId, 'can_mention_group', GROUP_PERMISSION_SETTINGS.can_mention_group);
+  const chosen = req.canMention && await accessGroupSettingValue(tx.db, req.canMention.acting, req.canMention.change.new, 'can_mention_group', GROUP_PERMISSION_SETTINGS.can_mention_group);
   await checkNameFree(tx, realm.id, req.name);
   // Zulip's default for can_mention_group (level 191): role:everyone.
   const everyone = (await userGroups.systemGroupsByName(tx.db, realm.id)).get(SystemGroup.EVERYONE);
-  const group = await userGroups.insert(tx.db, { realm_id: realm.id, name: req.name, description: req.description, can_mention_group_id: chosen?.id ?? everyone?.id ?? null });
+  const value = chosen ?? everyone?.id;
+  const group = await userGroups.insert(tx.db, {
+    realm_id: realm.id, name: req.name, description: req.description, ...(value === undefined ? { can_mention_group_id: null } : canMentionColumns(value)),
+  });
   const ids = members.map((u) => u.id);
   await userGroups.insertMembers(tx.db, group.id, ids);
   await notifyGroup(tx, realm.id, { type: 'user_group', op: 'add', group: presentUserGroup(group, ids, [], tx.featureLevel) });
@@ -56,12 +66,15 @@ export async function doUpdateUserGroup(tx: Tx, group: UserGroupRow, change: { n
     await notifyGroup(tx, group.realm_id, { type: 'user_group', op: 'update', group_id: group.id, data: { description: change.description } });
   }
   const mention = change.canMention;
-  if (mention && mention.groupId !== group.can_mention_group_id) {
-    const chosen = await accessUserGroupForSetting(tx.db, mention.acting, mention.groupId, 'can_mention_group', GROUP_PERMISSION_SETTINGS.can_mention_group);
-    await userGroups.update(tx.db, group.id, { can_mention_group_id: chosen.id });
+  const current = canMentionValue(group);
+  // Zulip's validate_group_setting_value_change: a stale `old` (level 260) refuses the edit; the same value changes nothing.
+  if (mention?.change.old !== undefined && (current === null || !sameGroupSettingValue(mention.change.old, current))) throw previousSettingValueMismatched();
+  if (mention && (current === null || !sameGroupSettingValue(mention.change.new, current))) {
+    const chosen = await accessGroupSettingValue(tx.db, mention.acting, mention.change.new, 'can_mention_group', GROUP_PERMISSION_SETTINGS.can_mention_group);
+    await userGroups.update(tx.db, group.id, canMentionColumns(chosen));
     // Named as the level names the field (can_mention_group_id before 198); no event below 191, where groups do not carry it.
     const key = tx.featureLevel >= CAN_MENTION_GROUP_LEVEL ? 'can_mention_group' : tx.featureLevel >= CAN_MENTION_GROUP_ID_LEVEL ? 'can_mention_group_id' : undefined;
-    if (key) await notifyGroup(tx, group.realm_id, { type: 'user_group', op: 'update', group_id: group.id, data: { [key]: chosen.id } });
+    if (key) await notifyGroup(tx, group.realm_id, { type: 'user_group', op: 'update', group_id: group.id, data: { [key]: chosen } });
   }
 }
 

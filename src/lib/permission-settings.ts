@@ -38,18 +38,41 @@ export const GROUP_PERMISSION_SETTINGS = {
   }),
 } as const;
 
-export type PermissionSettingName = keyof typeof STREAM_PERMISSION_SETTINGS | keyof typeof GROUP_PERMISSION_SETTINGS;
+export type PermissionSettingName = keyof typeof STREAM_PERMISSION_SETTINGS | keyof typeof GROUP_PERMISSION_SETTINGS | keyof typeof REALM_PERMISSION_SETTINGS;
 
 /**
- * Realm.REALM_PERMISSION_GROUP_SETTINGS. Levels 264-270 (src/lib/realm-group-settings.ts):
- * Parley takes system groups only for these, hence require_system_group.
+ * Realm.REALM_PERMISSION_GROUP_SETTINGS: create_multiuse_invite_group (feature level 209),
+ * can_access_all_users_group (225), and the settings of levels 264-270 that replaced policies
+ * (src/lib/realm-group-settings.ts). Parley takes system groups only for these, hence
+ * require_system_group. Zulip also allows role:members for can_access_all_users_group, which
+ * limits what guests see of other users; Parley shows every user to everyone, so it allows
+ * only role:everyone (and says so in allowed_system_groups).
  */
 export const REALM_PERMISSION_SETTINGS = {
+  create_multiuse_invite_group: setting({
+    require_system_group: true, allow_internet_group: false, allow_owners_group: false, allow_nobody_group: true, allow_everyone_group: false,
+    default_group_name: SystemGroup.ADMINISTRATORS, id_field_name: 'create_multiuse_invite_group_id',
+  }),
+  can_access_all_users_group: setting({
+    require_system_group: true, allow_internet_group: false, allow_owners_group: false, allow_nobody_group: false, allow_everyone_group: true,
+    default_group_name: SystemGroup.EVERYONE, id_field_name: 'can_access_all_users_group_id', allowed_system_groups: [SystemGroup.EVERYONE],
+  }),
   can_create_public_channel_group: setting({ require_system_group: true, allow_nobody_group: false, default_group_name: SystemGroup.MEMBERS, id_field_name: 'can_create_public_channel_group_id' }),
   can_create_private_channel_group: setting({ require_system_group: true, allow_nobody_group: false, default_group_name: SystemGroup.MEMBERS, id_field_name: 'can_create_private_channel_group_id' }),
   direct_message_initiator_group: setting({ require_system_group: true, allow_owners_group: true, allow_everyone_group: true, default_group_name: SystemGroup.EVERYONE, id_field_name: 'direct_message_initiator_group_id' }),
   direct_message_permission_group: setting({ require_system_group: true, allow_owners_group: true, allow_everyone_group: true, default_group_name: SystemGroup.EVERYONE, id_field_name: 'direct_message_permission_group_id' }),
 } as const;
+export type RealmPermissionSettingName = keyof typeof REALM_PERMISSION_SETTINGS;
+
+/** The feature level that added each realm group setting. */
+export const REALM_PERMISSION_SETTING_LEVELS: Record<RealmPermissionSettingName, number> = {
+  create_multiuse_invite_group: 209,
+  can_access_all_users_group: 225,
+  can_create_public_channel_group: 264,
+  can_create_private_channel_group: 266,
+  direct_message_initiator_group: 270,
+  direct_message_permission_group: 270,
+};
 
 /**
  * Register's `server_supported_permission_settings` (feature level 221; Zulip's
@@ -57,7 +80,8 @@ export const REALM_PERMISSION_SETTINGS = {
  * states them: `allowed_system_groups` from level 225, where it was added.
  */
 export function serverSupportedPermissionSettings(featureLevel: number): Record<'realm' | 'stream' | 'group', Record<string, Partial<GroupPermissionSetting>>> {
-  const shown = (all: Record<string, GroupPermissionSetting>) => Object.fromEntries(Object.entries(all).map(([name, s]) => {
+  const shown = (all: Record<string, GroupPermissionSetting>) => Object.fromEntries(Object.entries(all)
+    .filter(([name]) => featureLevel >= (REALM_PERMISSION_SETTING_LEVELS[name as RealmPermissionSettingName] ?? 0)).map(([name, s]) => {
     const { allowed_system_groups: allowed, ...rest } = s;
     return [name, featureLevel >= 225 ? { ...rest, allowed_system_groups: allowed } : rest];
   }));

@@ -1,5 +1,6 @@
 import type { UserGroupRow } from '../rows.js';
 import type { WireUserGroup } from '../schemas/wire.js';
+import { canMentionValue } from '../lib/group-setting-value.js';
 
 /**
  * A user group as Zulip serialises it (user_groups_in_realm_serialized): members and
@@ -19,9 +20,11 @@ export function presentUserGroup(g: UserGroupRow, memberIds: readonly number[], 
     id: g.id, name: g.name, description: g.description, members: [...memberIds].sort((a, b) => a - b),
     direct_subgroup_ids: [...subgroupIds].sort((a, b) => a - b), is_system_group: g.is_system_group === 1,
   };
-  if (featureLevel !== undefined && g.can_mention_group_id !== null) {
-    if (featureLevel >= CAN_MENTION_GROUP_LEVEL) out.can_mention_group = g.can_mention_group_id;
-    else if (featureLevel >= CAN_MENTION_GROUP_ID_LEVEL) out.can_mention_group_id = g.can_mention_group_id;
+  // An anonymous group (level 258) shows as {direct_members, direct_subgroups}: only a client that sent one can meet it.
+  const value = canMentionValue(g);
+  if (featureLevel !== undefined && value !== null) {
+    if (featureLevel >= CAN_MENTION_GROUP_LEVEL) out.can_mention_group = value;
+    else if (featureLevel >= CAN_MENTION_GROUP_ID_LEVEL) out.can_mention_group_id = value;
   }
   return out;
 }

@@ -29,11 +29,19 @@ const ReactionType = Type.Union([Type.Literal('unicode_emoji'), Type.Literal('re
  * ascending. `direct_subgroup_ids` arrived with subgroups (feature level 127/131); Parley
  * has none, and sends the empty list because newer clients (the Flutter app) require it.
  */
+/** A group-setting value (feature level 258): a named group's id, or an anonymous group. */
+export const WireGroupSettingValue = Type.Union([
+  Type.Integer(),
+  Type.Object({ direct_members: Type.Array(Type.Integer()), direct_subgroups: Type.Array(Type.Integer()) }, { additionalProperties: false }),
+]);
+
 export const WireUserGroup = Type.Object({
   id: Type.Integer(), name: Type.String(), description: Type.String(), members: Type.Array(Type.Integer()),
   direct_subgroup_ids: Type.Array(Type.Integer()), is_system_group: Type.Boolean(),
-  can_mention_group_id: Type.Optional(Type.Integer({ description: 'Feature levels 191 to 197: the group whose members may mention this one.' })),
-  can_mention_group: Type.Optional(Type.Integer({ description: 'From feature level 198 (was can_mention_group_id): the group whose members may mention this one.' })),
+  can_mention_group_id: Type.Optional(Type.Union(WireGroupSettingValue.anyOf, { description: 'Feature levels 191 to 197: the group whose members may mention this one.' })),
+  can_mention_group: Type.Optional(Type.Union(WireGroupSettingValue.anyOf, {
+    description: 'From feature level 198 (was can_mention_group_id): the group whose members may mention this one; from 258 it may be an anonymous group.',
+  })),
 }, closed('UserGroup', 'A user group of the organization, its members by user id, ascending.'));
 export type WireUserGroup = Static<typeof WireUserGroup>;
 

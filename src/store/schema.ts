@@ -293,6 +293,8 @@ export interface UserGroupTable {
   is_system_group: Generated<number>;
   /** Who may mention the group (feature level 191; migration 040): a group's id, null only before it. */
   can_mention_group_id: number | null;
+  /** An anonymous group as can_mention_group (level 258; migration 048): JSON `{direct_members, direct_subgroups}`; null when it is can_mention_group_id. */
+  can_mention_group_anon: string | null;
 }
 export type UserGroupRow = Selectable<UserGroupTable>;
 

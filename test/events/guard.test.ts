@@ -359,6 +359,8 @@ test('user groups: create, rename and describe, members in and out, delete', asy
   const id = (await t.api('GET', '/api/v1/user_groups', { as: viewer })).body.user_groups.find((x: any) => x.name === 'guarded').id;
   await g('rename and describe', api(other, 'PATCH', `/user_groups/${id}`, { name: 'guarded2', description: 'd2' }));
   await g('add and remove members', api(other, 'POST', `/user_groups/${id}/members`, { add: [viewer.id, t.owner.id], delete: [other.id] }));
+  // can_mention_group as an anonymous group (level 258), by {new} (260); groups carry the field from 191.
+  if (FEATURE_LEVEL >= 258) await g('anonymous can_mention_group', api(t.owner, 'PATCH', `/user_groups/${id}`, { can_mention_group: { new: { direct_members: [viewer.id, other.id], direct_subgroups: [] } } }));
   await g('delete the group', api(other, 'DELETE', `/user_groups/${id}`));
 });
 
@@ -424,6 +426,12 @@ test('organization settings: realm update, user settings defaults', async () => 
   await patch({ create_private_stream_policy: 1, direct_message_initiator_group: sys.get('role:everyone') })();
   await guard('user settings defaults', other, api(t.owner, 'PATCH', '/realm/user_settings_defaults', { enter_sends: true, emojiset: 'twitter' }),
     REGISTER, realmKeys);
+  // A realm group setting: realm/update_dict (its register key from level 209).
+  const moderators = (await t.app.ctx.store.db.selectFrom('user_group').select('id').where('name', '=', 'role:moderators')
+    .where('realm_id', '=', t.owner.row.realm_id).executeTakeFirstOrThrow()).id;
+  const groupSet = await guard('create_multiuse_invite_group', other, patch({ create_multiuse_invite_group: moderators }), REGISTER,
+    [...realmKeys, 'realm_create_multiuse_invite_group']);
+  assert.deepEqual(groupSet.map((e) => [e.op, e.property, e.data]), [['update_dict', 'default', { create_multiuse_invite_group: moderators }]]);
   await patch({ edit_topic_policy: 5, message_content_edit_limit_seconds: 600, message_retention_days: 'unlimited', wildcard_mention_policy: 5, require_unique_names: false })();
 });
 

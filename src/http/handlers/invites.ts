@@ -92,14 +92,14 @@ export const inviteRoutes: Route[] = [
         inviteAs: inviteAs(r.args), streamIds: r.args.stream_ids ?? [], expiresInMinutes: expiresInMinutes(r.args),
         includeDefaults: includeDefaults(r.args.include_realm_default_subscriptions, r.ctx.config.featureLevel),
       };
-      return { invite_link: inviteLink(r.ctx, r.realm, await transact(r.ctx, (tx) => doCreateMultiuseInvite(tx, r.realm, r.user, terms))) };
+      return { invite_link: inviteLink(r.ctx, r.realm, await transact(r.ctx, (tx) => doCreateMultiuseInvite(tx, r.realm, r.user, terms, r.ctx.config.featureLevel))) };
     },
   }),
   route({
     method: 'DELETE', path: '/invites/multiuse/:invite_id', auth: 'user', summary: 'Revoke a reusable invitation link', answer: NoAnswer,
     handler: async (r) => {
       const id = pathInt(r, 'invite_id');
-      return done(transact(r.ctx, (tx) => doRevokeMultiuseInvite(tx, r.realm, r.user, id)));
+      return done(transact(r.ctx, (tx) => doRevokeMultiuseInvite(tx, r.realm, r.user, id, r.ctx.config.featureLevel)));
     },
   }),
   route({

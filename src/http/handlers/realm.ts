@@ -34,6 +34,8 @@ const REALM_PARAMS = {
   can_create_private_channel_group: Opt(Int({ description: 'A system group\'s id (level 266)' })),
   direct_message_initiator_group: Opt(Int({ description: 'A system group\'s id (level 270)' })),
   direct_message_permission_group: Opt(Int({ description: 'A system group\'s id (level 270)' })),
+  create_multiuse_invite_group: Opt(Int({ description: 'The id of a system group whose members may create reusable invitation links (level 209)' })),
+  can_access_all_users_group: Opt(Int({ description: 'The id of the system group whose members see every user: role:everyone only (level 225)' })),
 };
 type RealmArgs = ArgsOf<typeof REALM_PARAMS>;
 
@@ -103,6 +105,7 @@ export const realmRoutes: Route[] = [
           direct_message_initiator_group: r.args.direct_message_initiator_group,
           direct_message_permission_group: r.args.direct_message_permission_group,
         },
+        groupIdSettings: { create_multiuse_invite_group: r.args.create_multiuse_invite_group, can_access_all_users_group: r.args.can_access_all_users_group },
       });
     },
   }),

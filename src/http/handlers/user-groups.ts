@@ -1,23 +1,35 @@
 import { done, NoAnswer, pathInt, route, type AuthedRequest, type Route } from '../route.js';
-import { Bool, Default, Int, IntList, Opt, Str, Type, type ArgsOf } from '../../schemas/params.js';
+import { AnyJson, Bool, Default, Int, IntList, Opt, Str, Type, type ArgsOf } from '../../schemas/params.js';
+import { decodeGroupSettingChange } from '../../lib/group-setting-value.js';
 import { LIST_LIMITS } from '../../lib/limits.js';
 import { transact } from '../../actions/transaction.js';
 import { accessUserGroupById, accessUserGroupsAsPotentialSubgroups, checkCanEditUserGroups } from '../../access/user-group.js';
 import { accessUserById } from '../../access/user.js';
 import {
   doAddUserGroupMembers, doAddUserGroupSubgroups, doCreateUserGroup, doDeleteUserGroup, doRemoveUserGroupMembers, doRemoveUserGroupSubgroups,
-  doUpdateUserGroup,
+  doUpdateUserGroup, type CanMentionChange,
 } from '../../actions/user-groups.js';
 import { realmUserGroups, userGroupMemberIds, userGroupSubgroupIds } from '../../reads/user-groups.js';
-import { groupNothingToDo, noNewData } from '../../errors.js';
+import { badRequest, groupNothingToDo, noNewData } from '../../errors.js';
 import { WireUserGroup } from '../../schemas/wire.js';
 
-/** can_mention_group (feature level 198), formerly can_mention_group_id (191): a group's id; the newer name wins. */
+/**
+ * can_mention_group (feature level 198), formerly can_mention_group_id (191): a group's id;
+ * the newer name wins. From 258 an anonymous group `{direct_members, direct_subgroups}`; on
+ * PATCH from 260 `{new, old}` (a bare value is still taken, at every level).
+ */
 const CAN_MENTION = {
-  can_mention_group: Opt(Int({ description: 'Feature level 198: the group whose members may mention this one' })),
+  can_mention_group: Opt(AnyJson({ description: 'Feature level 198: the group whose members may mention this one (an id; from 258 or {direct_members, direct_subgroups}; PATCH from 260 {new, old})' })),
   can_mention_group_id: Opt(Int({ description: 'Feature level 191 (renamed can_mention_group at 198)' })),
 };
-const canMentionParam = (a: { can_mention_group?: number | undefined; can_mention_group_id?: number | undefined }) => a.can_mention_group ?? a.can_mention_group_id;
+function canMentionParam(r: AuthedRequest<ArgsOf<typeof CAN_MENTION>>, withOld: boolean): CanMentionChange | undefined {
+  const raw = r.args.can_mention_group ?? r.args.can_mention_group_id;
+  if (raw === undefined) return undefined;
+  const change = decodeGroupSettingChange('can_mention_group', raw);
+  // POST /user_groups/create takes a value, not a change.
+  if (!withOld && typeof raw === 'object' && raw !== null && 'new' in raw) throw badRequest('Invalid can_mention_group');
+  return { acting: r.user, change };
+}
 
 /** Members or subgroups to add and to remove; Zulip reads `delete` before `add`. */
 const ADD_DELETE = { delete: Opt(IntList(LIST_LIMITS.users)), add: Opt(IntList(LIST_LIMITS.users)) };
@@ -44,8 +56,8 @@ export const userGroupRoutes: Route[] = [
     handler: async (r) => {
       checkCanEditUserGroups(r.user, r.realm);
       const { name, members: memberIds, description } = r.args;
-      const canMention = canMentionParam(r.args);
-      return done(transact(r.ctx, (tx) => doCreateUserGroup(tx, r.realm, { name, description, memberIds, canMention: canMention === undefined ? undefined : { acting: r.user, groupId: canMention } })));
+      const canMention = canMentionParam(r, false);
+      return done(transact(r.ctx, (tx) => doCreateUserGroup(tx, r.realm, { name, description, memberIds, canMention })));
     },
   }),
   route({
@@ -56,11 +68,11 @@ export const userGroupRoutes: Route[] = [
       checkCanEditUserGroups(r.user, r.realm);
       const id = pathInt(r, 'user_group_id');
       const { name, description } = r.args;
-      const canMention = canMentionParam(r.args);
+      const canMention = canMentionParam(r, true);
       if (!name && !description && canMention === undefined) throw noNewData();
       // An empty name leaves the name as it is: a group is never renamed to nothing.
       return done(transact(r.ctx, async (tx) => doUpdateUserGroup(tx, await accessUserGroupById(tx.db, r.user, id),
-        { name: name || undefined, description, canMention: canMention === undefined ? undefined : { acting: r.user, groupId: canMention } })));
+        { name: name || undefined, description, canMention })));
     },
   }),
   route({

@@ -1,3 +1,4 @@
+import { realmGroupSettingsState } from './realm-groups.js';
 import type { Q, RealmRow, UserRow } from '../../store/rows.js';
 import type { Config } from '../../config.js';
 import type { Capabilities } from '../../events/queue.js';
@@ -59,7 +60,7 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
   if (want('realm')) {
     // Group-setting values (levels 264-270) are system group ids.
     const ids = config.featureLevel >= 264 ? new Map([...(await userGroups.systemGroupsByName(db, realm.id))].map(([n, g]) => [n, g.id])) : undefined;
-    Object.assign(state, realmState(config, realm, user, ids));
+    Object.assign(state, realmState(config, realm, user, ids), await realmGroupSettingsState(db, config, realm));
   }
   if (want('realm_user')) {
     const email = deliveryEmailOpts(user, realm, config.featureLevel);

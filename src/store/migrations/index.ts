@@ -36,6 +36,7 @@ import * as m044 from './044-flags.js';
 import * as m045 from './045-scheduled-messages.js';
 import * as m046 from './046-stream-creator.js';
 import * as m047 from './047-delivery-email-index.js';
+import * as m048 from './048-anonymous-group-settings.js';
 import * as m050 from './050-attachment-dimensions.js';
 
 /**
@@ -87,5 +88,6 @@ export const migrations: Migration[] = [
   { name: '045-scheduled-messages', up: m045.up },
   { name: '046-stream-creator', up: m046.up },
   { name: '047-delivery-email-index', up: m047.up },
+  { name: '048-anonymous-group-settings', up: m048.up },
   { name: '050-attachment-dimensions', up: m050.up },
 ];

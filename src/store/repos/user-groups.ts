@@ -56,10 +56,10 @@ export const userGroups = {
     if (ids.length > 0) await q.updateTable('user_group').set({ can_mention_group_id: groupId }).where('id', 'in', ids).execute();
   },
 
-  insert: async (q: Q, row: { realm_id: number; name: string; description: string; is_system_group?: number; can_mention_group_id: number | null }): Promise<UserGroupRow> =>
+  insert: async (q: Q, row: { realm_id: number; name: string; description: string; is_system_group?: number; can_mention_group_id: number | null; can_mention_group_anon?: string | null }): Promise<UserGroupRow> =>
     q.insertInto('user_group').values(row).returningAll().executeTakeFirstOrThrow(),
 
-  update: async (q: Q, id: number, change: Partial<Pick<UserGroupRow, 'name' | 'description' | 'can_mention_group_id'>>): Promise<void> => {
+  update: async (q: Q, id: number, change: Partial<Pick<UserGroupRow, 'name' | 'description' | 'can_mention_group_id' | 'can_mention_group_anon'>>): Promise<void> => {
     await q.updateTable('user_group').set(change).where('id', '=', id).execute();
   },
 
