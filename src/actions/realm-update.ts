@@ -21,7 +21,7 @@ import { userGroups } from '../store/repos/user-groups.js';
 import {
   POLICY_OF, PRIVATE_MESSAGES_DISABLED, REALM_GROUP_SETTING_LEVELS, REALM_GROUP_SETTING_NAMES, policyOfGroup, realmGroupSetting, type RealmGroupSettingName,
 } from '../lib/realm-group-settings.js';
-import { REALM_PERMISSION_SETTINGS, type RealmPermissionSettingName } from '../lib/permission-settings.js';
+import { ID_STORED_REALM_GROUP_SETTINGS, REALM_PERMISSION_SETTINGS, type RealmPermissionSettingName } from '../lib/permission-settings.js';
 import { realmGroupSettingId } from '../access/realm-group-setting.js';
 
 export interface RealmUpdateRequest {
@@ -153,7 +153,7 @@ async function checkRealmUpdate(ctx: AppContext, realm: RealmRow, user: UserRow,
 /** The realm group settings that change, each group checked as Zulip's access_user_group_for_setting does (only when it differs). */
 async function checkGroupSettings(ctx: AppContext, realm: RealmRow, user: UserRow, req: RealmUpdateRequest): Promise<Array<[RealmPermissionSettingName, number]>> {
   const out: Array<[RealmPermissionSettingName, number]> = [];
-  for (const name of Object.keys(REALM_PERMISSION_SETTINGS) as RealmPermissionSettingName[]) {
+  for (const name of ID_STORED_REALM_GROUP_SETTINGS) {
     const id = req.groupIdSettings?.[name];
     if (id === undefined || id === await realmGroupSettingId(ctx.store.db, realm, name)) continue;
     await accessUserGroupForSetting(ctx.store.db, user, id, name, REALM_PERMISSION_SETTINGS[name]);

@@ -64,6 +64,12 @@ export const REALM_PERMISSION_SETTINGS = {
 } as const;
 export type RealmPermissionSettingName = keyof typeof REALM_PERMISSION_SETTINGS;
 
+/**
+ * The realm group settings stored by group id (src/access/realm-group-setting.ts); those of
+ * levels 264-270 are stored as the policies they replaced (src/lib/realm-group-settings.ts).
+ */
+export const ID_STORED_REALM_GROUP_SETTINGS = ['create_multiuse_invite_group', 'can_access_all_users_group'] as const satisfies readonly RealmPermissionSettingName[];
+
 /** The feature level that added each realm group setting. */
 export const REALM_PERMISSION_SETTING_LEVELS: Record<RealmPermissionSettingName, number> = {
   create_multiuse_invite_group: 209,

@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { testApp, asTestUser, HOST, type TestApp, type TestUser } from '../helpers/app.js';
+import { testApp, asTestUser, FEATURE_LEVEL, HOST, type TestApp, type TestUser } from '../helpers/app.js';
 import { EventLog } from '../helpers/events.js';
 import { createStreams } from '../helpers/streams.js';
 import { Role } from '../../src/lib/roles.js';
@@ -205,9 +205,16 @@ test('DELETE /bots/{bot_id} deactivates; reactivation through POST /users/{id}/r
   log.clear();
   assert.deepEqual((await t.api('DELETE', `/api/v1/bots/${bot.id}`, { as: bob })).body, err('Insufficient permission'));
   assert.equal((await t.api('DELETE', `/api/v1/bots/${bot.id}`, { as: alice })).status, 200);
-  assert.deepEqual(log.one('realm_bot', 'remove').event, { type: 'realm_bot', op: 'remove', bot: { user_id: bot.id, full_name: bot.row.full_name } });
-  assert.deepEqual(userIdsOf('realm_bot', 'remove'), sorted(t.owner.id, admin.id, alice.id));
-  assert.ok(log.one('realm_user', 'remove').userIds.includes(bob.id));
+  // From level 222 a deactivation is an update with is_active (test/users/deactivation-events.test.ts).
+  if (FEATURE_LEVEL >= 222) {
+    assert.deepEqual(log.one('realm_bot', 'update').event, { type: 'realm_bot', op: 'update', bot: { user_id: bot.id, is_active: false } });
+    assert.deepEqual(userIdsOf('realm_bot', 'update'), sorted(t.owner.id, admin.id, alice.id));
+    assert.ok(log.one('realm_user', 'update').userIds.includes(bob.id));
+  } else {
+    assert.deepEqual(log.one('realm_bot', 'remove').event, { type: 'realm_bot', op: 'remove', bot: { user_id: bot.id, full_name: bot.row.full_name } });
+    assert.deepEqual(userIdsOf('realm_bot', 'remove'), sorted(t.owner.id, admin.id, alice.id));
+    assert.ok(log.one('realm_user', 'remove').userIds.includes(bob.id));
+  }
   assert.equal((await t.api('GET', '/api/v1/users/me', { as: bot })).status, 401, 'a deactivated bot cannot authenticate');
   // Again: nothing to do, as in Zulip.
   log.clear();
@@ -219,7 +226,7 @@ test('DELETE /bots/{bot_id} deactivates; reactivation through POST /users/{id}/r
   assert.deepEqual((await t.api('DELETE', `/api/v1/bots/${bob.id}`, { as: t.owner })).body, err('No such bot'));
   log.clear();
   assert.equal((await t.api('POST', `/api/v1/users/${bot.id}/reactivate`, { as: admin })).status, 200);
-  const add = log.one('realm_bot', 'add');
+  const add = log.one('realm_bot', FEATURE_LEVEL >= 222 ? 'update' : 'add');
   assert.deepEqual(sorted(...add.userIds), sorted(t.owner.id, admin.id, alice.id));
   assert.equal((add.event as any).bot.is_active, true);
   assert.equal((await t.api('GET', '/api/v1/users/me', { as: bot })).status, 200);
@@ -230,7 +237,7 @@ test("deactivating a human deactivates the bots they own", async () => {
   const bot = await newBot(owner);
   log.clear();
   assert.equal((await t.api('DELETE', `/api/v1/users/${owner.id}`, { as: t.owner })).status, 200);
-  assert.equal(log.one('realm_bot', 'remove').event.bot.user_id, bot.id);
+  assert.equal(log.one('realm_bot', FEATURE_LEVEL >= 222 ? 'update' : 'remove').event.bot.user_id, bot.id);
   assert.equal((await t.api('GET', '/api/v1/users/me', { as: bot })).status, 401);
 });
 

@@ -225,10 +225,12 @@ test('unread count and mentions follow muting: muted stream, its unmuted and fol
   const muteStream = (value: boolean) => api(viewer, 'POST', '/users/me/subscriptions/properties', { subscription_data: [{ stream_id: quiet, property: 'is_muted', value }] });
   await guarded('mute the stream', muteStream(true));
   await guarded('unmute a topic of the muted stream', api(viewer, 'POST', '/user_topics', { stream_id: quiet, topic: 'kept', visibility_policy: 2 }));
-  await guarded('follow another', api(viewer, 'POST', '/user_topics', { stream_id: quiet, topic: 'HUSHED', visibility_policy: 3 }));
-  await guarded('a message to the muted stream and one to its unmuted topic', async () => {
+  // A topic with no messages yet: 'hushed' mentions the viewer, who follows it already from level 235.
+  await guarded('follow another', api(viewer, 'POST', '/user_topics', { stream_id: quiet, topic: 'Fresh', visibility_policy: 3 }));
+  await guarded('a message to the muted stream, its unmuted and its followed topic', async () => {
     await send('loud', 'more @**all**');
     await send('kept', 'more');
+    await send('fresh', 'news');
   });
   await guarded('unmute the stream, mute a topic', async () => {
     await muteStream(false)();
@@ -238,13 +240,14 @@ test('unread count and mentions follow muting: muted stream, its unmuted and fol
   const ids = (topic: string) => reg.unread_msgs.streams.find((s: any) => s.stream_id === quiet && s.topic === topic)?.unread_message_ids ?? [];
   // The muted topic's messages stay listed but are not counted, nor is its wildcard mention.
   assert.equal(ids('loud').length, 2);
-  const elsewhere = reg.unread_msgs.count - ids('kept').length - ids('hushed').length;
+  const elsewhere = reg.unread_msgs.count - ids('kept').length - ids('hushed').length - ids('fresh').length;
   const all = reg.unread_msgs.pms.concat(reg.unread_msgs.huddles, reg.unread_msgs.streams.filter((s: any) => s.stream_id !== quiet))
     .reduce((n: number, e: any) => n + e.unread_message_ids.length, 0);
   assert.equal(elsewhere, all);
   assert.ok(ids('hushed').every((id: number) => reg.unread_msgs.mentions.includes(id)), 'a personal mention in a topic of a muted stream is a mention');
   assert.ok(ids('loud').every((id: number) => !reg.unread_msgs.mentions.includes(id)), 'wildcard mentions in a muted topic are not');
-  for (const topic of ['kept', 'hushed', 'loud']) await api(viewer, 'POST', '/user_topics', { stream_id: quiet, topic, visibility_policy: 0 })();
+  assert.equal(ids('fresh').length, 1);
+  for (const topic of ['kept', 'hushed', 'loud', 'fresh']) await api(viewer, 'POST', '/user_topics', { stream_id: quiet, topic, visibility_policy: 0 })();
   await api(viewer, 'POST', '/mark_stream_as_read', { stream_id: quiet })();
 });
 
@@ -264,7 +267,11 @@ test('message edits: content (mentions on and off), topic moves, resolving, move
   await guard('move to another stream', viewer, api(viewer, 'PATCH', `/messages/${b}`, { stream_id: await streamId('annex'), propagate_mode: 'change_all' }));
   await api(viewer, 'POST', '/users/me/subscriptions', { subscriptions: [{ name: 'closet' }], invite_only: true })();
   const c = await send(viewer, { type: 'stream', to: 'base', topic: 'hidden soon', content: 'c' });
-  await guard('moved into a private stream the viewer is not in', other, api(viewer, 'PATCH', `/messages/${c}`, { stream_id: await streamId('closet', viewer), propagate_mode: 'change_all' }));
+  // A client cannot know its next newest message once its newest is deleted (Zulip's apply_events
+  // asks the database): from level 152 no notice in the old thread makes a newer one, so
+  // max_message_id is left out of this comparison.
+  await guard('moved into a private stream the viewer is not in', other, api(viewer, 'PATCH', `/messages/${c}`, { stream_id: await streamId('closet', viewer), propagate_mode: 'change_all' }),
+    REGISTER, COMPARED.filter((k) => k !== 'max_message_id'));
   assert.ok(base > 0);
 });
 
@@ -438,11 +445,14 @@ test('organization settings: realm update, user settings defaults', async () => 
 test('linkifiers: add, update, remove (the current and the legacy event)', async () => {
   const compared = [...COMPARED, 'realm_linkifiers', 'realm_filters'];
   const linkifier = { pattern: '#(?P<id>[0-9]+)', url_format_string: 'https://trac.example.com/%(id)s' };
+  // From level 176 only clients that take URL templates hear of linkifiers, and never in the legacy event.
+  const templates = FEATURE_LEVEL >= 176;
+  const register = templates ? { ...REGISTER, client_capabilities: { ...REGISTER.client_capabilities, linkifier_url_template: true } } : REGISTER;
   let id = 0;
-  const added = await guard('add a linkifier', viewer, async () => { id = (await api(viewer, 'POST', '/realm/filters', linkifier)()).id; }, REGISTER, compared);
-  assert.deepEqual(added.map((e) => e.type), ['realm_linkifiers', 'realm_filters']);
-  await guard('update a linkifier', viewer, api(viewer, 'PATCH', `/realm/filters/${id}`, { ...linkifier, url_format_string: 'https://bugs.example.com/%(id)s' }), REGISTER, compared);
-  await guard('remove a linkifier', viewer, api(viewer, 'DELETE', `/realm/filters/${id}`), REGISTER, compared);
+  const added = await guard('add a linkifier', viewer, async () => { id = (await api(viewer, 'POST', '/realm/filters', linkifier)()).id; }, register, compared);
+  assert.deepEqual(added.map((e) => e.type), templates ? ['realm_linkifiers'] : ['realm_linkifiers', 'realm_filters']);
+  await guard('update a linkifier', viewer, api(viewer, 'PATCH', `/realm/filters/${id}`, { ...linkifier, url_format_string: 'https://bugs.example.com/%(id)s' }), register, compared);
+  await guard('remove a linkifier', viewer, api(viewer, 'DELETE', `/realm/filters/${id}`), register, compared);
 });
 
 test('uploads: add, update when a message links one and when an edit drops it, remove; no register state (as Zulip 5)', async () => {
@@ -507,7 +517,9 @@ test('heartbeats have their schema', async () => {
 
 test('coverage: every kind of the ParleyEvent union went through the guard, and only through publish()', () => {
   const expected = Object.entries(EVENT_KINDS).flatMap(([type, ops]) => (ops.length === 0 ? [type] : ops.map((op) => `${type}:${op}`)));
-  const missing = expected.filter((k) => !seen.has(k));
+  // Kinds a level retired: deactivation is an update from 222, the legacy linkifier event is gone from 176.
+  const retired: Record<string, number> = { 'realm_user:remove': 222, 'realm_bot:remove': 222, realm_filters: 176 };
+  const missing = expected.filter((k) => !seen.has(k) && !(FEATURE_LEVEL >= (retired[k] ?? Infinity)));
   assert.deepEqual(missing, [], `event kinds without a guard test: ${missing.join(', ')}`);
   // Every envelope the bus carried during these tests was handed to it by publish().
   assert.ok(published.length > 0);

@@ -38,7 +38,9 @@ test('register: the settings and their defaults from their levels, none at 122',
   assert.equal(reg.realm_create_multiuse_invite_group, g['role:administrators']);
   assert.equal(reg.realm_can_access_all_users_group, g['role:everyone']);
   const realm = reg.server_supported_permission_settings.realm;
-  assert.deepEqual(Object.keys(realm).sort(), ['can_access_all_users_group', 'create_multiuse_invite_group']);
+  // Beside levels 264-270's settings (test/realm/realm-group-settings.test.ts).
+  assert.deepEqual(Object.keys(realm).sort(), ['can_access_all_users_group', 'can_create_private_channel_group', 'can_create_public_channel_group',
+    'create_multiuse_invite_group', 'direct_message_initiator_group', 'direct_message_permission_group']);
   assert.deepEqual(realm.create_multiuse_invite_group, {
     require_system_group: true, allow_internet_group: false, allow_owners_group: false, allow_nobody_group: true, allow_everyone_group: false,
     default_group_name: 'role:administrators', id_field_name: 'create_multiuse_invite_group_id', default_for_system_groups: null, allowed_system_groups: [],
