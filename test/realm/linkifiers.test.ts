@@ -1,7 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import zulip from 'zulip-js';
-import { testApp, people, createAcme, ROLES, type TestApp, type TestUser } from '../helpers/app.js';
+import { testApp, people, createAcme, ROLES, FEATURE_LEVEL, type TestApp, type TestUser } from '../helpers/app.js';
 import { assertError, assertOk, assertUnauthenticated, sorted } from '../helpers/assert.js';
 import { EventLog } from '../helpers/events.js';
 import { createStreams } from '../helpers/streams.js';
@@ -28,6 +28,11 @@ after(() => t.close());
 const add = (as: TestUser | null, params: Record<string, unknown>) => t.api('POST', '/api/v1/realm/filters', { as, params });
 const list = async (as: TestUser = member) => assertOk(await t.api('GET', '/api/v1/realm/linkifiers', { as })).linkifiers;
 const TRAC = { pattern: '#(?P<id>[0-9]{2,8})', url_format_string: 'https://trac.example.com/ticket/%(id)s' };
+// Level 176: GET /realm/linkifiers answers RFC 6570 templates (linkifier-templates.test.ts), a missing URL is url_template's.
+const TEMPLATES = FEATURE_LEVEL >= 176;
+const URL_PARAM = TEMPLATES ? 'url_template' : 'url_format_string';
+const listed = (pattern: string, format: string, template: string, id: number) =>
+  (TEMPLATES ? { pattern, url_template: template, id } : { pattern, url_format: format, id });
 
 async function clearAll(): Promise<void> {
   for (const l of await list()) assertOk(await t.api('DELETE', `/api/v1/realm/filters/${l.id}`, { as: admin }));
@@ -48,7 +53,7 @@ test('only administrators change linkifiers; the role is checked before any para
     assertError(await t.api('DELETE', '/api/v1/realm/filters/15', { as: who }), 'Must be an organization administrator', 'UNAUTHORIZED_PRINCIPAL');
   }
   assertError(await add(admin, { url_format_string: TRAC.url_format_string }), "Missing 'pattern' argument", 'REQUEST_VARIABLE_MISSING', 400, { var_name: 'pattern' });
-  assertError(await add(admin, { pattern: TRAC.pattern }), "Missing 'url_format_string' argument", 'REQUEST_VARIABLE_MISSING', 400, { var_name: 'url_format_string' });
+  assertError(await add(admin, { pattern: TRAC.pattern }), `Missing '${URL_PARAM}' argument`, 'REQUEST_VARIABLE_MISSING', 400, { var_name: URL_PARAM });
 });
 
 test('create: every validation message of Zulip 5, in its order, with the messages by field', async () => {
@@ -96,13 +101,13 @@ test('create: every validation message of Zulip 5, in its order, with the messag
 
 test('list, update and delete; "Linkifier not found." for a missing one or another organization\'s', async () => {
   const id = assertOk(await add(admin, TRAC)).id as number;
-  assert.deepEqual(await list(guest), [{ pattern: TRAC.pattern, url_format: TRAC.url_format_string, id }]);
+  assert.deepEqual(await list(guest), [listed(TRAC.pattern, TRAC.url_format_string, 'https://trac.example.com/ticket/{id}', id)]);
   assert.deepEqual(assertOk(await t.api('GET', '/api/v1/realm/filters', { as: member })).filters, [[TRAC.pattern, TRAC.url_format_string, id]]);
   assert.deepEqual(assertOk(await t.api('GET', '/api/v1/realm/linkifiers', { as: acmeOwner, host: `acme.parley.test` })).linkifiers, []);
 
   const updated = { pattern: '#(?P<id>[0-9]+)', url_format_string: 'https://realm.com/my_realm_filter/issues/%(id)s' };
   assertOk(await t.api('PATCH', `/api/v1/realm/filters/${id}`, { as: admin, params: updated }));
-  assert.deepEqual(await list(), [{ pattern: updated.pattern, url_format: updated.url_format_string, id }]);
+  assert.deepEqual(await list(), [listed(updated.pattern, updated.url_format_string, 'https://realm.com/my_realm_filter/issues/{id}', id)]);
   // Its own pattern again is no duplicate.
   assertOk(await t.api('PATCH', `/api/v1/realm/filters/${id}`, { as: admin, params: updated }));
 
@@ -113,7 +118,7 @@ test('list, update and delete; "Linkifier not found." for a missing one or anoth
   assertError(await patch(id, { pattern: 'ZUL-(?P<id>\\d+)', url_format_string: '$fgfg' }), 'Enter a valid URL.', 'BAD_REQUEST', 400,
     { errors: { url_format_string: ['Enter a valid URL.'], __all__: ["Group 'id' in linkifier pattern is not present in URL format string."] } });
   assertError(await patch(id + 1000, TRAC), 'Linkifier not found.');
-  assertError(await patch(id, { pattern: TRAC.pattern }), "Missing 'url_format_string' argument", 'REQUEST_VARIABLE_MISSING', 400, { var_name: 'url_format_string' });
+  assertError(await patch(id, { pattern: TRAC.pattern }), `Missing '${URL_PARAM}' argument`, 'REQUEST_VARIABLE_MISSING', 400, { var_name: URL_PARAM });
 
   const acmeId = assertOk(await t.api('POST', '/api/v1/realm/filters', { as: acmeOwner, host: 'acme.parley.test', params: TRAC })).id as number;
   assertError(await patch(acmeId, TRAC), 'Linkifier not found.');
@@ -136,8 +141,9 @@ test('every change tells every active user the whole list, as realm_linkifiers a
   assert.deepEqual(sorted(legacy.userIds), everyone);
 
   const reg = assertOk(await t.api('POST', '/api/v1/register', { as: member, params: { fetch_event_types: ['realm_linkifiers', 'realm_filters'] } }));
-  assert.deepEqual(reg.realm_linkifiers, [{ pattern: TRAC.pattern, url_format: TRAC.url_format_string, id }]);
-  assert.deepEqual(reg.realm_filters, [[TRAC.pattern, TRAC.url_format_string, id]]);
+  // From level 176 a client without linkifier_url_template gets neither list (linkifier-templates.test.ts covers the capable one).
+  assert.deepEqual(reg.realm_linkifiers, TEMPLATES ? [] : [{ pattern: TRAC.pattern, url_format: TRAC.url_format_string, id }]);
+  assert.deepEqual(reg.realm_filters, TEMPLATES ? [] : [[TRAC.pattern, TRAC.url_format_string, id]]);
 
   log.clear();
   assertOk(await t.api('DELETE', `/api/v1/realm/filters/${id}`, { as: admin }));

@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { testApp, people, createAcme, ACME_HOST, type TestApp, type TestUser } from '../helpers/app.js';
+import { testApp, people, createAcme, ACME_HOST, FEATURE_LEVEL, type TestApp, type TestUser } from '../helpers/app.js';
 import { assertError, assertOk, assertUnauthenticated, sorted } from '../helpers/assert.js';
 import { EventLog } from '../helpers/events.js';
 import { getMessages } from '../helpers/messages.js';
@@ -46,14 +46,17 @@ test('create: the group with its members, an add event to everyone, in GET and r
   assertOk(await create(alice, 'support', [bob.id, alice.id, bob.id], 'The support team'));
   const { event, userIds } = log.one('user_group', 'add');
   const group = await groupNamed('support');
-  assert.deepEqual(group, { id: group.id, name: 'support', description: 'The support team', members: sorted([alice.id, bob.id]), direct_subgroup_ids: [], is_system_group: false });
+  // Level 198: who may mention it, everyone by default.
+  const mention = FEATURE_LEVEL >= 198 ? { can_mention_group: (await groupNamed('role:everyone')).id } : {};
+  assert.deepEqual(group, { id: group.id, name: 'support', description: 'The support team', members: sorted([alice.id, bob.id]), direct_subgroup_ids: [], is_system_group: false, ...mention });
   assert.deepEqual(event, { type: 'user_group', op: 'add', group });
   assert.deepEqual(sorted(userIds), everyone());
   const reg = assertOk(await call('POST', '/register', guest, { fetch_event_types: ['realm_user_groups'] }));
   assert.deepEqual(reg.realm_user_groups.find((g: any) => g.id === group.id), group);
   assert.deepEqual(assertOk(await call('GET', `/user_groups/${group.id}/members`, carol)).members, sorted([alice.id, bob.id]));
   // Another organization sees none of it.
-  assert.deepEqual(await groups(acmeOwner), []);
+  // (Its own system groups are listed from level 142.)
+  assert.deepEqual((await groups(acmeOwner)).filter((g) => !g.is_system_group), []);
 });
 
 test('create: Zulip\'s errors', async () => {

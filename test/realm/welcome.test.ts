@@ -5,7 +5,7 @@ import { assertOk } from '../helpers/assert.js';
 import { getMessages } from '../helpers/messages.js';
 import { realms } from '../../src/store/repos/realms.js';
 import { up as addWelcomeBots } from '../../src/store/migrations/019-welcome-bot.js';
-import { ENGINE } from '../helpers/app.js';
+import { ENGINE, FEATURE_LEVEL } from '../helpers/app.js';
 
 /**
  * Welcome: a new organization starts with #general (a default stream, its notifications
@@ -27,7 +27,8 @@ test('the default organization starts with #general, a default stream with an in
   const general = reg.subscriptions.find((s: any) => s.name === 'general');
   assert.ok(general, 'the owner is subscribed to #general');
   assert.deepEqual(reg.realm_default_streams.map((s: any) => s.name), ['general']);
-  assert.equal(reg.realm_notifications_stream_id, general.stream_id);
+  // Level 241 renamed notifications_stream to new_stream_announcements_stream.
+  assert.equal(reg[FEATURE_LEVEL >= 241 ? 'realm_new_stream_announcements_stream_id' : 'realm_notifications_stream_id'], general.stream_id);
   assert.deepEqual(reg.cross_realm_bots.map((b: any) => [b.email, b.full_name, b.is_system_bot]),
     [['notification-bot@zulip.com', 'Notification Bot', true], ['welcome-bot@zulip.com', 'Welcome Bot', true]]);
   const intro = (await allMessages(t.owner)).filter((m) => m.type === 'stream');
