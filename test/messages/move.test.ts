@@ -194,8 +194,12 @@ test("muted topics follow a whole-topic move; Notification Bot is a system bot, 
   assertOk(await t.api('PATCH', '/api/v1/users/me/subscriptions/muted_topics', { as: bob, params: { stream_id: lounge.id, topic: 'noisy', op: 'add' } }));
   log.clear();
   assertOk(await edit(alice, id, { topic: 'still noisy', propagate_mode: 'change_all' }));
-  const ev = log.one('muted_topics');
+  const ev = log.one('muted_topics', undefined, (e) => e.userIds.includes(bob.id));
   assert.deepEqual(ev.userIds, [bob.id]);
+  assert.deepEqual(ev.event.muted_topics.map((m: unknown[]) => [m[0], m[1]]), [['lounge', 'still noisy']]);
+  // From level 214 Alice follows the topic she started, so her policy moves with it too (her muted list stays empty).
+  const others = log.find('muted_topics', undefined, (e) => !e.userIds.includes(bob.id));
+  assert.deepEqual(others.map((e) => [e.userIds, e.event.muted_topics]), FEATURE_LEVEL >= 214 ? [[[alice.id], []]] : []);
   const reg = assertOk(await t.api('POST', '/api/v1/register', { as: bob, params: { fetch_event_types: JSON.stringify(['muted_topics', 'realm_user']) } }));
   assert.deepEqual(reg.muted_topics.map((m: unknown[]) => [m[0], m[1]]), [['lounge', 'still noisy']]);
   assert.deepEqual(reg.cross_realm_bots.map((b: any) => [b.email, b.full_name, b.is_system_bot, b.is_bot]), [['notification-bot@zulip.com', 'Notification Bot', true, true], ['welcome-bot@zulip.com', 'Welcome Bot', true, true]]);
