@@ -203,9 +203,9 @@ before(async () => {
   scheduledId = (await t.api('POST', '/api/v1/scheduled_messages', { params: { type: 'private', to: JSON.stringify([member.id]), content: 'swept', scheduled_delivery_timestamp: 4_102_444_800 } })).body.scheduled_message_id;
   draftId = (await t.api('POST', '/api/v1/drafts', { params: { drafts: [{ type: '', to: [], topic: '', content: 'swept' }] } })).body.ids[0];
   await t.api('POST', '/api/v1/user_groups/create', { params: { name: 'sweep-base', description: '', members: [member.id] } });
-  groupId = (await t.api('GET', '/api/v1/user_groups')).body.user_groups[0].id;
+  groupId = groupNamed((await t.api('GET', '/api/v1/user_groups')).body.user_groups, 'sweep-base');
   await t.api('POST', '/api/v1/user_groups/create', { params: { name: 'sweep-sub', description: '', members: [] } });
-  subGroupId = (await t.api('GET', '/api/v1/user_groups')).body.user_groups[1].id;
+  subGroupId = groupNamed((await t.api('GET', '/api/v1/user_groups')).body.user_groups, 'sweep-sub');
   fieldId = (await t.api('POST', '/api/v1/realm/profile_fields', { params: { name: 'Sweep base', field_type: 1 } })).body.id;
   hookKey = (await createWebhookBot(t)).apiKey;
   botId = (await t.api('POST', '/api/v1/bots', { params: { full_name: 'Sweep Managed', short_name: 'managed', bot_type: 3, payload_url: 'http://localhost/hook' } })).body.user_id;
@@ -220,6 +220,13 @@ after(() => t.close());
 async function currentKey(user: TestUser): Promise<string> {
   // POST /users/me/api_key/regenerate changes it under the sweep.
   return (await t.app.ctx.store.db.selectFrom('users').select('api_key').where('id', '=', user.id).executeTakeFirstOrThrow()).api_key;
+}
+
+/** A group's id by name: the list may also hold system groups (which nobody may edit), so its order says nothing. */
+function groupNamed(groups: Array<{ id: number; name: string }>, name: string): number {
+  const group = groups.find((g) => g.name === name);
+  assert.ok(group, `no user group named ${name}`);
+  return group.id;
 }
 
 async function send(call: Call, raw: Record<string, string>, as: TestUser = t.owner): Promise<{ status: number; body: string }> {

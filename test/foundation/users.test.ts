@@ -1,7 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { postWebhook } from '../helpers/webhooks.js';
-import { testApp, type TestApp, type TestUser, HOST } from '../helpers/app.js';
+import { testApp, type TestApp, type TestUser, HOST, FEATURE_LEVEL } from '../helpers/app.js';
 import { Role } from '../../src/lib/roles.js';
 import { EventLog } from '../helpers/events.js';
 
@@ -158,7 +158,10 @@ test('DELETE /users/{id} deactivates and POST /users/{id}/reactivate restores', 
   assert.equal((await t.api('DELETE', `/api/v1/users/${u.id}`, { as: admin })).status, 200);
   assert.equal((await t.api('GET', `/api/v1/users/${u.id}`, { as: member })).body.user.is_active, false);
   const remove = log.events.find((e) => e.event.type === 'realm_user');
-  assert.deepEqual(remove?.event, { type: 'realm_user', op: 'remove', person: { user_id: u.id, full_name: u.row.full_name } });
+  // Level 222: a deactivation is a realm_user update with is_active: false, no longer a remove.
+  assert.deepEqual(remove?.event, FEATURE_LEVEL >= 222
+    ? { type: 'realm_user', op: 'update', person: { user_id: u.id, is_active: false } }
+    : { type: 'realm_user', op: 'remove', person: { user_id: u.id, full_name: u.row.full_name } });
   const again = await t.api('DELETE', `/api/v1/users/${u.id}`, { as: admin });
   assert.deepEqual(again.body, { result: 'error', msg: 'User is deactivated', code: 'BAD_REQUEST' });
   assert.equal((await t.api('POST', `/api/v1/users/${u.id}/reactivate`, { as: admin })).status, 200);

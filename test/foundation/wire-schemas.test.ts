@@ -250,9 +250,10 @@ test('Bots: GET /bots, POST /bots, PATCH /bots/{id}, register realm_bots', async
 });
 
 test('Linkifier: GET /realm/linkifiers, register realm_linkifiers', async () => {
+  // From level 176 register lists linkifiers only to a client with linkifier_url_template (ignored at 122).
   await post('/realm/filters', t.owner, { pattern: 'JIRA-(?P<id>[0-9]+)', url_format_string: 'https://jira.example.com/browse/JIRA-%(id)s' });
   checkAll(WireLinkifier, (await get('/realm/linkifiers', u.bob)).linkifiers as unknown[], 'GET /realm/linkifiers');
-  checkAll(WireLinkifier, (await post('/register', u.bob, { fetch_event_types: ['realm_linkifiers'] })).realm_linkifiers as unknown[], 'register realm_linkifiers');
+  checkAll(WireLinkifier, (await post('/register', u.bob, { fetch_event_types: ['realm_linkifiers'], client_capabilities: { linkifier_url_template: true } })).realm_linkifiers as unknown[], 'register realm_linkifiers');
 });
 
 test('UserStatus: register user_status, each variant', async () => {
