@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { testApp, ROLES, type TestApp, type TestUser } from '../helpers/app.js';
+import { testApp, ROLES, FEATURE_LEVEL, type TestApp, type TestUser } from '../helpers/app.js';
 import { assertError, assertOk, assertUnauthenticated, sorted } from '../helpers/assert.js';
 import { insertStreamMessage, setRealmSettings, subscribe } from '../helpers/streams.js';
 import { EventLog } from '../helpers/events.js';
@@ -131,7 +131,8 @@ test('PATCH /streams/{id}: every error', async () => {
   assertOk(await patch(admin, hidden, { description: 'admins may' }));
   const dflt = await subscribe(t, admin, 'defaulted');
   assertOk(await t.api('POST', '/api/v1/default_streams', { as: admin, params: { stream_id: dflt } }));
-  assertError(await patch(admin, dflt, { is_private: true }), 'Default streams cannot be made private.');
+  // Zulip's wording changed with is_default_stream (level 200).
+  assertError(await patch(admin, dflt, { is_private: true }), FEATURE_LEVEL >= 200 ? 'A default stream cannot be private.' : 'Default streams cannot be made private.');
 });
 
 test('DELETE /streams/{id} archives the stream and frees its name', async () => {
