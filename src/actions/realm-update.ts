@@ -4,6 +4,7 @@ import type { RealmRow, UserRow } from '../store/rows.js';
 import { realms } from '../store/repos/realms.js';
 import { users } from '../store/repos/users.js';
 import { badRequest, invalidStreamId, mustBeAdmin, mustBeOwner } from '../errors.js';
+import { strOrInt } from '../lib/str-or-int.js';
 import { isAdminRole, Role } from '../lib/roles.js';
 import { presentEditLimit, realmSettings } from '../lib/realm-settings.js';
 import { LANGUAGE_NAMES } from '../lib/languages.js';
@@ -50,17 +51,6 @@ const JITSI_SERVER_URL_MAX_LENGTH = 200;
 /** Zulip's RequestVariableConversionError message. */
 const badValue = (name: string, value: unknown) => badRequest(`Bad value for '${name}': ${String(value)}`);
 
-/** Zulip's check_string_or_int on a raw parameter: a JSON integer, or a string (JSON-quoted or bare). */
-function strOrInt(name: string, raw: string): number | string {
-  let v: unknown = raw;
-  try {
-    v = JSON.parse(raw);
-  } catch {
-    /* a bare string such as `unlimited` */
-  }
-  if (typeof v === 'string' || Number.isSafeInteger(v)) return v as string | number;
-  throw badRequest(`${name} is not a string or integer`);
-}
 
 /** Zulip's parse_message_retention_days / parse_message_content_delete_limit: a positive integer or a special string. */
 function parseLimit(name: string, raw: number | string, special: Record<string, number | null>): number | null {

@@ -2,7 +2,7 @@ import { PER_USER_EMAIL_VISIBILITY_LEVEL } from '../../presenters/user.js';
 import { route, type AuthedRequest, type Route } from '../route.js';
 import { Bool, Int, Opt, Str, Type, type ArgsOf } from '../../schemas/params.js';
 import { undeclaredNames } from '../args.js';
-import { badRequest } from '../../errors.js';
+import { strOrInt } from '../../lib/str-or-int.js';
 import { REALM_SETTING_RULES, MAX_REALM_DESCRIPTION_LENGTH, MAX_REALM_NAME_LENGTH, type RealmSettingName } from '../../lib/realm-setting-rules.js';
 import { SETTING_RULES, type SettingName } from '../../lib/settings-rules.js';
 import { updateRealm } from '../../actions/realm-update.js';
@@ -40,17 +40,8 @@ const REALM_PARAMS = {
 type RealmArgs = ArgsOf<typeof REALM_PARAMS>;
 
 /** Zulip's check_string_or_int: a JSON integer, or a string (JSON-quoted or bare). */
-function strOrInt(name: string, raw: string | undefined): number | string | undefined {
-  if (raw === undefined) return undefined;
-  let v: unknown = raw;
-  try {
-    v = JSON.parse(raw);
-  } catch {
-    /* a bare string such as `unlimited` */
-  }
-  if (typeof v === 'string' || Number.isSafeInteger(v)) return v as string | number;
-  throw badRequest(`${name} is not a string or integer`);
-}
+/** A time limit or retention parameter, when sent (src/lib/str-or-int.ts). */
+const optStrOrInt = (name: string, raw: string | undefined): number | string | undefined => (raw === undefined ? undefined : strOrInt(name, raw));
 
 /** Zulip reads jitsi_server_url as JSON (a quoted string); a bare string is taken as itself. */
 function jsonOrBareString(raw: string | undefined): string | undefined {
@@ -89,9 +80,9 @@ export const realmRoutes: Route[] = [
       const { name, description } = r.args;
       return updateRealm(r.ctx, r.realm, r.user, {
         name, description, settings: realmSettingsOf(r),
-        messageRetentionDays: strOrInt('message_retention_days', r.args.message_retention_days),
-        messageContentDeleteLimitSeconds: strOrInt('message_content_delete_limit_seconds', r.args.message_content_delete_limit_seconds),
-        messageContentEditLimitSeconds: strOrInt('message_content_edit_limit_seconds', r.args.message_content_edit_limit_seconds),
+        messageRetentionDays: optStrOrInt('message_retention_days', r.args.message_retention_days),
+        messageContentDeleteLimitSeconds: optStrOrInt('message_content_delete_limit_seconds', r.args.message_content_delete_limit_seconds),
+        messageContentEditLimitSeconds: optStrOrInt('message_content_edit_limit_seconds', r.args.message_content_edit_limit_seconds),
         streams: {
           notifications_stream_id: r.args.new_stream_announcements_stream_id ?? r.args.notifications_stream_id,
           signup_notifications_stream_id: r.args.signup_announcements_stream_id ?? r.args.signup_notifications_stream_id,
