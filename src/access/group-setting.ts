@@ -7,6 +7,7 @@ import { userGroups } from '../store/repos/user-groups.js';
 import { recursiveSubgroups } from '../lib/group-graph.js';
 import { badRequest, invalidUserGroup } from '../errors.js';
 import { usersOfIds } from './user-group.js';
+import { inSystemGroup } from '../lib/realm-group-settings.js';
 import type { AnonymousGroup, GroupSettingValue } from '../lib/group-setting-value.js';
 
 /**
@@ -72,6 +73,21 @@ export async function systemGroupId(q: Q, realmId: number, name: string): Promis
 export async function hasGroupSettingPermission(q: Q, user: UserRow, groupId: number, config: GroupPermissionSetting): Promise<boolean> {
   if (!config.allow_everyone_group && user.role === Role.GUEST) return false;
   return isUserInGroup(q, groupId, user.realm_id, user.id);
+}
+
+/**
+ * Zulip's user_has_permission_for_group_setting for any group-setting value (a named group's
+ * id or an anonymous group): the one check every realm, stream and group permission uses.
+ * A system group is answered from the user's role without a query (Zulip's
+ * check_any_user_has_permission_by_role), which keeps hot paths such as sending free of joins.
+ */
+export async function userHasGroupSettingValue(q: Q, user: UserRow, value: GroupSettingValue, config: GroupPermissionSetting,
+  waitingPeriodDays: number): Promise<boolean> {
+  if (!config.allow_everyone_group && user.role === Role.GUEST) return false;
+  if (typeof value !== 'number') return isUserInAnonymousGroup(q, value, user.realm_id, user.id);
+  const system = [...(await userGroups.systemGroupsByName(q, user.realm_id)).values()].find((g) => g.id === value);
+  if (system) return inSystemGroup(user, system.name, waitingPeriodDays);
+  return isUserInGroup(q, value, user.realm_id, user.id);
 }
 
 /**

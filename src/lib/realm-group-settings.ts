@@ -66,6 +66,7 @@ export function realmGroupSetting(settings: Readonly<RealmSettings>, name: Realm
 export function inSystemGroup(user: { role: number; date_joined: number }, group: string, waitingPeriodDays: number,
   now = Math.floor(Date.now() / 1000)): boolean {
   switch (group) {
+    case SystemGroup.EVERYONE_ON_INTERNET:
     case SystemGroup.EVERYONE: return true;
     case SystemGroup.MEMBERS: return user.role <= Role.MEMBER;
     case SystemGroup.FULL_MEMBERS:
