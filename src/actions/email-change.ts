@@ -26,7 +26,8 @@ export async function checkEmailChange(q: Q, realm: RealmRow, user: UserRow, new
   } catch {
     throw badRequest('Invalid address.');
   }
-  const taken = await users.findByDeliveryEmail(q, realm.id, newEmail);
+  // Another user's stand-in address (level 163) is taken too: it holds the unique `email` column.
+  const taken = await users.findByDeliveryEmail(q, realm.id, newEmail) ?? await users.findByEmail(q, realm.id, newEmail);
   if (taken) throw badRequest(taken.is_active === 1 ? 'Already has an account.' : 'Account has been deactivated.');
 }
 

@@ -57,7 +57,10 @@ export interface CreateUserInput {
 export async function doCreateUser(tx: Tx, realm: RealmRow, input: CreateUserInput): Promise<UserRow> {
   const email = checkEmail(input.email);
   const fullName = checkFullName(input.fullName);
-  if (await users.findByDeliveryEmail(tx.db, realm.id, email)) throw badRequest(`Email '${email}' already in use`);
+  // The second lookup finds another user's stand-in address (level 163), which holds the unique `email` column.
+  if (await users.findByDeliveryEmail(tx.db, realm.id, email) || await users.findByEmail(tx.db, realm.id, email)) {
+    throw badRequest(`Email '${email}' already in use`);
+  }
   await checkNameUnique(tx, realm.id, fullName);
   // Callers may hold a realm row from before a settings change; new users follow the current one.
   const current = (await realms.findById(tx.db, realm.id)) ?? realm;

@@ -1,3 +1,4 @@
+import { badRequest } from '../errors.js';
 import type { Tx } from './transaction.js';
 import type { UserRow } from '../store/rows.js';
 import { users } from '../store/repos/users.js';
@@ -70,6 +71,9 @@ export async function doUpdateDisplayEmail(tx: Tx, user: UserRow, oldVisibility:
   if (tx.featureLevel < PER_USER_EMAIL_VISIBILITY_LEVEL || user.is_bot === 1 || oldVisibility === newVisibility || ![oldVisibility, newVisibility].includes(1)) return;
   const realm = (await realms.findById(tx.db, user.realm_id))!;
   const email = displayEmailOf(user, realm, newVisibility);
+  // The stand-in `user{id}@host` may be someone's real, visible address: the column is unique, so refuse clearly.
+  const holder = await users.findByEmail(tx.db, user.realm_id, email);
+  if (holder && holder.id !== user.id) throw badRequest(`Email '${email}' already in use`);
   await users.update(tx.db, user.id, { email, email_lower: email.toLowerCase() });
   await notifyRealmUser(tx, user.realm_id, 'update', { user_id: user.id, new_email: email });
   await notifyRealmUser(tx, user.realm_id, 'update', { user_id: user.id, avatar_url: avatarUrl(user, false), avatar_version: user.avatar_version });

@@ -222,3 +222,28 @@ test('level 122: `email` stays the real address whatever the organization\'s set
     await old.close();
   }
 });
+
+test('a stand-in address is taken: nobody signs up with it, and hiding one\'s address never takes another\'s real one', async () => {
+  // Hidden: `email` becomes user{id}@parley.test, which is now nobody else's to sign up with.
+  const hidden = await t.createUser({ name: 'Hidden Holder', email: 'hidden.holder@example.org' });
+  await setVisibility(hidden, 4);
+  const standIn = `user${hidden.id}@parley.test`;
+  const dup = await t.api('POST', '/api/v1/users', { params: { email: standIn, password: 'pw-12345678', full_name: 'Stand In' } });
+  assert.equal(dup.status, 400);
+  assert.equal(dup.body.msg, `Email '${standIn}' already in use`);
+  const change = await t.api('PATCH', '/api/v1/settings', { as: bob, params: { email: standIn } });
+  assert.equal(change.status, 400);
+  assert.equal(change.body.msg, 'Already has an account.');
+  await setVisibility(hidden, 1);
+
+  // Someone's real, visible address is another user's stand-in: hiding answers 400, nothing changes.
+  const mover = await t.createUser({ name: 'Mover Person', email: 'mover.person@example.org' });
+  const squatter = await t.createUser({ name: 'Real Address', email: `user${mover.id}@parley.test` });
+  const refused = await t.api('PATCH', '/api/v1/settings', { as: mover, params: { email_address_visibility: 4 } });
+  assert.equal(refused.status, 400);
+  assert.equal(refused.body.msg, `Email 'user${mover.id}@parley.test' already in use`);
+  assert.equal((await register(mover, ['user_settings'])).user_settings.email_address_visibility, 1);
+  const seen = assertOk(await t.api('GET', `/api/v1/users/${squatter.id}`, { as: bob })).user;
+  assert.equal(seen.email, `user${mover.id}@parley.test`);
+  assert.equal(assertOk(await t.api('GET', `/api/v1/users/${mover.id}`, { as: bob })).user.email, 'mover.person@example.org');
+});
