@@ -8,6 +8,7 @@ import type { RateLimiter } from './ratelimit/limiter.js';
 import type { OutgoingWebhookQueue } from './outgoing-webhooks/types.js';
 import type { ClusterLink } from './cluster/link.js';
 import type { ScheduledDelivery } from './actions/scheduled-delivery.js';
+import type { FullMemberPromotion } from './actions/full-members.js';
 
 /** Everything a handler or action needs, built once by buildApp. */
 export interface AppContext {
@@ -35,6 +36,8 @@ export interface AppContext {
   outgoingWebhooks?: OutgoingWebhookQueue;
   /** The scheduled-message delivery worker (startServices starts it): tests call its deliverDue with a later clock. */
   scheduledDelivery?: ScheduledDelivery;
+  /** Members past the waiting period into role:fullmembers (src/actions/full-members.ts). */
+  fullMembers?: FullMemberPromotion;
   /** Run after the HTTP server has closed, before the store closes (queue persistence, ...). */
   shutdownHooks: Array<() => Promise<void>>;
 }

@@ -1,3 +1,5 @@
+import { nowSeconds } from '../lib/time.js';
+import { doUpdateFullMembers } from './full-members.js';
 import type { AppContext } from '../context.js';
 import { transact } from './transaction.js';
 import type { RealmRow, UserRow } from '../store/rows.js';
@@ -199,6 +201,8 @@ export async function updateRealm(ctx: AppContext, realm: RealmRow, user: UserRo
       for (const property of eventNames(k)) events.push({ property, value });
     }
     for (const e of events) tx.notify({ type: 'realm', op: 'update', property: e.property, value: e.value }, audience, realm.id);
+    // As Zulip's do_set_realm_property: a new waiting period moves members in or out of role:fullmembers now.
+    if (changed.some(([k]) => k === 'waiting_period_threshold')) await doUpdateFullMembers(tx, realm.id, nowSeconds());
     // Group settings whose group changed, announced as Zulip's do_change_realm_permission_group_setting does.
     const after = realmSettings(JSON.stringify(own));
     const moved = REALM_GROUP_SETTING_NAMES.filter((n) => realmGroupSetting(after, n) !== realmGroupSetting(realmSettings(current.settings), n));

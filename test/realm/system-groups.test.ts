@@ -116,6 +116,37 @@ test('a role change moves the user between system groups: remove_members, then a
   assert.ok(now.get('role:members')!.members.includes(dave.id) && !now.get('role:everyone')!.members.includes(dave.id));
 });
 
+test('role:fullmembers follows the waiting period: a new period at once, its end by the periodic promotion', async () => {
+  const sys = await system();
+  const full = sys.get('role:fullmembers')!.id;
+  const members = sys.get('role:members')!.members as number[];
+  const fullNow = async () => sorted((await system()).get('role:fullmembers')!.members as number[]);
+  assert.deepEqual(await fullNow(), sorted(members), 'with no waiting period every member is a full member');
+  log.clear();
+  // Everyone here joined moments ago: ten days' wait takes every member out, in one event, after the realm event.
+  assertOk(await call(t, 'PATCH', '/realm', t.owner, { waiting_period_threshold: 10 }));
+  const seen = log.events.filter((e) => e.event.type === 'realm' || e.event.type === 'user_group').map((e) => e.event);
+  assert.deepEqual(seen.map((e) => e.type), ['realm', 'user_group']);
+  assert.deepEqual(seen[1], { type: 'user_group', op: 'remove_members', group_id: full, user_ids: sorted(members) });
+  assert.deepEqual(await fullNow(), []);
+  try {
+    const promote = t.app.ctx.fullMembers!;
+    const now = Math.floor(Date.now() / 1000);
+    log.clear();
+    assert.equal(await promote.promoteDue(now + 9 * 86400), 0, 'nobody is due after nine days');
+    assert.deepEqual(log.find('user_group'), []);
+    assert.equal(await promote.promoteDue(now + 11 * 86400), members.length);
+    const added = log.find('user_group', 'add_members');
+    assert.deepEqual(added.map((e) => e.event), [{ type: 'user_group', op: 'add_members', group_id: full, user_ids: sorted(members) }]);
+    assert.ok(added[0]!.userIds.includes(guest.id) && !added[0]!.userIds.includes(acmeOwner.id), 'to the organization, as any group event');
+    assert.deepEqual(await fullNow(), sorted(members));
+    assert.equal(await promote.promoteDue(now + 12 * 86400), 0, 'promoted once');
+  } finally {
+    assertOk(await call(t, 'PATCH', '/realm', t.owner, { waiting_period_threshold: 0 }));
+  }
+  assert.deepEqual(await fullNow(), sorted(members));
+});
+
 test('system groups are not edited, deleted or mentioned through the API', async () => {
   const sys = await system();
   const members = sys.get('role:members')!.id;

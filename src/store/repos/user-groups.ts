@@ -70,6 +70,20 @@ export const userGroups = {
     await q.deleteFrom('user_group').where('id', '=', id).execute();
   },
 
+  /** Active users of the role, joined at or before the time, who are not direct members of the group, by id. */
+  listDueForGroup: async (q: Q, realmId: number, groupId: number, role: number, joinedBy: number): Promise<number[]> =>
+    (await q.selectFrom('users').select('users.id').where('users.realm_id', '=', realmId).where('users.is_active', '=', 1)
+      .where('users.role', '=', role).where('users.is_system_bot', '=', 0).where('users.date_joined', '<=', joinedBy)
+      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('user_group_member').select('user_group_member.user_id')
+        .where('user_group_member.group_id', '=', groupId).whereRef('user_group_member.user_id', '=', 'users.id'))))
+      .orderBy('users.id').execute()).map((r) => r.id),
+
+  /** Direct members of the group with the role who joined after the time, by id. */
+  listJoinedAfterInGroup: async (q: Q, groupId: number, role: number, joinedAfter: number): Promise<number[]> =>
+    (await q.selectFrom('user_group_member').innerJoin('users', 'users.id', 'user_group_member.user_id').select('users.id')
+      .where('user_group_member.group_id', '=', groupId).where('users.role', '=', role).where('users.date_joined', '>', joinedAfter)
+      .orderBy('users.id').execute()).map((r) => r.id),
+
   insertMembers: async (q: Q, groupId: number, userIds: number[]): Promise<void> => {
     if (userIds.length === 0) return;
     await q.insertInto('user_group_member').values(userIds.map((user_id) => ({ group_id: groupId, user_id }))).execute();
