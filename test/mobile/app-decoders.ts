@@ -6,15 +6,8 @@
  * value against it and answers every problem found, as "Class.key: what".
  */
 import { readFileSync } from 'node:fs';
+import type { Decoders, Type } from '../fixtures/zulip-flutter/types.js';
 
-type Type =
-  | { t: 'string' | 'int' | 'num' | 'bool' | 'any' | 'object' }
-  | { t: 'class'; name: string }
-  | { t: 'enum'; name: string; strict: boolean }
-  | { t: 'list'; of: Type }
-  | { t: 'map'; of: Type };
-interface Field { key: string; required: boolean; type: Type }
-interface Decoders { classes: Record<string, Field[]>; enums: Record<string, Array<string | number>>; events: Record<string, string> }
 
 const D = JSON.parse(readFileSync(new URL('../fixtures/zulip-flutter/decoders.json', import.meta.url), 'utf8')) as Decoders;
 
