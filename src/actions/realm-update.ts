@@ -220,10 +220,14 @@ export async function updateRealm(ctx: AppContext, realm: RealmRow, user: UserRo
       for (const property of eventNames(k)) events.push({ property, value });
     }
     for (const e of events) tx.notify({ type: 'realm', op: 'update', property: e.property, value: e.value }, audience, realm.id);
-    // Zulip's do_change_realm_permission_group_setting: one update_dict per setting, its API value.
+    // Zulip's do_change_realm_permission_group_setting: one update_dict per setting, its API value,
+    // from the setting's level. Below it a change by the group's own parameter is still announced
+    // (a client without the setting has no key to update), one by an old policy parameter only
+    // as that policy's realm/update, as before the setting existed.
     for (const [k, value] of groupChanges) {
-      if (level < REALM_PERMISSION_SETTING_LEVELS[k]) continue;
-      data[k] = value;
+      const known = level >= REALM_PERMISSION_SETTING_LEVELS[k];
+      if (known) data[k] = value;
+      if (!known && req.groupSettings?.[k] === undefined) continue;
       tx.notify({ type: 'realm', op: 'update_dict', property: 'default', data: { [k]: value } }, audience, realm.id);
     }
     // Before level 150 the answer named the whole message-editing trio whenever one of them changed.
