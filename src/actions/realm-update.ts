@@ -19,13 +19,14 @@ import { accessStreamById } from '../access/stream.js';
 import { renderMessage } from '../markdown/bounded.js';
 import { renderContextFor } from '../reads/render-context.js';
 import { SystemGroup } from '../lib/system-groups.js';
-import { accessUserGroupForSetting } from '../access/group-setting.js';
-import { userGroups } from '../store/repos/user-groups.js';
+import { accessGroupSettingValue } from '../access/group-setting.js';
+import { PRIVATE_MESSAGES_DISABLED, REPLACED_POLICY, correspondingPolicy, groupOfPolicy } from '../lib/realm-group-settings.js';
 import {
-  POLICY_OF, PRIVATE_MESSAGES_DISABLED, REALM_GROUP_SETTING_LEVELS, REALM_GROUP_SETTING_NAMES, policyOfGroup, realmGroupSetting, type RealmGroupSettingName,
-} from '../lib/realm-group-settings.js';
-import { ID_STORED_REALM_GROUP_SETTINGS, REALM_PERMISSION_SETTINGS, type RealmPermissionSettingName } from '../lib/permission-settings.js';
-import { realmGroupSettingId } from '../access/realm-group-setting.js';
+  REALM_PERMISSION_SETTING_LEVELS, REALM_PERMISSION_SETTING_NAMES, realmPermissionConfig, type RealmPermissionSettingName,
+} from '../lib/permission-settings.js';
+import { realmGroupSettingValueOf, systemGroupIds } from '../access/realm-group-setting.js';
+import { sameGroupSettingValue, type GroupSettingChange, type GroupSettingValue } from '../lib/group-setting-value.js';
+import { previousSettingValueMismatched } from '../errors.js';
 
 export interface RealmUpdateRequest {
   name?: string | undefined;
@@ -41,10 +42,8 @@ export interface RealmUpdateRequest {
   /** "default" (the server's) or a URL (level 212). */
   jitsiServerUrl?: string | undefined;
   stringId?: string | undefined;
-  /** Levels 264-270's group-setting values: a system group's id. */
-  groupSettings?: Partial<Record<RealmGroupSettingName, number | undefined>>;
-  /** The realm group settings of levels 209 and 225, stored by group id. */
-  groupIdSettings?: Partial<Record<RealmPermissionSettingName, number | undefined>>;
+  /** The realm permission settings (levels 209-367): a value, or from level 260 `{new, old}`. */
+  groupSettings?: Partial<Record<RealmPermissionSettingName, GroupSettingChange | undefined>>;
 }
 
 // Zulip's JITSI_SERVER_URL_MAX_LENGTH.
@@ -96,7 +95,7 @@ async function checkRealmUpdate(ctx: AppContext, realm: RealmRow, user: UserRow,
   }
   for (const name of Object.keys(req.settings)) if (OWNER_ONLY_SETTINGS.has(name) && !isOwner) throw mustBeOwner();
   // Zulip checks it with invite_to_realm_policy and invite_required: owners only.
-  if (req.groupIdSettings?.create_multiuse_invite_group !== undefined && !isOwner) throw mustBeOwner();
+  if (req.groupSettings?.create_multiuse_invite_group !== undefined && !isOwner) throw mustBeOwner();
   if (req.messageContentEditLimitSeconds !== undefined) {
     // Before level 138 no limit was 0; that request still means it.
     const raw = req.messageContentEditLimitSeconds;
@@ -122,18 +121,6 @@ async function checkRealmUpdate(ctx: AppContext, realm: RealmRow, user: UserRow,
     if (url !== 'default' && (url.length > JITSI_SERVER_URL_MAX_LENGTH || !isValidUrl(url))) throw badRequest('jitsi_server_url is not an allowed_type');
     wanted.jitsi_server_url = url === 'default' ? null : url;
   }
-  // Levels 264-270 (src/lib/realm-group-settings.ts): stored as the policy replaced, or by group name.
-  if (req.settings.private_message_policy !== undefined) {
-    wanted.direct_message_permission_group = req.settings.private_message_policy === PRIVATE_MESSAGES_DISABLED ? SystemGroup.NOBODY : SystemGroup.EVERYONE;
-  }
-  for (const name of REALM_GROUP_SETTING_NAMES) {
-    const id = req.groupSettings?.[name];
-    if (id === undefined) continue;
-    const group = await accessUserGroupForSetting(ctx.store.db, user, id, name, REALM_PERMISSION_SETTINGS[name]);
-    if (name === 'can_create_public_channel_group' || name === 'can_create_private_channel_group') wanted[POLICY_OF[name]] = policyOfGroup(group.name);
-    else wanted[name] = group.name;
-    if (name === 'direct_message_permission_group') wanted.private_message_policy = group.name === SystemGroup.NOBODY ? PRIVATE_MESSAGES_DISABLED : 1;
-  }
   if (req.stringId !== undefined) {
     if (!isOwner) throw mustBeOwner();
     // Zulip lets only demo organizations change their subdomain; Parley has none.
@@ -142,14 +129,39 @@ async function checkRealmUpdate(ctx: AppContext, realm: RealmRow, user: UserRow,
   return wanted;
 }
 
-/** The realm group settings that change, each group checked as Zulip's access_user_group_for_setting does (only when it differs). */
-async function checkGroupSettings(ctx: AppContext, realm: RealmRow, user: UserRow, req: RealmUpdateRequest): Promise<Array<[RealmPermissionSettingName, number]>> {
-  const out: Array<[RealmPermissionSettingName, number]> = [];
-  for (const name of ID_STORED_REALM_GROUP_SETTINGS) {
-    const id = req.groupIdSettings?.[name];
-    if (id === undefined || id === await realmGroupSettingId(ctx.store.db, realm, name)) continue;
-    await accessUserGroupForSetting(ctx.store.db, user, id, name, REALM_PERMISSION_SETTINGS[name]);
-    out.push([name, id]);
+/**
+ * The realm permission settings that change (Zulip's update_realm): a stale `old` is refused,
+ * a value equal to the current one skipped, the new one checked by access_user_group_for_setting
+ * against the setting's config at this level. An old client's policy parameter
+ * (create_web_public_stream_policy, delete_own_message_policy, ...; private_message_policy)
+ * sets the group its value names, Zulip's migration mapping.
+ */
+async function checkGroupSettings(ctx: AppContext, realm: RealmRow, user: UserRow, req: RealmUpdateRequest,
+  ids: ReadonlyMap<string, number>): Promise<Map<RealmPermissionSettingName, GroupSettingValue>> {
+  const out = new Map<RealmPermissionSettingName, GroupSettingValue>();
+  const current = (name: RealmPermissionSettingName) => out.get(name) ?? realmGroupSettingValueOf(realm, name, ids);
+  for (const name of REALM_PERMISSION_SETTING_NAMES) {
+    const policy = REPLACED_POLICY[name]?.policy;
+    const value = policy === undefined ? undefined : req.settings[policy];
+    if (typeof value !== 'number') continue;
+    const id = ids.get(groupOfPolicy(value) ?? '');
+    if (id !== undefined && !sameGroupSettingValue(id, current(name))) out.set(name, id);
+  }
+  const pm = req.settings.private_message_policy;
+  if (pm !== undefined) {
+    const id = ids.get(pm === PRIVATE_MESSAGES_DISABLED ? SystemGroup.NOBODY : SystemGroup.EVERYONE);
+    if (id !== undefined && !sameGroupSettingValue(id, current('direct_message_permission_group'))) out.set('direct_message_permission_group', id);
+  }
+  for (const name of REALM_PERMISSION_SETTING_NAMES) {
+    const change = req.groupSettings?.[name];
+    if (change === undefined) continue;
+    const now = realmGroupSettingValueOf(realm, name, ids);
+    if (change.old !== undefined && !sameGroupSettingValue(change.old, now)) throw previousSettingValueMismatched();
+    if (sameGroupSettingValue(change.new, now)) {
+      out.delete(name);
+      continue;
+    }
+    out.set(name, await accessGroupSettingValue(ctx.store.db, user, change.new, name, realmPermissionConfig(name, ctx.config.featureLevel)));
   }
   return out;
 }
@@ -162,7 +174,15 @@ async function checkGroupSettings(ctx: AppContext, realm: RealmRow, user: UserRo
  */
 export async function updateRealm(ctx: AppContext, realm: RealmRow, user: UserRow, req: RealmUpdateRequest): Promise<Record<string, unknown>> {
   const wanted = await checkRealmUpdate(ctx, realm, user, req);
-  const groupChanges = await checkGroupSettings(ctx, realm, user, req);
+  const ids = await systemGroupIds(ctx.store.db, realm.id);
+  const groupChanges = await checkGroupSettings(ctx, realm, user, req, ids);
+  // The replaced policies follow their groups (Zulip's get_corresponding_policy_value_for_group_setting).
+  const nameOf = new Map([...ids].map(([n, id]) => [id, n]));
+  for (const [name, value] of groupChanges) {
+    const replaced = REPLACED_POLICY[name];
+    if (replaced) wanted[replaced.policy] = correspondingPolicy(replaced, typeof value === 'number' ? nameOf.get(value) : undefined);
+    if (name === 'direct_message_permission_group') wanted.private_message_policy = value === ids.get(SystemGroup.NOBODY) ? PRIVATE_MESSAGES_DISABLED : 1;
+  }
   // Rendered outside the transaction: GET /server_settings shows it as HTML.
   const renderedDescription = req.description === undefined ? undefined
     : (await renderMessage(req.description, await renderContextFor(ctx.store.db, realm, user, req.description))).html;
@@ -186,16 +206,17 @@ export async function updateRealm(ctx: AppContext, realm: RealmRow, user: UserRo
       events.push({ property: 'description', value: req.description });
     }
     for (const [k, v] of changed) own[k] = v;
-    for (const [k, id] of groupChanges) own[k] = id;
-    if (changed.length > 0 || groupChanges.length > 0 || patch.description !== undefined) patch.settings = JSON.stringify(own);
+    for (const [k, value] of groupChanges) own[k] = value;
+    if (changed.length > 0 || groupChanges.size > 0 || patch.description !== undefined) patch.settings = JSON.stringify(own);
     if (Object.keys(patch).length === 0) return data;
     await realms.update(tx.db, realm.id, patch);
 
     const audience = await users.listActiveIdsInRealm(tx.db, realm.id);
     const level = ctx.config.featureLevel;
-    const groupNames: readonly string[] = REALM_GROUP_SETTING_NAMES;
+    // A replaced policy is no longer named from the level that replaced it (Zulip removed it from PATCH and events).
+    const gone = new Set(Object.values(REPLACED_POLICY).filter((p) => level >= p.eventsUntil).map((p) => p.policy as string));
     for (const [k, v] of changed) {
-      if (groupNames.includes(k)) continue;
+      if (gone.has(k)) continue;
       const value = presentRealmSetting(k, v, level);
       for (const name of namesAtLevel(k, level)) data[name] = typeof value === 'string' ? 'updated' : value;
       for (const property of eventNames(k)) events.push({ property, value });
@@ -203,22 +224,15 @@ export async function updateRealm(ctx: AppContext, realm: RealmRow, user: UserRo
     for (const e of events) tx.notify({ type: 'realm', op: 'update', property: e.property, value: e.value }, audience, realm.id);
     // As Zulip's do_set_realm_property: a new waiting period moves members in or out of role:fullmembers now.
     if (changed.some(([k]) => k === 'waiting_period_threshold')) await doUpdateFullMembers(tx, realm.id, nowSeconds());
-    // Group settings whose group changed, announced as Zulip's do_change_realm_permission_group_setting does.
-    const after = realmSettings(JSON.stringify(own));
-    const moved = REALM_GROUP_SETTING_NAMES.filter((n) => realmGroupSetting(after, n) !== realmGroupSetting(realmSettings(current.settings), n));
-    if (moved.length > 0) {
-      const ids = await userGroups.systemGroupsByName(tx.db, realm.id);
-      for (const n of moved) {
-        const id = ids.get(realmGroupSetting(after, n))?.id;
-        if (id === undefined) continue;
-        if (level >= REALM_GROUP_SETTING_LEVELS[n]) data[n] = id;
-        tx.notify({ type: 'realm', op: 'update_dict', property: 'default', data: { [n]: id } }, audience, realm.id);
-      }
-    }
-    // Zulip's do_change_realm_permission_group_setting: one update_dict per setting.
-    for (const [k, id] of groupChanges) {
-      data[k] = id;
-      tx.notify({ type: 'realm', op: 'update_dict', property: 'default', data: { [k]: id } }, audience, realm.id);
+    // Zulip's do_change_realm_permission_group_setting: one update_dict per setting, its API value,
+    // from the setting's level. Below it a change by the group's own parameter is still announced
+    // (a client without the setting has no key to update), one by an old policy parameter only
+    // as that policy's realm/update, as before the setting existed.
+    for (const [k, value] of groupChanges) {
+      const known = level >= REALM_PERMISSION_SETTING_LEVELS[k];
+      if (known) data[k] = value;
+      if (!known && req.groupSettings?.[k] === undefined) continue;
+      tx.notify({ type: 'realm', op: 'update_dict', property: 'default', data: { [k]: value } }, audience, realm.id);
     }
     // Before level 150 the answer named the whole message-editing trio whenever one of them changed.
     if (ctx.config.featureLevel < 150 && changed.some(([k]) => (MESSAGE_EDITING_SETTINGS as readonly string[]).includes(k))) {
