@@ -18,22 +18,26 @@ export interface AccessStreamOpts {
    * being subscribed, as in Zulip; never its content.
    */
   allowAdmin?: boolean;
+  /** Archived streams too (Zulip's require_active_channel=False, level 315). */
+  allowArchived?: boolean;
 }
 
 
 
 /** Whether the user may know the stream exists and read it: Zulip's access_stream_common. */
-export function canSeeStream(user: Pick<UserRow, 'role' | 'realm_id'>, stream: StreamRow, sub: SubscriptionRow | null | undefined): boolean {
-  if (stream.realm_id !== user.realm_id || stream.deactivated === 1) return false;
+export function canSeeStream(user: Pick<UserRow, 'role' | 'realm_id'>, stream: StreamRow, sub: SubscriptionRow | null | undefined,
+  allowArchived = false): boolean {
+  if (stream.realm_id !== user.realm_id || (stream.deactivated === 1 && !allowArchived)) return false;
   if (stream.is_web_public === 1) return true;
   if (stream.invite_only === 0 && user.role !== Role.GUEST) return true;
   return !!sub && sub.active === 1;
 }
 
 /** canSeeStream, widened to administrators for private-stream metadata. */
-export function canSeeStreamMetadata(user: Pick<UserRow, 'role' | 'realm_id'>, stream: StreamRow, sub: SubscriptionRow | null | undefined): boolean {
-  if (canSeeStream(user, stream, sub)) return true;
-  return stream.realm_id === user.realm_id && stream.deactivated === 0 && isAdminRole(user.role);
+export function canSeeStreamMetadata(user: Pick<UserRow, 'role' | 'realm_id'>, stream: StreamRow, sub: SubscriptionRow | null | undefined,
+  allowArchived = false): boolean {
+  if (canSeeStream(user, stream, sub, allowArchived)) return true;
+  return stream.realm_id === user.realm_id && (stream.deactivated === 0 || allowArchived) && isAdminRole(user.role);
 }
 
 /**
@@ -84,10 +88,11 @@ export function checkCanPostToStream(user: UserRow, stream: StreamRow, sub: Subs
 
 /** Loads a stream by id for the caller, or "Invalid stream id" whether it is missing or hidden. */
 export async function accessStreamById(q: Q, user: UserRow, streamId: number, opts: AccessStreamOpts = {}): Promise<StreamAccess> {
-  const stream = await streams.findInRealm(q, user.realm_id, streamId);
+  const stream = opts.allowArchived ? await streams.findInRealmAny(q, user.realm_id, streamId) : await streams.findInRealm(q, user.realm_id, streamId);
   if (!stream) throw invalidStreamId();
   const sub = (await subscriptions.findActive(q, user.id, stream.id)) ?? null;
-  const visible = opts.allowAdmin ? canSeeStreamMetadata(user, stream, sub) : canSeeStream(user, stream, sub);
+  const archived = opts.allowArchived === true;
+  const visible = opts.allowAdmin ? canSeeStreamMetadata(user, stream, sub, archived) : canSeeStream(user, stream, sub, archived);
   if (!visible) throw invalidStreamId();
   return { stream, sub };
 }

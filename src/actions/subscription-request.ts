@@ -10,13 +10,17 @@ import { hasPolicyPermission, webPublicStreamsEnabled } from '../access/realm-po
 import { checkStreamName, doCreateStream } from './stream-create.js';
 import { doAddSubscriptions, type SubPair } from './subscription-add.js';
 import { accessPrincipals } from '../access/user.js';
-import { accessUserGroupForSetting, canRemoveSubscribers } from '../access/group-setting.js';
-import { STREAM_PERMISSION_SETTINGS } from '../lib/permission-settings.js';
+import { accessGroupSettingValue, canRemoveSubscribers } from '../access/group-setting.js';
+import { streamSettingConfig } from '../lib/permission-settings.js';
+import type { StreamGroupSettingName } from '../lib/stream-group-settings.js';
+import type { GroupSettingValue } from '../lib/group-setting-value.js';
+import type { StreamGroupSettingChanges } from '../http/handlers/stream-param-parsers.js';
 import { CAN_REMOVE_SUBSCRIBERS_PARAM_LEVEL } from '../presenters/stream.js';
 import { LIST_LIMITS } from '../lib/limits.js';
 import { doRemoveSubscriptions } from './subscription-remove.js';
 import { sendSubscriptionNotices } from './subscription-notices.js';
 import { doAddDefaultStream } from './default-streams.js';
+import { realms } from '../store/repos/realms.js';
 
 export interface SubscribeRequest {
   streams: Array<{ name: string; description?: string }>;
@@ -29,8 +33,8 @@ export interface SubscribeRequest {
   messageRetentionDays?: number | null | undefined;
   authorizationErrorsFatal: boolean;
   announce?: boolean | undefined;
-  /** can_remove_subscribers_group (feature level 161; named so from 197) of the streams created. */
-  canRemoveSubscribersGroupId?: number | undefined;
+  /** The group settings of the streams created (levels 161-357), as given; checked first. */
+  groupSettings?: StreamGroupSettingChanges | undefined;
   /** Adds the stream(s) created to the default streams (feature level 200). */
   isDefaultStream?: boolean | undefined;
   /** The reported feature level, where the answer or the checks differ by level. */
@@ -95,8 +99,10 @@ interface SubscribeIo {
 async function subscribeWith(io: SubscribeIo, realm: RealmRow, acting: UserRow, req: SubscribeRequest): Promise<SubscribeResult> {
   const q = io.q;
   // As Zulip's add_subscriptions_backend: the group is checked before anything else.
-  if (req.canRemoveSubscribersGroupId !== undefined) {
-    await accessUserGroupForSetting(q, acting, req.canRemoveSubscribersGroupId, 'can_remove_subscribers_group', STREAM_PERMISSION_SETTINGS.can_remove_subscribers_group);
+  const groupSettings: Partial<Record<StreamGroupSettingName, GroupSettingValue>> = {};
+  for (const [key, change] of Object.entries(req.groupSettings ?? {})) {
+    const name = key as StreamGroupSettingName;
+    groupSettings[name] = await accessGroupSettingValue(q, acting, change.new, name, streamSettingConfig(name, req.featureLevel ?? 0));
   }
   const principals = req.principals && req.principals.length > 0 ? await accessPrincipals(q, acting, req.principals, req.featureLevel) : [];
   if (req.isWebPublic && req.inviteOnly) throw badRequest('Invalid parameters');
@@ -127,7 +133,7 @@ async function subscribeWith(io: SubscribeIo, realm: RealmRow, acting: UserRow, 
         out.push(await doCreateStream(tx, realm, {
           name: s.name, description: s.description ?? '', inviteOnly: req.inviteOnly, isWebPublic: req.isWebPublic,
           historyPublicToSubscribers: req.historyPublicToSubscribers ?? null, streamPostPolicy: req.streamPostPolicy ?? 1,
-          messageRetentionDays: req.messageRetentionDays ?? null, canRemoveSubscribersGroupId: req.canRemoveSubscribersGroupId,
+          messageRetentionDays: req.messageRetentionDays ?? null, groupSettings,
           creatorId: acting.id,
         }));
         // Only the streams this request creates become default (Zulip's list_to_streams).
@@ -225,7 +231,7 @@ async function streamsToLeave(q: Q, acting: UserRow, names: string[], targets: U
     // members of each stream's can_remove_subscribers_group (administrators by default).
     // Below 161 the refusal keeps the words Parley answered before the setting existed.
     for (const stream of list) {
-      if (!(await canRemoveSubscribers(q, acting, stream, subs.get(stream.id) ?? null))) {
+      if (!(await canRemoveSubscribers(q, acting, stream, subs.get(stream.id) ?? null, featureLevel, await realms.findById(q, acting.realm_id)))) {
         throw featureLevel >= CAN_REMOVE_SUBSCRIBERS_PARAM_LEVEL ? insufficientPermission() : mustBeAdmin();
       }
     }
