@@ -5,6 +5,12 @@ import { badRequest, invalidStreamId, invalidStreamName } from '../errors.js';
 import { Role, isAdminRole } from '../lib/roles.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { STREAM_POST_POLICY } from '../lib/stream-post-policy.js';
+import { cachedRead } from '../cache/index.js';
+import { userGroups } from '../store/repos/user-groups.js';
+import { parseStoredValue } from '../lib/stream-group-settings.js';
+import { inSystemGroup } from '../lib/realm-group-settings.js';
+import { userHasGroupSettingValue } from './group-setting.js';
+import { STREAM_PERMISSION_SETTINGS } from '../lib/permission-settings.js';
 
 export interface StreamAccess {
   stream: StreamRow;
@@ -106,4 +112,30 @@ export async function accessStreamByName(q: Q, user: UserRow, name: string, opts
   const visible = opts.allowAdmin ? canSeeStreamMetadata(user, stream, sub) : canSeeStream(user, stream, sub);
   if (!visible) throw invalidStreamName(name);
   return { stream, sub };
+}
+
+/** The level from which can_send_message_group decides who may post (Zulip 10; before, stream_post_policy). */
+export const CAN_SEND_MESSAGE_GROUP_LEVEL = 333;
+const CANNOT_POST = 'You do not have permission to post in this channel.';
+
+/** An organization's system groups by id, cached: they never change once made. */
+export const systemGroupNames = (q: Q, realmId: number): Promise<ReadonlyMap<number, string>> =>
+  cachedRead(q, (c) => c.systemGroupNames, realmId, async () =>
+    new Map([...(await userGroups.systemGroupsByName(q, realmId)).values()].map((g) => [g.id, g.name])));
+
+/**
+ * Who may post, as the level decides: from 333 Zulip's
+ * check_stream_access_based_on_can_send_message_group (a system group answered from the
+ * role, with the cached system-group names: no query per message for them), before it the
+ * stream_post_policy check. The error to answer, or null.
+ */
+export async function sendPermissionError(q: Q, user: UserRow, stream: StreamRow, realm: RealmRow | undefined, featureLevel: number): Promise<string | null> {
+  if (featureLevel < CAN_SEND_MESSAGE_GROUP_LEVEL) return streamPostPolicyError(user, stream, realm);
+  const value = parseStoredValue(stream.can_send_message_group);
+  const waiting = realm ? realmSettings(realm.settings).waiting_period_threshold : 0;
+  if (typeof value === 'number') {
+    const name = (await systemGroupNames(q, stream.realm_id)).get(value);
+    if (name !== undefined) return inSystemGroup(user, name, waiting) ? null : CANNOT_POST;
+  }
+  return await userHasGroupSettingValue(q, user, value, STREAM_PERMISSION_SETTINGS.can_send_message_group, waiting) ? null : CANNOT_POST;
 }

@@ -178,3 +178,30 @@ test('356: include_all for everyone (metadata access); include_all_active kept; 
   assertError(await old.api('GET', '/api/v1/streams', { as: (await old.createUser({ name: 'Nina' })), query: { include_all: true } }),
     'User not authorized for this query');
 });
+
+test('333: can_send_message_group decides who posts (role or anonymous group); silent mentions of system groups', async () => {
+  const g = await systemGroups(t);
+  const id = await subscribe(t, member, 'posting', { principals: [member.id, other.id] });
+  const send = (as: TestUser, content = 'hi') => t.api('POST', '/api/v1/messages', { as, params: { type: 'stream', to: id, topic: 'x', content } });
+  assertOk(await patch(t, admin, id, { can_send_message_group: g['role:administrators'] }));
+  assertError(await send(member), 'You do not have permission to post in this channel.');
+  assertOk(await send(admin));
+  assertOk(await patch(t, admin, id, { can_send_message_group: { direct_members: [other.id], direct_subgroups: [] } }));
+  assertOk(await send(other));
+  assertError(await send(member), 'You do not have permission to post in this channel.');
+  assertOk(await patch(t, admin, id, { can_send_message_group: g['role:nobody'] }));
+  assertError(await send(admin), 'You do not have permission to post in this channel.');
+  assertOk(await patch(t, admin, id, { can_send_message_group: g['role:everyone'] }));
+  // A system group mentioned silently renders (level 333); not a plain mention.
+  const mid = assertOk(await send(member, '@_*role:members* and @*role:members*')).id;
+  const msg = assertOk(await t.api('GET', `/api/v1/messages/${mid}`, { as: member })).message;
+  assert.match(msg.content, new RegExp(`<span class="user-group-mention silent" data-user-group-id="${g['role:members']}">role:members</span>`));
+  assert.ok(!msg.content.includes('<span class="user-group-mention" '));
+  // Level 277: stream_post_policy and its words.
+  const oMember = await old.createUser({ name: 'Max Member' });
+  const oAdmin = await old.createUser({ name: 'Ada Admin', role: Role.ADMINISTRATOR });
+  const oid = await subscribe(old, oMember, 'old-posting');
+  assertOk(await patch(old, oAdmin, oid, { stream_post_policy: 2 }));
+  assertError(await old.api('POST', '/api/v1/messages', { as: oMember, params: { type: 'stream', to: oid, topic: 'x', content: 'hi' } }),
+    'Only organization administrators can send to this stream.');
+});
