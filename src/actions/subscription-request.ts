@@ -10,9 +10,10 @@ import { hasPolicyPermission, webPublicStreamsEnabled } from '../access/realm-po
 import { checkStreamName, doCreateStream } from './stream-create.js';
 import { doAddSubscriptions, type SubPair } from './subscription-add.js';
 import { accessPrincipals } from '../access/user.js';
-import { accessGroupSettingValue, canRemoveSubscribers } from '../access/group-setting.js';
-import { streamSettingConfig } from '../lib/permission-settings.js';
-import type { StreamGroupSettingName } from '../lib/stream-group-settings.js';
+import { accessGroupSettingValue, canRemoveSubscribers, userHasGroupSettingValue } from '../access/group-setting.js';
+import { STREAM_PERMISSION_SETTINGS, streamSettingConfig } from '../lib/permission-settings.js';
+import { streamSettingValue, type StreamGroupSettingName } from '../lib/stream-group-settings.js';
+import { realmSettings } from '../lib/realm-settings.js';
 import type { GroupSettingValue } from '../lib/group-setting-value.js';
 import type { StreamGroupSettingChanges } from '../http/handlers/stream-param-parsers.js';
 import { CAN_REMOVE_SUBSCRIBERS_PARAM_LEVEL } from '../presenters/stream.js';
@@ -120,11 +121,22 @@ async function subscribeWith(io: SubscribeIo, realm: RealmRow, acting: UserRow, 
   const actingSubs = await subscriptions.mapActiveOfUser(q, acting.id, existing.map((s) => s.id));
   const authorized: StreamRow[] = [];
   const unauthorized: StreamRow[] = [];
-  for (const s of existing) (canSeeStream(acting, s, actingSubs.get(s.id) ?? null) ? authorized : unauthorized).push(s);
+  const level = req.featureLevel ?? 0;
+  for (const s of existing) {
+    const ok = canSeeStream(acting, s, actingSubs.get(s.id) ?? null)
+      || await streamGroupGrants(q, acting, s, realm, level, principals.length > 0 ? 'others' : 'self');
+    (ok ? authorized : unauthorized).push(s);
+  }
   if (unauthorized.length > 0 && req.authorizationErrorsFatal) {
     throw badRequest(`Unable to access stream (${unauthorized[0]!.name}).`);
   }
-  if (principals.length > 0 && !hasPolicyPermission(acting, realm, 'invite_to_stream_policy')) throw insufficientPermission();
+  // From level 342 a stream's can_add_subscribers_group (and its channel administrators)
+  // may add others to it whatever the organization's policy.
+  if (principals.length > 0 && !hasPolicyPermission(acting, realm, 'invite_to_stream_policy')) {
+    let allowed = level >= 342 && existing.length > 0 && missing.length === 0;
+    for (const s of existing) if (allowed) allowed = await streamGroupGrants(q, acting, s, realm, level, 'others');
+    if (!allowed) throw insufficientPermission();
+  }
   const created: StreamRow[] = [];
   for (let i = 0; i < missing.length; i += CREATE_BATCH) {
     created.push(...await io.write(async (tx) => {
@@ -238,4 +250,20 @@ async function streamsToLeave(q: Q, acting: UserRow, names: string[], targets: U
   }
   checkSubscriptionPairs(list.length, Math.max(1, targets.length));
   return list;
+}
+
+/**
+ * Zulip 10's stream group permissions for subscribing: channel administrators (325) and
+ * members of can_add_subscribers_group (342) may add anyone, themselves included, even to a
+ * private stream they are not in (349); members of can_subscribe_group (357) may join. Guests
+ * never (neither setting allows role:everyone).
+ */
+async function streamGroupGrants(q: Q, acting: UserRow, stream: StreamRow, realm: RealmRow, level: number, who: 'self' | 'others'): Promise<boolean> {
+  if (acting.role === Role.GUEST || stream.deactivated === 1) return false;
+  const waiting = realmSettings(realm.settings).waiting_period_threshold;
+  const has = (name: 'can_add_subscribers_group' | 'can_administer_channel_group' | 'can_subscribe_group') =>
+    userHasGroupSettingValue(q, acting, streamSettingValue(stream, name), STREAM_PERMISSION_SETTINGS[name], waiting);
+  if (level >= 342 && await has('can_add_subscribers_group')) return true;
+  if (level >= 349 && await has('can_administer_channel_group')) return true;
+  return who === 'self' && level >= 357 && await has('can_subscribe_group');
 }

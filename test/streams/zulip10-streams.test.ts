@@ -205,3 +205,20 @@ test('333: can_send_message_group decides who posts (role or anonymous group); s
   assertError(await old.api('POST', '/api/v1/messages', { as: oMember, params: { type: 'stream', to: oid, topic: 'x', content: 'hi' } }),
     'Only organization administrators can send to this stream.');
 });
+
+test('342/357: can_add_subscribers_group adds others (private stream, not subscribed); can_subscribe_group joins; not at 277', async () => {
+  const g = await systemGroups(t);
+  const id = await subscribe(t, admin, 'club-342', { invite_only: true });
+  const subs = (as: TestUser, params: Record<string, unknown>) => t.api('POST', '/api/v1/users/me/subscriptions', { as, params: { subscriptions: [{ name: 'club-342' }], ...params } });
+  assertError(await subs(member, {}), 'Unable to access stream (club-342).');
+  assertOk(await patch(t, admin, id, { can_subscribe_group: { direct_members: [member.id], direct_subgroups: [] } }));
+  assertOk(await subs(member, {}));
+  assertError(await subs(other, {}), 'Unable to access stream (club-342).');
+  assertError(await subs(guest, {}), 'Unable to access stream (club-342).');
+  assertOk(await patch(t, admin, id, { can_add_subscribers_group: { direct_members: [other.id], direct_subgroups: [] } }));
+  const third = await t.createUser({ name: 'Thea Third' });
+  assertOk(await subs(other, { principals: [third.id] }));
+  const members = assertOk(await t.api('GET', `/api/v1/streams/${id}/members`, { as: admin })).subscribers;
+  assert.ok(members.includes(third.id) && members.includes(member.id) && !members.includes(other.id));
+  assert.equal(g['role:nobody'] > 0, true);
+});
