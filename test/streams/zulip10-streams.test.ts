@@ -222,3 +222,20 @@ test('342/357: can_add_subscribers_group adds others (private stream, not subscr
   assert.ok(members.includes(third.id) && members.includes(member.id) && !members.includes(other.id));
   assert.equal(g['role:nobody'] > 0, true);
 });
+
+test('360: an archived stream\'s messages (and read receipts) stay readable to those its rules let read; not at 277', async () => {
+  const id = await subscribe(t, member, 'arch-360');
+  const mid = assertOk(await t.api('POST', '/api/v1/messages', { as: member, params: { type: 'stream', to: id, topic: 'x', content: 'kept' } })).id;
+  assertOk(await t.api('DELETE', `/api/v1/streams/${id}`, { as: admin }));
+  assert.equal(assertOk(await t.api('GET', `/api/v1/messages/${mid}`, { as: other })).message.content, '<p>kept</p>');
+  assertOk(await t.api('GET', `/api/v1/messages/${mid}/read_receipts`, { as: other }));
+  assertError(await t.api('GET', `/api/v1/messages/${mid}`, { as: guest }), 'Invalid message(s)');
+
+  const oMember = await old.createUser({ name: 'Max Member' });
+  const oOther = await old.createUser({ name: 'Otto Other' });
+  const oAdmin = await old.createUser({ name: 'Ada Admin', role: Role.ADMINISTRATOR });
+  const oid = await subscribe(old, oMember, 'old-360');
+  const omid = assertOk(await old.api('POST', '/api/v1/messages', { as: oMember, params: { type: 'stream', to: oid, topic: 'x', content: 'gone' } })).id;
+  assertOk(await old.api('DELETE', `/api/v1/streams/${oid}`, { as: oAdmin }));
+  assertError(await old.api('GET', `/api/v1/messages/${omid}`, { as: oOther }), 'Invalid message(s)');
+});
