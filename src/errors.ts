@@ -84,6 +84,8 @@ export const insufficientPermission = () => badRequest('Insufficient permission'
 // Zulip's OrganizationAdministratorRequired and friends: 400 with code UNAUTHORIZED_PRINCIPAL.
 export const mustBeAdmin = () => new ApiError('UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator', 400);
 export const mustBeOwner = () => new ApiError('UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner', 400);
+/** Zulip 10's CannotAdministerChannelError (level 325: channel administrators). */
+export const cannotAdministerChannel = () => new ApiError('UNAUTHORIZED_PRINCIPAL', 'You do not have permission to administer this channel.', 400);
 export const mustBeStreamAdmin = () => new ApiError('UNAUTHORIZED_PRINCIPAL', 'Must be an organization or stream administrator', 400);
 
 export const principalNotAuthorized = (principal: string | number) =>

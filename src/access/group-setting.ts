@@ -1,4 +1,6 @@
-import type { Q, StreamRow, UserGroupRow, UserRow } from '../store/rows.js';
+import type { Q, RealmRow, StreamRow, UserGroupRow, UserRow } from '../store/rows.js';
+import { streamSettingValue } from '../lib/stream-group-settings.js';
+import { realmSettings } from '../lib/realm-settings.js';
 import { GROUP_PERMISSION_SETTINGS, STREAM_PERMISSION_SETTINGS, type GroupPermissionSetting } from '../lib/permission-settings.js';
 import { Role, isAdminRole } from '../lib/roles.js';
 import { SystemGroup } from '../lib/system-groups.js';
@@ -95,12 +97,16 @@ export async function userHasGroupSettingValue(q: Q, user: UserRow, value: Group
  * (check_basic_stream_access with administrators allowed), then administrators may, and
  * otherwise the members of the stream's can_remove_subscribers_group.
  */
-export async function canRemoveSubscribers(q: Q, user: UserRow, stream: StreamRow, sub: unknown | null): Promise<boolean> {
+export async function canRemoveSubscribers(q: Q, user: UserRow, stream: StreamRow, sub: unknown | null, featureLevel = 0, realm?: RealmRow): Promise<boolean> {
   const basic = stream.is_web_public === 1 || (stream.invite_only === 0 && user.role !== Role.GUEST) || sub !== null || isAdminRole(user.role);
   if (!basic) return false;
   if (isAdminRole(user.role)) return true;
-  if (stream.can_remove_subscribers_group_id === null) return false;
-  return hasGroupSettingPermission(q, user, stream.can_remove_subscribers_group_id, STREAM_PERMISSION_SETTINGS.can_remove_subscribers_group);
+  const value = streamSettingValue(stream, 'can_remove_subscribers_group');
+  const waiting = realm ? realmSettings(realm.settings).waiting_period_threshold : 0;
+  if (await userHasGroupSettingValue(q, user, value, STREAM_PERMISSION_SETTINGS.can_remove_subscribers_group, waiting)) return true;
+  // Level 349: channel administrators may unsubscribe others too.
+  return featureLevel >= 349 && userHasGroupSettingValue(q, user, streamSettingValue(stream, 'can_administer_channel_group'),
+    STREAM_PERMISSION_SETTINGS.can_administer_channel_group, waiting);
 }
 
 /**

@@ -7,19 +7,24 @@ import { invalidMessage } from '../errors.js';
 import { Role } from '../lib/roles.js';
 import { isPossibleId } from '../lib/ids.js';
 
+/** GET /messages/{id} and read receipts of archived streams' messages (Zulip 10). */
+export const ARCHIVED_MESSAGES_READABLE_LEVEL = 360;
+
 /**
  * A message the user received, or a stream message whose history they may read
  * (then without a user_message row: `flags` null means historical). Anything else is
  * "Invalid message(s)", the same answer as for a message that does not exist.
  */
-export async function accessMessage(q: Q, user: UserRow, id: number): Promise<{ message: MessageRow; flags: number | null }> {
+export async function accessMessage(q: Q, user: UserRow, id: number, featureLevel = 0): Promise<{ message: MessageRow; flags: number | null }> {
   if (!isPossibleId(id)) throw invalidMessage();
   const message = await messages.findById(q, id);
   if (!message || message.realm_id !== user.realm_id) throw invalidMessage();
   const um = await messages.flagsOf(q, user.id, id);
   if (um) return { message, flags: um.flags };
   if (message.stream_id !== null) {
-    const stream = await streams.findInRealm(q, user.realm_id, message.stream_id);
+    // From level 360 an archived stream's messages are read under the same rules.
+    const stream = featureLevel >= ARCHIVED_MESSAGES_READABLE_LEVEL ? await streams.findInRealmAny(q, user.realm_id, message.stream_id)
+      : await streams.findInRealm(q, user.realm_id, message.stream_id);
     const sub = stream ? await subscriptions.findActive(q, user.id, stream.id) : undefined;
     if (stream && canReadHistory(user, stream, sub ?? null)) return { message, flags: null };
   }

@@ -5,6 +5,12 @@ import { badRequest, invalidStreamId, invalidStreamName } from '../errors.js';
 import { Role, isAdminRole } from '../lib/roles.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { STREAM_POST_POLICY } from '../lib/stream-post-policy.js';
+import { cachedRead } from '../cache/index.js';
+import { userGroups } from '../store/repos/user-groups.js';
+import { parseStoredValue } from '../lib/stream-group-settings.js';
+import { inSystemGroup } from '../lib/realm-group-settings.js';
+import { userHasGroupSettingValue } from './group-setting.js';
+import { STREAM_PERMISSION_SETTINGS } from '../lib/permission-settings.js';
 
 export interface StreamAccess {
   stream: StreamRow;
@@ -18,22 +24,26 @@ export interface AccessStreamOpts {
    * being subscribed, as in Zulip; never its content.
    */
   allowAdmin?: boolean;
+  /** Archived streams too (Zulip's require_active_channel=False, level 315). */
+  allowArchived?: boolean;
 }
 
 
 
 /** Whether the user may know the stream exists and read it: Zulip's access_stream_common. */
-export function canSeeStream(user: Pick<UserRow, 'role' | 'realm_id'>, stream: StreamRow, sub: SubscriptionRow | null | undefined): boolean {
-  if (stream.realm_id !== user.realm_id || stream.deactivated === 1) return false;
+export function canSeeStream(user: Pick<UserRow, 'role' | 'realm_id'>, stream: StreamRow, sub: SubscriptionRow | null | undefined,
+  allowArchived = false): boolean {
+  if (stream.realm_id !== user.realm_id || (stream.deactivated === 1 && !allowArchived)) return false;
   if (stream.is_web_public === 1) return true;
   if (stream.invite_only === 0 && user.role !== Role.GUEST) return true;
   return !!sub && sub.active === 1;
 }
 
 /** canSeeStream, widened to administrators for private-stream metadata. */
-export function canSeeStreamMetadata(user: Pick<UserRow, 'role' | 'realm_id'>, stream: StreamRow, sub: SubscriptionRow | null | undefined): boolean {
-  if (canSeeStream(user, stream, sub)) return true;
-  return stream.realm_id === user.realm_id && stream.deactivated === 0 && isAdminRole(user.role);
+export function canSeeStreamMetadata(user: Pick<UserRow, 'role' | 'realm_id'>, stream: StreamRow, sub: SubscriptionRow | null | undefined,
+  allowArchived = false): boolean {
+  if (canSeeStream(user, stream, sub, allowArchived)) return true;
+  return stream.realm_id === user.realm_id && (stream.deactivated === 0 || allowArchived) && isAdminRole(user.role);
 }
 
 /**
@@ -84,10 +94,11 @@ export function checkCanPostToStream(user: UserRow, stream: StreamRow, sub: Subs
 
 /** Loads a stream by id for the caller, or "Invalid stream id" whether it is missing or hidden. */
 export async function accessStreamById(q: Q, user: UserRow, streamId: number, opts: AccessStreamOpts = {}): Promise<StreamAccess> {
-  const stream = await streams.findInRealm(q, user.realm_id, streamId);
+  const stream = opts.allowArchived ? await streams.findInRealmAny(q, user.realm_id, streamId) : await streams.findInRealm(q, user.realm_id, streamId);
   if (!stream) throw invalidStreamId();
   const sub = (await subscriptions.findActive(q, user.id, stream.id)) ?? null;
-  const visible = opts.allowAdmin ? canSeeStreamMetadata(user, stream, sub) : canSeeStream(user, stream, sub);
+  const archived = opts.allowArchived === true;
+  const visible = opts.allowAdmin ? canSeeStreamMetadata(user, stream, sub, archived) : canSeeStream(user, stream, sub, archived);
   if (!visible) throw invalidStreamId();
   return { stream, sub };
 }
@@ -101,4 +112,30 @@ export async function accessStreamByName(q: Q, user: UserRow, name: string, opts
   const visible = opts.allowAdmin ? canSeeStreamMetadata(user, stream, sub) : canSeeStream(user, stream, sub);
   if (!visible) throw invalidStreamName(name);
   return { stream, sub };
+}
+
+/** The level from which can_send_message_group decides who may post (Zulip 10; before, stream_post_policy). */
+export const CAN_SEND_MESSAGE_GROUP_LEVEL = 333;
+const CANNOT_POST = 'You do not have permission to post in this channel.';
+
+/** An organization's system groups by id, cached: they never change once made. */
+export const systemGroupNames = (q: Q, realmId: number): Promise<ReadonlyMap<number, string>> =>
+  cachedRead(q, (c) => c.systemGroupNames, realmId, async () =>
+    new Map([...(await userGroups.systemGroupsByName(q, realmId)).values()].map((g) => [g.id, g.name])));
+
+/**
+ * Who may post, as the level decides: from 333 Zulip's
+ * check_stream_access_based_on_can_send_message_group (a system group answered from the
+ * role, with the cached system-group names: no query per message for them), before it the
+ * stream_post_policy check. The error to answer, or null.
+ */
+export async function sendPermissionError(q: Q, user: UserRow, stream: StreamRow, realm: RealmRow | undefined, featureLevel: number): Promise<string | null> {
+  if (featureLevel < CAN_SEND_MESSAGE_GROUP_LEVEL) return streamPostPolicyError(user, stream, realm);
+  const value = parseStoredValue(stream.can_send_message_group);
+  const waiting = realm ? realmSettings(realm.settings).waiting_period_threshold : 0;
+  if (typeof value === 'number') {
+    const name = (await systemGroupNames(q, stream.realm_id)).get(value);
+    if (name !== undefined) return inSystemGroup(user, name, waiting) ? null : CANNOT_POST;
+  }
+  return await userHasGroupSettingValue(q, user, value, STREAM_PERMISSION_SETTINGS.can_send_message_group, waiting) ? null : CANNOT_POST;
 }

@@ -8,7 +8,7 @@ import { streamInRealm, subscriberIds } from '../reads/streams.js';
 import { subscriptions } from '../store/repos/subscriptions.js';
 import { users } from '../store/repos/users.js';
 import { accessMessage } from '../access/message.js';
-import { accessStreamById, canSeeStream, streamPostPolicyError } from '../access/stream.js';
+import { accessStreamById, canSeeStream, sendPermissionError } from '../access/stream.js';
 import { hasRealmGroupPermission } from '../access/realm-group-setting.js';
 import { badRequest, invalidStreamId, moveMessagesTimeLimitExceeded } from '../errors.js';
 import { realmSettings, type RealmSettings } from '../lib/realm-settings.js';
@@ -134,7 +134,7 @@ async function checkUpdate(q: Q, realm: RealmRow, user: UserRow, messageId: numb
     }
     const { stream } = await accessStreamById(q, user, streamId);
     if (stream.deactivated === 1) throw invalidStreamId();
-    const policy = streamPostPolicyError(user, stream, realm);
+    const policy = await sendPermissionError(q, user, stream, realm, level);
     if (policy) throw badRequest(policy);
     const limit = settings.move_messages_between_streams_limit_seconds;
     if (level >= 162 && !isModeratorOrAbove(user.role) && limit !== null && age > limit + EDIT_LIMIT_BUFFER) {

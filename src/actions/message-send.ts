@@ -17,7 +17,7 @@ import { checkCanSendDirectMessage } from '../access/direct-message.js';
 import { checkUserGroupMentionAllowed } from '../access/group-setting.js';
 import { subscriptions } from '../store/repos/subscriptions.js';
 import { users } from '../store/repos/users.js';
-import { canSeeStream, streamPostPolicyError } from '../access/stream.js';
+import { canSeeStream, sendPermissionError } from '../access/stream.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { FLAG_BITS, flagsFromMask } from '../lib/message-flags.js';
 import { isHumanClient } from '../lib/client-name.js';
@@ -97,7 +97,7 @@ export interface SendInput {
   scheduled?: [number, number];
 }
 
-export async function streamForSend(q: Q, sender: UserRow, realm: RealmRow, to: { name?: string; id?: number }): Promise<StreamRow> {
+export async function streamForSend(q: Q, sender: UserRow, realm: RealmRow, to: { name?: string; id?: number }, featureLevel = 0): Promise<StreamRow> {
   const stream = to.id !== undefined ? await streamInRealm(q, realm.id, to.id) : await streamByName(q, realm.id, to.name ?? '');
   const sub = stream ? await activeSubscription(q, sender.id, stream.id) : undefined;
   // As Zulip: a bot may also send wherever its owner is subscribed, and under its owner's
@@ -118,10 +118,10 @@ export async function streamForSend(q: Q, sender: UserRow, realm: RealmRow, to: 
     }
     throw streamDoesNotExist(to.name ?? '');
   }
-  const policy = streamPostPolicyError(sender, stream, realm);
+  const policy = await sendPermissionError(q, sender, stream, realm, featureLevel);
   if (policy) {
     const owner = await activeOwner();
-    if (!owner || streamPostPolicyError(owner, stream, realm) !== null) throw badRequest(policy);
+    if (!owner || await sendPermissionError(q, owner, stream, realm, featureLevel) !== null) throw badRequest(policy);
   }
   return stream;
 }
@@ -197,7 +197,7 @@ export async function sendMessageResult(ctx: AppContext, realm: RealmRow, sender
   let topic = '';
   let pmOthers: UserRow[] = [];
   if (input.to.kind === 'stream') {
-    stream = input.internal ? await internalTarget(q, realm, input.to) : await streamForSend(q, sender, realm, input.to);
+    stream = input.internal ? await internalTarget(q, realm, input.to) : await streamForSend(q, sender, realm, input.to, ctx.config.featureLevel);
     topic = checkTopic(input.topic, realm);
     recipientId = stream.recipient_id!;
     userIds = await subscriberIds(q, stream.id);

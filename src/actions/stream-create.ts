@@ -10,7 +10,9 @@ import { renderStreamDescription } from '../markdown/stream-description.js';
 import { presentStream } from '../presenters/stream.js';
 import { STREAM_POST_POLICY } from '../lib/stream-post-policy.js';
 import { streamAudienceIds } from '../reads/stream-audience.js';
-import { systemGroupId } from '../access/group-setting.js';
+import { userGroups } from '../store/repos/user-groups.js';
+import { encodeValue, policyForSendGroup, POLICY_SEND_GROUP, type StreamGroupSettingName } from '../lib/stream-group-settings.js';
+import type { GroupSettingValue } from '../lib/group-setting-value.js';
 import { SystemGroup } from '../lib/system-groups.js';
 import { doAddSubscriptions } from './subscription-add.js';
 import { MAX_STREAM_NAME_LENGTH, MAX_STREAM_DESCRIPTION_LENGTH } from '../lib/limits.js';
@@ -55,8 +57,8 @@ export interface StreamSpec {
   historyPublicToSubscribers?: boolean | null;
   /** null: organization default; -1: unlimited. */
   messageRetentionDays?: number | null;
-  /** A group already checked (accessUserGroupForSetting); undefined: Zulip's default, role:administrators. */
-  canRemoveSubscribersGroupId?: number | undefined;
+  /** Values already checked (accessGroupSettingValue); each missing one takes Zulip's default. */
+  groupSettings?: Partial<Record<StreamGroupSettingName, GroupSettingValue>> | undefined;
   /** The user creating it (feature level 254's creator_id); null when the system does. */
   creatorId?: number | null;
 }
@@ -68,6 +70,23 @@ export async function doCreateStream(tx: Tx, realm: RealmRow, spec: StreamSpec):
   // Public streams always share history; private ones default to protected history.
   const history = inviteOnly ? (spec.historyPublicToSubscribers ?? false) : true;
   const description = checkStreamDescription(spec.description ?? '');
+  const system = await userGroups.systemGroupsByName(tx.db, realm.id);
+  const sysId = (name: string) => system.get(name)!.id;
+  const given = spec.groupSettings ?? {};
+  // can_send_message_group wins over the deprecated stream_post_policy, which follows it.
+  const send = given.can_send_message_group ?? sysId(POLICY_SEND_GROUP[spec.streamPostPolicy ?? STREAM_POST_POLICY.EVERYONE] ?? SystemGroup.EVERYONE);
+  const nameOf = new Map([...system.values()].map((g) => [g.id, g.name]));
+  const policy = policyForSendGroup(send, (gid) => nameOf.get(gid));
+  const creator = spec.creatorId ?? null;
+  const settings: Record<StreamGroupSettingName, string> = {
+    can_remove_subscribers_group: encodeValue(given.can_remove_subscribers_group ?? sysId(SystemGroup.ADMINISTRATORS)),
+    // Zulip's "stream_creator_or_nobody".
+    can_administer_channel_group: encodeValue(given.can_administer_channel_group
+      ?? (creator !== null ? { direct_members: [creator], direct_subgroups: [] } : sysId(SystemGroup.NOBODY))),
+    can_send_message_group: encodeValue(send),
+    can_add_subscribers_group: encodeValue(given.can_add_subscribers_group ?? sysId(SystemGroup.NOBODY)),
+    can_subscribe_group: encodeValue(given.can_subscribe_group ?? sysId(SystemGroup.NOBODY)),
+  };
   const id = await streams.insert(tx.db, {
     realm_id: realm.id,
     name: spec.name,
@@ -77,9 +96,9 @@ export async function doCreateStream(tx: Tx, realm: RealmRow, spec: StreamSpec):
     invite_only: inviteOnly ? 1 : 0,
     is_web_public: spec.isWebPublic && !inviteOnly ? 1 : 0,
     history_public_to_subscribers: history ? 1 : 0,
-    stream_post_policy: spec.streamPostPolicy ?? STREAM_POST_POLICY.EVERYONE,
+    stream_post_policy: policy,
     message_retention_days: spec.messageRetentionDays ?? null,
-    can_remove_subscribers_group_id: spec.canRemoveSubscribersGroupId ?? await systemGroupId(tx.db, realm.id, SystemGroup.ADMINISTRATORS),
+    ...settings,
     date_created: nowSeconds(),
     first_message_id: null,
     deactivated: 0,

@@ -1,17 +1,20 @@
 import type { Tx } from './transaction.js';
 import type { RealmRow, StreamRow, UserRow } from '../store/rows.js';
 import { streams } from '../store/repos/streams.js';
-import { badRequest, insufficientPermission, invalidStreamId, mustBeAdmin, mustBeOwner } from '../errors.js';
+import { badRequest, insufficientPermission, invalidStreamId, mustBeAdmin, mustBeOwner, previousSettingValueMismatched } from '../errors.js';
 import { subscriptions } from '../store/repos/subscriptions.js';
-import { accessUserGroupForSetting } from '../access/group-setting.js';
-import { STREAM_PERMISSION_SETTINGS } from '../lib/permission-settings.js';
+import { accessGroupSettingValue } from '../access/group-setting.js';
+import { streamSettingConfig } from '../lib/permission-settings.js';
+import { streamSettingValue, type StreamGroupSettingName } from '../lib/stream-group-settings.js';
+import { sameGroupSettingValue } from '../lib/group-setting-value.js';
+import type { StreamGroupSettingChanges } from '../http/handlers/stream-param-parsers.js';
 import { Role, isAdminRole } from '../lib/roles.js';
 import { accessStreamById } from '../access/stream.js';
 import { STREAM_POST_POLICY } from '../lib/stream-post-policy.js';
 import { webPublicStreamsEnabled } from '../access/realm-policy.js';
 import { hasRealmGroupPermission } from '../access/realm-group-setting.js';
 import {
-  doChangeStreamCanRemoveSubscribersGroup, doChangeStreamDescription, doChangeStreamMessageRetentionDays, doChangeStreamPermission, doChangeStreamPostPolicy, doRenameStream,
+  doChangeStreamGroupSetting, doChangeStreamDescription, doChangeStreamMessageRetentionDays, doChangeStreamPermission, doChangeStreamPostPolicy, doRenameStream,
 } from './stream-update.js';
 import { doAddDefaultStream, doRemoveDefaultStream } from './default-streams.js';
 
@@ -25,8 +28,8 @@ export interface StreamEdit {
   isAnnouncementOnly?: boolean | undefined;
   /** null: organization default; -1: unlimited; undefined: unchanged. */
   messageRetentionDays?: number | null | undefined;
-  /** can_remove_subscribers_group (feature level 161): a group's id, checked here. */
-  canRemoveSubscribersGroupId?: number | undefined;
+  /** Stream group settings (levels 161-357): values as given, checked here. */
+  groupSettings?: StreamGroupSettingChanges | undefined;
   /** Feature level 200: adds the stream to, or takes it out of, the default streams. */
   isDefaultStream?: boolean | undefined;
   /** The reported feature level (error strings that changed with it). */
@@ -39,6 +42,10 @@ export const DEFAULT_STREAM_PARAM = 200;
 /** PATCH /streams/{id} after access was granted; Zulip's order of checks and changes. */
 export async function doEditStream(tx: Tx, realm: RealmRow, acting: UserRow, start: StreamRow, e: StreamEdit): Promise<void> {
   let stream = start;
+  // Level 362: an archived stream's privacy can change; nothing else of it.
+  if (stream.deactivated === 1 && (e.description !== undefined || e.newName !== undefined || e.streamPostPolicy !== undefined
+    || e.isAnnouncementOnly !== undefined || e.messageRetentionDays !== undefined || e.isDefaultStream !== undefined
+    || Object.keys(e.groupSettings ?? {}).length > 0)) throw invalidStreamId();
   if (e.messageRetentionDays !== undefined) {
     if (acting.role !== Role.OWNER) throw mustBeOwner();
   }
@@ -60,15 +67,23 @@ export async function doEditStream(tx: Tx, realm: RealmRow, acting: UserRow, sta
     policy = e.isAnnouncementOnly ? STREAM_POST_POLICY.ADMINS : STREAM_POST_POLICY.EVERYONE;
   }
   if (policy !== undefined && policy !== stream.stream_post_policy) stream = await doChangeStreamPostPolicy(tx, stream, policy);
-  const group = e.canRemoveSubscribersGroupId;
-  if (group !== undefined && group !== stream.can_remove_subscribers_group_id) {
-    // As Zulip's update_stream_backend: administrators cannot change it for a private
-    // stream they are not subscribed to; then the group is checked against the setting.
-    if (stream.invite_only === 1 && !(await subscriptions.mapActiveOfUser(tx.db, acting.id, [stream.id])).has(stream.id)) throw invalidStreamId();
-    await accessUserGroupForSetting(tx.db, acting, group, 'can_remove_subscribers_group', STREAM_PERMISSION_SETTINGS.can_remove_subscribers_group);
-    await doChangeStreamCanRemoveSubscribersGroup(tx, stream, group);
+  const level = e.featureLevel ?? tx.featureLevel;
+  for (const [key, change] of Object.entries(e.groupSettings ?? {})) {
+    const name = key as StreamGroupSettingName;
+    const current = streamSettingValue(stream, name);
+    if (change.old !== undefined && !sameGroupSettingValue(change.old, current)) throw previousSettingValueMismatched();
+    if (sameGroupSettingValue(change.new, current)) continue;
+    // As Zulip 9's update_stream_backend: administrators could not change it for a private
+    // stream they are not subscribed to; from level 349 metadata access suffices.
+    if (name === 'can_remove_subscribers_group' && level < CHANNEL_ADMIN_METADATA_LEVEL && stream.invite_only === 1
+      && !(await subscriptions.mapActiveOfUser(tx.db, acting.id, [stream.id])).has(stream.id)) throw invalidStreamId();
+    const value = await accessGroupSettingValue(tx.db, acting, change.new, name, streamSettingConfig(name, level));
+    stream = await doChangeStreamGroupSetting(tx, stream, name, value);
   }
 }
+
+/** From it, channel administrators change metadata without content access (Zulip's level 349). */
+export const CHANNEL_ADMIN_METADATA_LEVEL = 349;
 
 /** The string changed when `is_default_stream` came (feature level 200); the spec's before it. */
 function privateDefault(e: StreamEdit) {
@@ -87,7 +102,7 @@ async function changePermission(tx: Tx, realm: RealmRow, acting: UserRow, stream
   // Zulip checks the proposed state as a whole: a stream may not end up private and default.
   if (isPrivate && (e.isDefaultStream ?? (await streams.listDefaultIds(tx.db, stream.realm_id)).includes(stream.id))) throw privateDefault(e);
   // Even administrators must be subscribed to change a private stream's privacy.
-  if (e.isPrivate !== undefined) await accessStreamById(tx.db, acting, stream.id);
+  if (e.isPrivate !== undefined) await accessStreamById(tx.db, acting, stream.id, { allowArchived: stream.deactivated === 1 });
   if (e.isWebPublic === true) {
     if (!webPublicStreamsEnabled(realm)) throw badRequest('Web-public streams are not enabled.');
     if (!await hasRealmGroupPermission(tx.db, realm, acting, 'can_create_web_public_channel_group')) throw insufficientPermission();

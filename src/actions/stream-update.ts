@@ -9,9 +9,13 @@ import { canRemoveSubscribersGroupKey, presentStream, streamEmailAddress } from 
 import { STREAM_POST_POLICY } from '../lib/stream-post-policy.js';
 import { checkStreamDescription, checkStreamName, isUniqueViolation } from './stream-create.js';
 import { streamAudienceIds } from '../reads/stream-audience.js';
+import { userGroups } from '../store/repos/user-groups.js';
+import { encodeValue, policyForSendGroup, POLICY_SEND_GROUP, STREAM_GROUP_SETTING_LEVELS, type StreamGroupSettingName } from '../lib/stream-group-settings.js';
+import type { GroupSettingValue } from '../lib/group-setting-value.js';
 
 async function reload(tx: Tx, stream: StreamRow): Promise<StreamRow> {
-  return (await streams.findById(tx.db, stream.id))!;
+  // Archived streams too: their privacy can change (level 362).
+  return (await streams.findInRealmAny(tx.db, stream.realm_id, stream.id))!;
 }
 
 async function notifyUpdate(tx: Tx, stream: StreamRow, fields: { property: string; value: unknown } & Record<string, unknown>): Promise<void> {
@@ -90,9 +94,13 @@ export async function doChangeStreamPermission(tx: Tx, stream: StreamRow, p: Str
   return updated;
 }
 
+/** The deprecated policy (and is_announcement_only): sets can_send_message_group to the policy's system group (Zulip's mapping, level 333). */
 export async function doChangeStreamPostPolicy(tx: Tx, stream: StreamRow, policy: number): Promise<StreamRow> {
-  await streams.update(tx.db, stream.id, { stream_post_policy: policy });
+  const system = await userGroups.systemGroupsByName(tx.db, stream.realm_id);
+  const group = system.get(POLICY_SEND_GROUP[policy] ?? 'role:everyone')!.id;
+  await streams.update(tx.db, stream.id, { stream_post_policy: policy, can_send_message_group: encodeValue(group) });
   const updated = await reload(tx, stream);
+  if (tx.featureLevel >= STREAM_GROUP_SETTING_LEVELS.can_send_message_group) await notifyUpdate(tx, updated, { property: 'can_send_message_group', value: group });
   await notifyUpdate(tx, updated, { property: 'stream_post_policy', value: policy });
   // Older clients still read the boolean this policy replaced.
   await notifyUpdate(tx, updated, { property: 'is_announcement_only', value: policy === STREAM_POST_POLICY.ADMINS });
@@ -100,15 +108,30 @@ export async function doChangeStreamPostPolicy(tx: Tx, stream: StreamRow, policy
 }
 
 /**
- * Zulip's do_change_stream_group_based_setting for can_remove_subscribers_group: the event
- * names the property as the level does (`can_remove_subscribers_group_id` before 197), none
- * below 142 where stream objects do not carry it.
+ * Zulip's do_change_stream_group_based_setting: stores the value and tells the stream's
+ * audience, from the setting's level (can_remove_subscribers_group named as the level
+ * names it: `can_remove_subscribers_group_id` before 197, nothing below 142). A new
+ * can_send_message_group also sets the deprecated stream_post_policy it maps to, with the
+ * events older clients read.
  */
-export async function doChangeStreamCanRemoveSubscribersGroup(tx: Tx, stream: StreamRow, groupId: number): Promise<StreamRow> {
-  await streams.update(tx.db, stream.id, { can_remove_subscribers_group_id: groupId });
+export async function doChangeStreamGroupSetting(tx: Tx, stream: StreamRow, name: StreamGroupSettingName, value: GroupSettingValue): Promise<StreamRow> {
+  const patch: Record<string, string | number> = { [name]: encodeValue(value) };
+  let policy: number | undefined;
+  if (name === 'can_send_message_group') {
+    const system = await userGroups.systemGroupsByName(tx.db, stream.realm_id);
+    const nameOf = new Map([...system.values()].map((g) => [g.id, g.name]));
+    policy = policyForSendGroup(value, (id) => nameOf.get(id));
+    patch.stream_post_policy = policy;
+  }
+  await streams.update(tx.db, stream.id, patch);
   const updated = await reload(tx, stream);
-  const property = canRemoveSubscribersGroupKey(tx.featureLevel);
-  if (property) await notifyUpdate(tx, updated, { property, value: groupId });
+  const property = name === 'can_remove_subscribers_group' ? canRemoveSubscribersGroupKey(tx.featureLevel)
+    : tx.featureLevel >= STREAM_GROUP_SETTING_LEVELS[name] ? name : undefined;
+  if (property) await notifyUpdate(tx, updated, { property, value });
+  if (policy !== undefined && policy !== stream.stream_post_policy) {
+    await notifyUpdate(tx, updated, { property: 'stream_post_policy', value: policy });
+    await notifyUpdate(tx, updated, { property: 'is_announcement_only', value: policy === STREAM_POST_POLICY.ADMINS });
+  }
   return updated;
 }
 

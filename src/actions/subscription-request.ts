@@ -11,13 +11,18 @@ import { hasRealmGroupPermission } from '../access/realm-group-setting.js';
 import { checkStreamName, doCreateStream } from './stream-create.js';
 import { doAddSubscriptions, type SubPair } from './subscription-add.js';
 import { accessPrincipals } from '../access/user.js';
-import { accessUserGroupForSetting, canRemoveSubscribers } from '../access/group-setting.js';
-import { STREAM_PERMISSION_SETTINGS } from '../lib/permission-settings.js';
+import { accessGroupSettingValue, canRemoveSubscribers, userHasGroupSettingValue } from '../access/group-setting.js';
+import { STREAM_PERMISSION_SETTINGS, streamSettingConfig } from '../lib/permission-settings.js';
+import { streamSettingValue, type StreamGroupSettingName } from '../lib/stream-group-settings.js';
+import { realmSettings } from '../lib/realm-settings.js';
+import type { GroupSettingValue } from '../lib/group-setting-value.js';
+import type { StreamGroupSettingChanges } from '../http/handlers/stream-param-parsers.js';
 import { CAN_REMOVE_SUBSCRIBERS_PARAM_LEVEL } from '../presenters/stream.js';
 import { LIST_LIMITS } from '../lib/limits.js';
 import { doRemoveSubscriptions } from './subscription-remove.js';
 import { sendSubscriptionNotices } from './subscription-notices.js';
 import { doAddDefaultStream } from './default-streams.js';
+import { realms } from '../store/repos/realms.js';
 
 export interface SubscribeRequest {
   streams: Array<{ name: string; description?: string }>;
@@ -30,8 +35,8 @@ export interface SubscribeRequest {
   messageRetentionDays?: number | null | undefined;
   authorizationErrorsFatal: boolean;
   announce?: boolean | undefined;
-  /** can_remove_subscribers_group (feature level 161; named so from 197) of the streams created. */
-  canRemoveSubscribersGroupId?: number | undefined;
+  /** The group settings of the streams created (levels 161-357), as given; checked first. */
+  groupSettings?: StreamGroupSettingChanges | undefined;
   /** Adds the stream(s) created to the default streams (feature level 200). */
   isDefaultStream?: boolean | undefined;
   /** The reported feature level, where the answer or the checks differ by level. */
@@ -97,8 +102,10 @@ interface SubscribeIo {
 async function subscribeWith(io: SubscribeIo, realm: RealmRow, acting: UserRow, req: SubscribeRequest): Promise<SubscribeResult> {
   const q = io.q;
   // As Zulip's add_subscriptions_backend: the group is checked before anything else.
-  if (req.canRemoveSubscribersGroupId !== undefined) {
-    await accessUserGroupForSetting(q, acting, req.canRemoveSubscribersGroupId, 'can_remove_subscribers_group', STREAM_PERMISSION_SETTINGS.can_remove_subscribers_group);
+  const groupSettings: Partial<Record<StreamGroupSettingName, GroupSettingValue>> = {};
+  for (const [key, change] of Object.entries(req.groupSettings ?? {})) {
+    const name = key as StreamGroupSettingName;
+    groupSettings[name] = await accessGroupSettingValue(q, acting, change.new, name, streamSettingConfig(name, req.featureLevel ?? 0));
   }
   const principals = req.principals && req.principals.length > 0 ? await accessPrincipals(q, acting, req.principals, req.featureLevel) : [];
   if (req.isWebPublic && req.inviteOnly) throw badRequest('Invalid parameters');
@@ -116,11 +123,22 @@ async function subscribeWith(io: SubscribeIo, realm: RealmRow, acting: UserRow, 
   const actingSubs = await subscriptions.mapActiveOfUser(q, acting.id, existing.map((s) => s.id));
   const authorized: StreamRow[] = [];
   const unauthorized: StreamRow[] = [];
-  for (const s of existing) (canSeeStream(acting, s, actingSubs.get(s.id) ?? null) ? authorized : unauthorized).push(s);
+  const level = req.featureLevel ?? 0;
+  for (const s of existing) {
+    const ok = canSeeStream(acting, s, actingSubs.get(s.id) ?? null)
+      || await streamGroupGrants(q, acting, s, realm, level, principals.length > 0 ? 'others' : 'self');
+    (ok ? authorized : unauthorized).push(s);
+  }
   if (unauthorized.length > 0 && req.authorizationErrorsFatal) {
     throw badRequest(`Unable to access stream (${unauthorized[0]!.name}).`);
   }
-  if (principals.length > 0 && !hasPolicyPermission(acting, realm, 'invite_to_stream_policy')) throw insufficientPermission();
+  // From level 342 a stream's can_add_subscribers_group (and its channel administrators)
+  // may add others to it whatever the organization's policy.
+  if (principals.length > 0 && !hasPolicyPermission(acting, realm, 'invite_to_stream_policy')) {
+    let allowed = level >= 342 && existing.length > 0 && missing.length === 0;
+    for (const s of existing) if (allowed) allowed = await streamGroupGrants(q, acting, s, realm, level, 'others');
+    if (!allowed) throw insufficientPermission();
+  }
   const created: StreamRow[] = [];
   for (let i = 0; i < missing.length; i += CREATE_BATCH) {
     created.push(...await io.write(async (tx) => {
@@ -129,7 +147,7 @@ async function subscribeWith(io: SubscribeIo, realm: RealmRow, acting: UserRow, 
         out.push(await doCreateStream(tx, realm, {
           name: s.name, description: s.description ?? '', inviteOnly: req.inviteOnly, isWebPublic: req.isWebPublic,
           historyPublicToSubscribers: req.historyPublicToSubscribers ?? null, streamPostPolicy: req.streamPostPolicy ?? 1,
-          messageRetentionDays: req.messageRetentionDays ?? null, canRemoveSubscribersGroupId: req.canRemoveSubscribersGroupId,
+          messageRetentionDays: req.messageRetentionDays ?? null, groupSettings,
           creatorId: acting.id,
         }));
         // Only the streams this request creates become default (Zulip's list_to_streams).
@@ -227,11 +245,27 @@ async function streamsToLeave(q: Q, acting: UserRow, names: string[], targets: U
     // members of each stream's can_remove_subscribers_group (administrators by default).
     // Below 161 the refusal keeps the words Parley answered before the setting existed.
     for (const stream of list) {
-      if (!(await canRemoveSubscribers(q, acting, stream, subs.get(stream.id) ?? null))) {
+      if (!(await canRemoveSubscribers(q, acting, stream, subs.get(stream.id) ?? null, featureLevel, await realms.findById(q, acting.realm_id)))) {
         throw featureLevel >= CAN_REMOVE_SUBSCRIBERS_PARAM_LEVEL ? insufficientPermission() : mustBeAdmin();
       }
     }
   }
   checkSubscriptionPairs(list.length, Math.max(1, targets.length));
   return list;
+}
+
+/**
+ * Zulip 10's stream group permissions for subscribing: channel administrators (325) and
+ * members of can_add_subscribers_group (342) may add anyone, themselves included, even to a
+ * private stream they are not in (349); members of can_subscribe_group (357) may join. Guests
+ * never (neither setting allows role:everyone).
+ */
+async function streamGroupGrants(q: Q, acting: UserRow, stream: StreamRow, realm: RealmRow, level: number, who: 'self' | 'others'): Promise<boolean> {
+  if (acting.role === Role.GUEST || stream.deactivated === 1) return false;
+  const waiting = realmSettings(realm.settings).waiting_period_threshold;
+  const has = (name: 'can_add_subscribers_group' | 'can_administer_channel_group' | 'can_subscribe_group') =>
+    userHasGroupSettingValue(q, acting, streamSettingValue(stream, name), STREAM_PERMISSION_SETTINGS[name], waiting);
+  if (level >= 342 && await has('can_add_subscribers_group')) return true;
+  if (level >= 349 && await has('can_administer_channel_group')) return true;
+  return who === 'self' && level >= 357 && await has('can_subscribe_group');
 }

@@ -66,6 +66,8 @@ export interface Caches {
   /** GET /users/me, serialised: the cheapest authenticated call clients make at startup. */
   meAnswers: VersionedCache<number, string>;
   maxMessageIds: VersionedCache<number, number>;
+  /** An organization's system groups, id to name: they never change once made (sending's can_send_message_group check). */
+  systemGroupNames: VersionedCache<number, ReadonlyMap<number, string>>;
   messageJson: MessageJsonCache;
   /** Every organization's presence answer: read once, then patched by each write (presence.ts). */
   presence: PresenceCache;
@@ -90,6 +92,7 @@ function createCaches(): Caches {
     realmUserLists: new VersionedCache(['users', 'realms'], 1_000),
     meAnswers: new VersionedCache(['users', 'realms', 'messages'], 100_000),
     maxMessageIds: new VersionedCache(['messages'], 100_000),
+    systemGroupNames: new VersionedCache(['realms'], 1_000),
     messageJson: new MessageJsonCache(),
     presence: new PresenceCache(),
   };

@@ -10,6 +10,8 @@ export interface Capabilities {
   linkifier_url_template?: boolean;
   /** From level 176 a client without linkifier_url_template is given no linkifiers (register's are empty), so no events of them. */
   linkifiers_withheld?: boolean;
+  /** Level 315: register's subscription lists include archived streams (is_archived). */
+  archived_channels?: boolean;
 }
 
 export interface QueueOptions {

@@ -19,10 +19,14 @@ const user = shape({
   is_active: bool, is_admin: bool, is_owner: bool, is_guest: bool, is_billing_admin: bool, is_bot: bool, bot_type: nullable(int),
   role: int, 'bot_owner_id?': nullable(int), 'delivery_email?': nullable(str), 'profile_data?': obj,
 });
+const groupValue: Check = (v) => int(v) || (obj(v) && arrayOf(int)((v as Record<string, unknown>).direct_members) && arrayOf(int)((v as Record<string, unknown>).direct_subgroups));
 const streamFields = {
   stream_id: int, name: str, description: str, rendered_description: str, date_created: int, invite_only: bool, is_web_public: bool,
   stream_post_policy: int, history_public_to_subscribers: bool, first_message_id: nullable(int), message_retention_days: nullable(int),
-  is_announcement_only: bool, 'can_remove_subscribers_group_id?': int, 'can_remove_subscribers_group?': int,
+  is_announcement_only: bool, 'can_remove_subscribers_group_id?': int, 'can_remove_subscribers_group?': groupValue,
+  // Zulip 10 (levels 315-357), each from its level.
+  'is_archived?': bool, 'is_recently_active?': bool, 'can_administer_channel_group?': groupValue, 'can_send_message_group?': groupValue,
+  'can_add_subscribers_group?': groupValue, 'can_subscribe_group?': groupValue,
   // Feature level 254; events carry it at every level (their format never follows the level).
   creator_id: nullable(int),
 };

@@ -22,13 +22,36 @@ const setting = (s: Partial<GroupPermissionSetting> & Pick<GroupPermissionSettin
   default_for_system_groups: null, allowed_system_groups: [], ...s,
 });
 
-/** Stream.stream_permission_group_settings (a system group only until level 320). */
+/**
+ * Stream.stream_permission_group_settings as Zulip 10 declares them (levels 320-357): any
+ * group-setting value; can_administer_channel_group defaults to the stream's creator.
+ * Before level 320 can_remove_subscribers_group took a system group only
+ * (LEGACY_REMOVE_SUBSCRIBERS_SETTING).
+ */
 export const STREAM_PERMISSION_SETTINGS = {
-  can_remove_subscribers_group: setting({
-    require_system_group: true, allow_internet_group: false, allow_owners_group: false, allow_nobody_group: false, allow_everyone_group: true,
-    default_group_name: SystemGroup.ADMINISTRATORS, id_field_name: 'can_remove_subscribers_group_id',
-  }),
+  can_add_subscribers_group: setting({ allow_nobody_group: true, allow_everyone_group: false, default_group_name: SystemGroup.NOBODY, id_field_name: 'can_add_subscribers_group_id' }),
+  can_administer_channel_group: setting({ allow_nobody_group: true, allow_everyone_group: false, default_group_name: 'stream_creator_or_nobody', id_field_name: 'can_administer_channel_group_id' }),
+  can_remove_subscribers_group: setting({ allow_nobody_group: true, allow_everyone_group: true, default_group_name: SystemGroup.ADMINISTRATORS, id_field_name: 'can_remove_subscribers_group_id' }),
+  can_send_message_group: setting({ allow_nobody_group: true, allow_everyone_group: true, default_group_name: SystemGroup.EVERYONE, id_field_name: 'can_send_message_group_id' }),
+  can_subscribe_group: setting({ allow_nobody_group: true, allow_everyone_group: false, default_group_name: SystemGroup.NOBODY, id_field_name: 'can_subscribe_group_id' }),
 } as const;
+
+/** can_remove_subscribers_group as Zulip 9 declared it (feature levels 161-319): a system group, not role:nobody. */
+export const LEGACY_REMOVE_SUBSCRIBERS_SETTING = setting({
+  require_system_group: true, allow_internet_group: false, allow_owners_group: false, allow_nobody_group: false, allow_everyone_group: true,
+  default_group_name: SystemGroup.ADMINISTRATORS, id_field_name: 'can_remove_subscribers_group_id',
+});
+
+/** The feature level that added each stream group setting to register's server_supported_permission_settings. */
+export const STREAM_PERMISSION_SETTING_LEVELS: Record<string, number> = {
+  can_add_subscribers_group: 342, can_administer_channel_group: 325, can_remove_subscribers_group: 0, can_send_message_group: 333, can_subscribe_group: 357,
+};
+
+/** A stream setting's config at a level (can_remove_subscribers_group took system groups only before 320). */
+export function streamSettingConfig(name: keyof typeof STREAM_PERMISSION_SETTINGS, featureLevel: number): GroupPermissionSetting {
+  if (name === 'can_remove_subscribers_group' && featureLevel < 320) return LEGACY_REMOVE_SUBSCRIBERS_SETTING;
+  return STREAM_PERMISSION_SETTINGS[name];
+}
 
 /** NamedUserGroup.GROUP_PERMISSION_SETTINGS. */
 export const GROUP_PERMISSION_SETTINGS = {
@@ -127,5 +150,8 @@ export function serverSupportedPermissionSettings(featureLevel: number): Record<
     return [name, { ...rest, ...old, ...(featureLevel >= 225 ? { allowed_system_groups: allowed } : {}) }];
   }));
   const realmConfigs = Object.fromEntries(REALM_PERMISSION_SETTING_NAMES.map((n) => [n, realmPermissionConfig(n, featureLevel)]));
-  return { realm: shown(realmConfigs), stream: shown(STREAM_PERMISSION_SETTINGS), group: shown(GROUP_PERMISSION_SETTINGS) };
+  const streamShown = Object.fromEntries(Object.entries(STREAM_PERMISSION_SETTINGS)
+    .filter(([name]) => featureLevel >= (STREAM_PERMISSION_SETTING_LEVELS[name] ?? 0))
+    .map(([name]) => [name, streamSettingConfig(name as keyof typeof STREAM_PERMISSION_SETTINGS, featureLevel)]));
+  return { realm: shown(realmConfigs), stream: shown(streamShown), group: shown(GROUP_PERMISSION_SETTINGS) };
 }

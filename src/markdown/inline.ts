@@ -43,7 +43,8 @@ function mention(state: StateInline, silent: boolean): boolean {
     if (end < 0) return false;
     const name = src.slice(pos + 1, end);
     const group = name && !name.includes('\n') ? env.rctx.groupByName(name) : undefined;
-    if (!group) return false;
+    // System groups (level 333) may be mentioned silently only: no one is notified.
+    if (!group || (group.is_system_group === true && !isSilent)) return false;
     if (!silent) {
       if (!isSilent) {
         env.result.mentionedGroupIds.add(group.id);

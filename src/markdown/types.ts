@@ -3,7 +3,7 @@ export interface RenderContext {
   userByName(fullName: string): RenderUser[];
   userById(id: number): RenderUser | undefined;
   /** With its members: a group mention mentions each of them. */
-  groupByName(name: string): { id: number; name: string; members?: readonly number[] } | undefined;
+  groupByName(name: string): { id: number; name: string; members?: readonly number[]; is_system_group?: boolean } | undefined;
   /** Only streams the author may see: a link must not reveal a private stream's id. */
   streamByName(name: string): { id: number; name: string } | undefined;
   /** The organization's, in the order they apply; the same array while unchanged (compiled once per array). */

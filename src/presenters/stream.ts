@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import type { StreamRow, SubscriptionRow } from '../rows.js';
 import { STREAM_POST_POLICY } from '../lib/stream-post-policy.js';
+import { ARCHIVED_CHANNELS_LEVEL, RECENTLY_ACTIVE_LEVEL, STREAM_GROUP_SETTING_LEVELS, STREAM_GROUP_SETTING_NAMES, streamSettingValue } from '../lib/stream-group-settings.js';
 import type { WireStream, WireStreamRef, WireSubscription } from '../schemas/wire.js';
 
 let emailDomain = 'localhost';
@@ -10,9 +12,12 @@ export function setStreamEmailDomain(domain: string): void {
 }
 
 /** Zulip's form: the name with each run of non-word characters turned into '-', a dot, the token. */
-export function streamEmailAddress(stream: StreamRow): string {
+export function streamEmailAddress(stream: StreamRow, creatorAndSender?: string): string {
   const slug = stream.name.replace(/[^\p{L}\p{N}_]+/gu, '-');
-  return `${slug}.${stream.email_token}@${emailDomain}`;
+  // Zulip 10 (level 335) gives each creator and sender a token of its own.
+  const token = creatorAndSender === undefined ? stream.email_token
+    : createHash('sha256').update(`${stream.email_token}:${creatorAndSender}`).digest('hex').slice(0, 32);
+  return `${slug}.${token}@${emailDomain}`;
 }
 
 /** The feature levels of the stream's `can_remove_subscribers_group_id` (142) and its new name (197). */
@@ -49,8 +54,18 @@ export function presentStream(s: StreamRow, featureLevel?: number): WireStream {
     is_announcement_only: s.stream_post_policy === STREAM_POST_POLICY.ADMINS,
     creator_id: s.creator_id,
   };
-  const key = featureLevel === undefined ? undefined : canRemoveSubscribersGroupKey(featureLevel);
-  if (key && s.can_remove_subscribers_group_id !== null) out[key] = s.can_remove_subscribers_group_id;
+  if (featureLevel === undefined) return out;
+  const key = canRemoveSubscribersGroupKey(featureLevel);
+  const remove = streamSettingValue(s, 'can_remove_subscribers_group');
+  if (key === 'can_remove_subscribers_group') out[key] = remove;
+  // Before level 197 only system groups can be chosen (the setting's config then), so an id.
+  else if (key && typeof remove === 'number') out[key] = remove;
+  // Zulip 10's fields, each from its level.
+  if (featureLevel >= ARCHIVED_CHANNELS_LEVEL) out.is_archived = s.deactivated === 1;
+  if (featureLevel >= RECENTLY_ACTIVE_LEVEL) out.is_recently_active = s.is_recently_active === 1;
+  for (const name of STREAM_GROUP_SETTING_NAMES) {
+    if (name !== 'can_remove_subscribers_group' && featureLevel >= STREAM_GROUP_SETTING_LEVELS[name]) out[name] = streamSettingValue(s, name);
+  }
   return out;
 }
 

@@ -12,8 +12,8 @@ import { userSettings } from '../lib/user-settings.js';
  * by writing it), not those who turned send_read_receipts off, and neither those the
  * requester muted nor those who muted the requester (who could otherwise tell). Bots count.
  */
-export async function readReceipts(q: Q, realm: RealmRow, user: UserRow, messageId: number): Promise<number[]> {
-  const { message } = await accessMessage(q, user, messageId);
+export async function readReceipts(q: Q, realm: RealmRow, user: UserRow, messageId: number, featureLevel = 0): Promise<number[]> {
+  const { message } = await accessMessage(q, user, messageId, featureLevel);
   if (!realmSettings(realm.settings).enable_read_receipts) throw badRequest('Read receipts are disabled in this organization.');
   const readers = await userMessages.listActiveReaders(q, message.id, message.sender_id);
   const muting = await mutedUsers.partnersOf(q, user.id);

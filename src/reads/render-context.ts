@@ -47,7 +47,7 @@ export async function renderContextFor(q: Q, realm: RealmRow, author: UserRow, c
   const linkifiers = await realmLinkifiers(q, realm.id);
   const linkable = !content.includes('#**') ? [] : await streams.listActiveWithSubscription(q, realm.id, author.id);
   // Groups likewise only when a group mention (`@*` or `@_*`) may be there.
-  const groups = content.includes('@*') || content.includes('@_*') ? await mentionableGroups(q, realm.id) : undefined;
+  const groups = content.includes('@*') || content.includes('@_*') ? await mentionableGroups(q, realm.id, (featureLevel ?? 122) >= 333) : undefined;
   const byName = new Map<string, { id: number; name: string }>();
   for (const s of linkable) {
     const sub = s.sub_active === 1 ? ({ active: 1 } as never) : null;

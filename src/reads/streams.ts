@@ -3,7 +3,7 @@ import { streams } from '../store/repos/streams.js';
 import { subscriptions } from '../store/repos/subscriptions.js';
 import { messages } from '../store/repos/messages.js';
 import { cachedRead } from '../cache/index.js';
-import { canSeeStream } from '../access/stream.js';
+import { canSeeStream, canSeeStreamMetadata } from '../access/stream.js';
 import { Role, isAdminRole } from '../lib/roles.js';
 
 const byName = (a: StreamRow, b: StreamRow) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
@@ -37,15 +37,24 @@ export interface StreamListFilter {
   includeAllActive: boolean;
   includeDefault: boolean;
   includeOwnerSubscribed: boolean;
+  /** Level 315's exclude_archived=false: archived streams the user may see, too. */
+  includeArchived?: boolean;
+  /** Level 356's include_can_access_content: every stream whose messages the user may read. */
+  includeCanAccessContent?: boolean;
 }
 
 /** GET /streams: the streams the filter picks, by name, with whether each is a default stream. */
 export async function listStreams(q: Q, user: UserRow, f: StreamListFilter): Promise<Array<{ stream: StreamRow; isDefault: boolean }>> {
-  const all = await realmStreams(q, user.realm_id);
+  const all = [...await realmStreams(q, user.realm_id), ...(f.includeArchived ? await streams.listArchivedByRealm(q, user.realm_id) : [])];
   const defaults = new Set(await streams.listDefaultIds(q, user.realm_id));
   let chosen: StreamRow[] = [...all];
-  if (!f.includeAllActive) {
-    const mine = new Set(await subscriptions.listSubscribedStreamIds(q, user.id));
+  if (f.includeAllActive) {
+    // Every stream with metadata access (level 356's include_all; all of them for administrators).
+    const subs = await subscriptions.mapActiveOfUser(q, user.id, all.map((s) => s.id));
+    chosen = all.filter((s) => canSeeStreamMetadata(user, s, subs.get(s.id) ?? null, true));
+  } else {
+    const archivedSubs = f.includeArchived ? await subscriptions.mapActiveOfUser(q, user.id, all.filter((s) => s.deactivated === 1).map((s) => s.id)) : new Map();
+    const mine = new Set([...await subscriptions.listSubscribedStreamIds(q, user.id), ...archivedSubs.keys()]);
     const owners = f.includeOwnerSubscribed && user.is_bot === 1 && user.bot_owner_id !== null
       ? new Set(await subscriptions.listSubscribedStreamIds(q, user.bot_owner_id)) : new Set<number>();
     const isGuest = user.role === Role.GUEST;
@@ -53,7 +62,8 @@ export async function listStreams(q: Q, user: UserRow, f: StreamListFilter): Pro
       || (f.includePublic && !isGuest && s.invite_only === 0)
       || (f.includeWebPublic && s.is_web_public === 1)
       || owners.has(s.id)
-      || (f.includeDefault && defaults.has(s.id) && canSeeStream(user, s, null)));
+      || (f.includeDefault && defaults.has(s.id) && canSeeStream(user, s, null))
+      || (f.includeCanAccessContent === true && canSeeStream(user, s, null, true)));
   }
   return chosen.sort(byName).map((stream) => ({ stream, isDefault: defaults.has(stream.id) }));
 }

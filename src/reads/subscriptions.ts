@@ -5,6 +5,7 @@ import { compareUserTopics } from '../lib/visibility-policy.js';
 import { canSeeStreamMetadata } from '../access/stream.js';
 import { forLevel, presentStream, presentSubscription } from '../presenters/stream.js';
 import { realmStreams, realmSubscriberIds } from './streams.js';
+import { streams } from '../store/repos/streams.js';
 
 export interface SubscriptionState {
   subscriptions: Array<Record<string, unknown>>;
@@ -13,8 +14,8 @@ export interface SubscriptionState {
 }
 
 /** GET /users/me/subscriptions: the user's active subscriptions, with their members when asked. */
-export async function ownSubscriptions(q: Q, user: UserRow, withSubscribers: boolean): Promise<Array<SubscriptionWithStream & { subscribers?: number[] }>> {
-  const list = await subscriptions.listActiveSubscriptionsOfUser(q, user.id);
+export async function ownSubscriptions(q: Q, user: UserRow, withSubscribers: boolean, includeArchived = false): Promise<Array<SubscriptionWithStream & { subscribers?: number[] }>> {
+  const list = await subscriptions.listActiveSubscriptionsOfUser(q, user.id, includeArchived);
   if (!withSubscribers) return list;
   const members = await realmSubscriberIds(q, user.realm_id);
   return list.map((x) => ({ ...x, subscribers: [...(members.get(x.stream.id) ?? [])] }));
@@ -35,16 +36,23 @@ export const userTopicsOf = async (q: Q, userId: number): Promise<UserTopicEntry
  * them; and streams the user may see but never joined (administrators see private
  * ones too, as metadata).
  */
-export async function gatherSubscriptions(q: Q, user: UserRow, includeSubscribers: boolean, featureLevel: number): Promise<SubscriptionState> {
-  const [active, inactive, all] = await Promise.all([
-    subscriptions.listActiveSubscriptionsOfUser(q, user.id),
+export async function gatherSubscriptions(q: Q, user: UserRow, includeSubscribers: boolean, featureLevel: number,
+  archivedChannels = false): Promise<SubscriptionState> {
+  // archived_channels clients (level 315) are given their subscriptions to archived streams
+  // too; from level 362 never_subscribed holds the archived streams they may see.
+  const [active, inactive, live, archived] = await Promise.all([
+    subscriptions.listActiveSubscriptionsOfUser(q, user.id, archivedChannels),
     subscriptions.listInactiveSubscriptionsOfUser(q, user.id),
     realmStreams(q, user.realm_id),
+    archivedChannels && featureLevel >= 362 ? streams.listArchivedByRealm(q, user.realm_id) : Promise.resolve([]),
   ]);
+  const all = [...live, ...archived];
   const known = new Set([...active, ...inactive].map((x) => x.stream.id));
-  const never = all.filter((s) => !known.has(s.id) && canSeeStreamMetadata(user, s, null))
+  const never = all.filter((s) => !known.has(s.id) && canSeeStreamMetadata(user, s, null, true))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const members = includeSubscribers ? await realmSubscriberIds(q, user.realm_id) : undefined;
+  const archivedIds = [...active.map((x) => x.stream), ...archived].filter((s) => s.deactivated === 1).map((s) => s.id);
+  const members = includeSubscribers
+    ? new Map([...await realmSubscriberIds(q, user.realm_id), ...await subscriptions.mapSubscriberIds(q, archivedIds)]) : undefined;
   const membersOf = (id: number, visible: boolean) => (members && visible ? [...(members.get(id) ?? [])] : undefined);
   return {
     subscriptions: active.map(({ stream, sub }) => presentSubscription(stream, sub, membersOf(stream.id, true), featureLevel)),

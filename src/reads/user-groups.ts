@@ -40,12 +40,13 @@ export async function realmUserGroups(q: Q, realmId: number, featureLevel?: numb
  * read when the content has a group mention at all. A mention reaches the members of the
  * group's subgroups too (Zulip's MentionData, recursive since subgroups exist).
  */
-export async function mentionableGroups(q: Q, realmId: number): Promise<Map<string, WireUserGroup>> {
+export async function mentionableGroups(q: Q, realmId: number, withSystemGroups = false): Promise<Map<string, WireUserGroup>> {
   const all = await realmUserGroups(q, realmId);
   const edges = await userGroups.listSubgroupEdgesByRealm(q, realmId);
   const byId = new Map(all.map((g) => [g.id, g]));
-  // As Zulip's MentionData: system groups are never mentioned (they are not looked up).
-  return new Map(all.filter((g) => !g.is_system_group).map((g) => {
+  // As Zulip's MentionData: system groups are not looked up, except from level 333 for a
+  // silent mention (the markdown refuses them in a plain one).
+  return new Map(all.filter((g) => withSystemGroups || !g.is_system_group).map((g) => {
     if (g.direct_subgroup_ids.length === 0) return [g.name.toLowerCase(), g];
     const members = new Set<number>();
     for (const id of recursiveSubgroups(edges, [g.id])) for (const m of byId.get(id)?.members ?? []) members.add(m);

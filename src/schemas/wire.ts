@@ -173,7 +173,13 @@ const streamProperties = {
   first_message_id: Nullable(Type.Integer({ description: 'The oldest message of the stream; null while it has none.' })),
   is_announcement_only: Type.Boolean({ description: 'Deprecated: stream_post_policy is 2.' }),
   can_remove_subscribers_group_id: Type.Optional(Type.Integer({ description: 'Feature levels 142 to 196: the group whose members may unsubscribe others.' })),
-  can_remove_subscribers_group: Type.Optional(Type.Integer({ description: 'From feature level 197 (was can_remove_subscribers_group_id): the group whose members may unsubscribe others.' })),
+  can_remove_subscribers_group: Type.Optional(Type.Union(WireGroupSettingValue.anyOf, { description: 'From feature level 197 (was can_remove_subscribers_group_id): who may unsubscribe others; any group-setting value from 320.' })),
+  is_archived: Type.Optional(Type.Boolean({ description: 'Feature level 315: whether the stream is archived.' })),
+  is_recently_active: Type.Optional(Type.Boolean({ description: 'Feature level 323: a message within the last 180 days.' })),
+  can_administer_channel_group: Type.Optional(Type.Union(WireGroupSettingValue.anyOf, { description: 'Feature level 325: who administers the channel besides organization administrators.' })),
+  can_send_message_group: Type.Optional(Type.Union(WireGroupSettingValue.anyOf, { description: 'Feature level 333: who may post (replaces stream_post_policy).' })),
+  can_add_subscribers_group: Type.Optional(Type.Union(WireGroupSettingValue.anyOf, { description: 'Feature level 342: who may add subscribers.' })),
+  can_subscribe_group: Type.Optional(Type.Union(WireGroupSettingValue.anyOf, { description: 'Feature level 357: who may subscribe themselves.' })),
   creator_id: Type.Optional(Nullable(Type.Integer({ description: 'Who created the stream; null when unknown (older streams). From feature level 254; always in events.' }))),
 };
 

@@ -94,8 +94,18 @@ export interface StreamTable {
   is_web_public: number;
   history_public_to_subscribers: number;
   stream_post_policy: number;
-  /** The group whose members may unsubscribe others (feature level 142; migration 040). */
-  can_remove_subscribers_group_id: number | null;
+  /**
+   * Group-setting values as JSON text (migration 054; src/lib/stream-group-settings.ts):
+   * who may unsubscribe others (level 142, any value from 320), administer the channel (325),
+   * post (333), add subscribers (342), subscribe themselves (357).
+   */
+  can_remove_subscribers_group: string;
+  can_administer_channel_group: string;
+  can_send_message_group: string;
+  can_add_subscribers_group: string;
+  can_subscribe_group: string;
+  /** Zulip's is_recently_active (level 323; migration 054): a message within 180 days, refreshed daily (src/actions/stream-activity.ts). */
+  is_recently_active: Generated<number>;
   /** null: organization default; -1: unlimited. */
   message_retention_days: number | null;
   date_created: number;

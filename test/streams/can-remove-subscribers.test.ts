@@ -80,7 +80,8 @@ test('creating a stream with the setting, by either name; Zulip\'s checks', asyn
   assertError(await post({ subscriptions: [{ name: 'x1' }], can_remove_subscribers_group: g['role:owners'] }), "'can_remove_subscribers_group' setting cannot be set to 'role:owners' group.");
   assertError(await post({ subscriptions: [{ name: 'x1' }], can_remove_subscribers_group: g['role:nobody'] }), "'can_remove_subscribers_group' setting cannot be set to 'role:nobody' group.");
   assertError(await post({ subscriptions: [{ name: 'x1' }], can_remove_subscribers_group: 999999 }), 'Invalid user group');
-  assertError(await post({ subscriptions: [{ name: 'x1' }], can_remove_subscribers_group: 'x' }), 'can_remove_subscribers_group is not an integer');
+  // Zulip 10's parameter is a JSON group-setting value at every level (level 320).
+  assertError(await post({ subscriptions: [{ name: 'x1' }], can_remove_subscribers_group: 'x' }), 'Argument "can_remove_subscribers_group" is not valid JSON.');
   // Nothing was created by the refused requests.
   assert.equal((await t.api('GET', '/api/v1/get_stream_id', { as: member, query: { stream: 'x1' } })).status, 400);
 });

@@ -1,8 +1,10 @@
 /** The stream and subscription endpoints' shared parameters, and what Zulip does with them past their shape. */
-import { Dict, Int, IntList, List, OneOf, Opt, Str, StrList, type ArgsOf } from '../../schemas/params.js';
+import { AnyJson, Dict, Int, IntList, List, OneOf, Opt, Str, StrList, type ArgsOf } from '../../schemas/params.js';
 import { LIST_LIMITS, MAX_STREAM_DESCRIPTION_LENGTH } from '../../lib/limits.js';
 import { badRequest } from '../../errors.js';
 import { checkStreamDescription } from '../../actions/stream-create.js';
+import { decodeGroupSettingChange, type GroupSettingChange } from '../../lib/group-setting-value.js';
+import { STREAM_GROUP_SETTING_NAMES, type StreamGroupSettingName } from '../../lib/stream-group-settings.js';
 
 /** Streams to subscribe to (or create): `[{"name": ..., "description": ...}]`. */
 export const streamDicts = List(Dict({ name: Str(), description: Opt(Str({ maxLength: MAX_STREAM_DESCRIPTION_LENGTH })) }), LIST_LIMITS.streams);
@@ -13,13 +15,29 @@ export const principals = Opt(OneOf([StrList(LIST_LIMITS.users), IntList(LIST_LI
 export const streamPolicyParams = {
   stream_post_policy: Opt(Int({ description: '1 anyone, 2 administrators, 3 full members, 4 moderators' })),
   message_retention_days: Opt(Str({ description: 'Days, or "unlimited", or "realm_default"' })),
-  can_remove_subscribers_group: Opt(Int({ description: 'Feature level 197: the system group whose members may unsubscribe others' })),
+  can_remove_subscribers_group: Opt(AnyJson({ description: 'Feature level 197: who may unsubscribe others (a system group; from 320 any group-setting value, PATCH {new, old})' })),
   can_remove_subscribers_group_id: Opt(Int({ description: 'Feature level 161 (renamed can_remove_subscribers_group at 197)' })),
+  can_administer_channel_group: Opt(AnyJson({ description: 'Feature level 325: group-setting value (PATCH: or {new, old})' })),
+  can_send_message_group: Opt(AnyJson({ description: 'Feature level 333: group-setting value (PATCH: or {new, old}); replaces stream_post_policy' })),
+  can_add_subscribers_group: Opt(AnyJson({ description: 'Feature level 342: group-setting value (PATCH: or {new, old})' })),
+  can_subscribe_group: Opt(AnyJson({ description: 'Feature level 357: group-setting value (PATCH: or {new, old})' })),
 };
 
-/** The group a request names by either name of the setting; the newer name wins. */
-export function removeSubscribersGroupParam(args: { can_remove_subscribers_group?: number | undefined; can_remove_subscribers_group_id?: number | undefined }): number | undefined {
-  return args.can_remove_subscribers_group ?? args.can_remove_subscribers_group_id;
+export type StreamGroupSettingChanges = Partial<Record<StreamGroupSettingName, GroupSettingChange>>;
+
+/**
+ * The stream group settings a request gives (any level accepts them), decoded; a bare value
+ * or, on PATCH, `{new, old}`. can_remove_subscribers_group may come by its level-161 name.
+ */
+export function streamGroupSettingParams(args: Partial<Record<StreamGroupSettingName | 'can_remove_subscribers_group_id', unknown>>, withOld: boolean): StreamGroupSettingChanges {
+  const out: StreamGroupSettingChanges = {};
+  for (const name of STREAM_GROUP_SETTING_NAMES) {
+    const raw = args[name] ?? (name === 'can_remove_subscribers_group' ? args.can_remove_subscribers_group_id : undefined);
+    if (raw === undefined) continue;
+    if (!withOld && typeof raw === 'object' && raw !== null && 'new' in raw) throw badRequest(`Invalid ${name}`);
+    out[name] = decodeGroupSettingChange(name, raw);
+  }
+  return out;
 }
 
 export interface StreamDictParam {

@@ -4,6 +4,7 @@ import { WireListedStream, WireStream } from '../../schemas/wire.js';
 import { transact } from '../../actions/transaction.js';
 import { accessStreamById, accessStreamByName, canReadHistory } from '../../access/stream.js';
 import { accessStreamForUpdate } from '../../access/stream-admin.js';
+import { accessBotById } from '../../access/bot.js';
 import { forLevel, presentStream, streamEmailAddress } from '../../presenters/stream.js';
 import { badRequest } from '../../errors.js';
 import { isAdminRole } from '../../lib/roles.js';
@@ -14,7 +15,7 @@ import { completeAnswer } from '../../lib/batch-budget.js';
 import { doAddDefaultStream, doRemoveDefaultStream } from '../../actions/default-streams.js';
 import { defaultStreams, listStreams, subscriberIds, topicsOf } from '../../reads/streams.js';
 import { checkStreamDescription } from '../../actions/stream-create.js';
-import { checkPostPolicy, removeSubscribersGroupParam, retentionDays, streamPolicyParams } from './stream-param-parsers.js';
+import { checkPostPolicy, streamGroupSettingParams, retentionDays, streamPolicyParams } from './stream-param-parsers.js';
 
 const LIST_PARAMS = {
   include_public: Default(Bool(), true),
@@ -23,6 +24,9 @@ const LIST_PARAMS = {
   include_all_active: Default(Bool({ description: 'Every stream, private ones included (administrators)' }), false),
   include_default: Default(Bool(), false),
   include_owner_subscribed: Default(Bool({ description: 'For a bot: also the streams its owner is in' }), false),
+  include_all: Opt(Bool({ description: 'Feature level 356 (was include_all_active): every stream with metadata access' })),
+  exclude_archived: Default(Bool({ description: 'Feature level 315: false also lists archived streams' }), true),
+  include_can_access_content: Default(Bool({ description: 'Feature level 356: every stream whose messages the user may read' }), false),
 };
 
 async function listStreamsFor(r: AuthedRequest<ArgsOf<typeof LIST_PARAMS>>): Promise<Array<Record<string, unknown>>> {
@@ -31,11 +35,14 @@ async function listStreamsFor(r: AuthedRequest<ArgsOf<typeof LIST_PARAMS>>): Pro
     includePublic: p.include_public,
     includeWebPublic: p.include_web_public,
     includeSubscribed: p.include_subscribed,
-    includeAllActive: p.include_all_active,
+    includeAllActive: p.include_all ?? p.include_all_active,
+    includeArchived: !p.exclude_archived,
+    includeCanAccessContent: p.include_can_access_content,
     includeDefault: p.include_default,
     includeOwnerSubscribed: p.include_owner_subscribed,
   };
-  if (filter.includeAllActive && !isAdminRole(r.user.role)) throw badRequest('User not authorized for this query');
+  // From level 356 include_all is for everyone (what they have metadata access to).
+  if (filter.includeAllActive && !isAdminRole(r.user.role) && r.ctx.config.featureLevel < 356) throw badRequest('User not authorized for this query');
   const list = await listStreams(r.ctx.store.db, r.user, filter);
   const level = r.ctx.config.featureLevel;
   return list.map(({ stream, isDefault }) => (filter.includeDefault ? { ...forLevel(presentStream(stream, level), level), is_default: isDefault } : forLevel(presentStream(stream, level), level)));
@@ -52,6 +59,10 @@ const EDIT_PARAMS = {
   message_retention_days: streamPolicyParams.message_retention_days,
   can_remove_subscribers_group: streamPolicyParams.can_remove_subscribers_group,
   can_remove_subscribers_group_id: streamPolicyParams.can_remove_subscribers_group_id,
+  can_administer_channel_group: streamPolicyParams.can_administer_channel_group,
+  can_send_message_group: streamPolicyParams.can_send_message_group,
+  can_add_subscribers_group: streamPolicyParams.can_add_subscribers_group,
+  can_subscribe_group: streamPolicyParams.can_subscribe_group,
   is_default_stream: Opt(Bool({ description: 'Make it a default stream, or not (feature level 200)' })),
 };
 
@@ -66,7 +77,7 @@ function parseEdit(r: AuthedRequest<ArgsOf<typeof EDIT_PARAMS>>) {
     streamPostPolicy: checkPostPolicy(r.args.stream_post_policy),
     isAnnouncementOnly: r.args.is_announcement_only,
     messageRetentionDays: retentionDays(r.args.message_retention_days),
-    canRemoveSubscribersGroupId: removeSubscribersGroupParam(r.args),
+    groupSettings: streamGroupSettingParams(r.args, true),
     isDefaultStream: r.args.is_default_stream,
     featureLevel: r.ctx.config.featureLevel,
   };
@@ -82,7 +93,8 @@ export const streamRoutes: Route[] = [
   route({
     method: 'GET', path: '/streams/:stream_id', auth: 'user', summary: 'Get a stream by id', answer: Type.Object({ stream: WireStream }),
     handler: async (r) => {
-      const { stream } = await accessStreamById(r.ctx.store.db, r.user, pathInt(r, 'stream_id'), { allowAdmin: true });
+      // From level 315 archived streams can be fetched (with is_archived).
+      const { stream } = await accessStreamById(r.ctx.store.db, r.user, pathInt(r, 'stream_id'), { allowAdmin: true, allowArchived: r.ctx.config.featureLevel >= 315 });
       return { stream: forLevel(presentStream(stream, r.ctx.config.featureLevel), r.ctx.config.featureLevel) };
     },
   }),
@@ -105,9 +117,16 @@ export const streamRoutes: Route[] = [
   route({
     // Newer Zulip's endpoint, used by clients whose subscription objects lack email_address.
     method: 'GET', path: '/streams/:stream_id/email_address', auth: 'user', summary: 'Get a stream\'s email address', answer: Type.Object({ email: Type.String() }),
+    params: { sender_id: Opt(Int({ description: 'Feature level 335: the user (the caller) or bot shown as the sender of mail to the address' })) },
     handler: async (r) => {
-      const { stream } = await accessStreamById(r.ctx.store.db, r.user, pathInt(r, 'stream_id'));
-      return { email: streamEmailAddress(stream) };
+      const db = r.ctx.store.db;
+      const { stream } = await accessStreamById(db, r.user, pathInt(r, 'stream_id'));
+      // As Zulip's get_stream_email_address: the caller, or a bot the caller may administer;
+      // each sender its own address (Parley receives no mail: the address is for display).
+      const senderId = r.args.sender_id;
+      if (senderId === undefined || senderId === r.user.id) return { email: streamEmailAddress(stream, senderId === undefined ? undefined : `${r.user.id}:${senderId}`) };
+      const bot = await accessBotById(db, r.user, senderId);
+      return { email: streamEmailAddress(stream, `${r.user.id}:${bot.id}`) };
     },
   }),
   route({
@@ -126,7 +145,7 @@ export const streamRoutes: Route[] = [
     handler: async (r) => {
       const id = pathInt(r, 'stream_id');
       await transact(r.ctx, async (tx) => {
-        const { stream } = await accessStreamForUpdate(tx.db, r.user, id);
+        const { stream } = await accessStreamForUpdate(tx.db, r.user, id, r.ctx.config.featureLevel, r.realm);
         await doEditStream(tx, r.realm, r.user, stream, parseEdit(r));
       });
       return {};
@@ -136,7 +155,7 @@ export const streamRoutes: Route[] = [
     method: 'DELETE', path: '/streams/:stream_id', auth: 'user', summary: 'Archive a stream', answer: NoAnswer,
     handler: async (r) => {
       const id = pathInt(r, 'stream_id');
-      return done(transact(r.ctx, async (tx) => doDeactivateStream(tx, (await accessStreamForUpdate(tx.db, r.user, id)).stream)));
+      return done(transact(r.ctx, async (tx) => doDeactivateStream(tx, (await accessStreamForUpdate(tx.db, r.user, id, r.ctx.config.featureLevel, r.realm)).stream)));
     },
   }),
   route({

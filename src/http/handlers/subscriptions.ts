@@ -15,7 +15,7 @@ import { doSubscribeRequest, subscribeRequest, doUnsubscribeRequest, unsubscribe
 import { doChangeSubscriptionProperty, SUBSCRIPTION_PROPERTIES, type SubscriptionProperty } from '../../actions/subscription-properties.js';
 import { doSetUserTopicPolicy } from '../../actions/user-topics.js';
 import { VisibilityPolicy } from '../../lib/visibility-policy.js';
-import { checkColor, checkPostPolicy, principals, removeSubscribersGroupParam, retentionDays, streamDicts, streamPolicyParams, toStreamDicts } from './stream-param-parsers.js';
+import { checkColor, checkPostPolicy, principals, streamGroupSettingParams, retentionDays, streamDicts, streamPolicyParams, toStreamDicts } from './stream-param-parsers.js';
 
 interface PropertyChange {
   stream_id: number;
@@ -37,7 +37,8 @@ export const subscriptionRoutes: Route[] = [
     answer: Type.Object({ subscriptions: Type.Array(WireSubscription) }),
     handler: async (r) => {
       const withSubscribers = r.args.include_subscribers;
-      const list = await ownSubscriptions(r.ctx.store.db, r.user, withSubscribers);
+      // From level 315 the list holds subscriptions to archived streams too (is_archived).
+      const list = await ownSubscriptions(r.ctx.store.db, r.user, withSubscribers, r.ctx.config.featureLevel >= 315);
       return { subscriptions: list.map(({ stream, sub, subscribers }) => presentSubscription(stream, sub, subscribers, r.ctx.config.featureLevel)) };
     },
   }),
@@ -67,7 +68,7 @@ export const subscriptionRoutes: Route[] = [
         messageRetentionDays: retentionDays(r.args.message_retention_days),
         authorizationErrorsFatal: r.args.authorization_errors_fatal,
         announce: r.args.announce,
-        canRemoveSubscribersGroupId: removeSubscribersGroupParam(r.args),
+        groupSettings: streamGroupSettingParams(r.args, false),
         isDefaultStream: r.args.is_default_stream,
         featureLevel: r.ctx.config.featureLevel,
       };

@@ -74,7 +74,7 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
     state.realm_bots = await presentBotsOf(db, await botsVisibleTo(db, user, isAdminRole(user.role)));
   }
   if (want('subscription')) {
-    const subs = await gatherSubscriptions(db, user, opts.includeSubscribers, config.featureLevel);
+    const subs = await gatherSubscriptions(db, user, opts.includeSubscribers, config.featureLevel, opts.capabilities.archived_channels === true);
     if (!opts.capabilities.notification_settings_null) for (const s of subs.subscriptions) fillNotificationDefaults(s, user.settings);
     Object.assign(state, subs);
   }

@@ -29,6 +29,13 @@ export const streams = {
       .where('realm_id', '=', realmId).where('name_lower', 'in', names.map((n) => n.toLowerCase()))
       .where('deactivated', '=', 0).execute(),
 
+  /** A stream of the realm, archived or not (level 315: archived streams can be read). */
+  findInRealmAny: async (q: Q, realmId: number, id: number): Promise<StreamRow | undefined> => !fitsIdColumn(id) ? undefined :
+    q.selectFrom('stream').selectAll().where('id', '=', id).where('realm_id', '=', realmId).executeTakeFirst(),
+
+  listArchivedByRealm: (q: Q, realmId: number): Promise<StreamRow[]> =>
+    q.selectFrom('stream').selectAll().where('realm_id', '=', realmId).where('deactivated', '=', 1).orderBy('id').execute(),
+
   listByRealm: (q: Q, realmId: number): Promise<StreamRow[]> =>
     q.selectFrom('stream').selectAll().where('realm_id', '=', realmId).where('deactivated', '=', 0).orderBy('id').execute(),
 

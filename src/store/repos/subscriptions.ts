@@ -54,9 +54,9 @@ export const subscriptions = {
   },
 
   /** The user's active subscriptions to live streams, with their streams, sorted by name as Zulip sorts them. */
-  listActiveSubscriptionsOfUser: async (q: Q, userId: number): Promise<SubscriptionWithStream[]> => {
+  listActiveSubscriptionsOfUser: async (q: Q, userId: number, includeArchived = false): Promise<SubscriptionWithStream[]> => {
     const subs = await q.selectFrom('subscription').selectAll().where('user_id', '=', userId).where('active', '=', 1).execute();
-    return joinStreams(q, subs);
+    return joinStreams(q, subs, includeArchived);
   },
 
   /** Past subscriptions (Zulip's `unsubscribed` list in register). */
@@ -123,10 +123,11 @@ export const subscriptions = {
   },
 };
 
-async function joinStreams(q: Q, subs: SubscriptionRow[]): Promise<SubscriptionWithStream[]> {
+async function joinStreams(q: Q, subs: SubscriptionRow[], includeArchived = false): Promise<SubscriptionWithStream[]> {
   if (subs.length === 0) return [];
-  const rows = await q.selectFrom('stream').selectAll()
-    .where('id', 'in', subs.map((s) => s.stream_id)).where('deactivated', '=', 0).execute();
+  let query = q.selectFrom('stream').selectAll().where('id', 'in', subs.map((s) => s.stream_id));
+  if (!includeArchived) query = query.where('deactivated', '=', 0);
+  const rows = await query.execute();
   const byId = new Map(rows.map((s) => [s.id, s]));
   return subs.flatMap((sub) => {
     const stream = byId.get(sub.stream_id);
