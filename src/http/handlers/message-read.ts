@@ -62,7 +62,10 @@ export const messageReadRoutes: Route[] = [
     answer: Type.Object({ raw_content: Type.String(), message: WireMessage }),
     handler: async (r) => {
       const { message, flags } = await accessMessage(r.ctx.store.db, r.user, pathInt(r, 'message_id'));
-      return messageById(r.ctx.store.db, r.realm, message, flags, { applyMarkdown: r.args.apply_markdown, clientGravatar: r.args.client_gravatar, featureLevel: r.ctx.config.featureLevel });
+      return messageById(r.ctx.store.db, r.realm, message, flags, {
+        applyMarkdown: r.args.apply_markdown, clientGravatar: r.args.client_gravatar, featureLevel: r.ctx.config.featureLevel,
+        viewerId: r.user.id,
+      });
     },
   }),
 ];
