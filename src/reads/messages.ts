@@ -11,7 +11,7 @@ import type { WireReaction } from '../schemas/wire.js';
 import { messagesAnswer } from '../presenters/messages-answer.js';
 import { parseNarrow } from '../narrow/parse.js';
 import { mutingTerm, resolveNarrow } from './narrow-resolve.js';
-import { loadPmLookups, narrowFirstUnread, narrowMatches, narrowWindow } from '../store/narrow-sql.js';
+import { loadPmLookups, narrowFirstUnread, narrowIds, narrowMatches, narrowWindow } from '../store/narrow-sql.js';
 import { highlightHtml, highlightTopic } from '../narrow/highlight.js';
 import type { ResolvedTerm } from '../narrow/types.js';
 import { topicLinker } from './linkifiers.js';
@@ -120,6 +120,8 @@ export interface FetchParams {
   clientGravatar: boolean;
   /** The server's level (names of the wildcard flags); absent: 122. */
   featureLevel?: number;
+  /** Level 300: these messages of the narrow instead of a window around an anchor. */
+  messageIds?: number[] | undefined;
 }
 
 export function searchWords(terms: ResolvedTerm[]): string[] {
@@ -204,11 +206,27 @@ async function readerRecipientIds(db: Q, viewer: UserRow, cached: Array<{ id: nu
   }
 }
 
+/**
+ * Level 300's GET /messages with message_ids: those of them the narrow holds and the viewer
+ * may read, oldest first; as Zulip, the answer has no anchor and finds no end of anything.
+ */
+async function fetchMessagesByIds(db: Q, viewer: UserRow, rawNarrow: unknown, ids: number[]): Promise<Omit<MessageWindow, 'meta'> & { meta: Record<string, unknown> }> {
+  const narrow = await resolveNarrow(db, viewer, parseNarrow(rawNarrow));
+  const pm = await loadPmLookups(db, narrow.terms, viewer);
+  const found = await narrowIds(db, dialectOf(db), viewer, narrow, pm, [...new Set(ids.filter(isPossibleId))]);
+  return {
+    rows: found.map((r) => ({ id: r.id, flags: r.flags ?? null })),
+    meta: { history_limited: false, found_anchor: false, found_oldest: false, found_newest: false },
+    terms: narrow.terms,
+  };
+}
+
 /** The whole GET /messages answer, serialised. */
 export async function fetchMessages(db: Q, viewer: UserRow, realm: RealmRow, p: FetchParams): Promise<string> {
   if (p.numBefore < 0 || p.numAfter < 0) throw badRequest('Invalid num_before or num_after');
-  if (p.numBefore + p.numAfter > MAX_MESSAGES_PER_FETCH) throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
-  const { rows, meta, terms } = await fetchMessageWindow(db, viewer, p);
+  const requested = p.messageIds !== undefined ? p.messageIds.length : p.numBefore + p.numAfter;
+  if (requested > MAX_MESSAGES_PER_FETCH) throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
+  const { rows, meta, terms } = p.messageIds !== undefined ? await fetchMessagesByIds(db, viewer, p.narrow, p.messageIds) : await fetchMessageWindow(db, viewer, p);
   const opts = { applyMarkdown: p.applyMarkdown, clientGravatar: p.clientGravatar, realm, ...(p.featureLevel !== undefined ? { featureLevel: p.featureLevel } : {}) };
   const words = searchWords(terms);
   if (words.length > 0) {
