@@ -32,7 +32,8 @@ export type ErrorCode =
   | 'INVITATION_FAILED'
   | 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED'
   | 'STREAM_WILDCARD_MENTION_NOT_ALLOWED'
-  | 'TOPIC_WILDCARD_MENTION_NOT_ALLOWED';
+  | 'TOPIC_WILDCARD_MENTION_NOT_ALLOWED'
+  | 'INCOMPATIBLE_PARAMETERS';
 
 export class ApiError extends Error {
   constructor(
@@ -60,6 +61,10 @@ export const badRequest = (msg: string, extra: Record<string, unknown> = {}) =>
 
 export const missingArgument = (name: string) =>
   new ApiError('REQUEST_VARIABLE_MISSING', `Missing '${name}' argument`, 400, { var_name: name });
+
+/** Zulip's IncompatibleParametersError. */
+export const incompatibleParameters = (names: string[]) =>
+  new ApiError('INCOMPATIBLE_PARAMETERS', `Unsupported parameter combination: ${names.join(', ')}`, 400, { parameters: names.join(', ') });
 
 export const unauthorized = (msg: string, code: ErrorCode = 'UNAUTHORIZED') => new ApiError(code, msg, 401);
 

@@ -6,6 +6,8 @@ import { attachments, type AttachmentRow } from '../store/repos/attachments.js';
 import { mayAccessAttachment } from '../access/attachment.js';
 import { uploadPathIds } from '../lib/uploads.js';
 import { notifyAttachment } from './attachment-upload.js';
+import { presentAttachment } from '../presenters/attachment.js';
+import type { WireAttachment } from '../schemas/wire.js';
 
 /**
  * Which uploaded files a message links (Zulip's do_claim_attachments and
@@ -32,9 +34,13 @@ export async function claimAttachments(ctx: AppContext, sender: UserRow, message
   });
 }
 
-/** Inside an edit's transaction: the links follow the new content, added and removed. */
-export async function relinkAttachments(tx: Tx, sender: UserRow, messageId: number, oldContent: string, newContent: string): Promise<void> {
-  if (!oldContent.includes('/user_uploads/') && !newContent.includes('/user_uploads/')) return;
+/**
+ * Inside an edit's transaction: the links follow the new content, added and removed.
+ * Answers the files the edit detached (Zulip's check_attachment_reference_change): the
+ * sender's own that it unlinked and that no message links any more.
+ */
+export async function relinkAttachments(tx: Tx, sender: UserRow, messageId: number, oldContent: string, newContent: string): Promise<WireAttachment[]> {
+  if (!oldContent.includes('/user_uploads/') && !newContent.includes('/user_uploads/')) return [];
   const before = new Set(await attachments.listIdsOfMessage(tx.db, messageId));
   const now = await linkableFiles(tx.db, sender, newContent);
   const nowIds = new Set(now.map((a) => a.id));
@@ -43,8 +49,12 @@ export async function relinkAttachments(tx: Tx, sender: UserRow, messageId: numb
   await attachments.unlinkMessage(tx.db, removed, messageId);
   await attachments.linkMessage(tx.db, added.map((a) => a.id), messageId);
   for (const a of added) await notifyAttachment(tx, a, 'update');
+  const detached: WireAttachment[] = [];
   for (const id of removed) {
     const a = await attachments.findById(tx.db, id);
-    if (a) await notifyAttachment(tx, a, 'update');
+    if (!a) continue;
+    await notifyAttachment(tx, a, 'update');
+    if (a.owner_id === sender.id && (await attachments.listMessageIds(tx.db, a.id)).length === 0) detached.push(presentAttachment(a, []));
   }
+  return detached;
 }

@@ -32,7 +32,7 @@ export async function discard(file: IncomingFile): Promise<void> {
  * anything; a stream cannot know ahead, so a second file is drained and the first removed.
  * Answers the file's URI.
  */
-export async function uploadFile(ctx: AppContext, user: UserRow, files: AsyncIterable<IncomingFile>, maxMib: number): Promise<string> {
+export async function uploadFile(ctx: AppContext, user: UserRow, files: AsyncIterable<IncomingFile>, maxMib: number): Promise<{ url: string; fileName: string }> {
   let stored: { pathId: string; fileName: string; contentType: string; size: number; image?: ImageSize | undefined } | undefined;
   let tooLarge = false;
   let extra = false;
@@ -76,7 +76,7 @@ export async function uploadFile(ctx: AppContext, user: UserRow, files: AsyncIte
     await ctx.storage.delete(s.pathId);
     throw err;
   }
-  return `/user_uploads/${s.pathId}`;
+  return { url: `/user_uploads/${s.pathId}`, fileName: s.fileName };
 }
 
 /** Zulip's notify_attachment_update, to the file's owner, with the organization's space used. */

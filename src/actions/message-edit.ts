@@ -25,6 +25,7 @@ import { checkContent, checkTopicCharacters, truncateTopic } from './message-sen
 import { moveTopicMuting } from './topic-muting-move.js';
 import { RESOLVED_TOPIC_PREFIX, sendMoveNotices, type MoveNotice } from './message-move-notices.js';
 import type { UpdateMessageEvent } from '../events/types.js';
+import type { WireAttachment } from '../schemas/wire.js';
 
 export type PropagateMode = 'change_one' | 'change_later' | 'change_all';
 export const PROPAGATE_MODES: readonly PropagateMode[] = ['change_one', 'change_later', 'change_all'];
@@ -185,7 +186,8 @@ const FLAG_MASK = FLAG_BITS.mentioned | FLAG_BITS.wildcard_mentioned | FLAG_BITS
  * SQLite a transaction holds the one writer (sends wait for it), so it only writes.
  */
 interface Plan {
-  write(tx: Tx): Promise<void>;
+  /** Answers the uploads the edit detached (level 285's detached_uploads). */
+  write(tx: Tx): Promise<WireAttachment[]>;
   notice?: (q: Q) => Promise<MoveNotice>;
 }
 
@@ -220,8 +222,10 @@ async function planUpdate(q: Q, realm: RealmRow, user: UserRow, c: Checked, req:
     });
     Object.assign(event, {
       orig_content: message.content, orig_rendered_content: message.rendered_content, content: c.content,
-      rendered_content: rendered.html, prev_rendered_content_version: 1, is_me_message: rendered.isMeMessage,
+      rendered_content: rendered.html, is_me_message: rendered.isMeMessage,
     });
+    // Level 284 dropped the field, an internal detail of the server's, from the event.
+    if (level < 284) event.prev_rendered_content_version = 1;
     Object.assign(entry, { prev_content: message.content, prev_rendered_content: message.rendered_content, prev_rendered_content_version: message.rendered_content_version });
     Object.assign(patch, {
       content: c.content, rendered_content: rendered.html, rendered_content_version: 1, is_me_message: rendered.isMeMessage ? 1 : 0,
@@ -286,7 +290,7 @@ async function planUpdate(q: Q, realm: RealmRow, user: UserRow, c: Checked, req:
   const write = async (tx: Tx) => {
     for (const [bits, ids] of flagGroups) await messageEdits.setFlagBits(tx.db, message.id, ids, FLAG_MASK, bits);
     await messageEdits.updateMessage(tx.db, message.id, JSON.stringify(entry), patch);
-    if (c.content !== undefined) await relinkAttachments(tx, user, message.id, message.content, c.content);
+    const detached = c.content !== undefined ? await relinkAttachments(tx, user, message.id, message.content, c.content) : [];
     if (oldStream && others.length > 0) {
       const target = newStream ?? oldStream;
       await messageEdits.moveMessages(tx.db, others, { topic: c.topic ?? origTopic, streamId: target.id, recipientId: target.recipient_id! }, now, JSON.stringify(moveEntry));
@@ -301,6 +305,7 @@ async function planUpdate(q: Q, realm: RealmRow, user: UserRow, c: Checked, req:
     if (muters.length > 0 && oldStream && (req.propagateMode === 'change_all' || await topicEmptyFor(tx.db, user, oldStream, origTopic))) {
       await moveTopicMuting(tx, muters, oldStream, origTopic, newStream ?? oldStream, c.topic ?? origTopic, new Set(losingAccess));
     }
+    return detached;
   };
   if (!moving || !oldStream) return { write };
   const resolveToggled = c.topic !== undefined && !newStream && c.content === undefined
@@ -325,10 +330,11 @@ async function topicEmptyFor(q: Q, user: UserRow, stream: StreamRow, topic: stri
 }
 
 /** PATCH /messages/{id}: checks and plans on reads, writes and tells in one transaction; breadcrumbs follow once it has committed. */
-export async function updateMessage(ctx: AppContext, realm: RealmRow, user: UserRow, messageId: number, req: MessageEditRequest): Promise<void> {
+export async function updateMessage(ctx: AppContext, realm: RealmRow, user: UserRow, messageId: number, req: MessageEditRequest): Promise<WireAttachment[]> {
   const q = ctx.store.db;
   const level = ctx.config.featureLevel;
   const plan = await planUpdate(q, realm, user, await checkUpdate(q, realm, user, messageId, req, level), req, level);
-  await transact(ctx, plan.write);
+  const detached = await transact(ctx, plan.write);
   if (plan.notice) await sendMoveNotices(ctx, realm, user, await plan.notice(q));
+  return detached;
 }

@@ -30,9 +30,10 @@ export function checkFlagChange(op: string, flag: string): { op: FlagOp; bit: nu
  * messages of streams the user is not subscribed to, so that every unread stream message
  * is in a subscribed stream. The one event, to the user alone, lists the messages whose
  * flag changed; marking unread carries `message_details` (feature level 121). Answers how
- * many changed (POST /messages/flags/narrow's updated_count).
+ * many changed (POST /messages/flags/narrow's updated_count) and, marking unread, the
+ * streams whose messages it skipped (level 355's ignored_because_not_subscribed_channels).
  */
-export async function doUpdateMessageFlags(tx: Tx, user: UserRow, opName: string, flag: string, requested: number[]): Promise<number> {
+export async function doUpdateMessageFlags(tx: Tx, user: UserRow, opName: string, flag: string, requested: number[]): Promise<{ count: number; ignoredStreamIds?: number[] }> {
   const { op, bit } = checkFlagChange(opName, flag);
   const adding = op === 'add';
   const q = tx.db;
@@ -41,7 +42,8 @@ export async function doUpdateMessageFlags(tx: Tx, user: UserRow, opName: string
   const have = await userMessages.flagsByMessageIds(q, user.id, ids);
   // Zulip checks access to every message without a row, whatever the change.
   for (const id of ids) if (!have.has(id)) await accessMessage(q, user, id);
-  if (flag === 'read' && !adding) ids = await inSubscribedStreams(q, user, ids);
+  let ignoredStreamIds: number[] | undefined;
+  if (flag === 'read' && !adding) ({ ids, ignoredStreamIds } = await inSubscribedStreams(q, user, ids));
   const changes = (mask: number) => ((mask & bit) !== 0) !== adding;
   const changed = ids.filter((id) => changes(have.get(id) ?? HISTORICAL_DEFAULT));
   const historical = changed.filter((id) => !have.has(id));
@@ -49,15 +51,19 @@ export async function doUpdateMessageFlags(tx: Tx, user: UserRow, opName: string
   await userMessages.updateFlagBit(q, user.id, changed, bit, adding);
   const event = { type: 'update_message_flags', op, operation: op, flag, messages: changed, all: false } as const;
   tx.notify(flag === 'read' && !adding ? { ...event, message_details: await unreadMessageDetails(q, user, changed) } : event, [user.id], user.realm_id);
-  return changed.length;
+  return ignoredStreamIds ? { count: changed.length, ignoredStreamIds } : { count: changed.length };
 }
 
-/** The private messages among `ids`, and the stream messages of streams the user is subscribed to. */
-async function inSubscribedStreams(q: Q, user: UserRow, ids: number[]): Promise<number[]> {
+/** The private messages among `ids`, and the stream messages of streams the user is subscribed to; the other streams, by id. */
+async function inSubscribedStreams(q: Q, user: UserRow, ids: number[]): Promise<{ ids: number[]; ignoredStreamIds: number[] }> {
   const subscribed = new Set(await subscriptions.listSubscribedStreamIds(q, user.id));
   const keep = new Set<number>();
+  const ignored = new Set<number>();
   for (let i = 0; i < ids.length; i += 500) {
-    for (const m of await messageRows.listByIds(q, ids.slice(i, i + 500))) if (m.stream_id === null || subscribed.has(m.stream_id)) keep.add(m.id);
+    for (const m of await messageRows.listByIds(q, ids.slice(i, i + 500))) {
+      if (m.stream_id === null || subscribed.has(m.stream_id)) keep.add(m.id);
+      else ignored.add(m.stream_id);
+    }
   }
-  return ids.filter((id) => keep.has(id));
+  return { ids: ids.filter((id) => keep.has(id)), ignoredStreamIds: [...ignored].sort((a, b) => a - b) };
 }

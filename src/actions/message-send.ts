@@ -282,6 +282,9 @@ export async function sendMessageResult(ctx: AppContext, realm: RealmRow, sender
   publish(ctx.bus, realm.id, {
     type: 'message', message: wire, raw_content: content, sender_avatar_source: sender.avatar_source,
     flags_by_user: flagsByUser, public_stream: stream !== undefined && stream.invite_only === 0,
+    // Level 327: the receiver of a 1:1 message sees the conversation's recipient id their own replies carry.
+    ...(level >= 327 && recipientInfo.type === RecipientType.PERSONAL && pmOthers.some((u) => u.id !== sender.id)
+      ? { receiver_recipient_id: await recipientRows.personalOf(q, sender.id) } : {}),
     ...(input.queueId !== undefined ? { sender_queue_id: input.queueId, local_id: input.localId } : {}),
   }, recipients);
 

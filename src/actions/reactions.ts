@@ -134,7 +134,9 @@ function notifyReaction(tx: Tx, user: UserRow, messageId: number, r: ReactionFie
   const event: ReactionEvent = {
     // The column is text; only a checked reaction type is ever stored in it.
     type: 'reaction', op, message_id: messageId, emoji_name: r.emoji_name, emoji_code: r.emoji_code, reaction_type: r.reaction_type as ReactionType,
-    user_id: user.id, user: { user_id: user.id, email: user.email, full_name: user.full_name },
+    user_id: user.id,
   };
+  // Level 328 removed the deprecated `user`; level 339 restored it to these events (not to messages).
+  if (tx.featureLevel < 328 || tx.featureLevel >= 339) event.user = { user_id: user.id, email: user.email, full_name: user.full_name };
   tx.notify(event, audience, user.realm_id);
 }

@@ -166,8 +166,10 @@ async function subscribeWith(io: SubscribeIo, realm: RealmRow, acting: UserRow, 
   const outcome = { realm, acting, created, subscribed, announce: req.announce ?? false };
   io.later((ctx) => sendSubscriptionNotices(ctx, outcome));
   const result: SubscribeResult = { subscribed: {}, already_subscribed: {} };
-  for (const p of subscribed) (result.subscribed[p.user.email] ??= []).push(p.stream.name);
-  for (const p of alreadySubscribed) (result.already_subscribed[p.user.email] ??= []).push(p.stream.name);
+  // Level 289: users are keyed by their id, not their email.
+  const key = (u: UserRow) => ((req.featureLevel ?? 122) >= 289 ? String(u.id) : u.email);
+  for (const p of subscribed) (result.subscribed[key(p.user)] ??= []).push(p.stream.name);
+  for (const p of alreadySubscribed) (result.already_subscribed[key(p.user)] ??= []).push(p.stream.name);
   if (!req.authorizationErrorsFatal) result.unauthorized = unauthorized.map((s) => s.name);
   return result;
 }

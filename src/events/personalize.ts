@@ -58,7 +58,8 @@ export class Personalizer {
         if (!matchesNarrow(s.narrow, this.internal, maskOf(flags))) return [];
       }
       const echo = event.sender_queue_id === s.id && event.local_id !== undefined;
-      key = `${flags?.join(',') ?? '*'}|${s.applyMarkdown ? 1 : 0}${s.clientGravatar ? 1 : 0}|${echo ? s.id : ''}`;
+      const receiver = event.receiver_recipient_id !== undefined && userId !== event.message.sender_id;
+      key = `${flags?.join(',') ?? '*'}|${s.applyMarkdown ? 1 : 0}${s.clientGravatar ? 1 : 0}|${echo ? s.id : ''}|${receiver ? 1 : 0}`;
     } else if (event.type === 'update_message') {
       key = (event.flags_by_user[userId] ?? READ_ONLY).join(',');
     } else {
@@ -85,6 +86,7 @@ function personalize(queue: EventQueue, userId: number, event: ParleyEvent, viaP
       shaped.content_type = 'text/x-markdown';
     }
     if (s.clientGravatar && event.sender_avatar_source === 'G') shaped.avatar_url = null;
+    if (event.receiver_recipient_id !== undefined && userId !== event.message.sender_id) shaped.recipient_id = event.receiver_recipient_id;
     // A listener to all public streams that was not sent the message gets no flags, as in Zulip.
     const out: Ev = { type: 'message', message: shaped, flags: flags ?? [] };
     if (event.sender_queue_id === s.id && event.local_id !== undefined) out.local_message_id = event.local_id;

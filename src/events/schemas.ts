@@ -41,7 +41,7 @@ const message = shape({
   id: int, type: str, sender_id: int, sender_email: str, sender_full_name: str, sender_realm_str: str, avatar_url: nullable(str),
   client: str, content: str, content_type: str, display_recipient: (v) => str(v) || arrayOf(pmUser)(v), recipient_id: int,
   subject: str, topic_links: arrayOf(obj), timestamp: int, is_me_message: bool, reactions: arrayOf(obj), submessages: arrayOf(any),
-  'stream_id?': int, 'last_edit_timestamp?': int, 'edit_history?': arrayOf(obj),
+  'stream_id?': int, 'last_edit_timestamp?': int, 'last_moved_timestamp?': int, 'edit_history?': arrayOf(obj),
 });
 const clientPresence = shape({ client: str, status: str, timestamp: int, pushable: bool });
 const oneOf = (...values: string[]): Check => (v) => typeof v === 'string' && values.includes(v);
@@ -49,7 +49,7 @@ const typingUser = shape({ user_id: int, email: str });
 const typingFields = { type: str, id: int, op: oneOf('start', 'stop'), sender: typingUser };
 const reactionFields = {
   type: str, id: int, op: str, message_id: int, emoji_name: str, emoji_code: str,
-  reaction_type: oneOf('unicode_emoji', 'realm_emoji', 'service_extra_emoji'), user_id: int, user: shape({ user_id: int, email: str, full_name: str }),
+  reaction_type: oneOf('unicode_emoji', 'realm_emoji', 'service_extra_emoji'), user_id: int, 'user?': shape({ user_id: int, email: str, full_name: str }),
 };
 
 export const EVENT_SCHEMAS: Record<string, Record<string, Check>> = {

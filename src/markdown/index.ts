@@ -63,6 +63,12 @@ textRules(md);
 const MAX_PREVIEWS = 24;
 /** Zulip's level 276: image previews carry the original's pixel size. */
 const ORIGINAL_DIMENSIONS_LEVEL = 276;
+/**
+ * Zulip's level 336: and the original's content type. Its `data-transcoded-image` names a
+ * browser-friendly copy of a format browsers lack (HEIC, TIFF) that its thumbnailer made;
+ * Parley makes none, so never writes it.
+ */
+const ORIGINAL_CONTENT_TYPE_LEVEL = 336;
 const escapeAttr = md.utils.escapeHtml;
 
 /**
@@ -93,7 +99,9 @@ md.core.ruler.push('upload_previews', (state) => {
       seen.add(href);
       let title = '';
       for (let k = c + 1; k < children.length && children[k]!.type !== 'link_close'; k++) title += children[k]!.content;
-      const dims = level >= ORIGINAL_DIMENSIONS_LEVEL ? ` data-original-dimensions="${size.width}x${size.height}"` : '';
+      // Zulip's attribute order (alphabetical): content type, then dimensions.
+      const type = level >= ORIGINAL_CONTENT_TYPE_LEVEL && size.contentType ? ` data-original-content-type="${escapeAttr(size.contentType)}"` : '';
+      const dims = `${type}${level >= ORIGINAL_DIMENSIONS_LEVEL ? ` data-original-dimensions="${size.width}x${size.height}"` : ''}`;
       previews.push(`<div class="message_inline_image"><a href="${escapeAttr(href)}" title="${escapeAttr(title)}"><img${dims} src="${escapeAttr(href)}"></a></div>`);
       linkOnly = children.length === 3 && c === 0 && children[2]!.type === 'link_close';
     }

@@ -90,7 +90,9 @@ function renderUserMention(env: RenderEnv, body: string, isSilent: boolean): str
   return `<span class="${cls}" data-user-id="${user.id}">${at}${escapeHtml(user.full_name)}</span>`;
 }
 
-/** `#**stream**` and `#**stream>topic**`. */
+const MESSAGE_LINK_LEVEL = 319;
+
+/** `#**stream**`, `#**stream>topic**` and (level 319) `#**stream>topic@message id**`. */
 function streamLink(state: StateInline, silent: boolean): boolean {
   const src = state.src;
   const pos = state.pos;
@@ -104,8 +106,13 @@ function streamLink(state: StateInline, silent: boolean): boolean {
   const streamName = gt >= 0 ? body.slice(0, gt) : body;
   const stream = env.rctx.streamByName(streamName);
   if (!stream) return false;
+  // Level 319: `#**stream>topic@id**` links one message (Zulip's StreamTopicMessagePattern: the last `@digits`).
+  const near = gt >= 0 && (env.rctx.featureLevel ?? 122) >= MESSAGE_LINK_LEVEL ? /^([\s\S]*)@(\d+)$/.exec(body.slice(gt + 1)) : null;
   if (!silent) {
-    if (gt >= 0) {
+    if (near) {
+      const topic = near[1]!;
+      pushHtml(state, `<a class="message-link" href="${narrowHref(stream.id, stream.name, topic)}/near/${near[2]}">#${escapeHtml(stream.name)} &gt; ${escapeHtml(topic)} @ 💬</a>`);
+    } else if (gt >= 0) {
       const topic = body.slice(gt + 1);
       pushHtml(state, `<a class="stream-topic" data-stream-id="${stream.id}" href="${narrowHref(stream.id, stream.name, topic)}">#${escapeHtml(stream.name)} &gt; ${escapeHtml(topic)}</a>`);
     } else {

@@ -11,7 +11,7 @@ const ALLOWED: Record<string, string[]> = {
   th: ['style'],
   td: ['style'],
   // Custom emoji, and previews of uploaded images (markdown images are disabled).
-  img: ['alt', 'class', 'src', 'title', 'data-original-dimensions'],
+  img: ['alt', 'class', 'src', 'title', 'data-original-content-type', 'data-original-dimensions'],
 };
 
 const OPTIONS: sanitizeHtml.IOptions = {
@@ -61,7 +61,7 @@ export function withinAllowList(html: string): boolean {
     if (!allowedAttrs) return false;
     const attrs = m[3] ?? '';
     if (m[1] === '/' && attrs !== '') return false;
-    if (name.toLowerCase() === 'img' && !/\sclass="emoji"/.test(attrs) && !/^(?:\s+data-original-dimensions="\d+x\d+")?\s+src="\/user_uploads\/[^"]*"$/.test(attrs)) return false;
+    if (name.toLowerCase() === 'img' && !/\sclass="emoji"/.test(attrs) && !/^(?:\s+data-original-content-type="[\w.+-]+\/[\w.+-]+")?(?:\s+data-original-dimensions="\d+x\d+")?\s+src="\/user_uploads\/[^"]*"$/.test(attrs)) return false;
     ATTR_RE.lastIndex = 0;
     let a: RegExpExecArray | null;
     while ((a = ATTR_RE.exec(attrs)) !== null) {

@@ -19,7 +19,7 @@ export interface ContextSnapshot {
   linkifiers: Linkifier[];
   defaultCodeBlockLanguage: string | null;
   featureLevel: number | null;
-  uploadedImages: Array<[string, { width: number; height: number }]> | null;
+  uploadedImages: Array<[string, { width: number; height: number; contentType?: string | undefined }]> | null;
 }
 
 /**

@@ -19,9 +19,10 @@ export interface RenderContext {
   featureLevel?: number;
   /**
    * The pixel size of the organization's uploaded images this content links, by path_id (the
-   * part after /user_uploads/): they get an inline preview, with `data-original-dimensions` from 276.
+   * part after /user_uploads/): they get an inline preview, with `data-original-dimensions` from 276
+   * and `data-original-content-type` (the file's type) from 336.
    */
-  uploadedImages?: ReadonlyMap<string, { width: number; height: number }>;
+  uploadedImages?: ReadonlyMap<string, { width: number; height: number; contentType?: string | undefined }>;
 }
 
 export interface RenderUser { id: number; full_name: string; email: string }

@@ -19,6 +19,8 @@ export interface MessagePresentOpts {
   realm: RealmRow;
   /** The server's level: the names of the wildcard flags follow it (level 224). Absent: 122. */
   featureLevel?: number;
+  /** The reader, for level 327 (loadWireMessages finds their incoming 1:1 messages' senderRecipientId). */
+  viewerId?: number;
 }
 
 export type PmUser = WireDisplayRecipientUser;
@@ -45,9 +47,12 @@ export function displayRecipient(info: RecipientInfo | undefined, senderId: numb
 export function presentMessage(
   m: MessageRow, sender: UserRow, recipient: RecipientInfo | undefined, opts: MessagePresentOpts,
   // `reactions` are presentReaction's output (src/reads/messages.ts's loadReactions declares them as plain records).
-  extra: { flags?: string[]; reactions: Array<Record<string, unknown>>; topicLinks?: WireTopicLink[] },
+  // `senderRecipientId` (level 327): a 1:1 message the reader received carries the recipient id their own
+  // messages to that conversation do (the sender's personal recipient), not the reader's own.
+  extra: { flags?: string[]; reactions: Array<Record<string, unknown>>; topicLinks?: WireTopicLink[]; senderRecipientId?: number | undefined },
 ): ExactWireMessage {
   const isStream = m.stream_id !== null;
+  const level = opts.featureLevel ?? 122;
   const out: ExactWireMessage = {
     id: m.id,
     type: isStream ? 'stream' : 'private',
@@ -60,20 +65,56 @@ export function presentMessage(
     content: opts.applyMarkdown ? m.rendered_content : m.content,
     content_type: opts.applyMarkdown ? 'text/html' : 'text/x-markdown',
     display_recipient: displayRecipient(recipient, m.sender_id, pmUser(sender)),
-    recipient_id: m.recipient_id,
+    recipient_id: extra.senderRecipientId ?? m.recipient_id,
     subject: m.topic,
     topic_links: extra.topicLinks ?? [],
     timestamp: m.date_sent,
     is_me_message: m.is_me_message === 1,
-    reactions: extra.reactions as WireReaction[],
+    // Level 328 dropped each reaction's deprecated `user` from message objects.
+    reactions: level >= 328 ? (extra.reactions as WireReaction[]).map(({ user: _user, ...r }) => r) : extra.reactions as WireReaction[],
     submessages: [],
   };
   if (isStream) out.stream_id = m.stream_id!;
   if (extra.flags) out.flags = extra.flags;
   if (m.last_edit_time !== null) {
-    out.last_edit_timestamp = m.last_edit_time;
+    if (level >= 365) Object.assign(out, editTimes(m));
+    else out.last_edit_timestamp = m.last_edit_time;
     // An organization that hides edit history hides it from every reader (Zulip's allow_edit_history).
-    if (m.edit_history && realmSettings(opts.realm.settings).allow_edit_history) out.edit_history = JSON.parse(m.edit_history) as WireEditHistoryEntry[];
+    if (m.edit_history && realmSettings(opts.realm.settings).allow_edit_history) {
+      const history = JSON.parse(m.edit_history) as WireEditHistoryEntry[];
+      // Level 284 dropped prev_rendered_content_version (stored still, for older levels).
+      if (level >= 284) for (const e of history) delete e.prev_rendered_content_version;
+      out.edit_history = history;
+    }
+  }
+  return out;
+}
+
+/** Zulip's RESOLVED_TOPIC_PREFIX (as src/actions/message-move-notices.ts; importing it here would close an import cycle). */
+const RESOLVED_TOPIC_PREFIX = '\u2714 ';
+
+/** Whether an edit-history entry only resolved or unresolved its topic (Zulip's topic_resolved / topic_unresolved). */
+export function onlyResolveToggle(e: { prev_topic?: string | undefined; topic?: string | undefined; prev_stream?: number | undefined }): boolean {
+  if (e.prev_stream !== undefined || e.prev_topic === undefined || e.topic === undefined) return false;
+  const strip = (t: string): string => (t.startsWith(RESOLVED_TOPIC_PREFIX) ? strip(t.slice(RESOLVED_TOPIC_PREFIX.length)) : t);
+  return (e.topic === RESOLVED_TOPIC_PREFIX + e.prev_topic && !e.prev_topic.startsWith(RESOLVED_TOPIC_PREFIX))
+    || (e.prev_topic.startsWith(RESOLVED_TOPIC_PREFIX) && !e.topic.startsWith(RESOLVED_TOPIC_PREFIX) && strip(e.prev_topic) === e.topic);
+}
+
+/**
+ * Level 365: `last_edit_timestamp` of the last content edit only, `last_moved_timestamp` of
+ * the last move to another stream or topic (resolving or unresolving one is no move),
+ * both from the stored history (newest first); each absent when there was none.
+ */
+function editTimes(m: MessageRow): { last_edit_timestamp?: number; last_moved_timestamp?: number } {
+  if (!m.edit_history) return m.last_edit_time !== null ? { last_edit_timestamp: m.last_edit_time } : {};
+  const history = JSON.parse(m.edit_history) as WireEditHistoryEntry[];
+  const out: { last_edit_timestamp?: number; last_moved_timestamp?: number } = {};
+  for (const e of history) {
+    if (out.last_edit_timestamp === undefined && e.prev_content !== undefined) out.last_edit_timestamp = e.timestamp;
+    if (out.last_moved_timestamp === undefined && (e.prev_stream !== undefined || e.prev_topic !== undefined) && !onlyResolveToggle(e)) {
+      out.last_moved_timestamp = e.timestamp;
+    }
   }
   return out;
 }

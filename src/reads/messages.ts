@@ -11,7 +11,7 @@ import type { WireReaction } from '../schemas/wire.js';
 import { messagesAnswer } from '../presenters/messages-answer.js';
 import { parseNarrow } from '../narrow/parse.js';
 import { mutingTerm, resolveNarrow } from './narrow-resolve.js';
-import { loadPmLookups, narrowFirstUnread, narrowMatches, narrowWindow } from '../store/narrow-sql.js';
+import { loadPmLookups, narrowFirstUnread, narrowIds, narrowMatches, narrowWindow } from '../store/narrow-sql.js';
 import { highlightHtml, highlightTopic } from '../narrow/highlight.js';
 import type { ResolvedTerm } from '../narrow/types.js';
 import { topicLinker } from './linkifiers.js';
@@ -52,6 +52,13 @@ export async function loadWireMessages(q: Q, items: Array<{ id: number; flags?: 
   const recipients = await loadRecipients(q, rows);
   const reactions = await loadReactions(q, rows.map((r) => r.id));
   const topicLinks = await topicLinker(q, opts.realm.id);
+  const viewer = opts.viewerId;
+  const incoming = viewer === undefined || (opts.featureLevel ?? 122) < 327 ? [] : rows.filter((m) => {
+    const r = recipients.get(m.recipient_id);
+    return r?.type === RecipientType.PERSONAL && m.sender_id !== viewer && r.members?.[0]?.id === viewer;
+  });
+  const personal = await recipientRows.mapPersonalOf(q, [...new Set(incoming.map((m) => m.sender_id))]);
+  const incomingIds = new Set(incoming.map((m) => m.id));
   const out: WireMessage[] = [];
   for (const item of items) {
     const m = byId.get(item.id);
@@ -60,6 +67,7 @@ export async function loadWireMessages(q: Q, items: Array<{ id: number; flags?: 
     out.push(presentMessage(m, sender, recipients.get(m.recipient_id), opts, {
       ...(item.flags !== undefined ? { flags: flagsFromMask(item.flags, opts.featureLevel) } : {}), reactions: reactions.get(m.id) ?? [],
       topicLinks: m.stream_id !== null ? topicLinks(m.topic) : [],
+      senderRecipientId: incomingIds.has(m.id) ? personal.get(m.sender_id) : undefined,
     }));
   }
   return out;
@@ -81,7 +89,8 @@ export async function loadReactions(q: Q, ids: number[]): Promise<Map<number, Wi
 
 
 /** The message the viewer may read as GET /messages/{id} presents it, with its markdown source. */
-export async function messageById(q: Q, realm: RealmRow, message: MessageRow, flags: number | null, opts: { applyMarkdown: boolean; clientGravatar: boolean; featureLevel?: number }): Promise<{ raw_content: string; message: WireMessage | undefined }> {
+export async function messageById(q: Q, realm: RealmRow, message: MessageRow, flags: number | null,
+  opts: { applyMarkdown: boolean; clientGravatar: boolean; featureLevel?: number; viewerId?: number }): Promise<{ raw_content: string; message: WireMessage | undefined }> {
   const [wire] = await loadWireMessages(q, [{ id: message.id, flags }], { ...opts, realm });
   return { raw_content: message.content, message: wire };
 }
@@ -111,6 +120,8 @@ export interface FetchParams {
   clientGravatar: boolean;
   /** The server's level (names of the wildcard flags); absent: 122. */
   featureLevel?: number;
+  /** Level 300: these messages of the narrow instead of a window around an anchor. */
+  messageIds?: number[] | undefined;
 }
 
 export function searchWords(terms: ResolvedTerm[]): string[] {
@@ -175,16 +186,52 @@ export async function fetchMessageWindow(db: Q, viewer: UserRow, p: WindowParams
   return { rows, meta, terms: narrow.terms };
 }
 
+/**
+ * Level 327 on cached messages (serialised once for every reader): an incoming 1:1 message
+ * (to the reader's personal recipient, from someone else) takes the sender's personal
+ * recipient id, as presentMessage gives it. Only the few such messages are looked up.
+ */
+async function readerRecipientIds(db: Q, viewer: UserRow, cached: Array<{ id: number; json: string }>): Promise<void> {
+  const dms = cached.filter((c) => c.json.includes('"type":"private"') && !c.json.includes(`"sender_id":${viewer.id},`));
+  if (dms.length === 0) return;
+  const mine = `"recipient_id":${await recipientRows.personalOf(db, viewer.id)},`;
+  const incoming = dms.filter((c) => c.json.includes(mine));
+  if (incoming.length === 0) return;
+  const rows = await messages.listByIds(db, incoming.map((c) => c.id));
+  const personal = await recipientRows.mapPersonalOf(db, [...new Set(rows.map((r) => r.sender_id))]);
+  const senderOf = new Map(rows.map((r) => [r.id, r.sender_id]));
+  for (const c of incoming) {
+    const to = personal.get(senderOf.get(c.id) ?? -1);
+    if (to !== undefined) c.json = c.json.replace(mine, `"recipient_id":${to},`);
+  }
+}
+
+/**
+ * Level 300's GET /messages with message_ids: those of them the narrow holds and the viewer
+ * may read, oldest first; as Zulip, the answer has no anchor and finds no end of anything.
+ */
+async function fetchMessagesByIds(db: Q, viewer: UserRow, rawNarrow: unknown, ids: number[]): Promise<Omit<MessageWindow, 'meta'> & { meta: Record<string, unknown> }> {
+  const narrow = await resolveNarrow(db, viewer, parseNarrow(rawNarrow));
+  const pm = await loadPmLookups(db, narrow.terms, viewer);
+  const found = await narrowIds(db, dialectOf(db), viewer, narrow, pm, [...new Set(ids.filter(isPossibleId))]);
+  return {
+    rows: found.map((r) => ({ id: r.id, flags: r.flags ?? null })),
+    meta: { history_limited: false, found_anchor: false, found_oldest: false, found_newest: false },
+    terms: narrow.terms,
+  };
+}
+
 /** The whole GET /messages answer, serialised. */
 export async function fetchMessages(db: Q, viewer: UserRow, realm: RealmRow, p: FetchParams): Promise<string> {
   if (p.numBefore < 0 || p.numAfter < 0) throw badRequest('Invalid num_before or num_after');
-  if (p.numBefore + p.numAfter > MAX_MESSAGES_PER_FETCH) throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
-  const { rows, meta, terms } = await fetchMessageWindow(db, viewer, p);
+  const requested = p.messageIds !== undefined ? p.messageIds.length : p.numBefore + p.numAfter;
+  if (requested > MAX_MESSAGES_PER_FETCH) throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
+  const { rows, meta, terms } = p.messageIds !== undefined ? await fetchMessagesByIds(db, viewer, p.narrow, p.messageIds) : await fetchMessageWindow(db, viewer, p);
   const opts = { applyMarkdown: p.applyMarkdown, clientGravatar: p.clientGravatar, realm, ...(p.featureLevel !== undefined ? { featureLevel: p.featureLevel } : {}) };
   const words = searchWords(terms);
   if (words.length > 0) {
-    // Search results carry per-query highlighting, so they are presented afresh.
-    const wire = await loadWireMessages(db, rows, opts);
+    // Search results carry per-query highlighting, so they are presented afresh (for this reader).
+    const wire = await loadWireMessages(db, rows, { ...opts, viewerId: viewer.id });
     // match_content is always HTML, whatever apply_markdown asked of content (as Zulip).
     const rendered = p.applyMarkdown ? undefined
       : new Map((await messages.listByIds(db, rows.map((r) => r.id))).map((r) => [r.id, r.rendered_content]));
@@ -195,6 +242,7 @@ export async function fetchMessages(db: Q, viewer: UserRow, realm: RealmRow, p: 
   const load = (missing: number[]) => loadWireMessages(db, missing.map((id) => ({ id })), opts);
   const cached = db.isTransaction ? (await load(rows.map((r) => r.id))).map((m) => ({ id: m.id, json: JSON.stringify(m) }))
     : await cachesOf(db).messageJson.load(rows.map((r) => r.id), variant, load);
+  if ((p.featureLevel ?? 122) >= 327) await readerRecipientIds(db, viewer, cached);
   return messagesAnswer(meta, cached, new Map(rows.map((r) => [r.id, r.flags])), p.featureLevel);
 }
 

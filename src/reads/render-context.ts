@@ -58,9 +58,9 @@ export async function renderContextFor(q: Q, realm: RealmRow, author: UserRow, c
     : new Map((await realmEmoji.listByRealm(q, realm.id)).filter((e) => e.deactivated === 0 && e.file_name !== null).map((e) => [e.name, presentRealmEmoji(e).source_url]));
   // Uploaded images only when the content links an upload: one indexed query then.
   const pathIds = content.includes('/user_uploads/') ? [...new Set([...content.matchAll(UPLOAD_PATH)].map((m) => m[1]!))].slice(0, 100) : [];
-  const images = new Map<string, { width: number; height: number }>();
+  const images = new Map<string, { width: number; height: number; contentType?: string }>();
   for (const a of await attachments.listByPathIds(q, realm.id, pathIds)) {
-    if (a.image_width !== null && a.image_height !== null) images.set(a.path_id, { width: a.image_width, height: a.image_height });
+    if (a.image_width !== null && a.image_height !== null) images.set(a.path_id, { width: a.image_width, height: a.image_height, contentType: a.content_type });
   }
   return {
     ...(images.size > 0 ? { uploadedImages: images } : {}),

@@ -244,9 +244,9 @@ export const WireReaction = Type.Object({
   emoji_code: Type.String({ description: 'Identifier within the namespace of reaction_type: the codepoint encoding for unicode_emoji, the emoji id for realm_emoji.' }),
   reaction_type: ReactionType,
   user_id: Type.Integer({ description: 'The user who added the reaction.' }),
-  user: Type.Object({
+  user: Type.Optional(Type.Object({
     id: Type.Integer(), email: Type.String(), full_name: Type.String(), is_mirror_dummy: Type.Boolean(),
-  }, { description: 'Deprecated: the user who reacted.', additionalProperties: false }),
+  }, { description: 'Deprecated: the user who reacted. Absent from feature level 328.', additionalProperties: false })),
 }, closed('Reaction', 'An emoji reaction to a message.'));
 export type WireReaction = Static<typeof WireReaction>;
 
@@ -295,7 +295,8 @@ export const WireMessage = Type.Object({
   submessages: EmptyList('Data of experimental integrations: always empty in Parley.'),
   stream_id: Type.Optional(Type.Integer({ description: 'Present only for stream messages.' })),
   flags: Type.Optional(Type.Array(Type.String(), { description: "The reader's flags on the message (absent in events, which carry them beside)." })),
-  last_edit_timestamp: Type.Optional(Type.Integer({ description: 'UNIX seconds of the last edit; absent if never edited.' })),
+  last_edit_timestamp: Type.Optional(Type.Integer({ description: 'UNIX seconds of the last edit; absent if never edited. From feature level 365, of the last content edit only.' })),
+  last_moved_timestamp: Type.Optional(Type.Integer({ description: 'From feature level 365: UNIX seconds of the last move to another stream or topic (resolving a topic is none); absent if never moved.' })),
   edit_history: Type.Optional(Type.Array(WireEditHistoryEntry, { description: 'Most recent first; absent if never edited or the organization hides edit history.' })),
   match_content: Type.Optional(Type.String({ description: 'Keyword searches only: the HTML content with matches highlighted.' })),
   match_subject: Type.Optional(Type.String({ description: 'Keyword searches only: the escaped topic with matches highlighted.' })),

@@ -150,6 +150,12 @@ export async function narrowMatches(q: Q, dialect: Dialect, viewer: UserRow, nar
     .where('message.id', 'in', ids).select(['message.rendered_content', 'message.topic']).execute();
 }
 
+/** Which of `ids` (possible ids) the narrow holds and the viewer may read, oldest first (GET /messages' message_ids, level 300). */
+export async function narrowIds(q: Q, dialect: Dialect, viewer: UserRow, narrow: ResolvedNarrow, pm: PmLookups, ids: number[]): Promise<WindowRow[]> {
+  if (ids.length === 0) return [];
+  return narrowQuery(q, dialect, viewer, narrow, pm).where('message.id', 'in', ids).orderBy('message.id', 'asc').execute();
+}
+
 /**
  * A query over `message` and `um` (left-joined or inner-joined, whichever drives it)
  * narrowed by every term, each with NOT when negated.

@@ -15,6 +15,8 @@ export interface MessageEvent {
   public_stream: boolean;
   sender_queue_id?: string;
   local_id?: string | undefined;
+  /** Level 327, 1:1 messages to someone else: the recipient id the receiver is shown (the sender's personal recipient). */
+  receiver_recipient_id?: number;
 }
 
 /** A message event as a queue delivers it: the recipient's flags, and its own local id echoed. */
@@ -92,10 +94,10 @@ export interface UpdateMessageFlagsRemoveEvent {
 
 export type UpdateMessageFlagsEvent = UpdateMessageFlagsAddEvent | UpdateMessageFlagsRemoveEvent;
 
-/** `user` repeats `user_id` for older clients (Zulip keeps it, deprecated). */
+/** `user` repeats `user_id` for older clients: absent at levels 328–338 (Zulip kept it, deprecated, from 339). */
 interface ReactionFields {
   type: 'reaction'; message_id: number; emoji_name: string; emoji_code: string; reaction_type: WireReaction['reaction_type'];
-  user_id: number; user: { user_id: number; email: string; full_name: string };
+  user_id: number; user?: { user_id: number; email: string; full_name: string };
 }
 export interface ReactionAddEvent extends ReactionFields { op: 'add' }
 export interface ReactionRemoveEvent extends ReactionFields { op: 'remove' }

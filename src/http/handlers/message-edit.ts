@@ -1,4 +1,5 @@
-import { NoAnswer, pathInt, route, type Route } from '../route.js';
+import { pathInt, route, type Route } from '../route.js';
+import { WireAttachment } from '../../schemas/wire.js';
 import { Bool, Default, Int, Opt, Str, Type } from '../../schemas/params.js';
 import { badRequest } from '../../errors.js';
 import { PROPAGATE_MODES, updateMessage, type PropagateMode } from '../../actions/message-edit.js';
@@ -15,7 +16,9 @@ export const messageEditRoutes: Route[] = [
       send_notification_to_old_thread: Opt(Bool({ description: 'Default true, false from feature level 152' })),
       send_notification_to_new_thread: Default(Bool(), true),
     },
-    answer: NoAnswer,
+    answer: Type.Object({
+      detached_uploads: Type.Optional(Type.Array(WireAttachment, { description: "From feature level 285: the editor's uploads the edit unlinked that no message links any more." })),
+    }),
     handler: async (r) => {
       const id = pathInt(r, 'message_id');
       const mode = r.args.propagate_mode ?? 'change_one';
@@ -23,7 +26,7 @@ export const messageEditRoutes: Route[] = [
       const topic = r.args.topic;
       const streamId = r.args.stream_id;
       if (streamId !== undefined && streamId < 0) throw badRequest('Invalid stream_id');
-      await updateMessage(r.ctx, r.realm, r.user, id, {
+      const detached = await updateMessage(r.ctx, r.realm, r.user, id, {
         content: r.args.content,
         topic,
         streamId,
@@ -32,7 +35,7 @@ export const messageEditRoutes: Route[] = [
         notifyOldThread: r.args.send_notification_to_old_thread ?? r.ctx.config.featureLevel < 152,
         notifyNewThread: r.args.send_notification_to_new_thread,
       });
-      return {};
+      return r.ctx.config.featureLevel >= 285 ? { detached_uploads: detached } : {};
     },
   }),
   route({

@@ -9,17 +9,26 @@ import { transact } from '../../actions/transaction.js';
 import { doUpdateMessageFlags } from '../../actions/message-flags.js';
 import { markAllAsRead, doMarkStreamAsRead } from '../../actions/mark-read.js';
 
+const IGNORED = Type.Optional(Type.Array(Type.Integer(), {
+  description: 'Feature level 355, removing `read` only: the streams whose messages were left read because the user is not subscribed to them',
+}));
+
+/** Level 355: marking unread names the streams it skipped (Zulip keeps every unread message in a subscribed stream). */
+function ignoredAnswer(level: number, ignored: number[] | undefined): { ignored_because_not_subscribed_channels?: number[] } {
+  return level >= 355 && ignored !== undefined ? { ignored_because_not_subscribed_channels: ignored } : {};
+}
+
 export const messageFlagRoutes: Route[] = [
   route({
     method: 'POST', path: '/messages/flags', auth: 'user', summary: 'Add or remove a flag on messages',
     // Declared (and so read) in Zulip's order, so that the first missing parameter is the one named.
     params: { messages: IntList(LIST_LIMITS.messageIds), op: Str({ description: 'add or remove' }), flag: Str({ description: 'read, starred, collapsed, ...' }) },
-    answer: Type.Object({ messages: Type.Array(Type.Integer()) }),
+    answer: Type.Object({ messages: Type.Array(Type.Integer()), ignored_because_not_subscribed_channels: IGNORED }),
     handler: async (r) => {
       const { messages, op, flag } = r.args;
-      await transact(r.ctx, (tx) => doUpdateMessageFlags(tx, r.user, op, flag, messages));
+      const { ignoredStreamIds } = await transact(r.ctx, (tx) => doUpdateMessageFlags(tx, r.user, op, flag, messages));
       // Zulip echoes the ids asked for, whether or not each one's flag changed.
-      return { messages };
+      return { messages, ...ignoredAnswer(r.ctx.config.featureLevel, ignoredStreamIds) };
     },
   }),
   route({
@@ -34,7 +43,7 @@ export const messageFlagRoutes: Route[] = [
     answer: Type.Object({
       processed_count: Type.Integer(), updated_count: Type.Integer(),
       first_processed_id: Type.Union([Type.Integer(), Type.Null()]), last_processed_id: Type.Union([Type.Integer(), Type.Null()]),
-      found_oldest: Type.Boolean(), found_newest: Type.Boolean(),
+      found_oldest: Type.Boolean(), found_newest: Type.Boolean(), ignored_because_not_subscribed_channels: IGNORED,
     }),
     handler: async (r) => {
       // Zulip's update_message_flags_for_narrow, in its order.
@@ -52,11 +61,12 @@ export const messageFlagRoutes: Route[] = [
       const { op, flag } = r.args;
       const { rows, meta } = await fetchMessageWindow(r.ctx.store.db, r.user, { anchor, includeAnchor, numBefore, numAfter, narrow: narrow ?? [] });
       const ids = rows.map((m) => m.id);
-      const updated = await transact(r.ctx, (tx) => doUpdateMessageFlags(tx, r.user, op, flag, ids));
+      const { count: updated, ignoredStreamIds } = await transact(r.ctx, (tx) => doUpdateMessageFlags(tx, r.user, op, flag, ids));
       return {
         processed_count: ids.length, updated_count: updated,
         first_processed_id: ids[0] ?? null, last_processed_id: ids.at(-1) ?? null,
         found_oldest: meta.found_oldest, found_newest: meta.found_newest,
+        ...ignoredAnswer(r.ctx.config.featureLevel, ignoredStreamIds),
       };
     },
   }),

@@ -2,7 +2,7 @@ import { PreSerialized, pathInt, route, type Route } from '../route.js';
 import { AnyJson, Bool, Default, Int, IntList, Opt, Str, Type } from '../../schemas/params.js';
 import { WireMessage } from '../../schemas/wire.js';
 import { LIST_LIMITS } from '../../lib/limits.js';
-import { badRequest } from '../../errors.js';
+import { badRequest, incompatibleParameters, missingArgument } from '../../errors.js';
 import { accessMessage } from '../../access/message.js';
 import { fetchMessages, matchesNarrow, messageById, type FetchParams } from '../../reads/messages.js';
 
@@ -27,25 +27,36 @@ export const messageReadRoutes: Route[] = [
     params: {
       use_first_unread_anchor: Default(Bool({ description: 'Deprecated: anchor=first_unread' }), false),
       anchor: Opt(Str({ description: 'A message id, or newest, oldest or first_unread' })),
-      num_before: Int(), num_after: Int(),
+      num_before: Opt(Int({ description: 'Required unless message_ids is given' })), num_after: Opt(Int({ description: 'Required unless message_ids is given' })),
       include_anchor: Default(Bool(), true),
       narrow: Opt(AnyJson({ description: NARROW })),
+      message_ids: Opt(IntList(LIST_LIMITS.messageIds, { description: 'Feature level 300: these messages (of the narrow) instead of a window around an anchor' })),
       ...formatting,
     },
     answer: Type.Object({
-      anchor: Type.Integer(), found_newest: Type.Boolean(), found_oldest: Type.Boolean(), found_anchor: Type.Boolean(),
+      anchor: Type.Optional(Type.Integer({ description: 'Absent when message_ids was given' })), found_newest: Type.Boolean(), found_oldest: Type.Boolean(), found_anchor: Type.Boolean(),
       history_limited: Type.Boolean(), messages: Type.Array(WireMessage),
     }),
-    handler: async (r) => new PreSerialized(await fetchMessages(r.ctx.store.db, r.user, r.realm, {
-      anchor: anchorOf(r.args.use_first_unread_anchor, r.args.anchor),
-      numBefore: r.args.num_before,
-      numAfter: r.args.num_after,
-      includeAnchor: r.args.include_anchor,
-      narrow: r.args.narrow ?? [],
-      applyMarkdown: r.args.apply_markdown,
-      clientGravatar: r.args.client_gravatar,
-      featureLevel: r.ctx.config.featureLevel,
-    })),
+    handler: async (r) => {
+      const ids = r.args.message_ids;
+      // Zulip's get_messages_backend: message_ids or a window, not both (a zero count is no window).
+      if (ids !== undefined && (r.args.num_before || r.args.num_after || r.args.anchor !== undefined || r.args.use_first_unread_anchor)) {
+        throw incompatibleParameters(['num_before', 'num_after', 'anchor', 'message_ids', 'include_anchor', 'use_first_unread_anchor']);
+      }
+      if (ids === undefined && r.args.num_before === undefined) throw missingArgument('num_before');
+      if (ids === undefined && r.args.num_after === undefined) throw missingArgument('num_after');
+      return new PreSerialized(await fetchMessages(r.ctx.store.db, r.user, r.realm, {
+        anchor: ids !== undefined ? 'newest' : anchorOf(r.args.use_first_unread_anchor, r.args.anchor),
+        numBefore: r.args.num_before ?? 0,
+        numAfter: r.args.num_after ?? 0,
+        includeAnchor: ids !== undefined ? false : r.args.include_anchor,
+        narrow: r.args.narrow ?? [],
+        applyMarkdown: r.args.apply_markdown,
+        clientGravatar: r.args.client_gravatar,
+        featureLevel: r.ctx.config.featureLevel,
+        messageIds: ids,
+      }));
+    },
   }),
   route({
     method: 'GET', path: '/messages/matches_narrow', auth: 'user', summary: 'Check which messages match a narrow',
@@ -62,7 +73,10 @@ export const messageReadRoutes: Route[] = [
     answer: Type.Object({ raw_content: Type.String(), message: WireMessage }),
     handler: async (r) => {
       const { message, flags } = await accessMessage(r.ctx.store.db, r.user, pathInt(r, 'message_id'), r.ctx.config.featureLevel);
-      return messageById(r.ctx.store.db, r.realm, message, flags, { applyMarkdown: r.args.apply_markdown, clientGravatar: r.args.client_gravatar, featureLevel: r.ctx.config.featureLevel });
+      return messageById(r.ctx.store.db, r.realm, message, flags, {
+        applyMarkdown: r.args.apply_markdown, clientGravatar: r.args.client_gravatar, featureLevel: r.ctx.config.featureLevel,
+        viewerId: r.user.id,
+      });
     },
   }),
 ];

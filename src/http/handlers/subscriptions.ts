@@ -25,7 +25,7 @@ interface PropertyChange {
 
 const propertyChanges = List(Dict({ stream_id: Int(), property: Str(), value: OneOf([Str(), Bool()]) }), LIST_LIMITS.other);
 const subscribeAnswer = Type.Object({
-  subscribed: Type.Record(Type.String(), Type.Array(Type.String()), { description: 'Each user\'s email: the streams they were subscribed to' }),
+  subscribed: Type.Record(Type.String(), Type.Array(Type.String()), { description: 'Each user\'s email (from feature level 289 their id): the streams they were subscribed to' }),
   already_subscribed: Type.Record(Type.String(), Type.Array(Type.String())),
   unauthorized: Type.Optional(Type.Array(Type.String())),
 });

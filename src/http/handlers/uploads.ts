@@ -51,12 +51,16 @@ async function serveUpload(r: BaseRequest<unknown>, user: UserRow): Promise<Reco
 export const uploadRoutes: Route[] = [
   route({
     method: 'POST', path: '/user_uploads', auth: 'user', streamsFiles: true, summary: 'Upload a file',
-    answer: Type.Object({ uri: Type.String(), url: Type.Optional(Type.String({ description: 'The same as uri, which it replaces (feature level 272)' })) }),
+    answer: Type.Object({
+      uri: Type.String(), url: Type.Optional(Type.String({ description: 'The same as uri, which it replaces (feature level 272)' })),
+      filename: Type.Optional(Type.String({ description: "From feature level 286: the file's name as uploaded, closer to it than the url's last part" })),
+    }),
     handler: async (r) => {
       const maxMib = r.ctx.config.maxFileUploadSizeMib;
-      const uri = await uploadFile(r.ctx, r.user, filesOf(r.req, maxMib * MIB), maxMib);
-      // Level 272 renamed the field `url`; `uri` stays for older clients (zulip-flutter reads it).
-      return r.ctx.config.featureLevel >= 272 ? { uri, url: uri } : { uri };
+      const { url: uri, fileName } = await uploadFile(r.ctx, r.user, filesOf(r.req, maxMib * MIB), maxMib);
+      const level = r.ctx.config.featureLevel;
+      // Level 272 renamed the field `url`; `uri` stays for older clients (zulip-flutter reads it). Level 286 added `filename`.
+      return { uri, ...(level >= 272 ? { url: uri } : {}), ...(level >= 286 ? { filename: fileName } : {}) };
     },
   }),
   // A message's links are relative (/user_uploads/...); clients fetch them with the API's
