@@ -7,7 +7,7 @@ import { AVAILABLE_NOTIFICATION_SOUNDS, EMOJISET_CHOICES, legacySettings, realmU
 import { deliveryEmailOpts, presentUser } from '../../presenters/user.js';
 import { systemBotsOf } from '../system-bots.js';
 import { presentBotsOf } from '../bots.js';
-import { forLevel, presentStream, fillNotificationDefaults } from '../../presenters/stream.js';
+import { DEFAULT_STREAM_IDS_LEVEL, forLevel, presentStream, fillNotificationDefaults } from '../../presenters/stream.js';
 import { presencesAnswer } from '../presence.js';
 import { serializedValue } from '../../presenters/shared-json.js';
 import { alertWordsOf } from '../alert-words.js';
@@ -105,7 +105,11 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
   // to get muted_topics from servers without user_topics); one asking for everything gets both.
   if (want('muted_topics') && (opts.everyType || !want('user_topic'))) state.muted_topics = await mutedTopicsOf(db, user.id);
   if (want('muted_users')) state.muted_users = await mutedUsersOf(db, user.id);
-  if (want('default_streams')) state.realm_default_streams = (await defaultStreams(db, realm.id)).map((s) => forLevel(presentStream(s, config.featureLevel), config.featureLevel));
+  if (want('default_streams')) {
+    const list = await defaultStreams(db, realm.id);
+    // Level 330: ids only.
+    state.realm_default_streams = config.featureLevel >= DEFAULT_STREAM_IDS_LEVEL ? list.map((s) => s.id) : list.map((s) => forLevel(presentStream(s, config.featureLevel), config.featureLevel));
+  }
   if (want('default_stream_groups')) state.realm_default_stream_groups = [];
   if (want('realm_user_groups')) state.realm_user_groups = await realmUserGroups(db, realm.id, config.featureLevel);
   if (want('custom_profile_fields')) {
