@@ -127,7 +127,7 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
   // Level 233: the one-time notices left to show; Parley's web app has none (Zulip with its tutorial off).
   if (want('onboarding_steps') && config.featureLevel >= 233) state.onboarding_steps = [];
   // Static (no events update it); shown from feature level 207, whose fields it has.
-  if (want('realm_incoming_webhook_bots') && config.featureLevel >= 207) state.realm_incoming_webhook_bots = incomingWebhookBots();
+  if (want('realm_incoming_webhook_bots') && config.featureLevel >= 207) state.realm_incoming_webhook_bots = incomingWebhookBots(config.featureLevel);
   if (want('realm_domains')) state.realm_domains = [];
   if (want('user_status')) state.user_status = await userStatusDict(db, realm.id, config.featureLevel);
   // Whatever the setting: turning it off deletes the stored drafts (Zulip's note).
