@@ -31,9 +31,22 @@ export async function accessUserById(q: Q, acting: UserRow, id: number, opts: Ac
  * access_user_by_email: the API `email`; a dummy `user{id}@host` names the user by id; otherwise the real
  * address, found only among those whose email_address_visibility lets the caller's role see it.
  */
+/** From this level GET/PATCH /users/{email} look up as Zulip 10 does (accessUserByEmail). */
+export const EMAIL_LOOKUP_BY_VISIBILITY_LEVEL = 302;
+
 export async function accessUserByEmail(q: Q, acting: UserRow, email: string, realm?: Pick<RealmRow, 'string_id'>, featureLevel = 0): Promise<UserRow> {
   // No address holds a NUL; PostgreSQL would refuse to even compare one.
   if (email.includes('\u0000')) throw noSuchUser();
+  if (realm !== undefined && featureLevel >= EMAIL_LOOKUP_BY_VISIBILITY_LEVEL) {
+    // Level 302 (Zulip 10's access_user_by_email): an address of the dummy form is the id it
+    // names; any other is a real address, found only among the users whose visibility
+    // setting shows it to the requester's role (the requester's own included).
+    const id = dummyEmailUserId(email, realm);
+    if (id !== undefined) return accessUserById(q, acting, id, { allowDeactivated: true, allowBots: true });
+    const found = await users.findByDeliveryEmail(q, acting.realm_id, email.trim());
+    if (!found || !visibilityAllows(emailVisibilityOf(found), viewerClass(acting.role))) throw noSuchUser();
+    return found;
+  }
   if (realm !== undefined && featureLevel >= PER_USER_EMAIL_VISIBILITY_LEVEL) {
     // The API `email` first (a visible real address, or the dummy itself): a real address of
     // the dummy's form (`user5@host`) still names its owner, where Zulip would take the id.

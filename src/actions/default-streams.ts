@@ -2,13 +2,15 @@ import type { Tx } from './transaction.js';
 import type { RealmRow, StreamRow, UserRow } from '../store/rows.js';
 import { streams } from '../store/repos/streams.js';
 import { badRequest } from '../errors.js';
-import { presentStream } from '../presenters/stream.js';
+import { DEFAULT_STREAM_IDS_LEVEL, presentStream } from '../presenters/stream.js';
 import { nonGuestUserIds } from '../reads/stream-audience.js';
 import { doAddSubscriptions } from './subscription-add.js';
 
 async function notifyDefaultStreams(tx: Tx, realmId: number): Promise<void> {
   const list = await streams.listDefaults(tx.db, realmId);
-  tx.notify({ type: 'default_streams', default_streams: list.map((s) => presentStream(s, tx.featureLevel)) }, await nonGuestUserIds(tx.db, realmId), realmId);
+  // Level 330: the channels' ids only.
+  const defaults = tx.featureLevel >= DEFAULT_STREAM_IDS_LEVEL ? list.map((s) => s.id) : list.map((s) => presentStream(s, tx.featureLevel));
+  tx.notify({ type: 'default_streams', default_streams: defaults }, await nonGuestUserIds(tx.db, realmId), realmId);
 }
 
 export async function doAddDefaultStream(tx: Tx, stream: StreamRow): Promise<void> {

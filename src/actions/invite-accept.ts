@@ -11,6 +11,8 @@ import { badRequest, confirmationLinkExpired, missingArgument, passwordTooWeak, 
 import { usableInvite } from '../reads/invites.js';
 import { checkEmail, doCreateUser } from './user-create.js';
 import { inviteStreamRows, notifyInvitesChanged } from './invites.js';
+import { userGroups } from '../store/repos/user-groups.js';
+import { doAddUserGroupMembers } from './user-groups.js';
 
 // Zulip's PASSWORD_MIN_LENGTH default, as PATCH /settings checks a new password.
 const MIN_PASSWORD_LENGTH = 6;
@@ -47,6 +49,11 @@ export async function doAcceptInvite(tx: Tx, realm: RealmRow, s: SignUp): Promis
   const user = await doCreateUser(tx, realm, {
     email, fullName: s.fullName, password: s.password, role: invite.invited_as, streams: await inviteStreamRows(tx.db, invite), ...withDefaults,
   });
+  // Level 322: the invitation's groups (those still there).
+  for (const groupId of JSON.parse(invite.group_ids || '[]') as number[]) {
+    const group = await userGroups.findInRealm(tx.db, realm.id, groupId);
+    if (group && group.is_system_group !== 1) await doAddUserGroupMembers(tx, group, [user.id]);
+  }
   if (invite.is_multiuse === 0 && invite.notify_referrer_on_join === 1) {
     const referrerId = invite.referred_by;
     tx.later((ctx) => tellReferrer(ctx, realm, referrerId, user));

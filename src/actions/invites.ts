@@ -17,6 +17,7 @@ import { isAdminRole, Role } from '../lib/roles.js';
 import { realmUri } from '../lib/realm-host.js';
 import { nowSeconds } from '../lib/time.js';
 import { checkEmail } from './user-create.js';
+import { accessUserGroupById, checkCanEditUserGroups } from '../access/user-group.js';
 
 /**
  * What an inviter chose: the role, the streams (ids), minutes until the link expires (null:
@@ -26,6 +27,19 @@ import { checkEmail } from './user-create.js';
 export interface InviteTerms {
   inviteAs: number; streamIds: number[]; expiresInMinutes: number | null;
   includeDefaults: boolean | null; notifyReferrer?: boolean;
+  /** Level 322: the user groups the invited user joins. */
+  groupIds?: number[];
+}
+
+/**
+ * Level 322: the groups an invitation adds its user to, each one the inviter may add members
+ * to now (as POST /user_groups/{id}/members checks it), stored as JSON ids.
+ */
+async function inviteGroupIds(q: Q, realm: RealmRow, inviter: UserRow, ids: number[] | undefined): Promise<string> {
+  const unique = [...new Set(ids ?? [])];
+  if (unique.length > 0) checkCanEditUserGroups(inviter, realm);
+  for (const id of unique) await accessUserGroupById(q, inviter, id);
+  return JSON.stringify(unique);
 }
 const flag = (b: boolean | null) => (b === null ? null : b ? 1 : 0);
 
@@ -98,6 +112,7 @@ export async function doInviteUsers(
   // Zulip 5 wanted a stream; from feature level 157 none is fine (the default streams, or nothing).
   if (terms.streamIds.length === 0 && featureLevel < 157) throw noInviteStreams();
   const streamRows = await inviteStreams(tx.db, inviter, terms.streamIds, inviteStreamMissing);
+  const groupIds = await inviteGroupIds(tx.db, realm, inviter, terms.groupIds);
   const errors: Array<[string, string, boolean]> = [];
   const skipped: Array<[string, string, boolean]> = [];
   const good: string[] = [];
@@ -120,7 +135,7 @@ export async function doInviteUsers(
     await invites.insert(tx.db, {
       realm_id: realm.id, is_multiuse: 0, email, invited_as: terms.inviteAs, referred_by: inviter.id, invited_at: now,
       expires: expiryOf(now, terms.expiresInMinutes), confirmation_key: key, stream_ids: JSON.stringify(streamRows.map((s) => s.id)),
-      include_realm_default_subscriptions: flag(terms.includeDefaults), notify_referrer_on_join: terms.notifyReferrer === false ? 0 : 1,
+      include_realm_default_subscriptions: flag(terms.includeDefaults), notify_referrer_on_join: terms.notifyReferrer === false ? 0 : 1, group_ids: groupIds,
     });
     tx.later((ctx) => sendInviteMail(ctx, realm, inviter, email, key));
   }
@@ -153,12 +168,13 @@ export async function doCreateMultiuseInvite(tx: Tx, realm: RealmRow, inviter: U
   checkOwnerRequired(terms.inviteAs, inviter);
   if ([Role.OWNER, Role.ADMINISTRATOR, Role.MODERATOR].includes(terms.inviteAs as never) && !isAdminRole(inviter.role)) throw mustBeAdmin();
   const streamRows = await inviteStreams(tx.db, inviter, terms.streamIds, multiuseStreamInvalid);
+  const groupIds = await inviteGroupIds(tx.db, realm, inviter, terms.groupIds);
   const now = nowSeconds();
   const key = newConfirmationKey();
   await invites.insert(tx.db, {
     realm_id: realm.id, is_multiuse: 1, email: null, invited_as: terms.inviteAs, referred_by: inviter.id, invited_at: now,
     expires: expiryOf(now, terms.expiresInMinutes), confirmation_key: key, stream_ids: JSON.stringify(streamRows.map((s) => s.id)),
-    include_realm_default_subscriptions: flag(terms.includeDefaults),
+    include_realm_default_subscriptions: flag(terms.includeDefaults), group_ids: groupIds,
   });
   await notifyInvitesChanged(tx, realm.id, inviter.id);
   return key;

@@ -42,6 +42,8 @@ export interface NewProfileField {
   name: string; hint: string; type: number; data: FieldData;
   /** Feature levels 146 and 244; false when not given. */
   displayInSummary: boolean; required: boolean;
+  /** Feature level 296; true when not given. */
+  editableByUser: boolean;
 }
 
 /** POST /realm/profile_fields. A default external account takes its label and hint from Zulip's defaults. */
@@ -54,7 +56,7 @@ export async function doCreateProfileField(tx: Tx, realm: RealmRow, req: NewProf
   const field = await profileFields.insert(tx.db, {
     realm_id: realm.id, name, hint: preset?.hint ?? req.hint, field_type: req.type,
     field_data: preset ? JSON.stringify({ subtype: req.data.subtype }) : storedFieldData(req.type, req.data),
-    display_in_profile_summary: req.displayInSummary ? 1 : 0, required: req.required ? 1 : 0,
+    display_in_profile_summary: req.displayInSummary ? 1 : 0, required: req.required ? 1 : 0, editable_by_user: req.editableByUser ? 1 : 0,
   });
   // As Zulip: a new field comes last, its order being its id.
   await profileFields.update(tx.db, field.id, { order: field.id });
@@ -65,7 +67,7 @@ export async function doCreateProfileField(tx: Tx, realm: RealmRow, req: NewProf
 /** A PATCH's parameters: each may be left out (feature level 252), keeping the field's value. */
 export interface ProfileFieldChange {
   name?: string | undefined; hint?: string | undefined; data?: FieldData | undefined;
-  displayInSummary?: boolean | undefined; required?: boolean | undefined;
+  displayInSummary?: boolean | undefined; required?: boolean | undefined; editableByUser?: boolean | undefined;
 }
 
 const sameData = (a: FieldData, stored: string): boolean => JSON.stringify(a) === JSON.stringify(JSON.parse(stored || '{}'));
@@ -94,6 +96,7 @@ export async function doUpdateProfileField(tx: Tx, realm: RealmRow, field: Profi
     name, hint, ...(stored ? { field_data: stored } : {}),
     display_in_profile_summary: displayInSummary ? 1 : 0,
     ...(req.required !== undefined ? { required: req.required ? 1 : 0 } : {}),
+    ...(req.editableByUser !== undefined ? { editable_by_user: req.editableByUser ? 1 : 0 } : {}),
   });
   await notifyFields(tx, realm.id, featureLevel);
 }
@@ -129,10 +132,11 @@ async function checkPickedUsers(tx: Tx, realmId: number, value: unknown): Promis
  * PATCH /users/me/profile_data and an administrator's profile_data: every item is checked
  * before any is stored; unchanged values send nothing.
  */
-export async function doUpdateProfileData(tx: Tx, user: UserRow, items: Array<{ id: number; value: unknown }>): Promise<void> {
+export async function doUpdateProfileData(tx: Tx, user: UserRow, items: Array<{ id: number; value: unknown }>, onlyEditable = false): Promise<void> {
   const checked: Array<{ field: ProfileFieldRow; value: string }> = [];
   for (const item of items) {
     const field = await accessProfileField(tx, user.realm_id, item.id);
+    if (onlyEditable) checkEditableByUser(field);
     const value = field.field_type === FieldType.USER ? await checkPickedUsers(tx, user.realm_id, item.value) : checkProfileValue(field, item.value);
     checked.push({ field, value });
   }
@@ -147,11 +151,17 @@ export async function doUpdateProfileData(tx: Tx, user: UserRow, items: Array<{ 
 }
 
 /** DELETE /users/me/profile_data (and empty values of an administrator's edit): unknown ids refuse, absent values are fine. */
-export async function doRemoveProfileData(tx: Tx, user: UserRow, ids: number[]): Promise<void> {
+export async function doRemoveProfileData(tx: Tx, user: UserRow, ids: number[], onlyEditable = false): Promise<void> {
   for (const id of ids) {
     const field = await accessProfileField(tx, user.realm_id, id);
+    if (onlyEditable) checkEditableByUser(field);
     if (await profileFields.deleteValue(tx.db, user.id, field.id)) await notifyValue(tx, user, { id: field.id, value: null });
   }
+}
+
+/** Level 296: a non-administrator's own edit of a field the organization keeps (Zulip's validate_user_custom_profile_data). */
+function checkEditableByUser(field: ProfileFieldRow): void {
+  if (field.editable_by_user !== 1) throw badRequest('You are not allowed to change this field. Contact an administrator to update it.');
 }
 
 async function notifyValue(tx: Tx, user: UserRow, field: { id: number; value: string | null; rendered_value?: string }): Promise<void> {

@@ -112,6 +112,8 @@ async function checkRealmUpdate(ctx: AppContext, realm: RealmRow, user: UserRow,
     if (id >= 0) {
       const { stream } = await accessStreamById(ctx.store.db, user, id);
       if (stream.deactivated === 1) throw invalidStreamId();
+      // Zulip's do_set_realm_moderation_request_channel.
+      if (key === 'moderation_request_channel_id' && stream.invite_only !== 1) throw badRequest('Moderation request channel must be private.');
     }
     wanted[key] = id < 0 ? -1 : id;
   }

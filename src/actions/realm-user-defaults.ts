@@ -5,7 +5,7 @@ import { realms } from '../store/repos/realms.js';
 import { users } from '../store/repos/users.js';
 import { badRequest, mustBeAdmin } from '../errors.js';
 import { isAdminRole } from '../lib/roles.js';
-import { realmUserSettingsDefaults, wireSetting } from '../lib/user-settings.js';
+import { realmUserSettingsDefaults, settingRemovedAt, wireSetting } from '../lib/user-settings.js';
 import { canonicalSettings, settingValueError, type SettingName } from '../lib/settings-rules.js';
 
 /**
@@ -23,7 +23,8 @@ export async function updateRealmUserDefaults(ctx: AppContext, realm: RealmRow, 
   const canonical = canonicalSettings(values, level);
   await transact(ctx, async (tx) => {
     const current = (await realms.findById(tx.db, realm.id)) ?? realm;
-    const effective = realmUserSettingsDefaults(current.settings);
+    // Today's names (every level's request is canonical by now), the level's density defaults.
+    const effective = realmUserSettingsDefaults(current.settings, Infinity, level);
     const changed = Object.entries(canonical).filter(([name, value]) => effective[name] !== value);
     if (changed.length === 0) return;
     const own = JSON.parse(current.settings || '{}') as Record<string, unknown> & { user_settings_defaults?: Record<string, unknown> };
@@ -32,6 +33,7 @@ export async function updateRealmUserDefaults(ctx: AppContext, realm: RealmRow, 
     const audience = await users.listActiveIdsInRealm(tx.db, realm.id);
     // Under the level's names and numbering, as register's realm_user_settings_defaults.
     for (const [name, canonicalValue] of changed) {
+      if (settingRemovedAt(name, level)) continue;
       const [property, value] = wireSetting(name, canonicalValue, level) ?? [name, canonicalValue];
       tx.notify({ type: 'realm_user_settings_defaults', op: 'update', property, value }, audience, realm.id);
     }

@@ -3,7 +3,7 @@ import { transact, type Tx } from './transaction.js';
 import type { RealmRow, UserRow } from '../store/rows.js';
 import { users } from '../store/repos/users.js';
 import { badRequest, rateLimited } from '../errors.js';
-import { userSettings, wireSetting } from '../lib/user-settings.js';
+import { settingRemovedAt, userSettings, wireSetting } from '../lib/user-settings.js';
 import { DISPLAY_SETTINGS, NOTIFICATION_SETTINGS, canonicalSettings, settingValueError, type CanonicalSettingName, type SettingName } from '../lib/settings-rules.js';
 import { LANGUAGE_NAMES } from '../lib/languages.js';
 import { realmSettings } from '../lib/realm-settings.js';
@@ -33,6 +33,8 @@ const MIN_PASSWORD_LENGTH = 6;
  * numbering of the server's level, as register shows it (a value's meaning, not an event format).
  */
 async function doChangeSetting(tx: Tx, user: UserRow, canonical: CanonicalSettingName, canonicalValue: unknown, featureLevel: number): Promise<void> {
+  // A setting the level removed (dense_mode at 364) is still stored, but told to nobody.
+  if (settingRemovedAt(canonical, featureLevel)) return;
   const [name, value] = wireSetting(canonical, canonicalValue, featureLevel) ?? [canonical, canonicalValue];
   tx.notify({ type: 'user_settings', op: 'update', property: name, value }, [user.id], user.realm_id);
   // Clients without the user_settings_object capability hear the legacy events instead

@@ -83,7 +83,7 @@ export async function doCreateUser(tx: Tx, realm: RealmRow, input: CreateUserInp
     avatar_source: 'G',
     avatar_version: 1,
     // As Zulip's copy_default_settings: the organization's defaults become the user's own.
-    settings: JSON.stringify(storedRealmUserDefaults(current.settings)),
+    settings: JSON.stringify(storedRealmUserDefaults(current.settings, tx.featureLevel)),
   });
   // A personal recipient makes the user addressable by private messages.
   await recipients.insert(tx.db, RecipientType.PERSONAL, id);

@@ -8,7 +8,8 @@ import { replacePart, type RegisterState } from './apply/state.js';
 import { recountUnread } from './apply/unread.js';
 import { applyDeleteMessage, applyMessage, applyMessageFlags, applyUpdateMessage } from './apply/messages.js';
 import { applyPresence, applyProfileFields, applyRealmBot, applyRealmUser, applyUserGroup, applyUserStatus } from './apply/users.js';
-import { applyStream, applySubscription, applyUserTopic } from './apply/streams.js';
+import { applyStream, applySubscription, applyUserTopic, isIdList } from './apply/streams.js';
+import type { WireStream } from '../schemas/wire.js';
 import { applySavedSnippets, applyScheduledMessages } from './apply/scheduled.js';
 import { forLevel } from '../presenters/stream.js';
 import { applyDrafts, applyLegacySetting, applyRealm, applyUserSettings, applyUserSettingsDefaults } from './apply/settings.js';
@@ -38,7 +39,7 @@ function applyOne(state: RegisterState, e: ClientEvent, viewerId: number): void 
     case 'muted_users': return replacePart(state, 'muted_users', e.muted_users);
     case 'subscription': return applySubscription(state, e, viewerId);
     case 'stream': return applyStream(state, e);
-    case 'default_streams': return replacePart(state, 'realm_default_streams', e.default_streams.map((s) => forLevel(s, state.zulip_feature_level ?? 0)));
+    case 'default_streams': return replacePart(state, 'realm_default_streams', isIdList(e.default_streams) ? e.default_streams : (e.default_streams as WireStream[]).map((s) => forLevel(s, state.zulip_feature_level ?? 0)));
     case 'muted_topics': return replacePart(state, 'muted_topics', e.muted_topics);
     case 'user_topic': return applyUserTopic(state, e);
     case 'alert_words': return replacePart(state, 'alert_words', e.alert_words);

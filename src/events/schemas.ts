@@ -76,7 +76,7 @@ export const EVENT_SCHEMAS: Record<string, Record<string, Check>> = {
     type: str, op: str, id: int, stream_id: int, name: str, property: str, value: any, 'rendered_description?': str,
     'history_public_to_subscribers?': bool, 'is_web_public?': bool,
   },
-  default_streams: { type: str, id: int, default_streams: arrayOf(stream) },
+  default_streams: { type: str, id: int, default_streams: (v) => arrayOf(stream)(v) || arrayOf(int)(v) },
   muted_topics: { type: str, id: int, muted_topics: arrayOf(arrayOf(any)) },
   user_topic: { type: str, id: int, stream_id: int, topic_name: str, last_updated: int, visibility_policy: (v) => [0, 1, 2, 3].includes(v as number) },
   alert_words: { type: str, id: int, alert_words: arrayOf(str) },

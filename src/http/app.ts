@@ -23,6 +23,7 @@ import { lingerAfterAnswer } from './linger.js';
 import { checkAnswer, checkingAnswers } from './answer-check.js';
 import { undeclaredNames } from './args.js';
 import { frameworkRefusal, onClientError, refusalBody } from './refusals.js';
+import { registerTus } from './tus.js';
 
 export const API_PREFIX = '/api/v1';
 /** The same routes for the web app, authenticated by its session cookie and CSRF header (session-auth.ts). */
@@ -121,6 +122,8 @@ export async function buildHttp(ctx: AppContext): Promise<FastifyInstance> {
     scope.addHook('onRequest', async (req) => checkDeclaredLength(req, limit, tooLarge));
     for (const route of routes) if (route.auth !== 'webhook' && route.streamsFiles) registerBoth(scope, ctx, route);
   });
+  // Resumable uploads (feature level 295): the tus protocol's own requests and answers.
+  await registerTus(app, ctx);
   // Webhook payloads are whatever the third party sends, JSON often under a form's content
   // type: every body is kept as bytes here, and the integration decides how to read it.
   // Only under /api/v1: a third party never holds a browser session.

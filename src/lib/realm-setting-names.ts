@@ -19,7 +19,7 @@ export const SERVICE_SPELLING: Readonly<Record<string, string>> = {
 };
 
 /** The stream-valued settings PATCH /realm takes (by their stored names). */
-export const STREAM_SETTINGS = ['notifications_stream_id', 'signup_notifications_stream_id', 'zulip_update_announcements_stream_id'] as const;
+export const STREAM_SETTINGS = ['notifications_stream_id', 'signup_notifications_stream_id', 'zulip_update_announcements_stream_id', 'moderation_request_channel_id'] as const;
 export type StreamSettingName = (typeof STREAM_SETTINGS)[number];
 
 /** The names a stored setting has at this level (register keys without `realm_`, PATCH /realm answer keys). */

@@ -65,6 +65,7 @@ export const REALM_SETTING_RULES = {
   // Levels 216 and 246; jitsi_server_url and the announcement streams are parsed by name.
   enable_guest_user_indicator: bool,
   require_unique_names: bool,
+  enable_guest_user_dm_warning: bool,
 } as const satisfies Record<string, RealmSettingRule>;
 
 /** wildcard_mention_policy's stream administrators option, accepted only below feature level 133. */

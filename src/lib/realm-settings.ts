@@ -66,6 +66,10 @@ export const REALM_SETTING_DEFAULTS = {
   enable_guest_user_indicator: true,
   require_unique_names: false,
   zulip_update_announcements_stream_id: -1,
+  // Level 331: the private channel moderation requests go to (-1: none).
+  moderation_request_channel_id: -1,
+  // Level 348: whether clients warn when composing to a guest.
+  enable_guest_user_dm_warning: true,
 };
 
 /** The feature level that added each later setting: register shows `realm_<name>` only from it (PATCH /realm takes it at any). */
@@ -75,6 +79,7 @@ export const REALM_SETTING_LEVELS: Readonly<Partial<Record<keyof typeof REALM_SE
   move_messages_within_stream_limit_seconds: 162,
   move_messages_between_streams_limit_seconds: 162,
   jitsi_server_url: 212, enable_guest_user_indicator: 216, zulip_update_announcements_stream_id: 242, require_unique_names: 246,
+  moderation_request_channel_id: 331, enable_guest_user_dm_warning: 348,
 };
 
 export type RealmSettings = typeof REALM_SETTING_DEFAULTS;

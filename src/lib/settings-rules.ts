@@ -75,6 +75,8 @@ export const SETTING_RULES: Record<SettingName, SettingRule> = {
   web_channel_default_view: { kind: 'intIn', values: [1, 2] },
   web_animate_image_previews: { kind: 'strIn', values: ['always', 'on_hover', 'never'] },
   email_address_visibility: { kind: 'intIn', values: [1, 2, 3, 4, 5] },
+  allow_private_data_export: bool,
+  web_suggest_update_timezone: bool,
 };
 
 /** Settings whose changes clients without user_settings_object hear as update_display_settings. */

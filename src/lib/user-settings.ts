@@ -64,6 +64,10 @@ export const USER_SETTING_DEFAULTS = {
   web_animate_image_previews: 'on_hover',
   /** Who may see the user's real address (feature level 163; 1 everyone … 4 nobody, 5 moderators), Zulip's default. */
   email_address_visibility: 1,
+  // Level 293: whether administrators may export the user's private data (Zulip's default: no).
+  allow_private_data_export: false,
+  // Level 329: offer to update the profile's time zone when the device's differs.
+  web_suggest_update_timezone: true,
 };
 
 /**
@@ -91,7 +95,29 @@ export const USER_SETTING_LEVELS: Readonly<Partial<Record<keyof typeof USER_SETT
   web_channel_default_view: 269,
   web_animate_image_previews: 275,
   email_address_visibility: 163,
+  allow_private_data_export: 293,
+  web_suggest_update_timezone: 329,
 };
+
+/** Settings a level removed: clients of that level and later neither see them nor hear of changes (PATCH still takes them). */
+export const USER_SETTING_REMOVED_LEVELS: Readonly<Partial<Record<keyof typeof USER_SETTING_DEFAULTS, number>>> = {
+  // Level 364: information density is web_font_size_px and web_line_height_percent alone.
+  dense_mode: 364,
+};
+
+/** True when a client of this level no longer knows the setting. */
+export function settingRemovedAt(name: string, featureLevel: number): boolean {
+  const removed = (USER_SETTING_REMOVED_LEVELS as Record<string, number | undefined>)[name];
+  return removed !== undefined && featureLevel >= removed;
+}
+
+/**
+ * From level 364 (dense_mode gone) Zulip's defaults for new users are 16 px and 140%
+ * (WEB_FONT_SIZE_PX_DEFAULT, WEB_LINE_HEIGHT_PERCENT_DEFAULT); 14 and 122 were the dense
+ * mode's, and users who have them keep them.
+ */
+export const DENSITY_DEFAULTS_LEVEL = 364;
+const NEW_DENSITY_DEFAULTS = { web_font_size_px: 16, web_line_height_percent: 140 };
 
 /**
  * Settings a level renamed or reshaped: before `level` clients see and send `old`, with the
@@ -113,6 +139,7 @@ const DESKTOP_ICON_FROM_OLD: Readonly<Record<number, number>> = { 1: 1, 2: 3, 3:
 export function wireSetting(name: string, value: unknown, featureLevel: number): [string, unknown] | null {
   const since = (USER_SETTING_LEVELS as Record<string, number | undefined>)[name];
   if (since !== undefined && featureLevel < since) return null;
+  if (settingRemovedAt(name, featureLevel)) return null;
   const renamed = RENAMED_SETTINGS[name];
   if (renamed && featureLevel < renamed.level) return [renamed.old, renamed.toOld(value)];
   if (name === 'desktop_icon_count_display' && featureLevel < DESKTOP_ICON_RENUMBER_LEVEL) return [name, DESKTOP_ICON_TO_OLD[value as number] ?? value];
@@ -186,18 +213,22 @@ export const AVAILABLE_NOTIFICATION_SOUNDS = ['chime', 'ding', 'zulip'];
  * level 95): the built-in defaults with what PATCH /realm/user_settings_defaults changed,
  * kept in the realm's settings JSON under `user_settings_defaults`.
  */
-export function realmUserSettingsDefaults(realmSettingsJson = '{}', featureLevel = Infinity): Record<string, unknown> {
+export function realmUserSettingsDefaults(realmSettingsJson = '{}', featureLevel = Infinity, densityLevel = featureLevel): Record<string, unknown> {
   const { timezone: _perUser, ...defaults } = USER_SETTING_DEFAULTS;
-  const all = { ...defaults, ...storedRealmUserDefaults(realmSettingsJson) };
+  const all = { ...defaults, ...storedRealmUserDefaults(realmSettingsJson, densityLevel) };
   return { ...settingsAtLevel(all, featureLevel), emojiset_choices: EMOJISET_CHOICES, available_notification_sounds: AVAILABLE_NOTIFICATION_SOUNDS };
 }
 
-/** Only what the organization changed: a new user's own settings start as these. */
-export function storedRealmUserDefaults(realmSettingsJson: string): Record<string, unknown> {
+/**
+ * What the organization changed (and, from level 364, the new density defaults where it did
+ * not): a new user's own settings start as these.
+ */
+export function storedRealmUserDefaults(realmSettingsJson: string, featureLevel = 0): Record<string, unknown> {
+  const base = featureLevel >= DENSITY_DEFAULTS_LEVEL ? NEW_DENSITY_DEFAULTS : {};
   try {
     const stored = (JSON.parse(realmSettingsJson) as { user_settings_defaults?: Record<string, unknown> }).user_settings_defaults;
-    return stored && typeof stored === 'object' ? stored : {};
+    return { ...base, ...(stored && typeof stored === 'object' ? stored : {}) };
   } catch {
-    return {};
+    return { ...base };
   }
 }

@@ -38,6 +38,9 @@ export function canRemoveSubscribersGroupKey(featureLevel: number): 'can_remove_
  * pass the reported level, events too (tx.featureLevel), so that events keep register's
  * state as a fresh register would show it.
  */
+/** From this level register and events give default streams (and default stream groups' streams) as ids (Zulip 10). */
+export const DEFAULT_STREAM_IDS_LEVEL = 330;
+
 export function presentStream(s: StreamRow, featureLevel?: number): WireStream {
   const out: WireStream = {
     stream_id: s.id,

@@ -352,6 +352,7 @@ export const WireProfileField = Type.Object({
   order: Type.Integer(),
   display_in_profile_summary: Type.Optional(Type.Literal(true, { description: 'Present (true) only for the fields shown in user cards (feature level 146).' })),
   required: Type.Optional(Type.Boolean({ description: 'Whether users must fill the field (feature level 244; always present from it).' })),
+  editable_by_user: Type.Optional(Type.Boolean({ description: 'Whether users may set their own value (feature level 296; always present from it).' })),
 }, closed('ProfileField', 'A custom profile field of the organization.'));
 export type WireProfileField = Static<typeof WireProfileField>;
 

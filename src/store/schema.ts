@@ -333,6 +333,8 @@ export interface CustomProfileFieldTable {
   display_in_profile_summary: Generated<number>;
   /** 0/1 (migration 044, feature level 244). */
   required: Generated<number>;
+  /** 0/1 (migration 057, feature level 296): whether users may set their own value. */
+  editable_by_user: Generated<number>;
 }
 export type ProfileFieldRow = Selectable<CustomProfileFieldTable>;
 
@@ -372,6 +374,23 @@ export interface AttachmentTable {
   image_height: number | null;
 }
 export type AttachmentRow = Selectable<AttachmentTable>;
+
+/** A resumable upload under way at /api/v1/tus (migration 057, feature level 295). */
+export interface TusUploadTable {
+  id: string;
+  realm_id: number;
+  user_id: number;
+  file_name: string;
+  content_type: string;
+  length: number;
+  received: Generated<number>;
+  /** JSON array of the offsets of the stored pieces. */
+  chunks: Generated<string>;
+  /** The attachment's path id once the last byte arrived. */
+  path_id: string | null;
+  create_time: number;
+}
+export type TusUploadRow = Selectable<TusUploadTable>;
 
 /** A message linking an uploaded file (migration 022). */
 export interface AttachmentMessageTable {
@@ -420,6 +439,8 @@ export interface InviteTable {
   include_realm_default_subscriptions: number | null;
   /** 0/1 (migration 044, feature level 267). */
   notify_referrer_on_join: Generated<number>;
+  /** JSON array of user group ids the invited user joins (migration 057, feature level 322). */
+  group_ids: Generated<string>;
 }
 export type InviteRow = Selectable<InviteTable>;
 
@@ -464,6 +485,7 @@ export interface DB {
   realm_filter: RealmFilterTable;
   attachment: AttachmentTable;
   attachment_message: AttachmentMessageTable;
+  tus_upload: TusUploadTable;
   realm_emoji: RealmEmojiTable;
   bot_service: BotServiceTable;
   bot_storage: BotStorageTable;

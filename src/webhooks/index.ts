@@ -19,15 +19,19 @@ const INTEGRATIONS: ReadonlyMap<string, Integration> = new Map([
 
 export const integrationNamed = (name: string): Integration | undefined => INTEGRATIONS.get(name);
 
-export interface IncomingWebhookBot { name: string; display_name: string; all_event_types: string[] | null; config: Record<string, string> }
+/** Level 318 renamed `config` (key → label) to `config_options` (a list of {key, label, validator}). */
+export type IncomingWebhookBot = { name: string; display_name: string; all_event_types: string[] | null } &
+  ({ config: Record<string, string> } | { config_options: Array<{ key: string; label: string; validator: string }> });
+export const CONFIG_OPTIONS_LEVEL = 318;
 
 /**
  * register's realm_incoming_webhook_bots (Zulip's, with display_name and all_event_types
- * from feature level 207): the integrations this server takes. `config` maps an
- * integration's configuration keys to their labels; none of Parley's has any.
+ * from feature level 207): the integrations this server takes. `config` (config_options
+ * from level 318) describes an integration's configuration keys; none of Parley's has any.
  */
-export const incomingWebhookBots = (): IncomingWebhookBot[] => [...INTEGRATIONS].map(([name, i]) => ({
-  name, display_name: i.listedName ?? i.displayName, all_event_types: i.allEventTypes ? [...i.allEventTypes] : null, config: {},
+export const incomingWebhookBots = (featureLevel: number): IncomingWebhookBot[] => [...INTEGRATIONS].map(([name, i]) => ({
+  name, display_name: i.listedName ?? i.displayName, all_event_types: i.allEventTypes ? [...i.allEventTypes] : null,
+  ...(featureLevel >= CONFIG_OPTIONS_LEVEL ? { config_options: [] } : { config: {} }),
 }));
 
 /**

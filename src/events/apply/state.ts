@@ -39,7 +39,8 @@ export type RegisterState = {
   unsubscribed?: WireSubscription[];
   never_subscribed?: WireNeverSubscribedStream[];
   streams?: WireStream[];
-  realm_default_streams?: WireStream[];
+  /** Stream objects; their ids from level 330. */
+  realm_default_streams?: WireStream[] | number[];
   muted_topics?: MutedTopic[];
   user_topics?: Array<{ stream_id: number; topic_name: string; last_updated: number; visibility_policy: number }>;
   alert_words?: string[];

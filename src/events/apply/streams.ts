@@ -14,7 +14,12 @@ function takeOut<T extends { stream_id: number }>(list: T[] | undefined, streamI
 
 /** Every list of register that holds stream objects, present or not. */
 const streamLists = (state: RegisterState): Array<WireStream[] | undefined> =>
-  [state.streams, state.subscriptions, state.unsubscribed, state.never_subscribed, state.realm_default_streams];
+  [state.streams, state.subscriptions, state.unsubscribed, state.never_subscribed, objectsOnly(state.realm_default_streams)];
+
+/** Level 330's default streams are ids: nothing of a stream to update there. */
+const objectsOnly = (list: WireStream[] | number[] | undefined): WireStream[] | undefined => (list === undefined || isIdList(list) ? undefined : list);
+
+export const isIdList = (list: WireStream[] | number[]): list is number[] => list.length > 0 && typeof list[0] === 'number';
 
 /** The level register answered at (0: unknown, the oldest form). */
 const levelOf = (state: RegisterState): number => state.zulip_feature_level ?? 0;
@@ -90,7 +95,8 @@ function deleteStreams(state: RegisterState, streams: WireStream[]): void {
   if (state.subscriptions) state.subscriptions = keep(state.subscriptions);
   if (state.unsubscribed) state.unsubscribed = keep(state.unsubscribed);
   if (state.never_subscribed) state.never_subscribed = keep(state.never_subscribed);
-  if (state.realm_default_streams) state.realm_default_streams = keep(state.realm_default_streams);
+  const defaults = state.realm_default_streams;
+  if (defaults) state.realm_default_streams = isIdList(defaults) ? defaults.filter((id) => !gone.has(id)) : keep(defaults);
   // The server marks an archived stream's messages read and says nothing; clients drop them.
   const u = state.unread_msgs;
   if (u) {

@@ -24,7 +24,8 @@ export interface StreamUpdateEvent {
 
 export type StreamEvent = StreamCreateEvent | StreamDeleteEvent | StreamUpdateEvent;
 
-export interface DefaultStreamsEvent { type: 'default_streams'; default_streams: WireStream[] }
+/** The streams themselves, or from level 330 their ids. */
+export interface DefaultStreamsEvent { type: 'default_streams'; default_streams: WireStream[] | number[] }
 
 /** register's muted_topics: [stream name, topic, date muted]. */
 export type MutedTopic = [string, string, number];

@@ -21,7 +21,10 @@ const MAX_VALIDITY_MINUTES = 100 * 365 * 24 * 60;
  * The invitation's terms other than its streams, as any JSON checked here: `null` is "never"
  * for the lifetimes, and a JSON number such as 5.0 passes as an integer.
  */
-const TERMS = { invite_as: Opt(AnyJson()), invite_expires_in_minutes: Opt(AnyJson()), invite_expires_in_days: Opt(AnyJson()) };
+const TERMS = {
+  invite_as: Opt(AnyJson()), invite_expires_in_minutes: Opt(AnyJson()), invite_expires_in_days: Opt(AnyJson()),
+  group_ids: Opt(IntList(LIST_LIMITS.other, { description: 'User groups the invited user joins (feature level 322)' })),
+};
 type TermArgs = { readonly invite_as: unknown; readonly invite_expires_in_minutes: unknown; readonly invite_expires_in_days: unknown };
 
 /**
@@ -67,6 +70,7 @@ export const inviteRoutes: Route[] = [
       const terms: InviteTerms = {
         inviteAs: inviteAs(r.args), streamIds: r.args.stream_ids, expiresInMinutes: expiresInMinutes(r.args),
         includeDefaults: includeDefaults(r.args.include_realm_default_subscriptions, level), notifyReferrer: r.args.notify_referrer_on_join,
+        groupIds: r.args.group_ids ?? [],
       };
       const skipped = await transact(r.ctx, (tx) => doInviteUsers(tx, r.realm, r.user, emails, terms, level));
       // As Zulip: the others' invitations went out, and the answer still names who was skipped.
@@ -91,6 +95,7 @@ export const inviteRoutes: Route[] = [
       const terms: InviteTerms = {
         inviteAs: inviteAs(r.args), streamIds: r.args.stream_ids ?? [], expiresInMinutes: expiresInMinutes(r.args),
         includeDefaults: includeDefaults(r.args.include_realm_default_subscriptions, r.ctx.config.featureLevel),
+        groupIds: r.args.group_ids ?? [],
       };
       return { invite_link: inviteLink(r.ctx, r.realm, await transact(r.ctx, (tx) => doCreateMultiuseInvite(tx, r.realm, r.user, terms, r.ctx.config.featureLevel))) };
     },

@@ -9,6 +9,7 @@ import {
 import { realmProfileFields } from '../../reads/profile-fields.js';
 import { checkFieldDataParam } from '../../lib/profile-field-rules.js';
 import { botRequestsRefused } from '../../errors.js';
+import { isAdminRole } from '../../lib/roles.js';
 import { WireProfileField } from '../../schemas/wire.js';
 
 /**
@@ -19,7 +20,7 @@ import { WireProfileField } from '../../schemas/wire.js';
 const LABEL_AND_HINT = { name: Default(Str(), ''), hint: Default(Str(), ''), field_data: Opt(AnyJson()) };
 type LabelArgs = { readonly name: string; readonly hint: string; readonly field_data: unknown };
 /** Feature levels 146 and 244 (accepted at any level). */
-const FLAGS = { display_in_profile_summary: Opt(Bool()), required: Opt(Bool()) };
+const FLAGS = { display_in_profile_summary: Opt(Bool()), required: Opt(Bool()), editable_by_user: Opt(Bool({ description: 'Whether users may set their own value; true when not given (feature level 296)' })) };
 
 /** Zulip strips the label; the hint stays as given. */
 const labelAndHint = (args: LabelArgs) => ({
@@ -43,7 +44,7 @@ export const profileFieldRoutes: Route[] = [
     handler: async (r) => {
       const { name, hint, data } = labelAndHint(r.args);
       const type = r.args.field_type;
-      const req = { name, hint, type, data, displayInSummary: r.args.display_in_profile_summary ?? false, required: r.args.required ?? false };
+      const req = { name, hint, type, data, displayInSummary: r.args.display_in_profile_summary ?? false, required: r.args.required ?? false, editableByUser: r.args.editable_by_user ?? true };
       return { id: await transact(r.ctx, (tx) => doCreateProfileField(tx, r.realm, req, r.ctx.config.featureLevel)) };
     },
   }),
@@ -70,7 +71,7 @@ export const profileFieldRoutes: Route[] = [
       const change = {
         name: old ? (name ?? '').trim() : name?.trim(), hint: old ? hint ?? '' : hint,
         data: fieldData === undefined && !old ? undefined : checkFieldDataParam(capList('field_data', fieldData, LIST_LIMITS.other)),
-        displayInSummary, required,
+        displayInSummary, required, editableByUser: r.args.editable_by_user,
       };
       return done(transact(r.ctx, async (tx) => doUpdateProfileField(tx, r.realm, await accessProfileField(tx, r.realm.id, id), change, level)));
     },
@@ -90,7 +91,8 @@ export const profileFieldRoutes: Route[] = [
     handler: async (r) => {
       requireHuman(r);
       const items = r.args.data.map(({ id, value }) => ({ id, value }));
-      return done(transact(r.ctx, (tx) => doUpdateProfileData(tx, r.user, items)));
+      // Level 296: a field not editable by users is the administrators' to set.
+      return done(transact(r.ctx, (tx) => doUpdateProfileData(tx, r.user, items, !isAdminRole(r.user.role))));
     },
   }),
   route({
@@ -99,7 +101,7 @@ export const profileFieldRoutes: Route[] = [
     handler: async (r) => {
       requireHuman(r);
       const ids = r.args.data;
-      return done(transact(r.ctx, (tx) => doRemoveProfileData(tx, r.user, ids)));
+      return done(transact(r.ctx, (tx) => doRemoveProfileData(tx, r.user, ids, !isAdminRole(r.user.role))));
     },
   }),
 ];

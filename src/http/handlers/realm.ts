@@ -29,6 +29,7 @@ const REALM_PARAMS = {
   signup_announcements_stream_id: Opt(Int({ description: '-1 for none (signup_notifications_stream_id\'s new name)' })),
   zulip_update_announcements_stream_id: Opt(Int({ description: '-1 for none' })),
   service_update_announcements_stream_id: Opt(Int({ description: 'zulip_update_announcements_stream_id under the spec\'s spelling' })),
+  moderation_request_channel_id: Opt(Int({ description: 'A private channel\'s id, -1 for none (level 331)' })),
   jitsi_server_url: Opt(Str({ description: '"default" (the server\'s) or a URL; JSON-quoted or bare' })),
   string_id: Opt(Str({ maxLength: 40 })),
   // The realm permission settings (levels 209-367): a group-setting value, or {new, old} (src/lib/realm-group-settings.ts).
@@ -86,6 +87,7 @@ export const realmRoutes: Route[] = [
           notifications_stream_id: r.args.new_stream_announcements_stream_id ?? r.args.notifications_stream_id,
           signup_notifications_stream_id: r.args.signup_announcements_stream_id ?? r.args.signup_notifications_stream_id,
           zulip_update_announcements_stream_id: r.args.zulip_update_announcements_stream_id ?? r.args.service_update_announcements_stream_id,
+          moderation_request_channel_id: r.args.moderation_request_channel_id,
         },
         jitsiServerUrl: jsonOrBareString(r.args.jitsi_server_url),
         stringId: r.args.string_id,

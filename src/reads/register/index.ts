@@ -7,7 +7,7 @@ import { AVAILABLE_NOTIFICATION_SOUNDS, EMOJISET_CHOICES, legacySettings, realmU
 import { deliveryEmailOpts, presentUser } from '../../presenters/user.js';
 import { systemBotsOf } from '../system-bots.js';
 import { presentBotsOf } from '../bots.js';
-import { forLevel, presentStream, fillNotificationDefaults } from '../../presenters/stream.js';
+import { DEFAULT_STREAM_IDS_LEVEL, forLevel, presentStream, fillNotificationDefaults } from '../../presenters/stream.js';
 import { presencesAnswer } from '../presence.js';
 import { serializedValue } from '../../presenters/shared-json.js';
 import { alertWordsOf } from '../alert-words.js';
@@ -102,7 +102,11 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
   // to get muted_topics from servers without user_topics); one asking for everything gets both.
   if (want('muted_topics') && (opts.everyType || !want('user_topic'))) state.muted_topics = await mutedTopicsOf(db, user.id);
   if (want('muted_users')) state.muted_users = await mutedUsersOf(db, user.id);
-  if (want('default_streams')) state.realm_default_streams = (await defaultStreams(db, realm.id)).map((s) => forLevel(presentStream(s, config.featureLevel), config.featureLevel));
+  if (want('default_streams')) {
+    const list = await defaultStreams(db, realm.id);
+    // Level 330: ids only.
+    state.realm_default_streams = config.featureLevel >= DEFAULT_STREAM_IDS_LEVEL ? list.map((s) => s.id) : list.map((s) => forLevel(presentStream(s, config.featureLevel), config.featureLevel));
+  }
   if (want('default_stream_groups')) state.realm_default_stream_groups = [];
   if (want('realm_user_groups')) state.realm_user_groups = await realmUserGroups(db, realm.id, config.featureLevel);
   if (want('custom_profile_fields')) {
@@ -120,7 +124,7 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
   // Level 233: the one-time notices left to show; Parley's web app has none (Zulip with its tutorial off).
   if (want('onboarding_steps') && config.featureLevel >= 233) state.onboarding_steps = [];
   // Static (no events update it); shown from feature level 207, whose fields it has.
-  if (want('realm_incoming_webhook_bots') && config.featureLevel >= 207) state.realm_incoming_webhook_bots = incomingWebhookBots();
+  if (want('realm_incoming_webhook_bots') && config.featureLevel >= 207) state.realm_incoming_webhook_bots = incomingWebhookBots(config.featureLevel);
   if (want('realm_domains')) state.realm_domains = [];
   if (want('user_status')) state.user_status = await userStatusDict(db, realm.id, config.featureLevel);
   // Whatever the setting: turning it off deletes the stored drafts (Zulip's note).

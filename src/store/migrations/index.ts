@@ -39,6 +39,7 @@ import * as m047 from './047-delivery-email-index.js';
 import * as m048 from './048-anonymous-group-settings.js';
 import * as m050 from './050-attachment-dimensions.js';
 import * as m054 from './054-stream-group-settings.js';
+import * as m057 from './057-misc-371.js';
 
 /**
  * What a migration runs against: the database of its day, not today's schema type (DB in
@@ -92,4 +93,5 @@ export const migrations: Migration[] = [
   { name: '048-anonymous-group-settings', up: m048.up },
   { name: '050-attachment-dimensions', up: m050.up },
   { name: '054-stream-group-settings', up: m054.up },
+  { name: '057-misc-371', up: m057.up },
 ];

@@ -3,7 +3,7 @@ import type { InviteRow, Q } from '../rows.js';
 export const INVITE_STATUS = { PENDING: 0, USED: 1, REVOKED: 2 } as const;
 
 export const invites = {
-  insert: async (q: Q, row: Omit<InviteRow, 'id' | 'status' | 'notify_referrer_on_join'> & { notify_referrer_on_join?: number }): Promise<number> => {
+  insert: async (q: Q, row: Omit<InviteRow, 'id' | 'status' | 'notify_referrer_on_join' | 'group_ids'> & { notify_referrer_on_join?: number; group_ids?: string }): Promise<number> => {
     const r = await q.insertInto('invite').values({ ...row, status: INVITE_STATUS.PENDING }).returning('id').executeTakeFirstOrThrow();
     return r.id;
   },

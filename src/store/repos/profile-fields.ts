@@ -17,10 +17,10 @@ export const profileFields = {
   findByName: (q: Q, realmId: number, name: string): Promise<ProfileFieldRow | undefined> =>
     q.selectFrom('custom_profile_field').selectAll().where('realm_id', '=', realmId).where('name', '=', name).executeTakeFirst(),
 
-  insert: (q: Q, row: { realm_id: number; name: string; hint: string; field_type: number; field_data: string; display_in_profile_summary: number; required: number }): Promise<ProfileFieldRow> =>
+  insert: (q: Q, row: { realm_id: number; name: string; hint: string; field_type: number; field_data: string; display_in_profile_summary: number; required: number; editable_by_user: number }): Promise<ProfileFieldRow> =>
     q.insertInto('custom_profile_field').values(row).returningAll().executeTakeFirstOrThrow(),
 
-  update: async (q: Q, id: number, change: Partial<Pick<ProfileFieldRow, 'name' | 'hint' | 'field_data' | 'order' | 'display_in_profile_summary' | 'required'>>): Promise<void> => {
+  update: async (q: Q, id: number, change: Partial<Pick<ProfileFieldRow, 'name' | 'hint' | 'field_data' | 'order' | 'display_in_profile_summary' | 'required' | 'editable_by_user'>>): Promise<void> => {
     await q.updateTable('custom_profile_field').set(change).where('id', '=', id).execute();
   },
 
