@@ -10,6 +10,8 @@ export interface Capabilities {
   linkifier_url_template?: boolean;
   /** From level 176 a client without linkifier_url_template is given no linkifiers (register's are empty), so no events of them. */
   linkifiers_withheld?: boolean;
+  /** Level 334: the client shows the empty topic ""; without it, events and register name it by its display name. */
+  empty_topic_name?: boolean;
 }
 
 export interface QueueOptions {

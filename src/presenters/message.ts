@@ -1,3 +1,4 @@
+import { EMPTY_TOPIC_DISPLAY_NAME, topicForClient } from '../lib/empty-topic.js';
 import type { MessageRow, RealmRow, UserRow } from '../rows.js';
 import { avatarUrl } from './user.js';
 import { realmSettings } from '../lib/realm-settings.js';
@@ -19,6 +20,11 @@ export interface MessagePresentOpts {
   realm: RealmRow;
   /** The server's level: the names of the wildcard flags follow it (level 224). Absent: 122. */
   featureLevel?: number;
+  /**
+   * false: the empty topic is shown by its display name, in `subject` and the edit history
+   * (level 334's allow_empty_topic_name). Absent: as stored (events, which personalize per queue).
+   */
+  allowEmptyTopicName?: boolean;
 }
 
 export type PmUser = WireDisplayRecipientUser;
@@ -61,7 +67,7 @@ export function presentMessage(
     content_type: opts.applyMarkdown ? 'text/html' : 'text/x-markdown',
     display_recipient: displayRecipient(recipient, m.sender_id, pmUser(sender)),
     recipient_id: m.recipient_id,
-    subject: m.topic,
+    subject: isStream ? topicForClient(m.topic, opts.allowEmptyTopicName !== false) : m.topic,
     topic_links: extra.topicLinks ?? [],
     timestamp: m.date_sent,
     is_me_message: m.is_me_message === 1,
@@ -73,8 +79,19 @@ export function presentMessage(
   if (m.last_edit_time !== null) {
     out.last_edit_timestamp = m.last_edit_time;
     // An organization that hides edit history hides it from every reader (Zulip's allow_edit_history).
-    if (m.edit_history && realmSettings(opts.realm.settings).allow_edit_history) out.edit_history = JSON.parse(m.edit_history) as WireEditHistoryEntry[];
+    if (m.edit_history && realmSettings(opts.realm.settings).allow_edit_history) {
+      const history = JSON.parse(m.edit_history) as WireEditHistoryEntry[];
+      out.edit_history = opts.allowEmptyTopicName === false ? history.map(emptyTopicsNamed) : history;
+    }
   }
+  return out;
+}
+
+/** An edit-history entry with its empty topics shown by their display name (level 334). */
+export function emptyTopicsNamed<T extends { topic?: unknown; prev_topic?: unknown }>(entry: T): T {
+  const out = { ...entry };
+  if (out.topic === '') out.topic = EMPTY_TOPIC_DISPLAY_NAME;
+  if (out.prev_topic === '') out.prev_topic = EMPTY_TOPIC_DISPLAY_NAME;
   return out;
 }
 

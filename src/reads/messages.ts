@@ -1,3 +1,5 @@
+import { generalChatToEmpty } from '../lib/empty-topic.js';
+import { SPEC_FEATURE_LEVEL } from '../lib/version.js';
 import type { MessageRow, Q, RealmRow, UserRow } from '../store/rows.js';
 import { messages } from '../store/repos/messages.js';
 import { users } from '../store/repos/users.js';
@@ -81,7 +83,7 @@ export async function loadReactions(q: Q, ids: number[]): Promise<Map<number, Wi
 
 
 /** The message the viewer may read as GET /messages/{id} presents it, with its markdown source. */
-export async function messageById(q: Q, realm: RealmRow, message: MessageRow, flags: number | null, opts: { applyMarkdown: boolean; clientGravatar: boolean; featureLevel?: number }): Promise<{ raw_content: string; message: WireMessage | undefined }> {
+export async function messageById(q: Q, realm: RealmRow, message: MessageRow, flags: number | null, opts: { applyMarkdown: boolean; clientGravatar: boolean; featureLevel?: number; allowEmptyTopicName?: boolean }): Promise<{ raw_content: string; message: WireMessage | undefined }> {
   const [wire] = await loadWireMessages(q, [{ id: message.id, flags }], { ...opts, realm });
   return { raw_content: message.content, message: wire };
 }
@@ -111,13 +113,15 @@ export interface FetchParams {
   clientGravatar: boolean;
   /** The server's level (names of the wildcard flags); absent: 122. */
   featureLevel?: number;
+  /** The empty topic as "" (level 334); otherwise, and when absent, by its display name. */
+  allowEmptyTopicName?: boolean;
 }
 
 export function searchWords(terms: ResolvedTerm[]): string[] {
   return terms.flatMap((t) => (t.op === 'search' && !t.negated ? t.words : []));
 }
 
-export type WindowParams = Pick<FetchParams, 'anchor' | 'numBefore' | 'numAfter' | 'includeAnchor' | 'narrow'>;
+export type WindowParams = Pick<FetchParams, 'anchor' | 'numBefore' | 'numAfter' | 'includeAnchor' | 'narrow' | 'featureLevel'>;
 
 /** A window of a narrow around an anchor: its messages' ids and the viewer's flags (null: never received), oldest first. */
 export interface MessageWindow {
@@ -133,7 +137,11 @@ export interface MessageWindow {
  */
 export async function fetchMessageWindow(db: Q, viewer: UserRow, p: WindowParams): Promise<MessageWindow> {
   const dialect = dialectOf(db);
-  const narrow = await resolveNarrow(db, viewer, parseNarrow(p.narrow));
+  // Level 334: a topic term naming the empty topic's display name means the empty topic
+  // (Zulip's update_narrow_terms_containing_empty_topic_fallback_name).
+  const level = p.featureLevel ?? SPEC_FEATURE_LEVEL;
+  const terms = parseNarrow(p.narrow).map((t) => (t.operator === 'topic' && typeof t.operand === 'string' ? { ...t, operand: generalChatToEmpty(t.operand, level) } : t));
+  const narrow = await resolveNarrow(db, viewer, terms);
   const pm = await loadPmLookups(db, narrow.terms, viewer);
 
   // Only where recipient rows are keyed by message do walks need the viewer's id range (sql.ts).
@@ -180,7 +188,10 @@ export async function fetchMessages(db: Q, viewer: UserRow, realm: RealmRow, p: 
   if (p.numBefore < 0 || p.numAfter < 0) throw badRequest('Invalid num_before or num_after');
   if (p.numBefore + p.numAfter > MAX_MESSAGES_PER_FETCH) throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
   const { rows, meta, terms } = await fetchMessageWindow(db, viewer, p);
-  const opts = { applyMarkdown: p.applyMarkdown, clientGravatar: p.clientGravatar, realm, ...(p.featureLevel !== undefined ? { featureLevel: p.featureLevel } : {}) };
+  const opts = {
+    applyMarkdown: p.applyMarkdown, clientGravatar: p.clientGravatar, realm, allowEmptyTopicName: p.allowEmptyTopicName === true,
+    ...(p.featureLevel !== undefined ? { featureLevel: p.featureLevel } : {}),
+  };
   const words = searchWords(terms);
   if (words.length > 0) {
     // Search results carry per-query highlighting, so they are presented afresh.
@@ -191,7 +202,7 @@ export async function fetchMessages(db: Q, viewer: UserRow, realm: RealmRow, p: 
     for (const m of wire) addMatches(m, words, rendered?.get(Number(m.id)) ?? String(m.content));
     return JSON.stringify({ result: 'success', msg: '', ...meta, messages: wire });
   }
-  const variant = (opts.applyMarkdown ? 2 : 0) + (opts.clientGravatar ? 1 : 0);
+  const variant = (opts.applyMarkdown ? 2 : 0) + (opts.clientGravatar ? 1 : 0) + (opts.allowEmptyTopicName ? 0 : 4);
   const load = (missing: number[]) => loadWireMessages(db, missing.map((id) => ({ id })), opts);
   const cached = db.isTransaction ? (await load(rows.map((r) => r.id))).map((m) => ({ id: m.id, json: JSON.stringify(m) }))
     : await cachesOf(db).messageJson.load(rows.map((r) => r.id), variant, load);

@@ -15,6 +15,7 @@ import { resolveNarrow } from '../../reads/narrow-resolve.js';
 import { registerDefaultsOf } from '../../reads/bots.js';
 import { versionFields } from '../../lib/version.js';
 import { Role } from '../../lib/roles.js';
+import { EMPTY_TOPIC_LEVEL } from '../../lib/empty-topic.js';
 
 function stringList(name: string, raw: Json | undefined): string[] | null {
   const v = raw === undefined ? undefined : capList(name, raw, LIST_LIMITS.other);
@@ -40,6 +41,8 @@ function capabilities(asked: Json | undefined, featureLevel: number): Capabiliti
     // A level-122 server knew no such capability: its clients get the format strings, asked or not.
     linkifier_url_template: featureLevel >= LINKIFIER_TEMPLATE_LEVEL && flag('linkifier_url_template'),
     linkifiers_withheld: featureLevel >= LINKIFIER_TEMPLATE_LEVEL && !flag('linkifier_url_template'),
+    // Unknown below level 334, where no topic is empty anyway.
+    empty_topic_name: featureLevel >= EMPTY_TOPIC_LEVEL && flag('empty_topic_name'),
   };
 }
 

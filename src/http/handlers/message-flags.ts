@@ -50,7 +50,7 @@ export const messageFlagRoutes: Route[] = [
       numAfter = Math.min(numAfter, MAX_MESSAGES_PER_FETCH - numBefore);
       const narrow = r.args.narrow;
       const { op, flag } = r.args;
-      const { rows, meta } = await fetchMessageWindow(r.ctx.store.db, r.user, { anchor, includeAnchor, numBefore, numAfter, narrow: narrow ?? [] });
+      const { rows, meta } = await fetchMessageWindow(r.ctx.store.db, r.user, { anchor, includeAnchor, numBefore, numAfter, narrow: narrow ?? [], featureLevel: r.ctx.config.featureLevel });
       const ids = rows.map((m) => m.id);
       const updated = await transact(r.ctx, (tx) => doUpdateMessageFlags(tx, r.user, op, flag, ids));
       return {

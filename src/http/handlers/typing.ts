@@ -5,6 +5,7 @@ import { writeAlone } from '../../actions/transaction.js';
 import { badRequest, missingArgument } from '../../errors.js';
 import { messageKind } from '../../lib/message-type.js';
 import { doSendTyping } from '../../actions/typing.js';
+import { TYPING_NO_TOPIC_AS_EMPTY_LEVEL, generalChatToEmpty, noTopicToEmpty } from '../../lib/empty-topic.js';
 
 export const typingRoutes: Route[] = [
   route({
@@ -31,8 +32,10 @@ export const typingRoutes: Route[] = [
       let topic: string | undefined;
       if (kind === 'stream') {
         if (to.length > 1) throw badRequest('Cannot send to multiple streams');
-        topic = r.args.topic;
-        if (topic === undefined) throw badRequest('Missing topic');
+        if (r.args.topic === undefined) throw badRequest('Missing topic');
+        // The empty topic by its display name (level 334) or, from level 372, as "(no topic)".
+        const level = r.ctx.config.featureLevel;
+        topic = noTopicToEmpty(generalChatToEmpty(r.args.topic, level), level, TYPING_NO_TOPIC_AS_EMPTY_LEVEL);
       }
       // Nothing is stored: the reads need no transaction, and the writer is not held.
       return done(writeAlone(r.ctx, (tx) => doSendTyping(tx, r.realm, r.user, { kind, op, to, topic })));
