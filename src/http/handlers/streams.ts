@@ -1,4 +1,4 @@
-import { allowsEmptyTopic, topicForClient } from '../../lib/empty-topic.js';
+import { allowsEmptyTopic, generalChatToEmpty, topicForClient } from '../../lib/empty-topic.js';
 import { CompleteAnswer, done, NoAnswer, pathInt, route, type AuthedRequest, type Route } from '../route.js';
 import { Bool, Default, Int, Opt, Str, Type, type ArgsOf } from '../../schemas/params.js';
 import { WireListedStream, WireStream } from '../../schemas/wire.js';
@@ -148,7 +148,8 @@ export const streamRoutes: Route[] = [
     answer: CompleteAnswer,
     handler: async (r) => {
       const id = pathInt(r, 'stream_id');
-      const topic = r.args.topic_name;
+      // Level 334: the empty topic's display name names it.
+      const topic = generalChatToEmpty(r.args.topic_name, r.ctx.config.featureLevel);
       const { stream } = await accessStreamById(r.ctx.store.db, r.user, id);
       return completeAnswer(r.ctx.config.featureLevel, await deleteTopic(r.ctx, r.user, stream, topic));
     },
