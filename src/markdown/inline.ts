@@ -1,3 +1,4 @@
+import { EMPTY_TOPIC_DISPLAY_NAME } from '../lib/empty-topic.js';
 import type { MarkdownIt } from 'markdown-it';
 import type { StateCore, StateInline } from 'markdown-it';
 import type { RenderEnv } from './types.js';
@@ -89,6 +90,11 @@ function renderUserMention(env: RenderEnv, body: string, isSilent: boolean): str
   return `<span class="${cls}" data-user-id="${user.id}">${at}${escapeHtml(user.full_name)}</span>`;
 }
 
+/** Level 346: `#**stream>**` links the empty topic, shown by its display name. */
+const EMPTY_TOPIC_LINK_LEVEL = 346;
+/** Level 347: topic links carry `/with/<newest message id>`. */
+const TOPIC_LINK_WITH_LEVEL = 347;
+
 /** `#**stream**` and `#**stream>topic**`. */
 function streamLink(state: StateInline, silent: boolean): boolean {
   const src = state.src;
@@ -103,10 +109,17 @@ function streamLink(state: StateInline, silent: boolean): boolean {
   const streamName = gt >= 0 ? body.slice(0, gt) : body;
   const stream = env.rctx.streamByName(streamName);
   if (!stream) return false;
+  const level = env.rctx.featureLevel ?? 122;
+  // The empty topic may be linked from level 346 (`#**stream>**`); before, that is no link.
+  if (gt >= 0 && gt === body.length - 1 && level < EMPTY_TOPIC_LINK_LEVEL) return false;
   if (!silent) {
     if (gt >= 0) {
       const topic = body.slice(gt + 1);
-      pushHtml(state, `<a class="stream-topic" data-stream-id="${stream.id}" href="${narrowHref(stream.id, stream.name, topic)}">#${escapeHtml(stream.name)} &gt; ${escapeHtml(topic)}</a>`);
+      // Level 347: the link follows the topic's moves with `with` its newest message.
+      const latest = level >= TOPIC_LINK_WITH_LEVEL ? env.rctx.latestInTopic?.(stream.id, topic.toLowerCase()) : undefined;
+      const href = narrowHref(stream.id, stream.name, topic) + (latest !== undefined ? `/with/${latest}` : '');
+      const text = topic === '' ? `<em>${EMPTY_TOPIC_DISPLAY_NAME}</em>` : escapeHtml(topic);
+      pushHtml(state, `<a class="stream-topic" data-stream-id="${stream.id}" href="${href}">#${escapeHtml(stream.name)} &gt; ${text}</a>`);
     } else {
       pushHtml(state, `<a class="stream" data-stream-id="${stream.id}" href="${narrowHref(stream.id, stream.name)}">#${escapeHtml(stream.name)}</a>`);
     }

@@ -22,6 +22,11 @@ export interface RenderContext {
    * part after /user_uploads/): they get an inline preview, with `data-original-dimensions` from 276.
    */
   uploadedImages?: ReadonlyMap<string, { width: number; height: number }>;
+  /**
+   * Level 347: the newest message of a linked topic (by stream id and lowercased topic), the
+   * `with` operand of its link; absent or undefined: the link has none.
+   */
+  latestInTopic?(streamId: number, topicLower: string): number | undefined;
 }
 
 export interface RenderUser { id: number; full_name: string; email: string }

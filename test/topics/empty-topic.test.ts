@@ -195,7 +195,7 @@ test('events: a client without empty_topic_name sees the display name in every t
 test('below level 334: "" is stored as "(no topic)", no display name, and the parameters change nothing', async () => {
   const old = await testApp({ featureLevel: 277 });
   try {
-    const { erin } = await old.createUsers(people('erin'));
+    const { carol: erin } = await old.createUsers(people('carol'));
     general = (await createStreams(old, { general: [erin] })).general.id;
     const id = await send(erin, '', 'old', old);
     assert.equal(await stored(id, old), '(no topic)');
@@ -212,7 +212,7 @@ test('below level 334: "" is stored as "(no topic)", no display name, and the pa
 test('levels 334-369: "(no topic)" is an ordinary topic, but not allowed when topics are required', async () => {
   const mid = await testApp({ featureLevel: 369 });
   try {
-    const { erin } = await mid.createUsers(people('erin'));
+    const { carol: erin } = await mid.createUsers(people('carol'));
     general = (await createStreams(mid, { general: [erin] })).general.id;
     assert.equal(await stored(await send(erin, '(no topic)', 'x', mid), mid), '(no topic)');
     assert.equal(await stored(await send(erin, '', 'x', mid), mid), '');
