@@ -23,6 +23,7 @@ import { realmAlertWords } from '../reads/alert-words.js';
 import { matchesAlertWord } from './alert-words.js';
 import { checkContent, checkTopicCharacters, truncateTopic } from './message-send.js';
 import { moveTopicMuting } from './topic-muting-move.js';
+import { EMPTY_TOPIC_DISPLAY_NAME, EMPTY_TOPIC_LEVEL, NO_TOPIC, generalChatToEmpty } from '../lib/empty-topic.js';
 import { RESOLVED_TOPIC_PREFIX, sendMoveNotices, type MoveNotice } from './message-move-notices.js';
 import type { UpdateMessageEvent } from '../events/types.js';
 import type { WireAttachment } from '../schemas/wire.js';
@@ -47,6 +48,20 @@ const EDIT_LIMIT_BUFFER = 20;
 const TOPIC_EDIT_LIMIT_SECONDS = 259_200;
 
 const noPermission = () => badRequest("You don't have permission to edit this message");
+
+/**
+ * Zulip's validate_user_can_edit_message: whether `user` may edit the content of `message`
+ * now, with `bufferSeconds` of grace past the limit (typing while editing, level 351, has none).
+ */
+export function checkCanEditContent(realm: RealmRow, user: UserRow, message: MessageRow, bufferSeconds: number): void {
+  const settings = realmSettings(realm.settings);
+  if (!settings.allow_message_editing) throw badRequest('Your organization has turned off message editing');
+  if (message.sender_id !== user.id) throw noPermission();
+  const limit = settings.message_content_edit_limit_seconds;
+  if (limit !== null && limit > 0 && nowSeconds() - message.date_sent > limit + bufferSeconds) {
+    throw badRequest('The time limit for editing this message has passed');
+  }
+}
 
 /** Zulip's check_stream_topic for an edit: a topic may not be emptied. */
 function checkEditTopic(raw: string): string {
@@ -89,7 +104,8 @@ async function checkUpdate(q: Q, realm: RealmRow, user: UserRow, messageId: numb
   const { message } = await accessMessage(q, user, messageId);
   const settings = realmSettings(realm.settings);
   if (req.content !== undefined && !settings.allow_message_editing) throw badRequest('Your organization has turned off message editing');
-  let topic = req.topic === undefined ? undefined : req.topic.trim();
+  // From level 334 "general chat" names the empty topic.
+  let topic = req.topic === undefined ? undefined : generalChatToEmpty(req.topic.trim(), level);
   if (topic === message.topic) topic = undefined;
   let streamId = req.streamId;
   if (streamId !== undefined && streamId === message.stream_id) streamId = undefined;
@@ -100,7 +116,14 @@ async function checkUpdate(q: Q, realm: RealmRow, user: UserRow, messageId: numb
     if (topic !== undefined) throw badRequest('Private messages cannot have topics.');
   }
   if (req.propagateMode !== 'change_one' && topic === undefined && streamId === undefined) throw badRequest('Invalid propagate_mode without topic edit');
-  if (topic !== undefined) checkEditTopic(topic);
+  if (level >= EMPTY_TOPIC_LEVEL) {
+    // Zulip 10: a topic may be emptied, unless topics are required; the empty topic cannot be resolved.
+    if (settings.mandatory_topics && (topic === '' || topic === NO_TOPIC)) throw badRequest('Topics are required in this organization.');
+    if (topic === RESOLVED_TOPIC_PREFIX.trim() || topic === `${RESOLVED_TOPIC_PREFIX}${EMPTY_TOPIC_DISPLAY_NAME}`) {
+      throw badRequest('General chat cannot be marked as resolved');
+    }
+    if (topic !== undefined) checkTopicCharacters(topic);
+  } else if (topic !== undefined) checkEditTopic(topic);
   if (streamId !== undefined && req.content !== undefined) throw badRequest('Cannot change message content while changing stream');
 
   if (req.content !== undefined && message.sender_id !== user.id) throw noPermission();

@@ -39,6 +39,7 @@ import { MAX_TOPIC_LENGTH } from '../lib/limits.js';
 import { truncateContent } from '../lib/message-content.js';
 import { serviceBotCalls } from '../outgoing-webhooks/triggers.js';
 import { isPossibleId } from '../lib/ids.js';
+import { EMPTY_TOPIC_LEVEL, NO_TOPIC, NO_TOPIC_AS_EMPTY_LEVEL, generalChatToEmpty, noTopicToEmpty } from '../lib/empty-topic.js';
 
 /** Zulip's normalisation: trailing whitespace and leading blank lines go; too long is cut with a marker. */
 export function checkContent(raw: string): string {
@@ -62,13 +63,23 @@ export function truncateTopic(topic: string): string {
   return chars.length > MAX_TOPIC_LENGTH ? `${chars.slice(0, MAX_TOPIC_LENGTH - 3).join('')}...` : topic;
 }
 
-export function checkTopic(raw: string | undefined, realm: RealmRow): string {
+/**
+ * A stream message's topic as sent or scheduled. Below level 334 an empty topic is stored as
+ * "(no topic)"; from 334 "" is a topic of its own, which "general chat" (its display name)
+ * also names, and from 370 so does "(no topic)". Topics required, neither "" nor
+ * "(no topic)" may be sent (Zulip 10's check_message).
+ */
+export function checkTopic(raw: string | undefined, realm: RealmRow, level: number): string {
   if (raw === undefined) throw badRequest('Missing topic');
   let topic = raw.trim();
   checkTopicCharacters(topic);
-  if (topic === '') {
-    if (realmSettings(realm.settings).mandatory_topics) throw badRequest('Topics are required in this organization');
-    topic = '(no topic)';
+  const mandatory = realmSettings(realm.settings).mandatory_topics;
+  if (level >= EMPTY_TOPIC_LEVEL) {
+    topic = noTopicToEmpty(generalChatToEmpty(topic, level), level, NO_TOPIC_AS_EMPTY_LEVEL);
+    if (mandatory && (topic === '' || topic === NO_TOPIC)) throw badRequest('Topics are required in this organization');
+  } else if (topic === '') {
+    if (mandatory) throw badRequest('Topics are required in this organization');
+    topic = NO_TOPIC;
   }
   return truncateTopic(topic);
 }
@@ -198,7 +209,7 @@ export async function sendMessageResult(ctx: AppContext, realm: RealmRow, sender
   let pmOthers: UserRow[] = [];
   if (input.to.kind === 'stream') {
     stream = input.internal ? await internalTarget(q, realm, input.to) : await streamForSend(q, sender, realm, input.to, ctx.config.featureLevel);
-    topic = checkTopic(input.topic, realm);
+    topic = checkTopic(input.topic, realm, ctx.config.featureLevel);
     recipientId = stream.recipient_id!;
     userIds = await subscriberIds(q, stream.id);
     recipientInfo = { type: RecipientType.STREAM, streamId: stream.id, streamName: stream.name };

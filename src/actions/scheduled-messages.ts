@@ -74,13 +74,13 @@ const addresseeOf = (type: ScheduledType, to: number[]): Addressee =>
  * Zulip's check_message without the send: the sender may send this now (stream access and
  * posting policy, private-message policy, wildcard mentions), and how it renders now.
  */
-async function checkScheduled(q: Q, realm: RealmRow, sender: UserRow, type: ScheduledType, to: number[], rawTopic: string | undefined, rawContent: string): Promise<Checked> {
+async function checkScheduled(q: Q, level: number, realm: RealmRow, sender: UserRow, type: ScheduledType, to: number[], rawTopic: string | undefined, rawContent: string): Promise<Checked> {
   const content = checkContent(rawContent);
   let checked: Omit<Checked, 'content' | 'rendered_content'>;
   let audience = 0;
   if (type === 'stream') {
     const stream = await streamForSend(q, sender, realm, { id: to[0]! });
-    const topic = checkTopic(rawTopic, realm);
+    const topic = checkTopic(rawTopic, realm, level);
     audience = (await subscriberIds(q, stream.id)).length;
     checked = { type, stream_id: stream.id, recipient: '[]', topic };
   } else {
@@ -100,7 +100,7 @@ const isToSelf = (c: Checked, sender: UserRow) => c.type === 'private' && c.reci
 /** POST /scheduled_messages. `now`: the caller's clock (the delivery time must be after it). */
 export async function scheduleMessage(ctx: AppContext, realm: RealmRow, sender: UserRow, input: ScheduleInput, now: number): Promise<number> {
   if (input.deliverAt <= now) throw deliveryTimeNotInFuture();
-  const checked = await checkScheduled(ctx.store.db, realm, sender, input.type, input.to, input.topic, input.content);
+  const checked = await checkScheduled(ctx.store.db, ctx.config.featureLevel, realm, sender, input.type, input.to, input.topic, input.content);
   // Zulip's default: read when sent from a non-API client, unless it is a note to self.
   const readBySender = input.readBySender ?? (isHumanClient(input.client) && !isToSelf(checked, sender));
   return transact(ctx, async (tx) => {
@@ -133,13 +133,13 @@ export async function editScheduledMessage(ctx: AppContext, realm: RealmRow, sen
   const type = edit.type ?? existing.type;
   const to = edit.toRaw !== undefined ? scheduledTo(type, edit.toRaw) : currentTo(existing);
   const fresh = edit.type !== undefined || edit.toRaw !== undefined || edit.content !== undefined
-    ? await checkScheduled(q, realm, sender, type, to, edit.topic ?? existing.topic, edit.content ?? existing.content)
+    ? await checkScheduled(q, ctx.config.featureLevel, realm, sender, type, to, edit.topic ?? existing.topic, edit.content ?? existing.content)
     : undefined;
   if (fresh && (edit.type !== undefined || edit.toRaw !== undefined)) {
     checked = { ...checked, type: fresh.type, stream_id: fresh.stream_id, recipient: fresh.recipient, topic: fresh.topic };
   } else if (edit.topic !== undefined && existing.type === 'stream') {
     // A private one's topic is ignored, as Zulip ignores it.
-    checked = { ...checked, topic: checkTopic(edit.topic, realm) };
+    checked = { ...checked, topic: checkTopic(edit.topic, realm, ctx.config.featureLevel) };
   }
   if (fresh && edit.content !== undefined) checked = { ...checked, content: fresh.content, rendered_content: fresh.rendered_content };
   const fields: ScheduledMessageFields = {

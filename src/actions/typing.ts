@@ -6,6 +6,9 @@ import { subscriberIds } from '../reads/streams.js';
 import { fitsIdColumn } from '../lib/ids.js';
 import { userSettings } from '../lib/user-settings.js';
 import { badRequest } from '../errors.js';
+import { accessMessageToModify } from '../access/message.js';
+import { checkCanEditContent } from './message-edit.js';
+import { loadRecipients } from '../reads/messages.js';
 
 /**
  * Typing notifications (Zulip's protocol is stateless on the server: nothing is stored,
@@ -92,4 +95,29 @@ function sendPrivateTyping(tx: Tx, sender: UserRow, recipients: UserRow[], op: T
  */
 function sendStreamTyping(tx: Tx, sender: UserRow, stream: StreamRow, topic: string, op: TypingOp, listeners: readonly number[]): void {
   tx.notify({ type: 'typing', op, message_type: 'stream', sender: who(sender), stream_id: stream.id, topic }, listeners, sender.realm_id);
+}
+
+/**
+ * Typing while editing a message (level 351, Zulip's send_message_edit_notification_backend):
+ * only someone who may edit its content now, in a stream they may still change, and whose own
+ * setting lets them send that kind. Those an edit would notify hear it: the stream's active
+ * subscribers, or the conversation's active members, who want typing events.
+ */
+export async function doSendEditTyping(tx: Tx, realm: RealmRow, sender: UserRow, messageId: number, op: TypingOp): Promise<void> {
+  const { message, stream } = await accessMessageToModify(tx.db, sender, messageId);
+  checkCanEditContent(realm, sender, message, 0);
+  const s = userSettings(sender.settings);
+  if (stream) {
+    if (!s.send_stream_typing_notifications) throw badRequest('User has disabled typing notifications for channel messages');
+    const listeners = await receivingTyping(tx.db, await subscriberIds(tx.db, stream.id));
+    tx.notify({ type: 'typing_edit_message', op, sender_id: sender.id, message_id: message.id, recipient: { type: 'channel', channel_id: stream.id, topic: message.topic } },
+      listeners, sender.realm_id);
+    return;
+  }
+  if (!s.send_private_typing_notifications) throw badRequest('User has disabled typing notifications for direct messages');
+  const members = (await loadRecipients(tx.db, [message])).get(message.recipient_id)?.members ?? [];
+  const ids = [...new Set([sender.id, ...members.map((u) => u.id)])];
+  const notified = (await users.listByIds(tx.db, ids)).filter((u) => u.is_active === 1 && receivesTyping(u)).map((u) => u.id).sort((a, b) => a - b);
+  tx.notify({ type: 'typing_edit_message', op, sender_id: sender.id, message_id: message.id, recipient: { type: 'direct', user_ids: notified } },
+    notified, sender.realm_id);
 }

@@ -10,7 +10,7 @@ const WHOLE: readonly CacheScope[] = ['users', 'realms', 'streams'];
  * Serialised messages for reads. Presenting and serialising 100 messages cost more than
  * finding them, and a message's wire form is the same for every reader but for its
  * `flags`; so each message is kept as JSON without `flags`, per apply_markdown and
- * client_gravatar variant (0-3), and a read splices each reader's flags in.
+ * client_gravatar variant (0-3; +4 with the empty topic shown by its display name, level 334), and a read splices each reader's flags in.
  *
  * Retired through the cache signal: a change to users, streams or the organization empties
  * it; a change to messages drops those messages. A load that straddles either never

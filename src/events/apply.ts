@@ -59,6 +59,7 @@ function applyOne(state: RegisterState, e: ClientEvent, viewerId: number): void 
     // live on messages, clients refetch GET /invites and GET /attachments (Zulip 5's register
     // holds neither), and the queues' own events change nothing.
     case 'typing':
+    case 'typing_edit_message':
     case 'reaction':
     case 'invites_changed':
     case 'attachment':

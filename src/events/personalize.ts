@@ -4,6 +4,7 @@ import type { InternalMessage } from '../narrow/types.js';
 import { matchesNarrow } from '../narrow/match.js';
 import { FLAG_BITS } from '../lib/message-flags.js';
 import { presentLinkifiers } from '../presenters/linkifier.js';
+import { EMPTY_TOPIC_DISPLAY_NAME } from '../lib/empty-topic.js';
 
 type Ev = Record<string, unknown> & { type: string };
 
@@ -66,9 +67,11 @@ export class Personalizer {
       const c = s.capabilities;
       key = `${c.bulk_message_deletion ? 1 : 0}${c.stream_typing_notifications ? 1 : 0}${c.user_settings_object ? 1 : 0}${c.linkifier_url_template ? 1 : 0}${c.linkifiers_withheld ? 1 : 0}`;
     }
+    key += s.capabilities.empty_topic_name === true ? '|e' : '|n';
     let out = this.shapes.get(key);
     if (!out) {
-      out = personalize(queue, userId, event, viaPublicStream).map((e) => JSON.stringify(e));
+      const shaped = personalize(queue, userId, event, viaPublicStream);
+      out = (s.capabilities.empty_topic_name === true ? shaped : shaped.map(nameEmptyTopic)).map((e) => JSON.stringify(e));
       this.shapes.set(key, out);
     }
     return out;
@@ -112,4 +115,46 @@ function personalize(queue: EventQueue, userId: number, event: ParleyEvent, viaP
   const type: string = event.type;
   if ((type === 'update_display_settings' || type === 'update_global_notifications') && s.capabilities.user_settings_object) return [];
   return [{ ...event }];
+}
+
+const named = (topic: unknown): unknown => (topic === '' ? EMPTY_TOPIC_DISPLAY_NAME : topic);
+
+/**
+ * Level 334: for a client without the empty_topic_name capability, the empty topic of a
+ * stream message goes by its display name in the fields Zulip lists (message `subject`,
+ * delete_message and typing `topic`, update_message `subject`/`orig_subject`, user_topic
+ * `topic_name`, the `topic` of update_message_flags' message_details) and in the recipient of
+ * typing_edit_message (level 351). Private messages keep their "".
+ */
+function nameEmptyTopic(e: Ev): Ev {
+  switch (e.type) {
+    case 'message': {
+      const m = e.message as Record<string, unknown>;
+      return m.type === 'stream' && m.subject === '' ? { ...e, message: { ...m, subject: EMPTY_TOPIC_DISPLAY_NAME } } : e;
+    }
+    case 'delete_message':
+    case 'typing':
+      return e.topic === '' ? { ...e, topic: EMPTY_TOPIC_DISPLAY_NAME } : e;
+    case 'update_message': {
+      if (e.subject !== '' && e.orig_subject !== '') return e;
+      const out: Ev = { ...e };
+      if ('subject' in e) out.subject = named(e.subject);
+      if ('orig_subject' in e) out.orig_subject = named(e.orig_subject);
+      return out;
+    }
+    case 'user_topic':
+      return e.topic_name === '' ? { ...e, topic_name: EMPTY_TOPIC_DISPLAY_NAME } : e;
+    case 'update_message_flags': {
+      const details = e.message_details as Record<string, Record<string, unknown>> | undefined;
+      if (!details || !Object.values(details).some((d) => d.type === 'stream' && d.topic === '')) return e;
+      const fixed = Object.fromEntries(Object.entries(details).map(([id, d]) => [id, d.type === 'stream' ? { ...d, topic: named(d.topic) } : d]));
+      return { ...e, message_details: fixed };
+    }
+    case 'typing_edit_message': {
+      const r = e.recipient as Record<string, unknown>;
+      return r.type === 'channel' && r.topic === '' ? { ...e, recipient: { ...r, topic: EMPTY_TOPIC_DISPLAY_NAME } } : e;
+    }
+    default:
+      return e;
+  }
 }

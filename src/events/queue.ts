@@ -12,6 +12,8 @@ export interface Capabilities {
   linkifiers_withheld?: boolean;
   /** Level 315: register's subscription lists include archived streams (is_archived). */
   archived_channels?: boolean;
+  /** Level 334: the client shows the empty topic ""; without it, events and register name it by its display name. */
+  empty_topic_name?: boolean;
 }
 
 export interface QueueOptions {

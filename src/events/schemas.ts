@@ -104,6 +104,11 @@ export const EVENT_SCHEMAS: Record<string, Record<string, Check>> = {
   // Keyed by message_type (see schemaKey): the two kinds differ in shape, start and stop do not.
   'typing:private': { ...typingFields, message_type: oneOf('private'), recipients: arrayOf(typingUser) },
   'typing:stream': { ...typingFields, message_type: oneOf('stream'), stream_id: int, topic: str },
+  // Level 351: typing while editing a message; the recipient names the conversation.
+  typing_edit_message: {
+    type: str, id: int, op: oneOf('start', 'stop'), sender_id: int, message_id: int,
+    recipient: (v) => shape({ type: oneOf('channel'), channel_id: int, topic: str })(v) || shape({ type: oneOf('direct'), user_ids: arrayOf(int) })(v),
+  },
   'reaction:add': reactionFields,
   'reaction:remove': reactionFields,
   user_status: {

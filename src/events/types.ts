@@ -6,7 +6,7 @@
  */
 import type {
   ClientMessageEvent, ClientUpdateMessageEvent, DeleteMessageEvent, LegacyDeleteMessageEvent, MessageEvent, ReactionAddEvent,
-  ReactionRemoveEvent, TypingPrivateEvent, TypingStreamEvent, UpdateMessageEvent, UpdateMessageFlagsAddEvent, UpdateMessageFlagsRemoveEvent,
+  ReactionRemoveEvent, TypingEditMessageEvent, TypingPrivateEvent, TypingStreamEvent, UpdateMessageEvent, UpdateMessageFlagsAddEvent, UpdateMessageFlagsRemoveEvent,
 } from './kinds/message.js';
 import type {
   CustomProfileFieldsEvent, MutedUsersEvent, PresenceEvent, RealmBotAddEvent, RealmBotDeleteEvent, RealmBotRemoveEvent, RealmBotUpdateEvent,
@@ -45,6 +45,7 @@ export type ParleyEvent =
   | ReactionRemoveEvent
   | TypingPrivateEvent
   | TypingStreamEvent
+  | TypingEditMessageEvent
   | RealmUserAddEvent
   | RealmUserUpdateEvent
   | RealmUserRemoveEvent
@@ -155,6 +156,7 @@ export const EVENT_KINDS = {
   presence: [],
   delete_message: [],
   typing: ['private', 'stream'],
+  typing_edit_message: [],
   update_message_flags: ['add', 'remove'],
   reaction: ['add', 'remove'],
   drafts: ['add', 'update', 'remove'],

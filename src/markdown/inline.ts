@@ -1,3 +1,4 @@
+import { EMPTY_TOPIC_DISPLAY_NAME } from '../lib/empty-topic.js';
 import type { MarkdownIt } from 'markdown-it';
 import type { StateCore, StateInline } from 'markdown-it';
 import type { RenderEnv } from './types.js';
@@ -91,6 +92,10 @@ function renderUserMention(env: RenderEnv, body: string, isSilent: boolean): str
 }
 
 const MESSAGE_LINK_LEVEL = 319;
+/** Level 346: `#**stream>**` links the empty topic, shown by its display name. */
+const EMPTY_TOPIC_LINK_LEVEL = 346;
+/** Level 347: topic links carry `/with/<newest message id>`. */
+const TOPIC_LINK_WITH_LEVEL = 347;
 
 /** `#**stream**`, `#**stream>topic**` and (level 319) `#**stream>topic@message id**`. */
 function streamLink(state: StateInline, silent: boolean): boolean {
@@ -106,15 +111,22 @@ function streamLink(state: StateInline, silent: boolean): boolean {
   const streamName = gt >= 0 ? body.slice(0, gt) : body;
   const stream = env.rctx.streamByName(streamName);
   if (!stream) return false;
+  const level = env.rctx.featureLevel ?? 122;
+  // The empty topic may be linked from level 346 (`#**stream>**`); before, that is no link.
+  if (gt >= 0 && gt === body.length - 1 && level < EMPTY_TOPIC_LINK_LEVEL) return false;
   // Level 319: `#**stream>topic@id**` links one message (Zulip's StreamTopicMessagePattern: the last `@digits`).
-  const near = gt >= 0 && (env.rctx.featureLevel ?? 122) >= MESSAGE_LINK_LEVEL ? /^([\s\S]*)@(\d+)$/.exec(body.slice(gt + 1)) : null;
+  const near = gt >= 0 && level >= MESSAGE_LINK_LEVEL ? /^([\s\S]*)@(\d+)$/.exec(body.slice(gt + 1)) : null;
   if (!silent) {
     if (near) {
       const topic = near[1]!;
       pushHtml(state, `<a class="message-link" href="${narrowHref(stream.id, stream.name, topic)}/near/${near[2]}">#${escapeHtml(stream.name)} &gt; ${escapeHtml(topic)} @ 💬</a>`);
     } else if (gt >= 0) {
       const topic = body.slice(gt + 1);
-      pushHtml(state, `<a class="stream-topic" data-stream-id="${stream.id}" href="${narrowHref(stream.id, stream.name, topic)}">#${escapeHtml(stream.name)} &gt; ${escapeHtml(topic)}</a>`);
+      // Level 347: the link follows the topic's moves with `with` its newest message.
+      const latest = level >= TOPIC_LINK_WITH_LEVEL ? env.rctx.latestInTopic?.(stream.id, topic.toLowerCase()) : undefined;
+      const href = narrowHref(stream.id, stream.name, topic) + (latest !== undefined ? `/with/${latest}` : '');
+      const text = topic === '' ? `<em>${EMPTY_TOPIC_DISPLAY_NAME}</em>` : escapeHtml(topic);
+      pushHtml(state, `<a class="stream-topic" data-stream-id="${stream.id}" href="${href}">#${escapeHtml(stream.name)} &gt; ${text}</a>`);
     } else {
       pushHtml(state, `<a class="stream" data-stream-id="${stream.id}" href="${narrowHref(stream.id, stream.name)}">#${escapeHtml(stream.name)}</a>`);
     }

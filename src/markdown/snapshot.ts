@@ -20,7 +20,12 @@ export interface ContextSnapshot {
   defaultCodeBlockLanguage: string | null;
   featureLevel: number | null;
   uploadedImages: Array<[string, { width: number; height: number; contentType?: string | undefined }]> | null;
+  /** Level 347's topic-link targets, keyed by topicKey(); null: none asked for. */
+  topicLatest?: Array<[string, number]> | null;
 }
+
+/** The key of a linked topic in a snapshot: its stream and lowercased name. */
+const topicKey = (streamId: number, topicLower: string) => `${streamId}\u0000${topicLower}`;
 
 /**
  * How far past its opening a mention's or link's closing delimiter is looked for. Names
@@ -39,6 +44,7 @@ export function snapshotContext(content: string, rctx: RenderContext): ContextSn
   const byId = new Map<number, RenderUser>();
   const groups = new Map<string, Group>();
   const streams = new Map<string, Stream>();
+  const topics = new Map<string, number>();
   for (let at = content.indexOf('@'); at >= 0; at = content.indexOf('@', at + 1)) {
     let pos = at + 1;
     if (content[pos] === '_') pos += 1;
@@ -67,6 +73,13 @@ export function snapshotContext(content: string, rctx: RenderContext): ContextSn
     const name = stop < 0 ? '' : rest.slice(0, stop);
     const stream = name ? rctx.streamByName(name) : undefined;
     if (stream) streams.set(name, stream);
+    // A topic link's `with` target (level 347): the body after the `>`, up to the closing `**`.
+    if (stream && rctx.latestInTopic && rest[stop] === '>') {
+      const end = content.indexOf('**', at + 3);
+      const topicLower = end < 0 ? undefined : content.slice(at + 3 + stop + 1, end).toLowerCase();
+      const latest = topicLower === undefined || topicLower.includes('\n') ? undefined : rctx.latestInTopic(stream.id, topicLower);
+      if (latest !== undefined) topics.set(topicKey(stream.id, topicLower!), latest);
+    }
   }
   let emoji: Map<string, string> | null = null;
   if (rctx.customEmojiUrl) {
@@ -86,6 +99,7 @@ export function snapshotContext(content: string, rctx: RenderContext): ContextSn
     emoji: emoji && [...emoji], linkifiers: [...rctx.linkifiers], defaultCodeBlockLanguage: rctx.defaultCodeBlockLanguage ?? null,
     featureLevel: rctx.featureLevel ?? null,
     uploadedImages: rctx.uploadedImages ? [...rctx.uploadedImages] : null,
+    topicLatest: topics.size > 0 ? [...topics] : null,
   };
 }
 
@@ -108,6 +122,7 @@ export function contextOfSnapshot(s: ContextSnapshot): RenderContext {
   const groups = new Map(s.groups);
   const streams = new Map(s.streams);
   const emoji = s.emoji && new Map(s.emoji);
+  const topics = s.topicLatest ? new Map(s.topicLatest) : undefined;
   return {
     userByName: (name) => names.get(name) ?? [],
     userById: (id) => byId.get(id),
@@ -118,5 +133,6 @@ export function contextOfSnapshot(s: ContextSnapshot): RenderContext {
     ...(s.featureLevel !== null ? { featureLevel: s.featureLevel } : {}),
     ...(s.uploadedImages ? { uploadedImages: new Map(s.uploadedImages) } : {}),
     ...(emoji ? { customEmojiUrl: (name: string) => emoji.get(name) } : {}),
+    ...(topics ? { latestInTopic: (streamId: number, topicLower: string) => topics.get(topicKey(streamId, topicLower)) } : {}),
   };
 }

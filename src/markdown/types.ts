@@ -23,6 +23,11 @@ export interface RenderContext {
    * and `data-original-content-type` (the file's type) from 336.
    */
   uploadedImages?: ReadonlyMap<string, { width: number; height: number; contentType?: string | undefined }>;
+  /**
+   * Level 347: the newest message of a linked topic (by stream id and lowercased topic), the
+   * `with` operand of its link; absent or undefined: the link has none.
+   */
+  latestInTopic?(streamId: number, topicLower: string): number | undefined;
 }
 
 export interface RenderUser { id: number; full_name: string; email: string }

@@ -1,3 +1,4 @@
+import { EMPTY_TOPIC_DISPLAY_NAME, topicForClient } from '../lib/empty-topic.js';
 import type { MessageRow, RealmRow, UserRow } from '../rows.js';
 import { avatarUrl } from './user.js';
 import { realmSettings } from '../lib/realm-settings.js';
@@ -21,6 +22,11 @@ export interface MessagePresentOpts {
   featureLevel?: number;
   /** The reader, for level 327 (loadWireMessages finds their incoming 1:1 messages' senderRecipientId). */
   viewerId?: number;
+  /**
+   * false: the empty topic is shown by its display name, in `subject` and the edit history
+   * (level 334's allow_empty_topic_name). Absent: as stored (events, which personalize per queue).
+   */
+  allowEmptyTopicName?: boolean;
 }
 
 export type PmUser = WireDisplayRecipientUser;
@@ -66,7 +72,7 @@ export function presentMessage(
     content_type: opts.applyMarkdown ? 'text/html' : 'text/x-markdown',
     display_recipient: displayRecipient(recipient, m.sender_id, pmUser(sender)),
     recipient_id: extra.senderRecipientId ?? m.recipient_id,
-    subject: m.topic,
+    subject: isStream ? topicForClient(m.topic, opts.allowEmptyTopicName !== false) : m.topic,
     topic_links: extra.topicLinks ?? [],
     timestamp: m.date_sent,
     is_me_message: m.is_me_message === 1,
@@ -84,7 +90,7 @@ export function presentMessage(
       const history = JSON.parse(m.edit_history) as WireEditHistoryEntry[];
       // Level 284 dropped prev_rendered_content_version (stored still, for older levels).
       if (level >= 284) for (const e of history) delete e.prev_rendered_content_version;
-      out.edit_history = history;
+      out.edit_history = opts.allowEmptyTopicName === false ? history.map(emptyTopicsNamed) : history;
     }
   }
   return out;
@@ -116,6 +122,14 @@ function editTimes(m: MessageRow): { last_edit_timestamp?: number; last_moved_ti
       out.last_moved_timestamp = e.timestamp;
     }
   }
+  return out;
+}
+
+/** An edit-history entry with its empty topics shown by their display name (level 334). */
+export function emptyTopicsNamed<T extends { topic?: unknown; prev_topic?: unknown }>(entry: T): T {
+  const out = { ...entry };
+  if (out.topic === '') out.topic = EMPTY_TOPIC_DISPLAY_NAME;
+  if (out.prev_topic === '') out.prev_topic = EMPTY_TOPIC_DISPLAY_NAME;
   return out;
 }
 

@@ -1,6 +1,7 @@
 import type { Q, RealmRow, UserRow } from '../store/rows.js';
 import { accessMessage } from '../access/message.js';
 import { badRequest } from '../errors.js';
+import { emptyTopicsNamed } from '../presenters/message.js';
 import { realmSettings } from '../lib/realm-settings.js';
 
 type Entry = Record<string, unknown>;
@@ -10,7 +11,7 @@ type Entry = Record<string, unknown>;
  * fill_edit_history_entries). The stored history is newest first and records what each
  * edit replaced, so the versions are rebuilt walking back from the current one.
  */
-export async function messageHistory(q: Q, realm: RealmRow, viewer: UserRow, messageId: number): Promise<Entry[]> {
+export async function messageHistory(q: Q, realm: RealmRow, viewer: UserRow, messageId: number, allowEmptyTopicName = true): Promise<Entry[]> {
   if (!realmSettings(realm.settings).allow_edit_history) throw badRequest('Message edit history is disabled in this organization');
   const { message } = await accessMessage(q, viewer, messageId);
   const stored = message.edit_history ? (JSON.parse(message.edit_history) as Entry[]) : [];
@@ -37,5 +38,7 @@ export async function messageHistory(q: Q, realm: RealmRow, viewer: UserRow, mes
     out.push(version);
   }
   out.push({ content, rendered_content: rendered, timestamp: message.date_sent, topic, user_id: message.sender_id });
-  return out.reverse();
+  // Level 334: a client that cannot show the empty topic sees its display name (as Zulip, stream messages only).
+  const named = message.stream_id !== null && !allowEmptyTopicName ? out.map(emptyTopicsNamed) : out;
+  return named.reverse();
 }

@@ -1,3 +1,5 @@
+import { generalChatToEmpty } from '../lib/empty-topic.js';
+import { SPEC_FEATURE_LEVEL } from '../lib/version.js';
 import type { MessageRow, Q, RealmRow, UserRow } from '../store/rows.js';
 import { messages } from '../store/repos/messages.js';
 import { users } from '../store/repos/users.js';
@@ -90,7 +92,7 @@ export async function loadReactions(q: Q, ids: number[]): Promise<Map<number, Wi
 
 /** The message the viewer may read as GET /messages/{id} presents it, with its markdown source. */
 export async function messageById(q: Q, realm: RealmRow, message: MessageRow, flags: number | null,
-  opts: { applyMarkdown: boolean; clientGravatar: boolean; featureLevel?: number; viewerId?: number }): Promise<{ raw_content: string; message: WireMessage | undefined }> {
+  opts: { applyMarkdown: boolean; clientGravatar: boolean; featureLevel?: number; viewerId?: number; allowEmptyTopicName?: boolean }): Promise<{ raw_content: string; message: WireMessage | undefined }> {
   const [wire] = await loadWireMessages(q, [{ id: message.id, flags }], { ...opts, realm });
   return { raw_content: message.content, message: wire };
 }
@@ -122,13 +124,15 @@ export interface FetchParams {
   featureLevel?: number;
   /** Level 300: these messages of the narrow instead of a window around an anchor. */
   messageIds?: number[] | undefined;
+  /** The empty topic as "" (level 334); otherwise, and when absent, by its display name. */
+  allowEmptyTopicName?: boolean;
 }
 
 export function searchWords(terms: ResolvedTerm[]): string[] {
   return terms.flatMap((t) => (t.op === 'search' && !t.negated ? t.words : []));
 }
 
-export type WindowParams = Pick<FetchParams, 'anchor' | 'numBefore' | 'numAfter' | 'includeAnchor' | 'narrow'>;
+export type WindowParams = Pick<FetchParams, 'anchor' | 'numBefore' | 'numAfter' | 'includeAnchor' | 'narrow' | 'featureLevel'>;
 
 /** A window of a narrow around an anchor: its messages' ids and the viewer's flags (null: never received), oldest first. */
 export interface MessageWindow {
@@ -144,7 +148,11 @@ export interface MessageWindow {
  */
 export async function fetchMessageWindow(db: Q, viewer: UserRow, p: WindowParams): Promise<MessageWindow> {
   const dialect = dialectOf(db);
-  const narrow = await resolveNarrow(db, viewer, parseNarrow(p.narrow));
+  // Level 334: a topic term naming the empty topic's display name means the empty topic
+  // (Zulip's update_narrow_terms_containing_empty_topic_fallback_name).
+  const level = p.featureLevel ?? SPEC_FEATURE_LEVEL;
+  const terms = parseNarrow(p.narrow).map((t) => (t.operator === 'topic' && typeof t.operand === 'string' ? { ...t, operand: generalChatToEmpty(t.operand, level) } : t));
+  const narrow = await resolveNarrow(db, viewer, terms);
   const pm = await loadPmLookups(db, narrow.terms, viewer);
 
   // Only where recipient rows are keyed by message do walks need the viewer's id range (sql.ts).
@@ -227,7 +235,10 @@ export async function fetchMessages(db: Q, viewer: UserRow, realm: RealmRow, p: 
   const requested = p.messageIds !== undefined ? p.messageIds.length : p.numBefore + p.numAfter;
   if (requested > MAX_MESSAGES_PER_FETCH) throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
   const { rows, meta, terms } = p.messageIds !== undefined ? await fetchMessagesByIds(db, viewer, p.narrow, p.messageIds) : await fetchMessageWindow(db, viewer, p);
-  const opts = { applyMarkdown: p.applyMarkdown, clientGravatar: p.clientGravatar, realm, ...(p.featureLevel !== undefined ? { featureLevel: p.featureLevel } : {}) };
+  const opts = {
+    applyMarkdown: p.applyMarkdown, clientGravatar: p.clientGravatar, realm, allowEmptyTopicName: p.allowEmptyTopicName === true,
+    ...(p.featureLevel !== undefined ? { featureLevel: p.featureLevel } : {}),
+  };
   const words = searchWords(terms);
   if (words.length > 0) {
     // Search results carry per-query highlighting, so they are presented afresh (for this reader).
@@ -238,7 +249,7 @@ export async function fetchMessages(db: Q, viewer: UserRow, realm: RealmRow, p: 
     for (const m of wire) addMatches(m, words, rendered?.get(Number(m.id)) ?? String(m.content));
     return JSON.stringify({ result: 'success', msg: '', ...meta, messages: wire });
   }
-  const variant = (opts.applyMarkdown ? 2 : 0) + (opts.clientGravatar ? 1 : 0);
+  const variant = (opts.applyMarkdown ? 2 : 0) + (opts.clientGravatar ? 1 : 0) + (opts.allowEmptyTopicName ? 0 : 4);
   const load = (missing: number[]) => loadWireMessages(db, missing.map((id) => ({ id })), opts);
   const cached = db.isTransaction ? (await load(rows.map((r) => r.id))).map((m) => ({ id: m.id, json: JSON.stringify(m) }))
     : await cachesOf(db).messageJson.load(rows.map((r) => r.id), variant, load);

@@ -1,3 +1,4 @@
+import { topicLinks } from '../store/repos/topic-links.js';
 import type { Q, RealmRow, UserRow } from '../store/rows.js';
 import type { RenderContext } from '../markdown/types.js';
 import { users } from '../store/repos/users.js';
@@ -37,6 +38,26 @@ export async function outgoingBotsAmong(q: Q, realmId: number, userIds: Iterable
   return [...userIds].filter((id) => outgoingBotIds.has(id));
 }
 
+/** At most this many topic links of one message are looked up (each is one indexed query). */
+const MAX_TOPIC_LINKS = 20;
+
+/**
+ * Level 347: the newest message of each topic `content` links (`#**stream>topic**`) in a
+ * stream the author may link, keyed by stream id and lowercased topic.
+ */
+async function linkedTopicsLatest(q: Q, content: string, linkable: ReadonlyMap<string, { id: number }>): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (const m of content.matchAll(/#\*\*([^*\n>]*)>([^\n]*?)\*\*/g)) {
+    const stream = linkable.get(m[1]!.toLowerCase());
+    const key = stream ? `${stream.id}\u0000${m[2]!.toLowerCase()}` : undefined;
+    if (!stream || !key || out.has(key)) continue;
+    if (out.size >= MAX_TOPIC_LINKS) break;
+    const id = await topicLinks.latestId(q, stream.id, m[2]!.toLowerCase());
+    if (id !== undefined) out.set(key, id);
+  }
+  return out;
+}
+
 /**
  * What `author` may reference in `content`: realm users, and the streams they can see.
  * Streams and groups are only looked up when the content has a stream link or a group
@@ -62,7 +83,9 @@ export async function renderContextFor(q: Q, realm: RealmRow, author: UserRow, c
   for (const a of await attachments.listByPathIds(q, realm.id, pathIds)) {
     if (a.image_width !== null && a.image_height !== null) images.set(a.path_id, { width: a.image_width, height: a.image_height, contentType: a.content_type });
   }
+  const latest = featureLevel !== undefined && featureLevel >= 347 ? await linkedTopicsLatest(q, content, byName) : undefined;
   return {
+    ...(latest && latest.size > 0 ? { latestInTopic: (streamId: number, topicLower: string) => latest.get(`${streamId}\u0000${topicLower}`) } : {}),
     ...(images.size > 0 ? { uploadedImages: images } : {}),
     ...(emoji && emoji.size > 0 ? { customEmojiUrl: (name: string) => emoji.get(name) } : {}),
     userByName: (name) => people.byName.get(name.toLowerCase()) ?? [],

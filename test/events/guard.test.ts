@@ -169,6 +169,19 @@ test('typing: start and stop, private and stream', async () => {
   }
 });
 
+test('typing while editing (level 351) and the empty topic (level 334; "(no topic)" below it)', async () => {
+  const send = async (params: Record<string, unknown>) => (await api(other, 'POST', '/messages', params)()).id as number;
+  const dm = await send({ type: 'private', to: [viewer.id], content: 'edit me' });
+  for (const op of ['start', 'stop']) {
+    const [e] = await guard(`edit typing ${op}`, viewer, api(other, 'POST', `/messages/${dm}/typing`, { op }));
+    assert.equal(e!.type, 'typing_edit_message');
+  }
+  const events = await guard('empty topic message', viewer, api(other, 'POST', '/messages', { type: 'stream', to: 'base', topic: '', content: 'no topic' }));
+  const m = events.find((e) => e.type === 'message');
+  assert.equal(m?.message.subject, FEATURE_LEVEL >= 334 ? 'general chat' : '(no topic)');
+  await guard('edit typing in a stream', viewer, api(other, 'POST', '/message_edit_typing', { message_id: m!.message.id, op: 'start' }));
+});
+
 test('message flags: read, unread (message_details), star, historical star, mark all, stream and topic read, deletion', async () => {
   const base = await streamId('base');
   const send = async (as: TestUser, params: Record<string, unknown>) => (await api(as, 'POST', '/messages', params)()).id as number;

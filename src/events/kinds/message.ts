@@ -116,3 +116,12 @@ export interface TypingStreamEvent {
 }
 
 export type TypingEvent = TypingPrivateEvent | TypingStreamEvent;
+
+/**
+ * Someone is editing a message (level 351): to whoever an edit of it would notify, who wants
+ * typing events. A direct message's `user_ids` are those notified.
+ */
+export interface TypingEditMessageEvent {
+  type: 'typing_edit_message'; op: 'start' | 'stop'; sender_id: number; message_id: number;
+  recipient: { type: 'channel'; channel_id: number; topic: string } | { type: 'direct'; user_ids: number[] };
+}

@@ -15,6 +15,7 @@ import { resolveNarrow } from '../../reads/narrow-resolve.js';
 import { registerDefaultsOf } from '../../reads/bots.js';
 import { versionFields } from '../../lib/version.js';
 import { Role } from '../../lib/roles.js';
+import { EMPTY_TOPIC_LEVEL } from '../../lib/empty-topic.js';
 
 function stringList(name: string, raw: Json | undefined): string[] | null {
   const v = raw === undefined ? undefined : capList(name, raw, LIST_LIMITS.other);
@@ -41,6 +42,8 @@ function capabilities(asked: Json | undefined, featureLevel: number): Capabiliti
     linkifier_url_template: featureLevel >= LINKIFIER_TEMPLATE_LEVEL && flag('linkifier_url_template'),
     linkifiers_withheld: featureLevel >= LINKIFIER_TEMPLATE_LEVEL && !flag('linkifier_url_template'),
     archived_channels: featureLevel >= 315 && flag('archived_channels'),
+    // Unknown below level 334, where no topic is empty anyway.
+    empty_topic_name: featureLevel >= EMPTY_TOPIC_LEVEL && flag('empty_topic_name'),
   };
 }
 

@@ -4,6 +4,7 @@ import { Bool, Default, Int, Opt, Str, Type } from '../../schemas/params.js';
 import { badRequest } from '../../errors.js';
 import { PROPAGATE_MODES, updateMessage, type PropagateMode } from '../../actions/message-edit.js';
 import { messageHistory } from '../../reads/message-history.js';
+import { allowsEmptyTopic } from '../../lib/empty-topic.js';
 
 export const messageEditRoutes: Route[] = [
   route({
@@ -40,7 +41,9 @@ export const messageEditRoutes: Route[] = [
   }),
   route({
     method: 'GET', path: '/messages/:message_id/history', auth: 'user', summary: 'Get a message\'s edit history',
+    params: { allow_empty_topic_name: Default(Bool({ description: 'The empty topic as "" rather than its display name (feature level 334)' }), false) },
     answer: Type.Object({ message_history: Type.Array(Type.Object({ timestamp: Type.Integer(), user_id: Type.Union([Type.Integer(), Type.Null()]) }, { additionalProperties: true })) }),
-    handler: async (r) => ({ message_history: await messageHistory(r.ctx.store.db, r.realm, r.user, pathInt(r, 'message_id')) }),
+    handler: async (r) => ({ message_history: await messageHistory(r.ctx.store.db, r.realm, r.user, pathInt(r, 'message_id'),
+      allowsEmptyTopic(r.args.allow_empty_topic_name, r.ctx.config.featureLevel)) }),
   }),
 ];

@@ -1,3 +1,4 @@
+import { generalChatToEmpty } from '../../lib/empty-topic.js';
 import { CompleteAnswer, done, NoAnswer, route, type Route } from '../route.js';
 import { AnyJson, Bool, Default, Int, IntList, Str, Type } from '../../schemas/params.js';
 import { anchorOf, NARROW } from './message-read.js';
@@ -59,7 +60,7 @@ export const messageFlagRoutes: Route[] = [
       numAfter = Math.min(numAfter, MAX_MESSAGES_PER_FETCH - numBefore);
       const narrow = r.args.narrow;
       const { op, flag } = r.args;
-      const { rows, meta } = await fetchMessageWindow(r.ctx.store.db, r.user, { anchor, includeAnchor, numBefore, numAfter, narrow: narrow ?? [] });
+      const { rows, meta } = await fetchMessageWindow(r.ctx.store.db, r.user, { anchor, includeAnchor, numBefore, numAfter, narrow: narrow ?? [], featureLevel: r.ctx.config.featureLevel });
       const ids = rows.map((m) => m.id);
       const { count: updated, ignoredStreamIds } = await transact(r.ctx, (tx) => doUpdateMessageFlags(tx, r.user, op, flag, ids));
       return {
@@ -84,7 +85,9 @@ export const messageFlagRoutes: Route[] = [
   route({
     method: 'POST', path: '/mark_topic_as_read', auth: 'user', summary: 'Mark a topic as read', params: { stream_id: Int(), topic_name: Str() }, answer: NoAnswer,
     handler: async (r) => {
-      const { stream_id: streamId, topic_name: topic } = r.args;
+      // Level 334: the empty topic's display name names it.
+      const { stream_id: streamId, topic_name: named } = r.args;
+      const topic = generalChatToEmpty(named, r.ctx.config.featureLevel);
       return done(transact(r.ctx, (tx) => doMarkStreamAsRead(tx, r.user, streamId, topic)));
     },
   }),

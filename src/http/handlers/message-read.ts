@@ -3,11 +3,13 @@ import { AnyJson, Bool, Default, Int, IntList, Opt, Str, Type } from '../../sche
 import { WireMessage } from '../../schemas/wire.js';
 import { LIST_LIMITS } from '../../lib/limits.js';
 import { badRequest, incompatibleParameters, missingArgument } from '../../errors.js';
+import { allowsEmptyTopic } from '../../lib/empty-topic.js';
 import { accessMessage } from '../../access/message.js';
 import { fetchMessages, matchesNarrow, messageById, type FetchParams } from '../../reads/messages.js';
 
 export const NARROW = 'A list of narrow terms: {"operator", "operand", "negated"} dicts or [operator, operand] pairs';
 const formatting = {
+  allow_empty_topic_name: Default(Bool({ description: 'The empty topic as "" rather than its display name (feature level 334)' }), false),
   apply_markdown: Default(Bool({ description: 'Rendered HTML (true) or the raw Markdown (false)' }), true),
   client_gravatar: Default(Bool({ description: 'null avatar_url for Gravatar users, which the client computes' }), true),
 };
@@ -55,6 +57,7 @@ export const messageReadRoutes: Route[] = [
         clientGravatar: r.args.client_gravatar,
         featureLevel: r.ctx.config.featureLevel,
         messageIds: ids,
+        allowEmptyTopicName: allowsEmptyTopic(r.args.allow_empty_topic_name, r.ctx.config.featureLevel),
       }));
     },
   }),
@@ -75,7 +78,7 @@ export const messageReadRoutes: Route[] = [
       const { message, flags } = await accessMessage(r.ctx.store.db, r.user, pathInt(r, 'message_id'), r.ctx.config.featureLevel);
       return messageById(r.ctx.store.db, r.realm, message, flags, {
         applyMarkdown: r.args.apply_markdown, clientGravatar: r.args.client_gravatar, featureLevel: r.ctx.config.featureLevel,
-        viewerId: r.user.id,
+        viewerId: r.user.id, allowEmptyTopicName: allowsEmptyTopic(r.args.allow_empty_topic_name, r.ctx.config.featureLevel),
       });
     },
   }),

@@ -1,3 +1,4 @@
+import { allowsEmptyTopic, generalChatToEmpty, topicForClient } from '../../lib/empty-topic.js';
 import { CompleteAnswer, done, NoAnswer, pathInt, route, type AuthedRequest, type Route } from '../route.js';
 import { Bool, Default, Int, Opt, Str, Type, type ArgsOf } from '../../schemas/params.js';
 import { WireListedStream, WireStream } from '../../schemas/wire.js';
@@ -131,11 +132,14 @@ export const streamRoutes: Route[] = [
   }),
   route({
     method: 'GET', path: '/users/me/:stream_id/topics', auth: 'user', summary: 'Get the topics of a stream',
+    params: { allow_empty_topic_name: Default(Bool({ description: 'The empty topic as "" rather than its display name (feature level 334)' }), false) },
     answer: Type.Object({ topics: Type.Array(Type.Object({ name: Type.String(), max_id: Type.Integer() })) }),
     handler: async (r) => {
       const db = r.ctx.store.db;
       const { stream, sub } = await accessStreamById(db, r.user, pathInt(r, 'stream_id'));
-      return { topics: await topicsOf(db, r.user, stream, canReadHistory(r.user, stream, sub)) };
+      const topics = await topicsOf(db, r.user, stream, canReadHistory(r.user, stream, sub));
+      const allowEmpty = allowsEmptyTopic(r.args.allow_empty_topic_name, r.ctx.config.featureLevel);
+      return { topics: topics.map((t) => ({ ...t, name: topicForClient(t.name, allowEmpty) })) };
     },
   }),
   route({
@@ -163,7 +167,8 @@ export const streamRoutes: Route[] = [
     answer: CompleteAnswer,
     handler: async (r) => {
       const id = pathInt(r, 'stream_id');
-      const topic = r.args.topic_name;
+      // Level 334: the empty topic's display name names it.
+      const topic = generalChatToEmpty(r.args.topic_name, r.ctx.config.featureLevel);
       const { stream } = await accessStreamById(r.ctx.store.db, r.user, id);
       return completeAnswer(r.ctx.config.featureLevel, await deleteTopic(r.ctx, r.user, stream, topic));
     },

@@ -1,10 +1,13 @@
-import { done, NoAnswer, route, type Route } from '../route.js';
+import { done, NoAnswer, pathInt, route, type Route } from '../route.js';
 import { Int, IntList, Opt, Str } from '../../schemas/params.js';
+import type { AppContext } from '../../context.js';
+import type { RealmRow, UserRow } from '../../store/rows.js';
 import { LIST_LIMITS } from '../../lib/limits.js';
 import { writeAlone } from '../../actions/transaction.js';
 import { badRequest, missingArgument } from '../../errors.js';
 import { messageKind } from '../../lib/message-type.js';
-import { doSendTyping } from '../../actions/typing.js';
+import { doSendEditTyping, doSendTyping, type TypingOp } from '../../actions/typing.js';
+import { TYPING_NO_TOPIC_AS_EMPTY_LEVEL, generalChatToEmpty, noTopicToEmpty } from '../../lib/empty-topic.js';
 
 export const typingRoutes: Route[] = [
   route({
@@ -31,11 +34,33 @@ export const typingRoutes: Route[] = [
       let topic: string | undefined;
       if (kind === 'stream') {
         if (to.length > 1) throw badRequest('Cannot send to multiple streams');
-        topic = r.args.topic;
-        if (topic === undefined) throw badRequest('Missing topic');
+        if (r.args.topic === undefined) throw badRequest('Missing topic');
+        // The empty topic by its display name (level 334) or, from level 372, as "(no topic)".
+        const level = r.ctx.config.featureLevel;
+        topic = noTopicToEmpty(generalChatToEmpty(r.args.topic, level), level, TYPING_NO_TOPIC_AS_EMPTY_LEVEL);
       }
       // Nothing is stored: the reads need no transaction, and the writer is not held.
       return done(writeAlone(r.ctx, (tx) => doSendTyping(tx, r.realm, r.user, { kind, op, to, topic })));
     },
   }),
+  // Level 351's endpoint, with the message in the body; level 361 moved it under the message. Both stay.
+  route({
+    method: 'POST', path: '/message_edit_typing', auth: 'user', summary: 'Set typing status for a message edit',
+    params: { op: Str({ description: 'start or stop' }), message_id: Int({ description: 'The message being edited' }) },
+    answer: NoAnswer,
+    handler: async (r) => editTyping(r.ctx, r.realm, r.user, r.args.message_id, r.args.op),
+  }),
+  route({
+    method: 'POST', path: '/messages/:message_id/typing', auth: 'user', summary: 'Set typing status for a message edit',
+    params: { op: Str({ description: 'start or stop' }) },
+    answer: NoAnswer,
+    handler: async (r) => editTyping(r.ctx, r.realm, r.user, pathInt(r, 'message_id'), r.args.op),
+  }),
 ];
+
+function editTyping(ctx: AppContext, realm: RealmRow, user: UserRow, messageId: number, op: string) {
+  if (op !== 'start' && op !== 'stop') throw badRequest('Invalid op');
+  const typed: TypingOp = op;
+  // Nothing is stored: as POST /typing.
+  return done(writeAlone(ctx, (tx) => doSendEditTyping(tx, realm, user, messageId, typed)));
+}

@@ -6,6 +6,7 @@ import { accessStreamById } from '../../access/stream.js';
 import { streamToDropTopicPolicy } from '../../access/user-topic.js';
 import { doSetUserTopicPolicy } from '../../actions/user-topics.js';
 import { VISIBILITY_POLICIES, VisibilityPolicy } from '../../lib/visibility-policy.js';
+import { generalChatToEmpty } from '../../lib/empty-topic.js';
 import { badRequest, invalidStreamId } from '../../errors.js';
 
 export const userTopicRoutes: Route[] = [
@@ -18,7 +19,9 @@ export const userTopicRoutes: Route[] = [
     },
     answer: NoAnswer,
     handler: async (r) => {
-      const { stream_id: streamId, topic, visibility_policy: policy } = r.args;
+      const { stream_id: streamId, visibility_policy: policy } = r.args;
+      // Level 334: the empty topic's display name names it.
+      const topic = generalChatToEmpty(r.args.topic, r.ctx.config.featureLevel);
       if (!VISIBILITY_POLICIES.includes(policy)) throw badRequest('Invalid visibility_policy');
       await transact(r.ctx, async (tx) => {
         if (policy === VisibilityPolicy.INHERIT) {

@@ -1,4 +1,5 @@
 import { realmGroupSettingsState } from '../../access/realm-group-setting.js';
+import { EMPTY_TOPIC_DISPLAY_NAME, EMPTY_TOPIC_LEVEL, topicForClient } from '../../lib/empty-topic.js';
 import type { Q, RealmRow, UserRow } from '../../store/rows.js';
 import type { Config } from '../../config.js';
 import type { Capabilities } from '../../events/queue.js';
@@ -58,6 +59,8 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
   const state: Record<string, unknown> = {};
   if (want('realm')) {
     Object.assign(state, realmState(config, realm, user), await realmGroupSettingsState(db, config.featureLevel, realm), await ownStreamCreationState(db, user, realm));
+    // Level 334: what clients show for the empty topic (Zulip translates it; Parley has one language).
+    if (config.featureLevel >= EMPTY_TOPIC_LEVEL) state.realm_empty_topic_display_name = EMPTY_TOPIC_DISPLAY_NAME;
   }
   if (want('realm_user')) {
     const email = deliveryEmailOpts(user, realm, config.featureLevel);
@@ -80,7 +83,13 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
   }
   if (want('stream')) state.streams = (await streamsVisibleTo(db, user)).map((s) => forLevel(presentStream(s, config.featureLevel), config.featureLevel));
   if (want('message')) state.max_message_id = await maxMessageIdOf(db, user.id);
-  if (want('update_message_flags') && want('message')) state.unread_msgs = await unreadMsgs(db, user);
+  // Level 334: a client without empty_topic_name sees the empty topic by its display name.
+  const allowEmpty = opts.capabilities.empty_topic_name === true;
+  if (want('update_message_flags') && want('message')) {
+    const unread = await unreadMsgs(db, user);
+    if (!allowEmpty) unread.streams = (unread.streams as Array<{ topic: string }>).map((e) => ({ ...e, topic: topicForClient(e.topic, false) }));
+    state.unread_msgs = unread;
+  }
   if (want('starred_messages')) {
     state.starred_messages = await starredMessageIds(db, user);
   }
@@ -97,7 +106,10 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
   if (want('alert_words')) state.alert_words = await alertWordsOf(db, user.id);
   // user_topics is feature level 134's; below it, only a client naming the type gets it.
   const userTopicsWanted = want('user_topic') && (config.featureLevel >= 134 || !opts.everyType);
-  if (userTopicsWanted) state.user_topics = await userTopicsOf(db, user.id);
+  if (userTopicsWanted) {
+    const topics = await userTopicsOf(db, user.id);
+    state.user_topics = allowEmpty ? topics : topics.map((t) => ({ ...t, topic_name: topicForClient(t.topic_name, false) }));
+  }
   // As Zulip: a client naming user_topic gets no legacy muted_topics (it asks for both only
   // to get muted_topics from servers without user_topics); one asking for everything gets both.
   if (want('muted_topics') && (opts.everyType || !want('user_topic'))) state.muted_topics = await mutedTopicsOf(db, user.id);
