@@ -10,6 +10,12 @@ export interface Capabilities {
   linkifier_url_template?: boolean;
   /** From level 176 a client without linkifier_url_template is given no linkifiers (register's are empty), so no events of them. */
   linkifiers_withheld?: boolean;
+  /**
+   * Deactivated user groups (level 290) in register and as `update` events: from level 294
+   * for clients declaring include_deactivated_groups; at 290-293 for all; below, for none
+   * (they are told of a deactivation as of a deletion).
+   */
+  include_deactivated_groups?: boolean;
 }
 
 export interface QueueOptions {

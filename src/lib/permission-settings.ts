@@ -17,6 +17,9 @@ export interface GroupPermissionSetting {
   allowed_system_groups: string[];
 }
 
+/** Zulip's default_group_name for settings whose default is the group's creator alone. */
+export const GROUP_CREATOR = 'group_creator';
+
 const setting = (s: Partial<GroupPermissionSetting> & Pick<GroupPermissionSetting, 'default_group_name' | 'id_field_name'>): GroupPermissionSetting => ({
   require_system_group: false, allow_internet_group: false, allow_owners_group: false, allow_nobody_group: true, allow_everyone_group: false,
   default_for_system_groups: null, allowed_system_groups: [], ...s,
@@ -36,7 +39,39 @@ export const GROUP_PERMISSION_SETTINGS = {
     require_system_group: false, allow_internet_group: false, allow_owners_group: false, allow_nobody_group: true, allow_everyone_group: true,
     default_group_name: SystemGroup.EVERYONE, id_field_name: 'can_mention_group_id', default_for_system_groups: SystemGroup.NOBODY,
   }),
+  // Zulip 10's settings (levels 283-324). "group_creator": an anonymous group of the creator alone.
+  can_add_members_group: setting({
+    allow_owners_group: true, allow_nobody_group: true, allow_everyone_group: false,
+    default_group_name: GROUP_CREATOR, id_field_name: 'can_add_members_group_id', default_for_system_groups: SystemGroup.NOBODY,
+  }),
+  can_join_group: setting({
+    allow_owners_group: true, allow_nobody_group: true, allow_everyone_group: false,
+    default_group_name: SystemGroup.NOBODY, id_field_name: 'can_join_group_id', default_for_system_groups: SystemGroup.NOBODY,
+  }),
+  can_leave_group: setting({
+    allow_owners_group: true, allow_nobody_group: true, allow_everyone_group: true,
+    default_group_name: SystemGroup.EVERYONE, id_field_name: 'can_leave_group_id', default_for_system_groups: SystemGroup.NOBODY,
+  }),
+  can_manage_group: setting({
+    allow_owners_group: true, allow_nobody_group: true, allow_everyone_group: false,
+    default_group_name: GROUP_CREATOR, id_field_name: 'can_manage_group_id', default_for_system_groups: SystemGroup.NOBODY,
+  }),
+  can_remove_members_group: setting({
+    allow_owners_group: true, allow_nobody_group: true, allow_everyone_group: false,
+    default_group_name: SystemGroup.NOBODY, id_field_name: 'can_remove_members_group_id', default_for_system_groups: SystemGroup.NOBODY,
+  }),
 } as const;
+export type GroupPermissionSettingName = keyof typeof GROUP_PERMISSION_SETTINGS;
+
+/** The feature level that added each user-group setting. */
+export const GROUP_PERMISSION_SETTING_LEVELS: Record<GroupPermissionSettingName, number> = {
+  can_mention_group: 191,
+  can_manage_group: 283,
+  can_join_group: 301,
+  can_add_members_group: 305,
+  can_leave_group: 308,
+  can_remove_members_group: 324,
+};
 
 export type PermissionSettingName = keyof typeof STREAM_PERMISSION_SETTINGS | keyof typeof GROUP_PERMISSION_SETTINGS | keyof typeof REALM_PERMISSION_SETTINGS;
 
@@ -61,6 +96,9 @@ export const REALM_PERMISSION_SETTINGS = {
   can_create_private_channel_group: setting({ require_system_group: true, allow_nobody_group: false, default_group_name: SystemGroup.MEMBERS, id_field_name: 'can_create_private_channel_group_id' }),
   direct_message_initiator_group: setting({ require_system_group: true, allow_owners_group: true, allow_everyone_group: true, default_group_name: SystemGroup.EVERYONE, id_field_name: 'direct_message_initiator_group_id' }),
   direct_message_permission_group: setting({ require_system_group: true, allow_owners_group: true, allow_everyone_group: true, default_group_name: SystemGroup.EVERYONE, id_field_name: 'direct_message_permission_group_id' }),
+  // Level 299 (Zulip 10's config; system groups only, as ALLOW_GROUP_VALUED_SETTINGS is off in 10.0).
+  can_create_groups: setting({ require_system_group: true, allow_owners_group: true, allow_nobody_group: true, default_group_name: SystemGroup.MEMBERS, id_field_name: 'can_create_groups_id' }),
+  can_manage_all_groups: setting({ require_system_group: true, allow_owners_group: true, allow_nobody_group: false, default_group_name: SystemGroup.OWNERS, id_field_name: 'can_manage_all_groups_id' }),
 } as const;
 export type RealmPermissionSettingName = keyof typeof REALM_PERMISSION_SETTINGS;
 
@@ -78,6 +116,8 @@ export const REALM_PERMISSION_SETTING_LEVELS: Record<RealmPermissionSettingName,
   can_create_private_channel_group: 266,
   direct_message_initiator_group: 270,
   direct_message_permission_group: 270,
+  can_create_groups: 299,
+  can_manage_all_groups: 299,
 };
 
 /**
@@ -87,7 +127,7 @@ export const REALM_PERMISSION_SETTING_LEVELS: Record<RealmPermissionSettingName,
  */
 export function serverSupportedPermissionSettings(featureLevel: number): Record<'realm' | 'stream' | 'group', Record<string, Partial<GroupPermissionSetting>>> {
   const shown = (all: Record<string, GroupPermissionSetting>) => Object.fromEntries(Object.entries(all)
-    .filter(([name]) => featureLevel >= (REALM_PERMISSION_SETTING_LEVELS[name as RealmPermissionSettingName] ?? 0)).map(([name, s]) => {
+    .filter(([name]) => featureLevel >= (REALM_PERMISSION_SETTING_LEVELS[name as RealmPermissionSettingName] ?? GROUP_PERMISSION_SETTING_LEVELS[name as GroupPermissionSettingName] ?? 0)).map(([name, s]) => {
     const { allowed_system_groups: allowed, ...rest } = s;
     return [name, featureLevel >= 225 ? { ...rest, allowed_system_groups: allowed } : rest];
   }));

@@ -40,6 +40,7 @@ function capabilities(asked: Json | undefined, featureLevel: number): Capabiliti
     // A level-122 server knew no such capability: its clients get the format strings, asked or not.
     linkifier_url_template: featureLevel >= LINKIFIER_TEMPLATE_LEVEL && flag('linkifier_url_template'),
     linkifiers_withheld: featureLevel >= LINKIFIER_TEMPLATE_LEVEL && !flag('linkifier_url_template'),
+    include_deactivated_groups: featureLevel >= 294 ? flag('include_deactivated_groups') : featureLevel >= 290,
   };
 }
 
