@@ -2,13 +2,13 @@ import type { Tx } from './transaction.js';
 import type { RealmRow, UserGroupRow, UserRow } from '../store/rows.js';
 import { userGroups } from '../store/repos/user-groups.js';
 import { users } from '../store/repos/users.js';
-import { CAN_MENTION_GROUP_ID_LEVEL, CAN_MENTION_GROUP_LEVEL, presentUserGroup } from '../presenters/user-group.js';
+import { CAN_MENTION_GROUP_ID_LEVEL, CAN_MENTION_GROUP_LEVEL, presentUserGroup, withoutInactive } from '../presenters/user-group.js';
 import { accessGroupSettingValue } from '../access/group-setting.js';
 import { sameGroupSettingValue, type GroupSettingChange, type GroupSettingValue } from '../lib/group-setting-value.js';
 import { GROUP_CREATOR, GROUP_PERMISSION_SETTINGS, GROUP_PERMISSION_SETTING_LEVELS, type GroupPermissionSettingName } from '../lib/permission-settings.js';
 import { USER_GROUP_SETTING_NAMES, userGroupSettingColumns, userGroupSettingValue } from '../lib/user-group-settings.js';
 import { usersOfIds } from '../access/user-group.js';
-import { recursiveSubgroups } from '../reads/user-groups.js';
+import { inactiveSettingMembers, recursiveSubgroups } from '../reads/user-groups.js';
 import { previousSettingValueMismatched } from '../errors.js';
 import { userGroupDeactivated } from '../errors.js';
 import { alreadyGroupMember, alreadySubgroup, notGroupMember, notSubgroup, subgroupCycle, userGroupExists, userGroupNameTooLong } from '../errors.js';
@@ -184,9 +184,22 @@ export async function doRemoveUserGroupSubgroups(tx: Tx, group: UserGroupRow, su
 export async function notifyGroupsOfUserActivation(tx: Tx, user: Pick<UserRow, 'id' | 'realm_id'>, active: boolean): Promise<void> {
   if (tx.featureLevel < DEACTIVATED_NOT_MEMBERS_LEVEL) return;
   const groupIds = await userGroups.listGroupIdsOfUser(tx.db, user.id);
-  if (groupIds.length === 0) return;
   const audience = (await users.listActiveIdsInRealm(tx.db, user.realm_id)).filter((id) => id !== user.id);
   for (const group_id of groupIds) {
     tx.notify({ type: 'user_group', op: active ? 'add_members' : 'remove_members', group_id, user_ids: [user.id] }, audience, user.realm_id);
+  }
+  // Anonymous setting values naming the user change as shown (Zulip's send_update_events_for_anonymous_group_settings).
+  const all = await userGroups.listByRealm(tx.db, user.realm_id);
+  const system = new Map(all.filter((g) => g.is_system_group === 1).map((g) => [g.name, g.id]));
+  const inactive = await inactiveSettingMembers(tx.db, all);
+  for (const g of all) {
+    for (const name of USER_GROUP_SETTING_NAMES) {
+      const raw = name === 'can_mention_group' ? g.can_mention_group_anon : g[name];
+      if (raw === null) continue;
+      const v = userGroupSettingValue(g, name, system);
+      const key = settingEventKey(name, tx.featureLevel);
+      if (typeof v === 'number' || !v.direct_members.includes(user.id) || !key) continue;
+      tx.notify({ type: 'user_group', op: 'update', group_id: g.id, data: { [key]: withoutInactive(v, inactive) } }, audience, user.realm_id);
+    }
   }
 }

@@ -1,4 +1,6 @@
-import type { Q } from '../store/rows.js';
+import type { Q, UserGroupRow } from '../store/rows.js';
+import type { GroupSettingValue } from '../lib/group-setting-value.js';
+import { COLUMN_GROUP_SETTINGS } from '../lib/user-group-settings.js';
 import { userGroups } from '../store/repos/user-groups.js';
 import { users } from '../store/repos/users.js';
 import { presentUserGroup, type WireUserGroup } from '../presenters/user-group.js';
@@ -38,8 +40,23 @@ export async function realmUserGroups(q: Q, realmId: number, featureLevel?: numb
   const all = await userGroups.listByRealm(q, realmId);
   const system = new Map(all.filter((g) => g.is_system_group === 1).map((g) => [g.name, g.id]));
   // Deactivated groups (level 290) only for those who ask (Zulip's include_deactivated_groups, 294).
+  const inactive = featureLevel !== undefined && featureLevel >= 303 ? await inactiveSettingMembers(q, all) : new Set<number>();
   return all.filter((g) => !(hideSystem && g.is_system_group === 1) && (includeDeactivated || g.deactivated !== 1))
-    .map((g) => presentUserGroup(g, members.get(g.id) ?? [], subgroups.get(g.id) ?? [], featureLevel, system));
+    .map((g) => presentUserGroup(g, members.get(g.id) ?? [], subgroups.get(g.id) ?? [], featureLevel, system, inactive));
+}
+
+/** The deactivated users among the direct members of the groups' anonymous setting values (one query, only when there are any). */
+export async function inactiveSettingMembers(q: Q, groups: readonly UserGroupRow[]): Promise<Set<number>> {
+  const ids = new Set<number>();
+  for (const g of groups) {
+    for (const raw of [g.can_mention_group_anon, ...COLUMN_GROUP_SETTINGS.map((n) => g[n])]) {
+      if (raw === null) continue;
+      const v = JSON.parse(raw) as GroupSettingValue;
+      if (typeof v !== 'number') for (const id of v.direct_members) ids.add(id);
+    }
+  }
+  if (ids.size === 0) return ids;
+  return new Set((await users.listByIds(q, [...ids])).filter((u) => u.is_active !== 1).map((u) => u.id));
 }
 
 /**

@@ -204,7 +204,7 @@ test('deactivate: in-use objections (298), the update event or a remove for clie
 });
 
 test('deactivated users are no members (303): remove_members and add_members events, left out of members', async () => {
-  assertOk(await create(admin, 'team', {}, [cat.id, dan.id]));
+  assertOk(await create(admin, 'team', { can_join_group: { direct_members: [ben.id, dan.id], direct_subgroups: [] } }, [cat.id, dan.id]));
   const team = (await byName('team'))!;
   log.clear();
   assertOk(await call('DELETE', `/users/${dan.id}`, admin));
@@ -212,6 +212,10 @@ test('deactivated users are no members (303): remove_members and add_members eve
   assert.ok(removed.some((e) => e.event.group_id === team.id));
   assert.ok(removed.every((e) => e.event.user_ids.length === 1 && e.event.user_ids[0] === dan.id && !e.userIds.includes(dan.id)));
   assert.deepEqual((await byName('team'))!.members, [cat.id]);
+  // An anonymous setting value naming the user shows without them, told by an update event.
+  const update = log.one('user_group', 'update', (e) => e.event.group_id === team.id).event;
+  assert.deepEqual(update.data, { can_join_group: { direct_members: [ben.id], direct_subgroups: [] } });
+  assert.deepEqual((await byName('team'))!.can_join_group, { direct_members: [ben.id], direct_subgroups: [] });
   assert.ok(!(await groups()).find((g) => g.name === 'role:members')!.members.includes(dan.id));
   assert.deepEqual(assertOk(await call('GET', `/user_groups/${team.id}/members`, ann)).members, [cat.id]);
   assertError(await members(admin, team.id, { add: [dan.id] }), `Invalid user ID: ${dan.id}`);
@@ -220,6 +224,8 @@ test('deactivated users are no members (303): remove_members and add_members eve
   assertOk(await call('POST', `/users/${dan.id}/reactivate`, admin));
   assert.ok(log.events.some((e) => e.event.type === 'user_group' && e.event.op === 'add_members' && e.event.group_id === team.id));
   assert.deepEqual((await byName('team'))!.members, [cat.id, dan.id]);
+  assert.deepEqual(log.one('user_group', 'update', (e) => e.event.group_id === team.id).event.data, { can_join_group: { direct_members: [ben.id, dan.id], direct_subgroups: [] } });
+  assert.deepEqual((await byName('team'))!.can_join_group, { direct_members: [ben.id, dan.id], direct_subgroups: [] });
 });
 
 test('register state plus user_group events equals a fresh register, with and without include_deactivated_groups', async () => {
@@ -234,7 +240,7 @@ test('register state plus user_group events equals a fresh register, with and wi
     assertOk(await create(admin, name, { can_join_group: sys.get('role:members') }, [cat.id]));
     const g = (await byName(name))!;
     assertOk(await members(ben, g.id, { add: [ben.id] }));
-    assertOk(await call('PATCH', `/user_groups/${g.id}`, admin, { can_leave_group: sys.get('role:members'), description: 'd' }));
+    assertOk(await call('PATCH', `/user_groups/${g.id}`, admin, { can_leave_group: { direct_members: [cat.id, ben.id], direct_subgroups: [] }, description: 'd' }));
     assertOk(await call('DELETE', `/users/${cat.id}`, admin));
     assertOk(await call('POST', `/users/${cat.id}/reactivate`, admin));
     assertOk(await call('POST', `/user_groups/${g.id}/deactivate`, admin));
