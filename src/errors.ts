@@ -33,7 +33,8 @@ export type ErrorCode =
   | 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED'
   | 'STREAM_WILDCARD_MENTION_NOT_ALLOWED'
   | 'TOPIC_WILDCARD_MENTION_NOT_ALLOWED'
-  | 'INCOMPATIBLE_PARAMETERS';
+  | 'INCOMPATIBLE_PARAMETERS'
+  | 'CANNOT_DEACTIVATE_GROUP_IN_USE';
 
 export class ApiError extends Error {
   constructor(
@@ -167,6 +168,11 @@ export const invalidUserGroup = () => badRequest('Invalid user group');
 export const previousSettingValueMismatched = () => new ApiError('EXPECTATION_MISMATCH', "'old' value does not match the expected value.", 400);
 export const userGroupExists = (name: string) => badRequest(`User group '${name}' already exists.`);
 export const userGroupNameTooLong = (limit: number) => badRequest(`User group name cannot exceed ${limit} characters.`);
+/** Zulip's get_user_group_by_id_in_realm for a deactivated group (level 290). */
+export const userGroupDeactivated = () => badRequest('User group is deactivated.');
+/** Zulip's CannotDeactivateGroupInUseError (level 298): where the group is used. */
+export const cannotDeactivateGroupInUse = (objections: unknown[]) =>
+  new ApiError('CANNOT_DEACTIVATE_GROUP_IN_USE', 'Cannot deactivate user group in use.', 400, { objections });
 export const noNewData = () => badRequest('No new data supplied');
 export const groupNothingToDo = () => badRequest('Nothing to do. Specify at least one of "add" or "delete".');
 export const alreadyGroupMember = (id: number) => badRequest(`User ${id} is already a member of this group`);

@@ -7,7 +7,7 @@ import { SystemGroup } from '../lib/system-groups.js';
 import { fitsIdColumn } from '../lib/ids.js';
 import { userGroups } from '../store/repos/user-groups.js';
 import { recursiveSubgroups } from '../lib/group-graph.js';
-import { badRequest, invalidUserGroup } from '../errors.js';
+import { badRequest, invalidUserGroup, userGroupDeactivated } from '../errors.js';
 import { usersOfIds } from './user-group.js';
 import { inSystemGroup } from '../lib/realm-group-settings.js';
 import type { AnonymousGroup, GroupSettingValue } from '../lib/group-setting-value.js';
@@ -19,14 +19,22 @@ import type { AnonymousGroup, GroupSettingValue } from '../lib/group-setting-val
  * (an anonymous group with its ids once each, ascending).
  */
 export async function accessGroupSettingValue(q: Q, user: UserRow, value: GroupSettingValue, settingName: string,
-  config: GroupPermissionSetting): Promise<GroupSettingValue> {
-  if (typeof value === 'number') return (await accessUserGroupForSetting(q, user, value, settingName, config)).id;
+  config: GroupPermissionSetting, featureLevel = 0): Promise<GroupSettingValue> {
+  if (typeof value === 'number') {
+    const group = await accessUserGroupForSetting(q, user, value, settingName, config);
+    // Zulip 10 (level 290): a deactivated group is no setting's value.
+    if (group.deactivated === 1) throw userGroupDeactivated();
+    return group.id;
+  }
   if (config.require_system_group) throw badRequest(`'${settingName}' must be a system user group.`);
-  const members = (await usersOfIds(q, user.realm_id, value.direct_members)).map((u) => u.id);
+  // From level 303 deactivated users are in no group, anonymous ones included (Zulip's allow_deactivated=False).
+  const members = (await usersOfIds(q, user.realm_id, value.direct_members, featureLevel >= 303)).map((u) => u.id);
   const wanted = [...new Set(value.direct_subgroups)];
-  const found = new Set((await userGroups.listInRealmByIds(q, user.realm_id, wanted.filter(fitsIdColumn))).map((g) => g.id));
+  const groups = await userGroups.listInRealmByIds(q, user.realm_id, wanted.filter(fitsIdColumn));
+  const found = new Set(groups.map((g) => g.id));
   const missing = wanted.find((id) => !found.has(id));
   if (missing !== undefined) throw badRequest(`Invalid user group ID: ${missing}`);
+  if (groups.some((g) => g.deactivated === 1)) throw userGroupDeactivated();
   const asc = (a: number, b: number) => a - b;
   return { direct_members: members.sort(asc), direct_subgroups: wanted.sort(asc) } satisfies AnonymousGroup;
 }

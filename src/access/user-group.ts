@@ -42,10 +42,11 @@ export async function accessUserGroupsAsPotentialSubgroups(q: Q, realmId: number
  * Zulip's user_ids_to_users: every id must name a user of the organization (deactivated
  * users and bots included); the first that does not is named. Duplicates count once.
  */
-export async function usersOfIds(q: Q, realmId: number, ids: number[]): Promise<UserRow[]> {
+export async function usersOfIds(q: Q, realmId: number, ids: number[], activeOnly = false): Promise<UserRow[]> {
   const wanted = [...new Set(ids)];
   const rows = await users.listByIds(q, wanted.filter(fitsIdColumn));
-  const found = new Map(rows.filter((u) => u.realm_id === realmId && u.is_system_bot !== 1).map((u) => [u.id, u]));
+  // activeOnly: Zulip's allow_deactivated=False (groups and group settings from level 303).
+  const found = new Map(rows.filter((u) => u.realm_id === realmId && u.is_system_bot !== 1 && (!activeOnly || u.is_active === 1)).map((u) => [u.id, u]));
   const missing = wanted.find((id) => !found.has(id));
   if (missing !== undefined) throw invalidUserIdColon(missing);
   return wanted.map((id) => found.get(id)!);

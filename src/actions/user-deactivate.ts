@@ -1,3 +1,4 @@
+import { notifyGroupsOfUserActivation } from './user-groups.js';
 import type { Tx } from './transaction.js';
 import type { RealmRow, UserRow } from '../store/rows.js';
 import { users } from '../store/repos/users.js';
@@ -23,6 +24,7 @@ export async function doDeactivateUser(tx: Tx, target: UserRow): Promise<void> {
   if (asUpdate) await notifyRealmUser(tx, target.realm_id, 'update', { user_id: target.id, is_active: false });
   else await notifyRealmUser(tx, target.realm_id, 'remove', { user_id: target.id, full_name: target.full_name });
   await users.update(tx.db, target.id, { is_active: 0 });
+  await notifyGroupsOfUserActivation(tx, target, false);
   // Zulip 5's realm_bot remove (an update from 222): the bot stays in realm_bots, marked inactive.
   if (target.is_bot === 1 && target.is_system_bot !== 1) {
     const bot = { user_id: target.id, ...(asUpdate ? { is_active: false } : { full_name: target.full_name }) };
@@ -47,6 +49,7 @@ export async function doReactivateUser(tx: Tx, _realm: RealmRow, target: UserRow
   // it, the whole user (and bot) again as an add.
   if (tx.featureLevel >= ACTIVE_AS_UPDATE_LEVEL) {
     await notifyRealmUser(tx, target.realm_id, 'update', { user_id: target.id, is_active: true });
+    await notifyGroupsOfUserActivation(tx, target, true);
     if (target.is_bot === 1 && target.is_system_bot !== 1) {
       tx.notify({ type: 'realm_bot', op: 'update', bot: { user_id: target.id, is_active: true } }, await botAudience(tx, active), target.realm_id);
     }

@@ -65,7 +65,7 @@ export class Personalizer {
       key = (event.flags_by_user[userId] ?? READ_ONLY).join(',');
     } else {
       const c = s.capabilities;
-      key = `${c.bulk_message_deletion ? 1 : 0}${c.stream_typing_notifications ? 1 : 0}${c.user_settings_object ? 1 : 0}${c.linkifier_url_template ? 1 : 0}${c.linkifiers_withheld ? 1 : 0}`;
+      key = `${c.bulk_message_deletion ? 1 : 0}${c.stream_typing_notifications ? 1 : 0}${c.user_settings_object ? 1 : 0}${c.linkifier_url_template ? 1 : 0}${c.linkifiers_withheld ? 1 : 0}${c.include_deactivated_groups ? 1 : 0}`;
     }
     key += s.capabilities.empty_topic_name === true ? '|e' : '|n';
     let out = this.shapes.get(key);
@@ -112,6 +112,10 @@ function personalize(queue: EventQueue, userId: number, event: ParleyEvent, viaP
     return [{ type: 'realm_linkifiers', realm_linkifiers: presentLinkifiers(event.realm_linkifiers, template) }];
   }
   if (event.type === 'realm_filters' && (s.capabilities.linkifiers_withheld || s.capabilities.linkifier_url_template)) return [];
+  // A client that is not shown deactivated groups hears of a deactivation as of a deletion (Zulip, level 294).
+  if (event.type === 'user_group' && event.op === 'update' && event.data.deactivated === true && !s.capabilities.include_deactivated_groups) {
+    return [{ type: 'user_group', op: 'remove', group_id: event.group_id }];
+  }
   const type: string = event.type;
   if ((type === 'update_display_settings' || type === 'update_global_notifications') && s.capabilities.user_settings_object) return [];
   return [{ ...event }];

@@ -14,6 +14,12 @@ export interface Capabilities {
   archived_channels?: boolean;
   /** Level 334: the client shows the empty topic ""; without it, events and register name it by its display name. */
   empty_topic_name?: boolean;
+  /**
+   * Deactivated user groups (level 290) in register and as `update` events: from level 294
+   * for clients declaring include_deactivated_groups; at 290-293 for all; below, for none
+   * (they are told of a deactivation as of a deletion).
+   */
+  include_deactivated_groups?: boolean;
 }
 
 export interface QueueOptions {

@@ -150,10 +150,15 @@ EVENT_SCHEMAS['saved_snippets:update'] = { type: str, op: str, id: int, saved_sn
 EVENT_SCHEMAS['saved_snippets:remove'] = { type: str, op: str, id: int, saved_snippet_id: int };
 
 const groupSettingValue: Check = (v) => int(v) || shape({ direct_members: arrayOf(int), direct_subgroups: arrayOf(int) })(v);
-const userGroup = shape({ id: int, name: str, description: str, members: arrayOf(int), direct_subgroup_ids: arrayOf(int), is_system_group: bool, 'can_mention_group_id?': groupSettingValue, 'can_mention_group?': groupSettingValue });
+const userGroup = shape({ id: int, name: str, description: str, members: arrayOf(int), direct_subgroup_ids: arrayOf(int), is_system_group: bool, 'can_mention_group_id?': groupSettingValue, 'can_mention_group?': groupSettingValue,
+  'can_manage_group?': groupSettingValue, 'can_join_group?': groupSettingValue, 'can_add_members_group?': groupSettingValue,
+  'can_leave_group?': groupSettingValue, 'can_remove_members_group?': groupSettingValue,
+  'creator_id?': nullable(int), 'date_created?': nullable(int), 'deactivated?': bool });
 const groupMembers = { type: str, op: str, id: int, group_id: int, user_ids: arrayOf(int) };
 EVENT_SCHEMAS['user_group:add'] = { type: str, op: str, id: int, group: userGroup };
-EVENT_SCHEMAS['user_group:update'] = { type: str, op: str, id: int, group_id: int, data: shape({ 'name?': str, 'description?': str, 'can_mention_group_id?': groupSettingValue, 'can_mention_group?': groupSettingValue }) };
+EVENT_SCHEMAS['user_group:update'] = { type: str, op: str, id: int, group_id: int, data: shape({ 'name?': str, 'description?': str, 'can_mention_group_id?': groupSettingValue, 'can_mention_group?': groupSettingValue,
+  'can_manage_group?': groupSettingValue, 'can_join_group?': groupSettingValue, 'can_add_members_group?': groupSettingValue,
+  'can_leave_group?': groupSettingValue, 'can_remove_members_group?': groupSettingValue, 'deactivated?': bool }) };
 EVENT_SCHEMAS['user_group:add_members'] = groupMembers;
 EVENT_SCHEMAS['user_group:remove_members'] = groupMembers;
 EVENT_SCHEMAS['user_group:remove'] = { type: str, op: str, id: int, group_id: int };

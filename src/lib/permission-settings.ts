@@ -17,6 +17,9 @@ export interface GroupPermissionSetting {
   allowed_system_groups: string[];
 }
 
+/** Zulip's default_group_name for settings whose default is the group's creator alone. */
+export const GROUP_CREATOR = 'group_creator';
+
 const setting = (s: Partial<GroupPermissionSetting> & Pick<GroupPermissionSetting, 'default_group_name' | 'id_field_name'>): GroupPermissionSetting => ({
   require_system_group: false, allow_internet_group: false, allow_owners_group: false, allow_nobody_group: true, allow_everyone_group: false,
   default_for_system_groups: null, allowed_system_groups: [], ...s,
@@ -59,7 +62,39 @@ export const GROUP_PERMISSION_SETTINGS = {
     require_system_group: false, allow_internet_group: false, allow_owners_group: false, allow_nobody_group: true, allow_everyone_group: true,
     default_group_name: SystemGroup.EVERYONE, id_field_name: 'can_mention_group_id', default_for_system_groups: SystemGroup.NOBODY,
   }),
+  // Zulip 10's settings (levels 283-324). "group_creator": an anonymous group of the creator alone.
+  can_add_members_group: setting({
+    allow_owners_group: true, allow_nobody_group: true, allow_everyone_group: false,
+    default_group_name: GROUP_CREATOR, id_field_name: 'can_add_members_group_id', default_for_system_groups: SystemGroup.NOBODY,
+  }),
+  can_join_group: setting({
+    allow_owners_group: true, allow_nobody_group: true, allow_everyone_group: false,
+    default_group_name: SystemGroup.NOBODY, id_field_name: 'can_join_group_id', default_for_system_groups: SystemGroup.NOBODY,
+  }),
+  can_leave_group: setting({
+    allow_owners_group: true, allow_nobody_group: true, allow_everyone_group: true,
+    default_group_name: SystemGroup.EVERYONE, id_field_name: 'can_leave_group_id', default_for_system_groups: SystemGroup.NOBODY,
+  }),
+  can_manage_group: setting({
+    allow_owners_group: true, allow_nobody_group: true, allow_everyone_group: false,
+    default_group_name: GROUP_CREATOR, id_field_name: 'can_manage_group_id', default_for_system_groups: SystemGroup.NOBODY,
+  }),
+  can_remove_members_group: setting({
+    allow_owners_group: true, allow_nobody_group: true, allow_everyone_group: false,
+    default_group_name: SystemGroup.NOBODY, id_field_name: 'can_remove_members_group_id', default_for_system_groups: SystemGroup.NOBODY,
+  }),
 } as const;
+export type GroupPermissionSettingName = keyof typeof GROUP_PERMISSION_SETTINGS;
+
+/** The feature level that added each user-group setting. */
+export const GROUP_PERMISSION_SETTING_LEVELS: Record<GroupPermissionSettingName, number> = {
+  can_mention_group: 191,
+  can_manage_group: 283,
+  can_join_group: 301,
+  can_add_members_group: 305,
+  can_leave_group: 308,
+  can_remove_members_group: 324,
+};
 
 export type PermissionSettingName = keyof typeof STREAM_PERMISSION_SETTINGS | keyof typeof GROUP_PERMISSION_SETTINGS | keyof typeof REALM_PERMISSION_SETTINGS;
 
@@ -92,6 +127,9 @@ export const REALM_PERMISSION_SETTINGS = {
   can_move_messages_between_channels_group: realm({ default_group_name: SystemGroup.MEMBERS }, 'can_move_messages_between_channels_group_id'),
   can_move_messages_between_topics_group: realm({ allow_everyone_group: true, default_group_name: SystemGroup.EVERYONE }, 'can_move_messages_between_topics_group_id'),
   can_resolve_topics_group: realm({ allow_everyone_group: true, default_group_name: SystemGroup.EVERYONE }, 'can_resolve_topics_group_id'),
+  // Level 299.
+  can_create_groups: realm({ default_group_name: SystemGroup.MEMBERS }, 'can_create_groups_id'),
+  can_manage_all_groups: realm({ allow_nobody_group: false, default_group_name: SystemGroup.OWNERS }, 'can_manage_all_groups_id'),
 } as const satisfies Record<string, GroupPermissionSetting>;
 export type RealmPermissionSettingName = keyof typeof REALM_PERMISSION_SETTINGS;
 export const REALM_PERMISSION_SETTING_NAMES = Object.keys(REALM_PERMISSION_SETTINGS) as RealmPermissionSettingName[];
@@ -107,6 +145,8 @@ export const REALM_PERMISSION_SETTING_LEVELS: Record<RealmPermissionSettingName,
   can_create_web_public_channel_group: 280,
   can_delete_any_message_group: 281,
   can_delete_own_message_group: 291,
+  can_create_groups: 299,
+  can_manage_all_groups: 299,
   can_move_messages_between_channels_group: 310,
   can_move_messages_between_topics_group: 316,
   can_resolve_topics_group: 367,
@@ -143,7 +183,7 @@ export function realmPermissionConfig(name: RealmPermissionSettingName, featureL
  */
 export function serverSupportedPermissionSettings(featureLevel: number): Record<'realm' | 'stream' | 'group', Record<string, Partial<GroupPermissionSetting>>> {
   const shown = (all: Record<string, GroupPermissionSetting>) => Object.fromEntries(Object.entries(all)
-    .filter(([name]) => featureLevel >= (REALM_PERMISSION_SETTING_LEVELS[name as RealmPermissionSettingName] ?? 0)).map(([name, s]) => {
+    .filter(([name]) => featureLevel >= (REALM_PERMISSION_SETTING_LEVELS[name as RealmPermissionSettingName] ?? GROUP_PERMISSION_SETTING_LEVELS[name as GroupPermissionSettingName] ?? 0)).map(([name, s]) => {
     const { allowed_system_groups: allowed, allow_owners_group: owners, id_field_name: idField, ...rest } = s;
     // Level 326 dropped allow_owners_group and id_field_name.
     const old = featureLevel >= 326 ? {} : { allow_owners_group: owners, id_field_name: idField };

@@ -1,5 +1,8 @@
-import type { Q } from '../store/rows.js';
+import type { Q, UserGroupRow } from '../store/rows.js';
+import type { GroupSettingValue } from '../lib/group-setting-value.js';
+import { COLUMN_GROUP_SETTINGS } from '../lib/user-group-settings.js';
 import { userGroups } from '../store/repos/user-groups.js';
+import { users } from '../store/repos/users.js';
 import { presentUserGroup, type WireUserGroup } from '../presenters/user-group.js';
 import { SYSTEM_GROUPS_SHOWN_FROM } from '../lib/system-groups.js';
 import { recursiveSubgroups } from '../lib/group-graph.js';
@@ -26,13 +29,34 @@ function childrenOf(edges: readonly Edge[]): Map<number, number[]> {
  * system groups only from SYSTEM_GROUPS_SHOWN_FROM (`featureLevel` undefined: all of them,
  * for Parley's own reads).
  */
-export async function realmUserGroups(q: Q, realmId: number, featureLevel?: number): Promise<WireUserGroup[]> {
+export async function realmUserGroups(q: Q, realmId: number, featureLevel?: number, includeDeactivated = false): Promise<WireUserGroup[]> {
   const members = new Map<number, number[]>();
-  for (const m of await userGroups.listMembershipsByRealm(q, realmId)) push(members, m.group_id, m.user_id);
+  // From level 303 deactivated users are no members.
+  const memberships = featureLevel !== undefined && featureLevel >= 303
+    ? await userGroups.listActiveMembershipsByRealm(q, realmId) : await userGroups.listMembershipsByRealm(q, realmId);
+  for (const m of memberships) push(members, m.group_id, m.user_id);
   const subgroups = childrenOf(await userGroups.listSubgroupEdgesByRealm(q, realmId));
   const hideSystem = featureLevel !== undefined && featureLevel < SYSTEM_GROUPS_SHOWN_FROM;
-  return (await userGroups.listByRealm(q, realmId)).filter((g) => !(hideSystem && g.is_system_group === 1))
-    .map((g) => presentUserGroup(g, members.get(g.id) ?? [], subgroups.get(g.id) ?? [], featureLevel));
+  const all = await userGroups.listByRealm(q, realmId);
+  const system = new Map(all.filter((g) => g.is_system_group === 1).map((g) => [g.name, g.id]));
+  // Deactivated groups (level 290) only for those who ask (Zulip's include_deactivated_groups, 294).
+  const inactive = featureLevel !== undefined && featureLevel >= 303 ? await inactiveSettingMembers(q, all) : new Set<number>();
+  return all.filter((g) => !(hideSystem && g.is_system_group === 1) && (includeDeactivated || g.deactivated !== 1))
+    .map((g) => presentUserGroup(g, members.get(g.id) ?? [], subgroups.get(g.id) ?? [], featureLevel, system, inactive));
+}
+
+/** The deactivated users among the direct members of the groups' anonymous setting values (one query, only when there are any). */
+export async function inactiveSettingMembers(q: Q, groups: readonly UserGroupRow[]): Promise<Set<number>> {
+  const ids = new Set<number>();
+  for (const g of groups) {
+    for (const raw of [g.can_mention_group_anon, ...COLUMN_GROUP_SETTINGS.map((n) => g[n])]) {
+      if (raw === null) continue;
+      const v = JSON.parse(raw) as GroupSettingValue;
+      if (typeof v !== 'number') for (const id of v.direct_members) ids.add(id);
+    }
+  }
+  if (ids.size === 0) return ids;
+  return new Set((await users.listByIds(q, [...ids])).filter((u) => u.is_active !== 1).map((u) => u.id));
 }
 
 /**
@@ -72,4 +96,10 @@ export async function userGroupMemberIds(q: Q, group: { id: number; realm_id: nu
   if (ids.size === 1) return userGroups.listMemberIds(q, group.id);
   const members = new Set((await userGroups.listMembershipsByRealm(q, group.realm_id)).filter((m) => ids.has(m.group_id)).map((m) => m.user_id));
   return [...members].sort((a, b) => a - b);
+}
+
+/** The ids of active users among these, in their order. */
+export async function activeUserIds(q: Q, ids: number[]): Promise<number[]> {
+  const active = new Set((await users.listByIds(q, ids)).filter((u) => u.is_active === 1).map((u) => u.id));
+  return ids.filter((id) => active.has(id));
 }

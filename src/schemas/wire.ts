@@ -42,6 +42,14 @@ export const WireUserGroup = Type.Object({
   can_mention_group: Type.Optional(Type.Union(WireGroupSettingValue.anyOf, {
     description: 'From feature level 198 (was can_mention_group_id): the group whose members may mention this one; from 258 it may be an anonymous group.',
   })),
+  can_manage_group: Type.Optional(Type.Union(WireGroupSettingValue.anyOf, { description: 'Feature level 283: who may manage the group.' })),
+  can_join_group: Type.Optional(Type.Union(WireGroupSettingValue.anyOf, { description: 'Feature level 301: who may join the group.' })),
+  can_add_members_group: Type.Optional(Type.Union(WireGroupSettingValue.anyOf, { description: 'Feature level 305: who may add members to the group.' })),
+  can_leave_group: Type.Optional(Type.Union(WireGroupSettingValue.anyOf, { description: 'Feature level 308: who may leave the group.' })),
+  can_remove_members_group: Type.Optional(Type.Union(WireGroupSettingValue.anyOf, { description: 'Feature level 324: who may remove members from the group.' })),
+  creator_id: Type.Optional(Nullable(Type.Integer({ description: 'Feature level 292: who created the group; null if unknown.' }))),
+  date_created: Type.Optional(Nullable(Type.Integer({ description: 'Feature level 292: when the group was created (UNIX seconds); null if unknown.' }))),
+  deactivated: Type.Optional(Type.Boolean({ description: 'Feature level 290: whether the group is deactivated.' })),
 }, closed('UserGroup', 'A user group of the organization, its members by user id, ascending.'));
 export type WireUserGroup = Static<typeof WireUserGroup>;
 

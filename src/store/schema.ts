@@ -305,6 +305,17 @@ export interface UserGroupTable {
   can_mention_group_id: number | null;
   /** An anonymous group as can_mention_group (level 258; migration 048): JSON `{direct_members, direct_subgroups}`; null when it is can_mention_group_id. */
   can_mention_group_anon: string | null;
+  /** Zulip 10's group settings (levels 283-324; migration 053): JSON group-setting values, null the setting's default. */
+  can_manage_group: string | null;
+  can_join_group: string | null;
+  can_add_members_group: string | null;
+  can_leave_group: string | null;
+  can_remove_members_group: string | null;
+  /** Level 290: 1 once deactivated. */
+  deactivated: Generated<number>;
+  /** Level 292: who made the group and when (UNIX seconds); null for groups made before. */
+  creator_id: number | null;
+  date_created: number | null;
 }
 export type UserGroupRow = Selectable<UserGroupTable>;
 

@@ -44,7 +44,13 @@ export interface MutedUsersEvent { type: 'muted_users'; muted_users: Array<{ id:
 
 /** A user group changed (Zulip 5's user_group events), to every active user of the organization. */
 export interface UserGroupAddEvent { type: 'user_group'; op: 'add'; group: WireUserGroup }
-export interface UserGroupUpdateEvent { type: 'user_group'; op: 'update'; group_id: number; data: { name?: string; description?: string; can_mention_group_id?: GroupSettingValue; can_mention_group?: GroupSettingValue } }
+export interface UserGroupUpdateEvent { type: 'user_group'; op: 'update'; group_id: number; data: UserGroupUpdateData }
+/** What a `user_group` `update` event may change: the group settings of levels 283-324, `deactivated` (290). */
+export interface UserGroupUpdateData {
+  name?: string; description?: string; can_mention_group_id?: GroupSettingValue; can_mention_group?: GroupSettingValue;
+  can_manage_group?: GroupSettingValue; can_join_group?: GroupSettingValue; can_add_members_group?: GroupSettingValue;
+  can_leave_group?: GroupSettingValue; can_remove_members_group?: GroupSettingValue; deactivated?: boolean;
+}
 export interface UserGroupAddMembersEvent { type: 'user_group'; op: 'add_members'; group_id: number; user_ids: number[] }
 export interface UserGroupRemoveMembersEvent { type: 'user_group'; op: 'remove_members'; group_id: number; user_ids: number[] }
 export interface UserGroupRemoveEvent { type: 'user_group'; op: 'remove'; group_id: number }

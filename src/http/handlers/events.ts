@@ -44,6 +44,7 @@ function capabilities(asked: Json | undefined, featureLevel: number): Capabiliti
     archived_channels: featureLevel >= 315 && flag('archived_channels'),
     // Unknown below level 334, where no topic is empty anyway.
     empty_topic_name: featureLevel >= EMPTY_TOPIC_LEVEL && flag('empty_topic_name'),
+    include_deactivated_groups: featureLevel >= 294 ? flag('include_deactivated_groups') : featureLevel >= 290,
   };
 }
 

@@ -120,7 +120,7 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
     state.realm_default_streams = config.featureLevel >= DEFAULT_STREAM_IDS_LEVEL ? list.map((s) => s.id) : list.map((s) => forLevel(presentStream(s, config.featureLevel), config.featureLevel));
   }
   if (want('default_stream_groups')) state.realm_default_stream_groups = [];
-  if (want('realm_user_groups')) state.realm_user_groups = await realmUserGroups(db, realm.id, config.featureLevel);
+  if (want('realm_user_groups')) state.realm_user_groups = await realmUserGroups(db, realm.id, config.featureLevel, opts.capabilities.include_deactivated_groups === true);
   if (want('custom_profile_fields')) {
     state.custom_profile_fields = await realmProfileFields(db, realm.id, config.featureLevel);
     state.custom_profile_field_types = profileFieldTypes(config.featureLevel);

@@ -38,6 +38,7 @@ import * as m046 from './046-stream-creator.js';
 import * as m047 from './047-delivery-email-index.js';
 import * as m048 from './048-anonymous-group-settings.js';
 import * as m050 from './050-attachment-dimensions.js';
+import * as m053 from './053-user-group-settings.js';
 import * as m054 from './054-stream-group-settings.js';
 import * as m057 from './057-misc-371.js';
 
@@ -92,6 +93,7 @@ export const migrations: Migration[] = [
   { name: '047-delivery-email-index', up: m047.up },
   { name: '048-anonymous-group-settings', up: m048.up },
   { name: '050-attachment-dimensions', up: m050.up },
+  { name: '053-user-group-settings', up: m053.up },
   { name: '054-stream-group-settings', up: m054.up },
   { name: '057-misc-371', up: m057.up },
 ];

@@ -15,6 +15,16 @@ export const userGroups = {
     q.selectFrom('user_group_member').innerJoin('user_group', 'user_group.id', 'user_group_member.group_id')
       .select(['user_group_member.group_id', 'user_group_member.user_id']).where('user_group.realm_id', '=', realmId).execute(),
 
+  /** Every direct membership of the realm's groups by active users (level 303: deactivated users are no members). */
+  listActiveMembershipsByRealm: (q: Q, realmId: number): Promise<Array<{ group_id: number; user_id: number }>> =>
+    q.selectFrom('user_group_member').innerJoin('user_group', 'user_group.id', 'user_group_member.group_id')
+      .innerJoin('users', 'users.id', 'user_group_member.user_id').where('users.is_active', '=', 1)
+      .select(['user_group_member.group_id', 'user_group_member.user_id']).where('user_group.realm_id', '=', realmId).execute(),
+
+  /** The groups the user is a direct member of, ascending. */
+  listGroupIdsOfUser: async (q: Q, userId: number): Promise<number[]> =>
+    (await q.selectFrom('user_group_member').select('group_id').where('user_id', '=', userId).orderBy('group_id').execute()).map((r) => r.group_id),
+
   /** The group's direct members, ascending. */
   listMemberIds: async (q: Q, groupId: number): Promise<number[]> =>
     (await q.selectFrom('user_group_member').select('user_id').where('group_id', '=', groupId).orderBy('user_id').execute()).map((r) => r.user_id),
@@ -56,10 +66,11 @@ export const userGroups = {
     if (ids.length > 0) await q.updateTable('user_group').set({ can_mention_group_id: groupId }).where('id', 'in', ids).execute();
   },
 
-  insert: async (q: Q, row: { realm_id: number; name: string; description: string; is_system_group?: number; can_mention_group_id: number | null; can_mention_group_anon?: string | null }): Promise<UserGroupRow> =>
+  insert: async (q: Q, row: { realm_id: number; name: string; description: string; is_system_group?: number; can_mention_group_id: number | null }
+    & Partial<Omit<UserGroupRow, 'id' | 'realm_id' | 'name' | 'description' | 'is_system_group' | 'can_mention_group_id'>>): Promise<UserGroupRow> =>
     q.insertInto('user_group').values(row).returningAll().executeTakeFirstOrThrow(),
 
-  update: async (q: Q, id: number, change: Partial<Pick<UserGroupRow, 'name' | 'description' | 'can_mention_group_id' | 'can_mention_group_anon'>>): Promise<void> => {
+  update: async (q: Q, id: number, change: Partial<Omit<UserGroupRow, 'id' | 'realm_id' | 'is_system_group'>>): Promise<void> => {
     await q.updateTable('user_group').set(change).where('id', '=', id).execute();
   },
 
