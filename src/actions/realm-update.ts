@@ -24,6 +24,10 @@ import {
 } from '../lib/realm-group-settings.js';
 import { ID_STORED_REALM_GROUP_SETTINGS, REALM_PERMISSION_SETTINGS, type RealmPermissionSettingName } from '../lib/permission-settings.js';
 import { realmGroupSettingId } from '../access/realm-group-setting.js';
+import { REALM_PERMISSION_SETTING_LEVELS } from '../lib/permission-settings.js';
+import {
+  EDIT_HISTORY_POLICIES, OWNER_ONLY_GROUP_SETTINGS, POLICY_OF_GROUP_SETTING, REPLACED_POLICIES, answeredAtLevel, announcedAtLevel, type ReplacedPolicy,
+} from '../lib/realm-policy-groups.js';
 
 export interface RealmUpdateRequest {
   name?: string | undefined;
@@ -80,6 +84,14 @@ async function checkRealmUpdate(ctx: AppContext, realm: RealmRow, user: UserRow,
     // from 133 it is stored as what it always meant, so that the answer and the event say 5.
     wanted[name] = name === 'wildcard_mention_policy' && value === WILDCARD_STREAM_ADMINS && ctx.config.featureLevel >= 133 ? 5 : value;
   }
+  // Level 358: the edit history policy, by name; allow_edit_history, its older form, is kept equal to it.
+  const historyPolicy = wanted.message_edit_history_visibility_policy;
+  if (historyPolicy !== undefined) {
+    if (!(EDIT_HISTORY_POLICIES as readonly unknown[]).includes(historyPolicy)) throw badRequest('Invalid message_edit_history_visibility_policy');
+    wanted.allow_edit_history = historyPolicy !== 'none';
+  } else if (wanted.allow_edit_history !== undefined) {
+    wanted.message_edit_history_visibility_policy = wanted.allow_edit_history === true ? 'all' : 'none';
+  }
   if (req.settings.default_language !== undefined && !LANGUAGE_NAMES.has(req.settings.default_language as string)) {
     throw badRequest(`Invalid language '${String(req.settings.default_language)}'`);
   }
@@ -93,8 +105,8 @@ async function checkRealmUpdate(ctx: AppContext, realm: RealmRow, user: UserRow,
     wanted.message_retention_days = parseLimit('message_retention_days', req.messageRetentionDays, { unlimited: -1 });
   }
   for (const name of Object.keys(req.settings)) if (OWNER_ONLY_SETTINGS.has(name) && !isOwner) throw mustBeOwner();
-  // Zulip checks it with invite_to_realm_policy and invite_required: owners only.
-  if (req.groupIdSettings?.create_multiuse_invite_group !== undefined && !isOwner) throw mustBeOwner();
+  // Zulip checks these with invite_required: owners only.
+  for (const name of OWNER_ONLY_GROUP_SETTINGS) if (req.groupIdSettings?.[name] !== undefined && !isOwner) throw mustBeOwner();
   if (req.messageContentEditLimitSeconds !== undefined) {
     // Before level 138 no limit was 0; that request still means it.
     const raw = req.messageContentEditLimitSeconds;
@@ -153,6 +165,40 @@ async function checkGroupSettings(ctx: AppContext, realm: RealmRow, user: UserRo
 }
 
 /**
+ * Levels 299-352 (src/lib/realm-policy-groups.ts): a replaced policy that a client still sends
+ * sets its group settings (each a role's system group), unless the request names them itself.
+ */
+async function withPolicyGroups(ctx: AppContext, realm: RealmRow, req: RealmUpdateRequest, wanted: Record<string, unknown>): Promise<RealmUpdateRequest> {
+  const given = REPLACED_POLICIES.filter((r) => wanted[r.policy] !== undefined);
+  if (given.length === 0) return req;
+  const ids = await userGroups.systemGroupsByName(ctx.store.db, realm.id);
+  const groupIdSettings = { ...req.groupIdSettings };
+  for (const r of given) {
+    for (const [name, group] of Object.entries(r.groupsOf(wanted[r.policy] as number)) as Array<[RealmPermissionSettingName, string]>) {
+      groupIdSettings[name] ??= ids.get(group)?.id;
+    }
+  }
+  return { ...req, groupIdSettings };
+}
+
+/** The replaced policies whose groups change, stored as what the groups amount to (unless the client sent the policy). */
+async function derivePolicies(ctx: AppContext, realm: RealmRow, changes: Array<[RealmPermissionSettingName, number]>, wanted: Record<string, unknown>): Promise<void> {
+  const touched = new Set(changes.map(([n]) => POLICY_OF_GROUP_SETTING.get(n)).filter((r): r is ReplacedPolicy => r !== undefined));
+  if (touched.size === 0) return;
+  const names = new Map([...(await userGroups.systemGroupsByName(ctx.store.db, realm.id))].map(([n, g]) => [g.id, n]));
+  const after = new Map(changes);
+  for (const r of touched) {
+    if (wanted[r.policy] !== undefined) continue;
+    const groups: Partial<Record<RealmPermissionSettingName, string | null>> = {};
+    for (const g of Object.keys(r.groupsOf(1)) as RealmPermissionSettingName[]) {
+      const value: unknown = after.get(g) ?? await realmGroupSettingId(ctx.store.db, realm, g);
+      groups[g] = typeof value === 'number' ? names.get(value) ?? null : null;
+    }
+    wanted[r.policy] = r.policyOf(groups);
+  }
+}
+
+/**
  * PATCH /realm: changes what differs and answers Zulip's `data` (each changed setting's
  * value, "updated" for text). Events to every active user: a realm/update per changed
  * setting, the message-editing ones included (Zulip from level 150; Zulip 5 grouped those
@@ -160,7 +206,8 @@ async function checkGroupSettings(ctx: AppContext, realm: RealmRow, user: UserRo
  */
 export async function updateRealm(ctx: AppContext, realm: RealmRow, user: UserRow, req: RealmUpdateRequest): Promise<Record<string, unknown>> {
   const wanted = await checkRealmUpdate(ctx, realm, user, req);
-  const groupChanges = await checkGroupSettings(ctx, realm, user, req);
+  const groupChanges = await checkGroupSettings(ctx, realm, user, await withPolicyGroups(ctx, realm, req, wanted));
+  await derivePolicies(ctx, realm, groupChanges, wanted);
   // Rendered outside the transaction: GET /server_settings shows it as HTML.
   const renderedDescription = req.description === undefined ? undefined
     : (await renderMessage(req.description, await renderContextFor(ctx.store.db, realm, user, req.description))).html;
@@ -195,8 +242,10 @@ export async function updateRealm(ctx: AppContext, realm: RealmRow, user: UserRo
     for (const [k, v] of changed) {
       if (groupNames.includes(k)) continue;
       const value = presentRealmSetting(k, v, level);
-      for (const name of namesAtLevel(k, level)) data[name] = typeof value === 'string' ? 'updated' : value;
-      for (const property of eventNames(k)) events.push({ property, value });
+      // Level 358's policy is answered by name, as Zulip's enum is.
+      const answered = typeof value === 'string' && k !== 'message_edit_history_visibility_policy' ? 'updated' : value;
+      if (answeredAtLevel(k, level)) for (const name of namesAtLevel(k, level)) data[name] = answered;
+      if (announcedAtLevel(k, level)) for (const property of eventNames(k)) events.push({ property, value });
     }
     for (const e of events) tx.notify({ type: 'realm', op: 'update', property: e.property, value: e.value }, audience, realm.id);
     // Group settings whose group changed, announced as Zulip's do_change_realm_permission_group_setting does.
@@ -213,7 +262,7 @@ export async function updateRealm(ctx: AppContext, realm: RealmRow, user: UserRo
     }
     // Zulip's do_change_realm_permission_group_setting: one update_dict per setting.
     for (const [k, id] of groupChanges) {
-      data[k] = id;
+      if (level >= REALM_PERMISSION_SETTING_LEVELS[k]) data[k] = id;
       tx.notify({ type: 'realm', op: 'update_dict', property: 'default', data: { [k]: id } }, audience, realm.id);
     }
     // Before level 150 the answer named the whole message-editing trio whenever one of them changed.

@@ -7,6 +7,7 @@ import { badRequest, insufficientPermission, mustBeAdmin, streamDoesNotExist, mu
 import { Role, isAdminRole } from '../lib/roles.js';
 import { canSeeStream, canSeeStreamMetadata } from '../access/stream.js';
 import { hasPolicyPermission, webPublicStreamsEnabled } from '../access/realm-policy.js';
+import { realmGroupAllows } from '../access/realm-policy-groups.js';
 import { checkStreamName, doCreateStream } from './stream-create.js';
 import { doAddSubscriptions, type SubPair } from './subscription-add.js';
 import { accessPrincipals } from '../access/user.js';
@@ -118,7 +119,8 @@ async function subscribeWith(io: SubscribeIo, realm: RealmRow, acting: UserRow, 
   if (unauthorized.length > 0 && req.authorizationErrorsFatal) {
     throw badRequest(`Unable to access stream (${unauthorized[0]!.name}).`);
   }
-  if (principals.length > 0 && !hasPolicyPermission(acting, realm, 'invite_to_stream_policy')) throw insufficientPermission();
+  // Level 341: can_add_subscribers_group (invite_to_stream_policy is kept equal to it).
+  if (principals.length > 0 && !await realmGroupAllows(q, realm, acting, 'can_add_subscribers_group')) throw insufficientPermission();
   const created: StreamRow[] = [];
   for (let i = 0; i < missing.length; i += CREATE_BATCH) {
     created.push(...await io.write(async (tx) => {

@@ -61,6 +61,18 @@ export const REALM_PERMISSION_SETTINGS = {
   can_create_private_channel_group: setting({ require_system_group: true, allow_nobody_group: false, default_group_name: SystemGroup.MEMBERS, id_field_name: 'can_create_private_channel_group_id' }),
   direct_message_initiator_group: setting({ require_system_group: true, allow_owners_group: true, allow_everyone_group: true, default_group_name: SystemGroup.EVERYONE, id_field_name: 'direct_message_initiator_group_id' }),
   direct_message_permission_group: setting({ require_system_group: true, allow_owners_group: true, allow_everyone_group: true, default_group_name: SystemGroup.EVERYONE, id_field_name: 'direct_message_permission_group_id' }),
+  // Levels 299-363 (src/lib/realm-policy-groups.ts): Zulip 10's configs. Zulip had dropped the
+  // owners restriction by then (level 326), so each allows role:owners.
+  can_create_groups: setting({ allow_owners_group: true, default_group_name: SystemGroup.MEMBERS, id_field_name: 'can_create_groups_id' }),
+  can_manage_all_groups: setting({ allow_owners_group: true, allow_nobody_group: false, default_group_name: SystemGroup.OWNERS, id_field_name: 'can_manage_all_groups_id' }),
+  can_add_custom_emoji_group: setting({ allow_owners_group: true, default_group_name: SystemGroup.MEMBERS, id_field_name: 'can_add_custom_emoji_group_id' }),
+  can_invite_users_group: setting({ allow_owners_group: true, default_group_name: SystemGroup.MEMBERS, id_field_name: 'can_invite_users_group_id' }),
+  can_add_subscribers_group: setting({ allow_owners_group: true, default_group_name: SystemGroup.MEMBERS, id_field_name: 'can_add_subscribers_group_id' }),
+  can_create_bots_group: setting({ allow_owners_group: true, default_group_name: SystemGroup.MEMBERS, id_field_name: 'can_create_bots_group_id' }),
+  can_create_write_only_bots_group: setting({ allow_owners_group: true, default_group_name: SystemGroup.MEMBERS, id_field_name: 'can_create_write_only_bots_group_id' }),
+  can_summarize_topics_group: setting({ allow_owners_group: true, allow_everyone_group: true, default_group_name: SystemGroup.EVERYONE, id_field_name: 'can_summarize_topics_group_id' }),
+  can_mention_many_users_group: setting({ allow_owners_group: true, allow_everyone_group: true, default_group_name: SystemGroup.ADMINISTRATORS, id_field_name: 'can_mention_many_users_group_id' }),
+  can_manage_billing_group: setting({ allow_owners_group: true, allow_nobody_group: false, default_group_name: SystemGroup.ADMINISTRATORS, id_field_name: 'can_manage_billing_group_id' }),
 } as const;
 export type RealmPermissionSettingName = keyof typeof REALM_PERMISSION_SETTINGS;
 
@@ -68,7 +80,10 @@ export type RealmPermissionSettingName = keyof typeof REALM_PERMISSION_SETTINGS;
  * The realm group settings stored by group id (src/access/realm-group-setting.ts); those of
  * levels 264-270 are stored as the policies they replaced (src/lib/realm-group-settings.ts).
  */
-export const ID_STORED_REALM_GROUP_SETTINGS = ['create_multiuse_invite_group', 'can_access_all_users_group'] as const satisfies readonly RealmPermissionSettingName[];
+export const ID_STORED_REALM_GROUP_SETTINGS = ['create_multiuse_invite_group', 'can_access_all_users_group',
+  'can_create_groups', 'can_manage_all_groups', 'can_add_custom_emoji_group', 'can_invite_users_group', 'can_add_subscribers_group',
+  'can_create_bots_group', 'can_create_write_only_bots_group', 'can_summarize_topics_group', 'can_mention_many_users_group',
+  'can_manage_billing_group'] as const satisfies readonly RealmPermissionSettingName[];
 
 /** The feature level that added each realm group setting. */
 export const REALM_PERMISSION_SETTING_LEVELS: Record<RealmPermissionSettingName, number> = {
@@ -78,6 +93,16 @@ export const REALM_PERMISSION_SETTING_LEVELS: Record<RealmPermissionSettingName,
   can_create_private_channel_group: 266,
   direct_message_initiator_group: 270,
   direct_message_permission_group: 270,
+  can_create_groups: 299,
+  can_manage_all_groups: 299,
+  can_add_custom_emoji_group: 307,
+  can_invite_users_group: 321,
+  can_add_subscribers_group: 341,
+  can_create_bots_group: 344,
+  can_create_write_only_bots_group: 344,
+  can_summarize_topics_group: 350,
+  can_mention_many_users_group: 352,
+  can_manage_billing_group: 363,
 };
 
 /**

@@ -72,8 +72,29 @@ export function presentMessage(
   if (extra.flags) out.flags = extra.flags;
   if (m.last_edit_time !== null) {
     out.last_edit_timestamp = m.last_edit_time;
-    // An organization that hides edit history hides it from every reader (Zulip's allow_edit_history).
-    if (m.edit_history && realmSettings(opts.realm.settings).allow_edit_history) out.edit_history = JSON.parse(m.edit_history) as WireEditHistoryEntry[];
+    // An organization that hides edit history hides it from every reader (Zulip's allow_edit_history;
+    // from level 358 message_edit_history_visibility_policy, whose "moves" shows only moves).
+    const settings = realmSettings(opts.realm.settings);
+    const policy = settings.allow_edit_history ? settings.message_edit_history_visibility_policy : 'none';
+    if (m.edit_history && policy !== 'none') {
+      const history = JSON.parse(m.edit_history) as WireEditHistoryEntry[];
+      out.edit_history = policy === 'moves' ? movesOnly(history) : history;
+    }
+  }
+  return out;
+}
+
+/** "moves" (level 358): content edits left out, a move that also edited keeps only the move. */
+function movesOnly(history: WireEditHistoryEntry[]): WireEditHistoryEntry[] {
+  const out: WireEditHistoryEntry[] = [];
+  for (const entry of history) {
+    if (entry.prev_content === undefined) {
+      out.push(entry);
+      continue;
+    }
+    if (entry.prev_topic === undefined && entry.prev_stream === undefined) continue;
+    const { prev_content: _content, prev_rendered_content: _rendered, prev_rendered_content_version: _version, ...move } = entry;
+    out.push(move);
   }
   return out;
 }

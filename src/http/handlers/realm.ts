@@ -7,6 +7,14 @@ import { REALM_SETTING_RULES, MAX_REALM_DESCRIPTION_LENGTH, MAX_REALM_NAME_LENGT
 import { SETTING_RULES, type SettingName } from '../../lib/settings-rules.js';
 import { updateRealm } from '../../actions/realm-update.js';
 import { updateRealmUserDefaults } from '../../actions/realm-user-defaults.js';
+import { ID_STORED_REALM_GROUP_SETTINGS, REALM_PERMISSION_SETTING_LEVELS } from '../../lib/permission-settings.js';
+
+/** Levels 299-363's realm group settings (src/lib/realm-policy-groups.ts): a group's id each. */
+const LATER_GROUP_SETTINGS = ID_STORED_REALM_GROUP_SETTINGS.filter((n) => REALM_PERMISSION_SETTING_LEVELS[n] >= 299) as
+  Array<Exclude<(typeof ID_STORED_REALM_GROUP_SETTINGS)[number], 'create_multiuse_invite_group' | 'can_access_all_users_group'>>;
+const laterGroupParam = (n: string) => Opt(Int({ description: `A user group's id (level ${REALM_PERMISSION_SETTING_LEVELS[n as keyof typeof REALM_PERMISSION_SETTING_LEVELS]})` }));
+const LATER_GROUP_PARAMS = Object.fromEntries(LATER_GROUP_SETTINGS.map((n) => [n, laterGroupParam(n)])) as
+  Record<(typeof LATER_GROUP_SETTINGS)[number], ReturnType<typeof laterGroupParam>>;
 
 const paramOf = (kind: string) => (kind === 'bool' ? Opt(Bool()) : kind === 'str' || kind === 'strIn' || kind === 'timeLimit' ? Opt(Str()) : Opt(Int()));
 const ruleParams = <N extends string>(rules: Record<N, { kind: string }>, names: readonly N[] = Object.keys(rules) as N[]) =>
@@ -36,6 +44,7 @@ const REALM_PARAMS = {
   direct_message_permission_group: Opt(Int({ description: 'A system group\'s id (level 270)' })),
   create_multiuse_invite_group: Opt(Int({ description: 'The id of a system group whose members may create reusable invitation links (level 209)' })),
   can_access_all_users_group: Opt(Int({ description: 'The id of the system group whose members see every user: role:everyone only (level 225)' })),
+  ...LATER_GROUP_PARAMS,
 };
 type RealmArgs = ArgsOf<typeof REALM_PARAMS>;
 
@@ -96,7 +105,10 @@ export const realmRoutes: Route[] = [
           direct_message_initiator_group: r.args.direct_message_initiator_group,
           direct_message_permission_group: r.args.direct_message_permission_group,
         },
-        groupIdSettings: { create_multiuse_invite_group: r.args.create_multiuse_invite_group, can_access_all_users_group: r.args.can_access_all_users_group },
+        groupIdSettings: {
+          create_multiuse_invite_group: r.args.create_multiuse_invite_group, can_access_all_users_group: r.args.can_access_all_users_group,
+          ...Object.fromEntries(LATER_GROUP_SETTINGS.map((n) => [n, r.args[n]])),
+        },
       });
     },
   }),

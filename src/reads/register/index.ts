@@ -72,6 +72,8 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
       ...presentUser(b, { clientGravatar: opts.clientGravatar, showDeliveryEmail: false, emailViewer: email.emailViewer }), is_system_bot: true,
     }));
     Object.assign(state, ownUserState(user, realm));
+    // Level 341: realm_can_add_subscribers_group says it instead.
+    if (config.featureLevel >= 341) delete state.can_subscribe_other_users;
   }
   if (want('realm_bot')) {
     state.realm_bots = await presentBotsOf(db, await botsVisibleTo(db, user, isAdminRole(user.role)));

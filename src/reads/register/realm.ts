@@ -17,6 +17,7 @@ import { namesAtLevel, presentRealmSetting } from '../../lib/realm-setting-names
 import { laterRealmState } from './realm-later.js';
 import { REALM_GROUP_SETTING_LEVELS, REALM_GROUP_SETTING_NAMES, realmGroupSetting } from '../../lib/realm-group-settings.js';
 import { SERVER_EMOJI_DATA_DIR, serverEmojiData } from '../../emoji/server-data.js';
+import { REPLACED_POLICIES } from '../../lib/realm-policy-groups.js';
 
 /** register's `realm` state: the organization's settings and the server's limits. */
 export function realmState(config: Config, realm: RealmRow, user: UserRow, systemGroupIds: ReadonlyMap<string, number> = new Map()): Record<string, unknown> {
@@ -37,6 +38,9 @@ export function realmState(config: Config, realm: RealmRow, user: UserRow, syste
     if (config.featureLevel >= REALM_GROUP_SETTING_LEVELS[name]) out[`realm_${name}`] = systemGroupIds.get(realmGroupSetting(s, name)) ?? null;
   }
   if (config.featureLevel >= 270) delete out.realm_private_message_policy;
+  // Levels 307-344: the policies replaced by realm group settings leave register (299's and
+  // 352's stay, deprecated: the phone app requires realm_wildcard_mention_policy).
+  for (const r of REPLACED_POLICIES) if (r.registerUntil !== null && config.featureLevel >= r.registerUntil) delete out[`realm_${r.policy}`];
   Object.assign(out, {
     realm_name: realm.name,
     realm_description: realm.description,
@@ -100,6 +104,10 @@ export function realmState(config: Config, realm: RealmRow, user: UserRow, syste
   if (config.featureLevel >= 221) out.server_supported_permission_settings = serverSupportedPermissionSettings(config.featureLevel);
   // Level 273: the formats the server makes thumbnails in; none, until Parley makes thumbnails.
   if (config.featureLevel >= 273) out.server_thumbnail_formats = [];
+  // Level 341: can_add_subscribers_group (realm_can_add_subscribers_group) says it instead.
+  if (config.featureLevel >= 341) delete out.can_subscribe_other_users;
+  // Level 350: Parley has no AI summaries.
+  if (config.featureLevel >= 350) out.server_can_summarize_topics = false;
   return out;
 }
 
