@@ -1,7 +1,11 @@
 import type { Q, RealmRow, UserRow } from '../store/rows.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { SystemGroup } from '../lib/system-groups.js';
-import { inSystemGroup, realmGroupSetting } from '../lib/realm-group-settings.js';
+import { storedRealmGroupSetting, systemGroupOfSetting } from './realm-group-setting.js';
+import { userHasGroupSettingValue } from './group-setting.js';
+import { inSystemGroup } from '../lib/realm-group-settings.js';
+import { REALM_PERMISSION_SETTINGS } from '../lib/permission-settings.js';
+import type { RealmPermissionSettingName } from '../lib/permission-settings.js';
 import { privateMessagesAllowed } from './realm-policy.js';
 import { messages } from '../store/repos/messages.js';
 import { recipients } from '../store/repos/recipients.js';
@@ -25,15 +29,21 @@ export async function checkCanSendDirectMessage(q: Q, featureLevel: number, real
   }
   if (sender.is_bot === 1) return;
   if (others.every((u) => u.is_bot === 1 || u.id === sender.id)) return;
-  const settings = realmSettings(realm.settings);
-  const permission = realmGroupSetting(settings, 'direct_message_permission_group');
-  const inGroup = (u: UserRow, group: string) => inSystemGroup(u, group, settings.waiting_period_threshold);
-  if (permission !== SystemGroup.EVERYONE && ![sender, ...others].some((u) => inGroup(u, permission))) {
-    throw badRequest(permission === SystemGroup.NOBODY ? 'Direct messages are disabled in this organization.'
-      : 'This conversation does not include any users who can authorize it.');
+  const waiting = realmSettings(realm.settings).waiting_period_threshold;
+  // A setting still naming its system group is answered from roles, without a query (the send path).
+  const inSetting = async (u: UserRow, name: RealmPermissionSettingName): Promise<boolean> => {
+    const stored = storedRealmGroupSetting(realm, name);
+    return 'group' in stored ? inSystemGroup(u, stored.group, waiting) : userHasGroupSettingValue(q, u, stored.value, REALM_PERMISSION_SETTINGS[name], waiting);
+  };
+  const permission = await systemGroupOfSetting(q, realm, 'direct_message_permission_group');
+  if (permission === SystemGroup.NOBODY) throw badRequest('Direct messages are disabled in this organization.');
+  if (permission !== SystemGroup.EVERYONE) {
+    let any = false;
+    for (const u of [sender, ...others]) if ((any = await inSetting(u, 'direct_message_permission_group'))) break;
+    if (!any) throw badRequest('This conversation does not include any users who can authorize it.');
   }
-  const initiator = realmGroupSetting(settings, 'direct_message_initiator_group');
-  if (initiator === SystemGroup.EVERYONE || inGroup(sender, initiator)) return;
+  const initiator = storedRealmGroupSetting(realm, 'direct_message_initiator_group');
+  if (('group' in initiator && initiator.group === SystemGroup.EVERYONE) || await inSetting(sender, 'direct_message_initiator_group')) return;
   const memberIds = [...new Set([sender.id, ...others.map((u) => u.id)])].sort((a, b) => a - b);
   let exists: boolean;
   if (memberIds.length <= 2) {

@@ -1,5 +1,5 @@
 import type { Q, RealmRow, UserRow } from '../store/rows.js';
-import { realmGroupAllows } from './realm-policy-groups.js';
+import { hasRealmGroupPermission } from './realm-group-setting.js';
 import { Role } from '../lib/roles.js';
 import { realmSettings, type RealmSettings } from '../lib/realm-settings.js';
 
@@ -43,7 +43,7 @@ export const WILDCARD_MENTION_THRESHOLD = 15;
  */
 export async function wildcardMentionAllowed(q: Q, sender: UserRow, realm: RealmRow, subscriberCount: number): Promise<boolean> {
   if (subscriberCount <= WILDCARD_MENTION_THRESHOLD) return true;
-  return realmGroupAllows(q, realm, sender, 'can_mention_many_users_group');
+  return hasRealmGroupPermission(q, realm, sender, 'can_mention_many_users_group');
 }
 
 /** Zulip's check_private_message_policy: when disabled, private messages only go to or come from a bot. */

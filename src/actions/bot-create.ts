@@ -2,7 +2,7 @@ import type { Tx } from './transaction.js';
 import type { RealmRow, UserRow } from '../store/rows.js';
 import type { Config } from '../config.js';
 import { badRequest, botNameInUse, insufficientPermission, invalidInterfaceType, mustBeAdmin } from '../errors.js';
-import { realmGroupAllows } from '../access/realm-policy-groups.js';
+import { hasRealmGroupPermission } from '../access/realm-group-setting.js';
 import { BotType } from '../lib/roles.js';
 import { realmEmailDomain } from '../lib/realm-host.js';
 import { generateApiKey } from '../lib/secrets.js';
@@ -38,8 +38,8 @@ export interface NewBot {
  * refused with OrganizationAdministratorRequiredError, Zulip 10 with Insufficient permission.
  */
 async function checkCanCreateBot(tx: Tx, realm: RealmRow, user: UserRow, botType: number): Promise<void> {
-  if (await realmGroupAllows(tx.db, realm, user, 'can_create_bots_group')) return;
-  if (botType === BotType.INCOMING_WEBHOOK && await realmGroupAllows(tx.db, realm, user, 'can_create_write_only_bots_group')) return;
+  if (await hasRealmGroupPermission(tx.db, realm, user, 'can_create_bots_group')) return;
+  if (botType === BotType.INCOMING_WEBHOOK && await hasRealmGroupPermission(tx.db, realm, user, 'can_create_write_only_bots_group')) return;
   throw tx.featureLevel >= 344 ? insufficientPermission() : mustBeAdmin();
 }
 

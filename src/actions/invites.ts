@@ -10,7 +10,6 @@ import {
   noInviteEmails, noInviteStreams, noSuchInvitation, notForGuests,
 } from '../errors.js';
 import { accessStreamById } from '../access/stream.js';
-import { realmGroupAllows } from '../access/realm-policy-groups.js';
 import { hasRealmGroupPermission } from '../access/realm-group-setting.js';
 import { INVITE_AS_VALUES } from '../lib/invites.js';
 import { isAdminRole, Role } from '../lib/roles.js';
@@ -46,7 +45,7 @@ export const inviteLink = (ctx: AppContext, realm: RealmRow, key: string) => `${
 async function checkCanInvite(q: Q, realm: RealmRow, user: UserRow): Promise<void> {
   if (user.role === Role.GUEST) throw notForGuests();
   // Level 321: can_invite_users_group (invite_to_realm_policy is kept equal to it).
-  if (!await realmGroupAllows(q, realm, user, 'can_invite_users_group')) throw insufficientPermission();
+  if (!await hasRealmGroupPermission(q, realm, user, 'can_invite_users_group')) throw insufficientPermission();
 }
 
 /** Zulip's check_if_owner_required. */

@@ -1,7 +1,7 @@
 import type { Tx } from './transaction.js';
-import type { MessageRow, RealmRow, StreamRow, UserRow } from '../store/rows.js';
+import type { MessageRow, Q, RealmRow, StreamRow, UserRow } from '../store/rows.js';
 import { accessMessageToModify } from '../access/message.js';
-import { hasPolicyPermission } from '../access/realm-policy.js';
+import { hasRealmGroupPermission } from '../access/realm-group-setting.js';
 import { messages } from '../store/repos/messages.js';
 import { reactions } from '../store/repos/reactions.js';
 import { streams } from '../store/repos/streams.js';
@@ -9,7 +9,6 @@ import { userMessages } from '../store/repos/user-messages.js';
 import { users } from '../store/repos/users.js';
 import { messageActionAudience } from '../reads/message-audience.js';
 import { streamAudienceIds } from '../reads/stream-audience.js';
-import { isAdminRole } from '../lib/roles.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { nowSeconds } from '../lib/time.js';
 import { cannotDeleteMessage, deleteTimeLimitPassed, messageAlreadyDeleted } from '../errors.js';
@@ -17,7 +16,7 @@ import { cannotDeleteMessage, deleteTimeLimitPassed, messageAlreadyDeleted } fro
 /** DELETE /messages/{id}: Zulip's delete_message_backend, access then permission then removal. */
 export async function doDeleteMessage(tx: Tx, realm: RealmRow, user: UserRow, messageId: number): Promise<void> {
   const { message, stream } = await accessMessageToModify(tx.db, user, messageId);
-  checkCanDeleteMessage(realm, user, message, (await users.findById(tx.db, message.sender_id))?.bot_owner_id ?? null);
+  await checkCanDeleteMessage(tx.db, realm, user, message, (await users.findById(tx.db, message.sender_id))?.bot_owner_id ?? null);
   // Read before the rows that name them go.
   const audience = new Set(await messageActionAudience(tx.db, message, stream));
   audience.add(user.id);
@@ -44,15 +43,17 @@ export async function removeMessages(tx: Tx, ids: number[]): Promise<number> {
 }
 
 /**
- * Zulip's validate_can_delete_message: administrators delete anything at any time; others
- * only their own messages or their bots', when delete_own_message_policy lets their role,
- * and within message_content_delete_limit_seconds (null: no limit).
+ * Zulip's validate_can_delete_message: can_delete_any_message_group (level 281; by default
+ * administrators, who alone could before) deletes anything at any time; others only their
+ * own messages or their bots', when in can_delete_own_message_group (level 291, which
+ * replaced delete_own_message_policy), and within message_content_delete_limit_seconds
+ * (null: no limit).
  */
-export function checkCanDeleteMessage(realm: RealmRow, user: UserRow, message: MessageRow, senderBotOwnerId: number | null,
-  now = nowSeconds()): void {
-  if (isAdminRole(user.role)) return;
+export async function checkCanDeleteMessage(q: Q, realm: RealmRow, user: UserRow, message: MessageRow, senderBotOwnerId: number | null,
+  now = nowSeconds()): Promise<void> {
+  if (await hasRealmGroupPermission(q, realm, user, 'can_delete_any_message_group')) return;
   if (message.sender_id !== user.id && senderBotOwnerId !== user.id) throw cannotDeleteMessage();
-  if (!hasPolicyPermission(user, realm, 'delete_own_message_policy', now)) throw cannotDeleteMessage();
+  if (!await hasRealmGroupPermission(q, realm, user, 'can_delete_own_message_group')) throw cannotDeleteMessage();
   const limit = realmSettings(realm.settings).message_content_delete_limit_seconds;
   if (limit !== null && now - message.date_sent > limit) throw deleteTimeLimitPassed();
 }

@@ -9,7 +9,7 @@ import { subscriptions } from '../store/repos/subscriptions.js';
 import { users } from '../store/repos/users.js';
 import { accessMessage } from '../access/message.js';
 import { accessStreamById, canSeeStream, streamPostPolicyError } from '../access/stream.js';
-import { hasPolicyPermission, Policy } from '../access/realm-policy.js';
+import { hasRealmGroupPermission } from '../access/realm-group-setting.js';
 import { badRequest, invalidStreamId, moveMessagesTimeLimitExceeded } from '../errors.js';
 import { realmSettings, type RealmSettings } from '../lib/realm-settings.js';
 import { FLAG_BITS, flagsFromMask } from '../lib/message-flags.js';
@@ -55,10 +55,18 @@ function checkEditTopic(raw: string): string {
   return topic;
 }
 
-/** Zulip's can_edit_topic_of_any_message. */
-function canEditTopics(user: UserRow, realm: RealmRow): boolean {
-  if (realmSettings(realm.settings).edit_topic_policy === Policy.EVERYONE) return true;
-  return hasPolicyPermission(user, realm, 'edit_topic_policy');
+/** Feature level 367: resolving or unresolving a topic takes can_resolve_topics_group instead of the topic move permission. */
+export const RESOLVE_TOPICS_GROUP_LEVEL = 367;
+
+/**
+ * Zulip's build_message_edit_request: the new topic is the old one resolved (the mark put
+ * in front) or unresolved (the mark taken off), and nothing else.
+ */
+function isResolveOrUnresolve(orig: string, topic: string): boolean {
+  const strip = (t: string) => t.replace(/^[\u2714 ]+/u, '');
+  const resolved = topic.startsWith(RESOLVED_TOPIC_PREFIX) && !orig.startsWith(RESOLVED_TOPIC_PREFIX) && strip(topic) === orig;
+  const unresolved = orig.startsWith(RESOLVED_TOPIC_PREFIX) && !topic.startsWith(RESOLVED_TOPIC_PREFIX) && strip(orig) === topic;
+  return resolved || unresolved;
 }
 
 interface Checked {
@@ -97,14 +105,18 @@ async function checkUpdate(q: Q, realm: RealmRow, user: UserRow, messageId: numb
   if (req.content !== undefined && message.sender_id !== user.id) throw noPermission();
   // Below level 172 anyone may tend "(no topic)" messages, at any age.
   const noTopic = message.topic === '(no topic)' && level < 172;
-  if (topic !== undefined && !noTopic && !canEditTopics(user, realm)) throw noPermission();
+  // Zulip 10 (level 367): resolving is can_resolve_topics_group's, without the topic time limit.
+  const resolving = topic !== undefined && level >= RESOLVE_TOPICS_GROUP_LEVEL && isResolveOrUnresolve(message.topic, topic);
+  if (resolving && !await hasRealmGroupPermission(q, realm, user, 'can_resolve_topics_group')) throw badRequest("You don't have permission to resolve topics.");
+  // can_move_messages_between_topics_group (level 316) replaced edit_topic_policy.
+  if (topic !== undefined && !resolving && !noTopic && !await hasRealmGroupPermission(q, realm, user, 'can_move_messages_between_topics_group')) throw noPermission();
   const age = nowSeconds() - message.date_sent;
   const contentLimit = settings.message_content_edit_limit_seconds;
   if (req.content !== undefined && contentLimit !== null && contentLimit > 0 && age > contentLimit + EDIT_LIMIT_BUFFER) {
     throw badRequest('The time limit for editing this message has passed');
   }
   const topicLimit = level >= 162 ? settings.move_messages_within_stream_limit_seconds : TOPIC_EDIT_LIMIT_SECONDS;
-  if (topic !== undefined && !isModeratorOrAbove(user.role) && !noTopic && topicLimit !== null && age > topicLimit + EDIT_LIMIT_BUFFER) {
+  if (topic !== undefined && !resolving && !isModeratorOrAbove(user.role) && !noTopic && topicLimit !== null && age > topicLimit + EDIT_LIMIT_BUFFER) {
     // Zulip 9's wording (feature level 277) once the limit is the setting.
     throw badRequest(level >= 162 ? "The time limit for editing this message's topic has passed." : "The time limit for editing this message's topic has passed");
   }
@@ -114,7 +126,8 @@ async function checkUpdate(q: Q, realm: RealmRow, user: UserRow, messageId: numb
   if (topic !== undefined) out.topic = truncateTopic(topic);
   if (message.stream_id !== null) out.oldStream = await streamInRealm(q, realm.id, message.stream_id);
   if (streamId !== undefined) {
-    if (!hasPolicyPermission(user, realm, 'move_messages_between_streams_policy')) throw badRequest("You don't have permission to move this message");
+    // can_move_messages_between_channels_group (level 310) replaced move_messages_between_streams_policy.
+    if (!await hasRealmGroupPermission(q, realm, user, 'can_move_messages_between_channels_group')) throw badRequest("You don't have permission to move this message");
     const oldSub = out.oldStream ? await subscriptions.findActive(q, user.id, out.oldStream.id) : undefined;
     if (!out.oldStream || !canSeeStream(user, out.oldStream, oldSub)) {
       throw badRequest("You don't have permission to move this message due to missing access to its stream");

@@ -17,17 +17,15 @@ import { accessStreamById } from '../access/stream.js';
 import { renderMessage } from '../markdown/bounded.js';
 import { renderContextFor } from '../reads/render-context.js';
 import { SystemGroup } from '../lib/system-groups.js';
-import { accessUserGroupForSetting } from '../access/group-setting.js';
-import { userGroups } from '../store/repos/user-groups.js';
+import { accessGroupSettingValue } from '../access/group-setting.js';
+import { PRIVATE_MESSAGES_DISABLED, REPLACED_POLICY, botCreationPolicy, correspondingPolicy, groupOfReplacedPolicy } from '../lib/realm-group-settings.js';
+import { EDIT_HISTORY_POLICIES, EDIT_HISTORY_POLICY_LEVEL, OWNER_ONLY_GROUP_SETTINGS } from '../lib/realm-policy-groups.js';
 import {
-  POLICY_OF, PRIVATE_MESSAGES_DISABLED, REALM_GROUP_SETTING_LEVELS, REALM_GROUP_SETTING_NAMES, policyOfGroup, realmGroupSetting, type RealmGroupSettingName,
-} from '../lib/realm-group-settings.js';
-import { ID_STORED_REALM_GROUP_SETTINGS, REALM_PERMISSION_SETTINGS, type RealmPermissionSettingName } from '../lib/permission-settings.js';
-import { realmGroupSettingId } from '../access/realm-group-setting.js';
-import { REALM_PERMISSION_SETTING_LEVELS } from '../lib/permission-settings.js';
-import {
-  EDIT_HISTORY_POLICIES, OWNER_ONLY_GROUP_SETTINGS, POLICY_OF_GROUP_SETTING, REPLACED_POLICIES, answeredAtLevel, announcedAtLevel, type ReplacedPolicy,
-} from '../lib/realm-policy-groups.js';
+  REALM_PERMISSION_SETTING_LEVELS, REALM_PERMISSION_SETTING_NAMES, realmPermissionConfig, type RealmPermissionSettingName,
+} from '../lib/permission-settings.js';
+import { realmGroupSettingValueOf, systemGroupIds } from '../access/realm-group-setting.js';
+import { sameGroupSettingValue, type GroupSettingChange, type GroupSettingValue } from '../lib/group-setting-value.js';
+import { previousSettingValueMismatched } from '../errors.js';
 
 export interface RealmUpdateRequest {
   name?: string | undefined;
@@ -43,10 +41,8 @@ export interface RealmUpdateRequest {
   /** "default" (the server's) or a URL (level 212). */
   jitsiServerUrl?: string | undefined;
   stringId?: string | undefined;
-  /** Levels 264-270's group-setting values: a system group's id. */
-  groupSettings?: Partial<Record<RealmGroupSettingName, number | undefined>>;
-  /** The realm group settings of levels 209 and 225, stored by group id. */
-  groupIdSettings?: Partial<Record<RealmPermissionSettingName, number | undefined>>;
+  /** The realm permission settings (levels 209-367): a value, or from level 260 `{new, old}`. */
+  groupSettings?: Partial<Record<RealmPermissionSettingName, GroupSettingChange | undefined>>;
 }
 
 // Zulip's JITSI_SERVER_URL_MAX_LENGTH.
@@ -106,7 +102,7 @@ async function checkRealmUpdate(ctx: AppContext, realm: RealmRow, user: UserRow,
   }
   for (const name of Object.keys(req.settings)) if (OWNER_ONLY_SETTINGS.has(name) && !isOwner) throw mustBeOwner();
   // Zulip checks these with invite_required: owners only.
-  for (const name of OWNER_ONLY_GROUP_SETTINGS) if (req.groupIdSettings?.[name] !== undefined && !isOwner) throw mustBeOwner();
+  for (const name of OWNER_ONLY_GROUP_SETTINGS) if (req.groupSettings?.[name] !== undefined && !isOwner) throw mustBeOwner();
   if (req.messageContentEditLimitSeconds !== undefined) {
     // Before level 138 no limit was 0; that request still means it.
     const raw = req.messageContentEditLimitSeconds;
@@ -132,18 +128,6 @@ async function checkRealmUpdate(ctx: AppContext, realm: RealmRow, user: UserRow,
     if (url !== 'default' && (url.length > JITSI_SERVER_URL_MAX_LENGTH || !isValidUrl(url))) throw badRequest('jitsi_server_url is not an allowed_type');
     wanted.jitsi_server_url = url === 'default' ? null : url;
   }
-  // Levels 264-270 (src/lib/realm-group-settings.ts): stored as the policy replaced, or by group name.
-  if (req.settings.private_message_policy !== undefined) {
-    wanted.direct_message_permission_group = req.settings.private_message_policy === PRIVATE_MESSAGES_DISABLED ? SystemGroup.NOBODY : SystemGroup.EVERYONE;
-  }
-  for (const name of REALM_GROUP_SETTING_NAMES) {
-    const id = req.groupSettings?.[name];
-    if (id === undefined) continue;
-    const group = await accessUserGroupForSetting(ctx.store.db, user, id, name, REALM_PERMISSION_SETTINGS[name]);
-    if (name === 'can_create_public_channel_group' || name === 'can_create_private_channel_group') wanted[POLICY_OF[name]] = policyOfGroup(group.name);
-    else wanted[name] = group.name;
-    if (name === 'direct_message_permission_group') wanted.private_message_policy = group.name === SystemGroup.NOBODY ? PRIVATE_MESSAGES_DISABLED : 1;
-  }
   if (req.stringId !== undefined) {
     if (!isOwner) throw mustBeOwner();
     // Zulip lets only demo organizations change their subdomain; Parley has none.
@@ -152,50 +136,41 @@ async function checkRealmUpdate(ctx: AppContext, realm: RealmRow, user: UserRow,
   return wanted;
 }
 
-/** The realm group settings that change, each group checked as Zulip's access_user_group_for_setting does (only when it differs). */
-async function checkGroupSettings(ctx: AppContext, realm: RealmRow, user: UserRow, req: RealmUpdateRequest): Promise<Array<[RealmPermissionSettingName, number]>> {
-  const out: Array<[RealmPermissionSettingName, number]> = [];
-  for (const name of ID_STORED_REALM_GROUP_SETTINGS) {
-    const id = req.groupIdSettings?.[name];
-    if (id === undefined || id === await realmGroupSettingId(ctx.store.db, realm, name)) continue;
-    await accessUserGroupForSetting(ctx.store.db, user, id, name, REALM_PERMISSION_SETTINGS[name]);
-    out.push([name, id]);
+/**
+ * The realm permission settings that change (Zulip's update_realm): a stale `old` is refused,
+ * a value equal to the current one skipped, the new one checked by access_user_group_for_setting
+ * against the setting's config at this level. An old client's policy parameter
+ * (create_web_public_stream_policy, delete_own_message_policy, ...; private_message_policy)
+ * sets the group its value names, Zulip's migration mapping.
+ */
+async function checkGroupSettings(ctx: AppContext, realm: RealmRow, user: UserRow, req: RealmUpdateRequest,
+  ids: ReadonlyMap<string, number>): Promise<Map<RealmPermissionSettingName, GroupSettingValue>> {
+  const out = new Map<RealmPermissionSettingName, GroupSettingValue>();
+  const current = (name: RealmPermissionSettingName) => out.get(name) ?? realmGroupSettingValueOf(realm, name, ids);
+  for (const name of REALM_PERMISSION_SETTING_NAMES) {
+    const policy = REPLACED_POLICY[name]?.policy;
+    const value = policy === undefined ? undefined : req.settings[policy];
+    if (typeof value !== 'number') continue;
+    const id = ids.get(groupOfReplacedPolicy(REPLACED_POLICY[name]!, value) ?? '');
+    if (id !== undefined && !sameGroupSettingValue(id, current(name))) out.set(name, id);
+  }
+  const pm = req.settings.private_message_policy;
+  if (pm !== undefined) {
+    const id = ids.get(pm === PRIVATE_MESSAGES_DISABLED ? SystemGroup.NOBODY : SystemGroup.EVERYONE);
+    if (id !== undefined && !sameGroupSettingValue(id, current('direct_message_permission_group'))) out.set('direct_message_permission_group', id);
+  }
+  for (const name of REALM_PERMISSION_SETTING_NAMES) {
+    const change = req.groupSettings?.[name];
+    if (change === undefined) continue;
+    const now = realmGroupSettingValueOf(realm, name, ids);
+    if (change.old !== undefined && !sameGroupSettingValue(change.old, now)) throw previousSettingValueMismatched();
+    if (sameGroupSettingValue(change.new, now)) {
+      out.delete(name);
+      continue;
+    }
+    out.set(name, await accessGroupSettingValue(ctx.store.db, user, change.new, name, realmPermissionConfig(name, ctx.config.featureLevel)));
   }
   return out;
-}
-
-/**
- * Levels 299-352 (src/lib/realm-policy-groups.ts): a replaced policy that a client still sends
- * sets its group settings (each a role's system group), unless the request names them itself.
- */
-async function withPolicyGroups(ctx: AppContext, realm: RealmRow, req: RealmUpdateRequest, wanted: Record<string, unknown>): Promise<RealmUpdateRequest> {
-  const given = REPLACED_POLICIES.filter((r) => wanted[r.policy] !== undefined);
-  if (given.length === 0) return req;
-  const ids = await userGroups.systemGroupsByName(ctx.store.db, realm.id);
-  const groupIdSettings = { ...req.groupIdSettings };
-  for (const r of given) {
-    for (const [name, group] of Object.entries(r.groupsOf(wanted[r.policy] as number)) as Array<[RealmPermissionSettingName, string]>) {
-      groupIdSettings[name] ??= ids.get(group)?.id;
-    }
-  }
-  return { ...req, groupIdSettings };
-}
-
-/** The replaced policies whose groups change, stored as what the groups amount to (unless the client sent the policy). */
-async function derivePolicies(ctx: AppContext, realm: RealmRow, changes: Array<[RealmPermissionSettingName, number]>, wanted: Record<string, unknown>): Promise<void> {
-  const touched = new Set(changes.map(([n]) => POLICY_OF_GROUP_SETTING.get(n)).filter((r): r is ReplacedPolicy => r !== undefined));
-  if (touched.size === 0) return;
-  const names = new Map([...(await userGroups.systemGroupsByName(ctx.store.db, realm.id))].map(([n, g]) => [g.id, n]));
-  const after = new Map(changes);
-  for (const r of touched) {
-    if (wanted[r.policy] !== undefined) continue;
-    const groups: Partial<Record<RealmPermissionSettingName, string | null>> = {};
-    for (const g of Object.keys(r.groupsOf(1)) as RealmPermissionSettingName[]) {
-      const value: unknown = after.get(g) ?? await realmGroupSettingId(ctx.store.db, realm, g);
-      groups[g] = typeof value === 'number' ? names.get(value) ?? null : null;
-    }
-    wanted[r.policy] = r.policyOf(groups);
-  }
 }
 
 /**
@@ -206,8 +181,27 @@ async function derivePolicies(ctx: AppContext, realm: RealmRow, changes: Array<[
  */
 export async function updateRealm(ctx: AppContext, realm: RealmRow, user: UserRow, req: RealmUpdateRequest): Promise<Record<string, unknown>> {
   const wanted = await checkRealmUpdate(ctx, realm, user, req);
-  const groupChanges = await checkGroupSettings(ctx, realm, user, await withPolicyGroups(ctx, realm, req, wanted));
-  await derivePolicies(ctx, realm, groupChanges, wanted);
+  const ids = await systemGroupIds(ctx.store.db, realm.id);
+  const groupChanges = await checkGroupSettings(ctx, realm, user, req, ids);
+  // The replaced policies follow their groups (Zulip's get_corresponding_policy_value_for_group_setting).
+  const nameOf = new Map([...ids].map(([n, id]) => [id, n]));
+  for (const [name, value] of groupChanges) {
+    const replaced = REPLACED_POLICY[name];
+    // A policy the client sent stands (wildcard_mention_policy's 4 below level 133).
+    if (replaced && replaced.follows !== false && req.settings[replaced.policy] === undefined) {
+      wanted[replaced.policy] = correspondingPolicy(replaced, typeof value === 'number' ? nameOf.get(value) : undefined);
+    }
+    if (name === 'direct_message_permission_group') wanted.private_message_policy = value === ids.get(SystemGroup.NOBODY) ? PRIVATE_MESSAGES_DISABLED : 1;
+  }
+  // Level 344: bot_creation_policy follows the two bot settings together.
+  if ((groupChanges.has('can_create_bots_group') || groupChanges.has('can_create_write_only_bots_group')) && req.settings.bot_creation_policy === undefined) {
+    const groupOf = (n: 'can_create_bots_group' | 'can_create_write_only_bots_group') => {
+      const value = groupChanges.get(n) ?? realmGroupSettingValueOf(realm, n, ids);
+      // A named or anonymous group counts as allowing the most (undefined), as Zulip's approximations do.
+      return typeof value === 'number' ? nameOf.get(value) ?? undefined : undefined;
+    };
+    wanted.bot_creation_policy = botCreationPolicy(groupOf('can_create_bots_group'), groupOf('can_create_write_only_bots_group'));
+  }
   // Rendered outside the transaction: GET /server_settings shows it as HTML.
   const renderedDescription = req.description === undefined ? undefined
     : (await renderMessage(req.description, await renderContextFor(ctx.store.db, realm, user, req.description))).html;
@@ -231,39 +225,36 @@ export async function updateRealm(ctx: AppContext, realm: RealmRow, user: UserRo
       events.push({ property: 'description', value: req.description });
     }
     for (const [k, v] of changed) own[k] = v;
-    for (const [k, id] of groupChanges) own[k] = id;
-    if (changed.length > 0 || groupChanges.length > 0 || patch.description !== undefined) patch.settings = JSON.stringify(own);
+    for (const [k, value] of groupChanges) own[k] = value;
+    if (changed.length > 0 || groupChanges.size > 0 || patch.description !== undefined) patch.settings = JSON.stringify(own);
     if (Object.keys(patch).length === 0) return data;
     await realms.update(tx.db, realm.id, patch);
 
     const audience = await users.listActiveIdsInRealm(tx.db, realm.id);
     const level = ctx.config.featureLevel;
-    const groupNames: readonly string[] = REALM_GROUP_SETTING_NAMES;
+    // A replaced policy is no longer named from the level that replaced it (Zulip removed it from PATCH and events).
+    const gone = new Set(Object.values(REPLACED_POLICY).filter((p) => level >= p.eventsUntil).map((p) => p.policy as string));
+    // Level 358: message_edit_history_visibility_policy from its level, answered by name;
+    // allow_edit_history answered below it and announced at every level (register keeps it).
+    const historyLevel = level >= EDIT_HISTORY_POLICY_LEVEL;
     for (const [k, v] of changed) {
-      if (groupNames.includes(k)) continue;
+      if (gone.has(k)) continue;
+      if (k === 'message_edit_history_visibility_policy' && !historyLevel) continue;
       const value = presentRealmSetting(k, v, level);
-      // Level 358's policy is answered by name, as Zulip's enum is.
-      const answered = typeof value === 'string' && k !== 'message_edit_history_visibility_policy' ? 'updated' : value;
-      if (answeredAtLevel(k, level)) for (const name of namesAtLevel(k, level)) data[name] = answered;
-      if (announcedAtLevel(k, level)) for (const property of eventNames(k)) events.push({ property, value });
+      const answered = k !== 'message_edit_history_visibility_policy' && typeof value === 'string' ? 'updated' : value;
+      if (!(k === 'allow_edit_history' && historyLevel)) for (const name of namesAtLevel(k, level)) data[name] = answered;
+      for (const property of eventNames(k)) events.push({ property, value });
     }
     for (const e of events) tx.notify({ type: 'realm', op: 'update', property: e.property, value: e.value }, audience, realm.id);
-    // Group settings whose group changed, announced as Zulip's do_change_realm_permission_group_setting does.
-    const after = realmSettings(JSON.stringify(own));
-    const moved = REALM_GROUP_SETTING_NAMES.filter((n) => realmGroupSetting(after, n) !== realmGroupSetting(realmSettings(current.settings), n));
-    if (moved.length > 0) {
-      const ids = await userGroups.systemGroupsByName(tx.db, realm.id);
-      for (const n of moved) {
-        const id = ids.get(realmGroupSetting(after, n))?.id;
-        if (id === undefined) continue;
-        if (level >= REALM_GROUP_SETTING_LEVELS[n]) data[n] = id;
-        tx.notify({ type: 'realm', op: 'update_dict', property: 'default', data: { [n]: id } }, audience, realm.id);
-      }
-    }
-    // Zulip's do_change_realm_permission_group_setting: one update_dict per setting.
-    for (const [k, id] of groupChanges) {
-      if (level >= REALM_PERMISSION_SETTING_LEVELS[k]) data[k] = id;
-      tx.notify({ type: 'realm', op: 'update_dict', property: 'default', data: { [k]: id } }, audience, realm.id);
+    // Zulip's do_change_realm_permission_group_setting: one update_dict per setting, its API value,
+    // from the setting's level. Below it a change by the group's own parameter is still announced
+    // (a client without the setting has no key to update), one by an old policy parameter only
+    // as that policy's realm/update, as before the setting existed.
+    for (const [k, value] of groupChanges) {
+      const known = level >= REALM_PERMISSION_SETTING_LEVELS[k];
+      if (known) data[k] = value;
+      if (!known && req.groupSettings?.[k] === undefined) continue;
+      tx.notify({ type: 'realm', op: 'update_dict', property: 'default', data: { [k]: value } }, audience, realm.id);
     }
     // Before level 150 the answer named the whole message-editing trio whenever one of them changed.
     if (ctx.config.featureLevel < 150 && changed.some(([k]) => (MESSAGE_EDITING_SETTINGS as readonly string[]).includes(k))) {

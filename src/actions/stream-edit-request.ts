@@ -8,7 +8,8 @@ import { STREAM_PERMISSION_SETTINGS } from '../lib/permission-settings.js';
 import { Role, isAdminRole } from '../lib/roles.js';
 import { accessStreamById } from '../access/stream.js';
 import { STREAM_POST_POLICY } from '../lib/stream-post-policy.js';
-import { hasPolicyPermission, webPublicStreamsEnabled } from '../access/realm-policy.js';
+import { webPublicStreamsEnabled } from '../access/realm-policy.js';
+import { hasRealmGroupPermission } from '../access/realm-group-setting.js';
 import {
   doChangeStreamCanRemoveSubscribersGroup, doChangeStreamDescription, doChangeStreamMessageRetentionDays, doChangeStreamPermission, doChangeStreamPostPolicy, doRenameStream,
 } from './stream-update.js';
@@ -89,7 +90,7 @@ async function changePermission(tx: Tx, realm: RealmRow, acting: UserRow, stream
   if (e.isPrivate !== undefined) await accessStreamById(tx.db, acting, stream.id);
   if (e.isWebPublic === true) {
     if (!webPublicStreamsEnabled(realm)) throw badRequest('Web-public streams are not enabled.');
-    if (!hasPolicyPermission(acting, realm, 'create_web_public_stream_policy')) throw insufficientPermission();
+    if (!await hasRealmGroupPermission(tx.db, realm, acting, 'can_create_web_public_channel_group')) throw insufficientPermission();
   }
   return doChangeStreamPermission(tx, stream, { inviteOnly: isPrivate, historyPublicToSubscribers: history, isWebPublic });
 }

@@ -6,8 +6,8 @@ import { subscriptions } from '../store/repos/subscriptions.js';
 import { badRequest, insufficientPermission, mustBeAdmin, streamDoesNotExist, mustBeOwner, tooManySubscriptions } from '../errors.js';
 import { Role, isAdminRole } from '../lib/roles.js';
 import { canSeeStream, canSeeStreamMetadata } from '../access/stream.js';
-import { hasPolicyPermission, webPublicStreamsEnabled } from '../access/realm-policy.js';
-import { realmGroupAllows } from '../access/realm-policy-groups.js';
+import { webPublicStreamsEnabled } from '../access/realm-policy.js';
+import { hasRealmGroupPermission } from '../access/realm-group-setting.js';
 import { checkStreamName, doCreateStream } from './stream-create.js';
 import { doAddSubscriptions, type SubPair } from './subscription-add.js';
 import { accessPrincipals } from '../access/user.js';
@@ -44,15 +44,16 @@ export interface SubscribeResult {
   unauthorized?: string[];
 }
 
-function checkCanCreate(user: UserRow, realm: RealmRow, req: SubscribeRequest): void {
-  if (!hasPolicyPermission(user, realm, req.inviteOnly ? 'create_private_stream_policy' : 'create_public_stream_policy')) {
+async function checkCanCreate(q: Q, user: UserRow, realm: RealmRow, req: SubscribeRequest): Promise<void> {
+  if (!await hasRealmGroupPermission(q, realm, user, req.inviteOnly ? 'can_create_private_channel_group' : 'can_create_public_channel_group')) {
     throw insufficientPermission();
   }
   if (req.isDefaultStream && !isAdminRole(user.role)) throw insufficientPermission();
   if (req.isDefaultStream && req.inviteOnly) throw badRequest('A default stream cannot be private.');
   if (req.isWebPublic) {
     if (!webPublicStreamsEnabled(realm)) throw badRequest('Web-public streams are not enabled.');
-    if (!hasPolicyPermission(user, realm, 'create_web_public_stream_policy')) throw insufficientPermission();
+    // can_create_web_public_channel_group (level 280) replaced create_web_public_stream_policy.
+    if (!await hasRealmGroupPermission(q, realm, user, 'can_create_web_public_channel_group')) throw insufficientPermission();
   }
   if (req.messageRetentionDays !== undefined && user.role !== Role.OWNER) throw mustBeOwner();
 }
@@ -111,7 +112,7 @@ async function subscribeWith(io: SubscribeIo, realm: RealmRow, acting: UserRow, 
   const existing = await streams.listByNames(q, realm.id, [...wanted.values()].map((s) => s.name));
   const existingNames = new Set(existing.map((s) => s.name_lower));
   const missing = [...wanted.values()].filter((s) => !existingNames.has(s.name.toLowerCase()));
-  if (missing.length > 0) checkCanCreate(acting, realm, req);
+  if (missing.length > 0) await checkCanCreate(q, acting, realm, req);
   const actingSubs = await subscriptions.mapActiveOfUser(q, acting.id, existing.map((s) => s.id));
   const authorized: StreamRow[] = [];
   const unauthorized: StreamRow[] = [];
@@ -120,7 +121,7 @@ async function subscribeWith(io: SubscribeIo, realm: RealmRow, acting: UserRow, 
     throw badRequest(`Unable to access stream (${unauthorized[0]!.name}).`);
   }
   // Level 341: can_add_subscribers_group (invite_to_stream_policy is kept equal to it).
-  if (principals.length > 0 && !await realmGroupAllows(q, realm, acting, 'can_add_subscribers_group')) throw insufficientPermission();
+  if (principals.length > 0 && !await hasRealmGroupPermission(q, realm, acting, 'can_add_subscribers_group')) throw insufficientPermission();
   const created: StreamRow[] = [];
   for (let i = 0; i < missing.length; i += CREATE_BATCH) {
     created.push(...await io.write(async (tx) => {

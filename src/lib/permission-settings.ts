@@ -41,51 +41,51 @@ export const GROUP_PERMISSION_SETTINGS = {
 export type PermissionSettingName = keyof typeof STREAM_PERMISSION_SETTINGS | keyof typeof GROUP_PERMISSION_SETTINGS | keyof typeof REALM_PERMISSION_SETTINGS;
 
 /**
- * Realm.REALM_PERMISSION_GROUP_SETTINGS: create_multiuse_invite_group (feature level 209),
- * can_access_all_users_group (225), and the settings of levels 264-270 that replaced policies
- * (src/lib/realm-group-settings.ts). Parley takes system groups only for these, hence
- * require_system_group. Zulip also allows role:members for can_access_all_users_group, which
- * limits what guests see of other users; Parley shows every user to everyone, so it allows
- * only role:everyone (and says so in allowed_system_groups).
+ * Realm.REALM_PERMISSION_GROUP_SETTINGS as Zulip 10 declares them (from feature level 309,
+ * 314 for create_multiuse_invite_group: anonymous groups and named user groups allowed
+ * where no system group is required). Zulip 10 dropped allow_owners_group (level 326): every
+ * setting takes role:owners. Zulip also allows role:members for can_access_all_users_group,
+ * which limits what guests see of other users; Parley shows every user to everyone, so it
+ * allows only role:everyone (and says so in allowed_system_groups).
  */
+const realm = (s: Partial<GroupPermissionSetting> & Pick<GroupPermissionSetting, 'default_group_name'>, idField: string): GroupPermissionSetting =>
+  setting({ allow_owners_group: true, id_field_name: idField, ...s });
 export const REALM_PERMISSION_SETTINGS = {
-  create_multiuse_invite_group: setting({
-    require_system_group: true, allow_internet_group: false, allow_owners_group: false, allow_nobody_group: true, allow_everyone_group: false,
-    default_group_name: SystemGroup.ADMINISTRATORS, id_field_name: 'create_multiuse_invite_group_id',
-  }),
-  can_access_all_users_group: setting({
-    require_system_group: true, allow_internet_group: false, allow_owners_group: false, allow_nobody_group: false, allow_everyone_group: true,
-    default_group_name: SystemGroup.EVERYONE, id_field_name: 'can_access_all_users_group_id', allowed_system_groups: [SystemGroup.EVERYONE],
-  }),
-  can_create_public_channel_group: setting({ require_system_group: true, allow_nobody_group: false, default_group_name: SystemGroup.MEMBERS, id_field_name: 'can_create_public_channel_group_id' }),
-  can_create_private_channel_group: setting({ require_system_group: true, allow_nobody_group: false, default_group_name: SystemGroup.MEMBERS, id_field_name: 'can_create_private_channel_group_id' }),
-  direct_message_initiator_group: setting({ require_system_group: true, allow_owners_group: true, allow_everyone_group: true, default_group_name: SystemGroup.EVERYONE, id_field_name: 'direct_message_initiator_group_id' }),
-  direct_message_permission_group: setting({ require_system_group: true, allow_owners_group: true, allow_everyone_group: true, default_group_name: SystemGroup.EVERYONE, id_field_name: 'direct_message_permission_group_id' }),
-  // Levels 299-363 (src/lib/realm-policy-groups.ts): Zulip 10's configs. Zulip had dropped the
-  // owners restriction by then (level 326), so each allows role:owners.
-  can_create_groups: setting({ allow_owners_group: true, default_group_name: SystemGroup.MEMBERS, id_field_name: 'can_create_groups_id' }),
-  can_manage_all_groups: setting({ allow_owners_group: true, allow_nobody_group: false, default_group_name: SystemGroup.OWNERS, id_field_name: 'can_manage_all_groups_id' }),
-  can_add_custom_emoji_group: setting({ allow_owners_group: true, default_group_name: SystemGroup.MEMBERS, id_field_name: 'can_add_custom_emoji_group_id' }),
-  can_invite_users_group: setting({ allow_owners_group: true, default_group_name: SystemGroup.MEMBERS, id_field_name: 'can_invite_users_group_id' }),
-  can_add_subscribers_group: setting({ allow_owners_group: true, default_group_name: SystemGroup.MEMBERS, id_field_name: 'can_add_subscribers_group_id' }),
-  can_create_bots_group: setting({ allow_owners_group: true, default_group_name: SystemGroup.MEMBERS, id_field_name: 'can_create_bots_group_id' }),
-  can_create_write_only_bots_group: setting({ allow_owners_group: true, default_group_name: SystemGroup.MEMBERS, id_field_name: 'can_create_write_only_bots_group_id' }),
-  can_summarize_topics_group: setting({ allow_owners_group: true, allow_everyone_group: true, default_group_name: SystemGroup.EVERYONE, id_field_name: 'can_summarize_topics_group_id' }),
-  can_mention_many_users_group: setting({ allow_owners_group: true, allow_everyone_group: true, default_group_name: SystemGroup.ADMINISTRATORS, id_field_name: 'can_mention_many_users_group_id' }),
-  can_manage_billing_group: setting({ allow_owners_group: true, allow_nobody_group: false, default_group_name: SystemGroup.ADMINISTRATORS, id_field_name: 'can_manage_billing_group_id' }),
-} as const;
+  create_multiuse_invite_group: realm({ allow_nobody_group: true, default_group_name: SystemGroup.ADMINISTRATORS }, 'create_multiuse_invite_group_id'),
+  can_access_all_users_group: realm({
+    require_system_group: true, allow_nobody_group: false, allow_everyone_group: true, default_group_name: SystemGroup.EVERYONE,
+    allowed_system_groups: [SystemGroup.EVERYONE],
+  }, 'can_access_all_users_group_id'),
+  can_create_public_channel_group: realm({ default_group_name: SystemGroup.MEMBERS }, 'can_create_public_channel_group_id'),
+  can_create_private_channel_group: realm({ default_group_name: SystemGroup.MEMBERS }, 'can_create_private_channel_group_id'),
+  direct_message_initiator_group: realm({ allow_everyone_group: true, default_group_name: SystemGroup.EVERYONE }, 'direct_message_initiator_group_id'),
+  direct_message_permission_group: realm({ allow_everyone_group: true, default_group_name: SystemGroup.EVERYONE }, 'direct_message_permission_group_id'),
+  can_create_web_public_channel_group: realm({
+    require_system_group: true, default_group_name: SystemGroup.OWNERS,
+    allowed_system_groups: [SystemGroup.MODERATORS, SystemGroup.ADMINISTRATORS, SystemGroup.OWNERS, SystemGroup.NOBODY],
+  }, 'can_create_web_public_channel_group_id'),
+  can_delete_any_message_group: realm({ default_group_name: SystemGroup.ADMINISTRATORS }, 'can_delete_any_message_group_id'),
+  can_delete_own_message_group: realm({ allow_everyone_group: true, default_group_name: SystemGroup.EVERYONE }, 'can_delete_own_message_group_id'),
+  can_move_messages_between_channels_group: realm({ default_group_name: SystemGroup.MEMBERS }, 'can_move_messages_between_channels_group_id'),
+  can_move_messages_between_topics_group: realm({ allow_everyone_group: true, default_group_name: SystemGroup.EVERYONE }, 'can_move_messages_between_topics_group_id'),
+  can_resolve_topics_group: realm({ allow_everyone_group: true, default_group_name: SystemGroup.EVERYONE }, 'can_resolve_topics_group_id'),
+  // Levels 299-363 (realmB): can_create_groups before can_manage_all_groups, which decides the
+  // deprecated user_group_edit_policy (src/lib/realm-group-settings.ts).
+  can_create_groups: realm({ default_group_name: SystemGroup.MEMBERS }, 'can_create_groups_id'),
+  can_manage_all_groups: realm({ allow_nobody_group: false, default_group_name: SystemGroup.OWNERS }, 'can_manage_all_groups_id'),
+  can_add_custom_emoji_group: realm({ default_group_name: SystemGroup.MEMBERS }, 'can_add_custom_emoji_group_id'),
+  can_invite_users_group: realm({ default_group_name: SystemGroup.MEMBERS }, 'can_invite_users_group_id'),
+  can_add_subscribers_group: realm({ default_group_name: SystemGroup.MEMBERS }, 'can_add_subscribers_group_id'),
+  can_create_bots_group: realm({ default_group_name: SystemGroup.MEMBERS }, 'can_create_bots_group_id'),
+  can_create_write_only_bots_group: realm({ default_group_name: SystemGroup.MEMBERS }, 'can_create_write_only_bots_group_id'),
+  can_summarize_topics_group: realm({ allow_everyone_group: true, default_group_name: SystemGroup.EVERYONE }, 'can_summarize_topics_group_id'),
+  can_mention_many_users_group: realm({ allow_everyone_group: true, default_group_name: SystemGroup.ADMINISTRATORS }, 'can_mention_many_users_group_id'),
+  can_manage_billing_group: realm({ allow_nobody_group: false, default_group_name: SystemGroup.ADMINISTRATORS }, 'can_manage_billing_group_id'),
+} as const satisfies Record<string, GroupPermissionSetting>;
 export type RealmPermissionSettingName = keyof typeof REALM_PERMISSION_SETTINGS;
+export const REALM_PERMISSION_SETTING_NAMES = Object.keys(REALM_PERMISSION_SETTINGS) as RealmPermissionSettingName[];
 
-/**
- * The realm group settings stored by group id (src/access/realm-group-setting.ts); those of
- * levels 264-270 are stored as the policies they replaced (src/lib/realm-group-settings.ts).
- */
-export const ID_STORED_REALM_GROUP_SETTINGS = ['create_multiuse_invite_group', 'can_access_all_users_group',
-  'can_create_groups', 'can_manage_all_groups', 'can_add_custom_emoji_group', 'can_invite_users_group', 'can_add_subscribers_group',
-  'can_create_bots_group', 'can_create_write_only_bots_group', 'can_summarize_topics_group', 'can_mention_many_users_group',
-  'can_manage_billing_group'] as const satisfies readonly RealmPermissionSettingName[];
-
-/** The feature level that added each realm group setting. */
+/** The feature level that added each realm group setting (register shows `realm_<name>` from it). */
 export const REALM_PERMISSION_SETTING_LEVELS: Record<RealmPermissionSettingName, number> = {
   create_multiuse_invite_group: 209,
   can_access_all_users_group: 225,
@@ -93,6 +93,12 @@ export const REALM_PERMISSION_SETTING_LEVELS: Record<RealmPermissionSettingName,
   can_create_private_channel_group: 266,
   direct_message_initiator_group: 270,
   direct_message_permission_group: 270,
+  can_create_web_public_channel_group: 280,
+  can_delete_any_message_group: 281,
+  can_delete_own_message_group: 291,
+  can_move_messages_between_channels_group: 310,
+  can_move_messages_between_topics_group: 316,
+  can_resolve_topics_group: 367,
   can_create_groups: 299,
   can_manage_all_groups: 299,
   can_add_custom_emoji_group: 307,
@@ -105,6 +111,30 @@ export const REALM_PERMISSION_SETTING_LEVELS: Record<RealmPermissionSettingName,
   can_manage_billing_group: 363,
 };
 
+/** Feature level 309: group-setting values (any named group, anonymous groups) where no system group is required. */
+export const REALM_ANY_GROUP_LEVEL = 309;
+/** Feature level 314: create_multiuse_invite_group becomes a group-setting value. */
+const ANY_GROUP_LEVEL: Partial<Record<RealmPermissionSettingName, number>> = { create_multiuse_invite_group: 314 };
+
+/**
+ * Zulip 9's configs (below level 309), where they differ: Parley took system groups only,
+ * as Zulip 9 did in production; the stream creation settings refused role:nobody,
+ * role:everyone was refused for the invitation links, and role:owners for the channel ones.
+ */
+const ZULIP9: Partial<Record<RealmPermissionSettingName, Partial<GroupPermissionSetting>>> = {
+  create_multiuse_invite_group: { allow_owners_group: false },
+  can_access_all_users_group: { allow_owners_group: false },
+  can_create_public_channel_group: { allow_nobody_group: false, allow_owners_group: false },
+  can_create_private_channel_group: { allow_nobody_group: false, allow_owners_group: false },
+};
+
+/** A realm setting's config as a client of this level knows it. */
+export function realmPermissionConfig(name: RealmPermissionSettingName, featureLevel: number): GroupPermissionSetting {
+  const config: GroupPermissionSetting = REALM_PERMISSION_SETTINGS[name];
+  if (featureLevel >= (ANY_GROUP_LEVEL[name] ?? REALM_ANY_GROUP_LEVEL)) return config;
+  return { ...config, ...ZULIP9[name], require_system_group: true };
+}
+
 /**
  * Register's `server_supported_permission_settings` (feature level 221; Zulip's
  * get_server_supported_permission_settings) for the settings Parley has, as Zulip 9
@@ -113,8 +143,11 @@ export const REALM_PERMISSION_SETTING_LEVELS: Record<RealmPermissionSettingName,
 export function serverSupportedPermissionSettings(featureLevel: number): Record<'realm' | 'stream' | 'group', Record<string, Partial<GroupPermissionSetting>>> {
   const shown = (all: Record<string, GroupPermissionSetting>) => Object.fromEntries(Object.entries(all)
     .filter(([name]) => featureLevel >= (REALM_PERMISSION_SETTING_LEVELS[name as RealmPermissionSettingName] ?? 0)).map(([name, s]) => {
-    const { allowed_system_groups: allowed, ...rest } = s;
-    return [name, featureLevel >= 225 ? { ...rest, allowed_system_groups: allowed } : rest];
+    const { allowed_system_groups: allowed, allow_owners_group: owners, id_field_name: idField, ...rest } = s;
+    // Level 326 dropped allow_owners_group and id_field_name.
+    const old = featureLevel >= 326 ? {} : { allow_owners_group: owners, id_field_name: idField };
+    return [name, { ...rest, ...old, ...(featureLevel >= 225 ? { allowed_system_groups: allowed } : {}) }];
   }));
-  return { realm: shown(REALM_PERMISSION_SETTINGS), stream: shown(STREAM_PERMISSION_SETTINGS), group: shown(GROUP_PERMISSION_SETTINGS) };
+  const realmConfigs = Object.fromEntries(REALM_PERMISSION_SETTING_NAMES.map((n) => [n, realmPermissionConfig(n, featureLevel)]));
+  return { realm: shown(realmConfigs), stream: shown(STREAM_PERMISSION_SETTINGS), group: shown(GROUP_PERMISSION_SETTINGS) };
 }

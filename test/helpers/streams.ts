@@ -1,4 +1,4 @@
-import { REPLACED_POLICIES } from '../../src/lib/realm-policy-groups.js';
+import { REPLACED_POLICY } from '../../src/lib/realm-group-settings.js';
 import type { TestApp, TestUser } from './app.js';
 import { assertOk } from './assert.js';
 import { transact } from '../../src/actions/transaction.js';
@@ -40,8 +40,8 @@ export async function setRealmSettings(t: TestApp, patch: Record<string, unknown
   const row = (await realms.findById(t.app.ctx.store.db, t.realm.id))!;
   const settings = { ...JSON.parse(row.settings), ...patch } as Record<string, unknown>;
   // A replaced policy written directly decides again: the group settings it maps to are
-  // dropped, so they follow the stored policy (src/access/realm-policy-groups.ts).
-  for (const r of REPLACED_POLICIES) if (r.policy in patch) for (const g of Object.keys(r.groupsOf(1))) if (!(g in patch)) delete settings[g];
+  // dropped, so they follow the stored policy (src/lib/realm-group-settings.ts).
+  for (const [g, r] of Object.entries(REPLACED_POLICY)) if (r.policy in patch && !(g in patch)) delete settings[g];
   await realms.update(t.app.ctx.store.db, t.realm.id, { settings: JSON.stringify(settings) });
 }
 

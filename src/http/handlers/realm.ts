@@ -1,20 +1,14 @@
 import { PER_USER_EMAIL_VISIBILITY_LEVEL } from '../../presenters/user.js';
 import { route, type AuthedRequest, type Route } from '../route.js';
-import { Bool, Int, Opt, Str, Type, type ArgsOf } from '../../schemas/params.js';
+import { AnyJson, Bool, Int, Opt, Str, Type, type ArgsOf } from '../../schemas/params.js';
+import { REALM_PERMISSION_SETTING_LEVELS, REALM_PERMISSION_SETTING_NAMES, type RealmPermissionSettingName } from '../../lib/permission-settings.js';
+import { decodeGroupSettingChange } from '../../lib/group-setting-value.js';
 import { undeclaredNames } from '../args.js';
 import { strOrInt } from '../../lib/str-or-int.js';
 import { REALM_SETTING_RULES, MAX_REALM_DESCRIPTION_LENGTH, MAX_REALM_NAME_LENGTH, type RealmSettingName } from '../../lib/realm-setting-rules.js';
 import { SETTING_RULES, type SettingName } from '../../lib/settings-rules.js';
 import { updateRealm } from '../../actions/realm-update.js';
 import { updateRealmUserDefaults } from '../../actions/realm-user-defaults.js';
-import { ID_STORED_REALM_GROUP_SETTINGS, REALM_PERMISSION_SETTING_LEVELS } from '../../lib/permission-settings.js';
-
-/** Levels 299-363's realm group settings (src/lib/realm-policy-groups.ts): a group's id each. */
-const LATER_GROUP_SETTINGS = ID_STORED_REALM_GROUP_SETTINGS.filter((n) => REALM_PERMISSION_SETTING_LEVELS[n] >= 299) as
-  Array<Exclude<(typeof ID_STORED_REALM_GROUP_SETTINGS)[number], 'create_multiuse_invite_group' | 'can_access_all_users_group'>>;
-const laterGroupParam = (n: string) => Opt(Int({ description: `A user group's id (level ${REALM_PERMISSION_SETTING_LEVELS[n as keyof typeof REALM_PERMISSION_SETTING_LEVELS]})` }));
-const LATER_GROUP_PARAMS = Object.fromEntries(LATER_GROUP_SETTINGS.map((n) => [n, laterGroupParam(n)])) as
-  Record<(typeof LATER_GROUP_SETTINGS)[number], ReturnType<typeof laterGroupParam>>;
 
 const paramOf = (kind: string) => (kind === 'bool' ? Opt(Bool()) : kind === 'str' || kind === 'strIn' || kind === 'timeLimit' ? Opt(Str()) : Opt(Int()));
 const ruleParams = <N extends string>(rules: Record<N, { kind: string }>, names: readonly N[] = Object.keys(rules) as N[]) =>
@@ -37,14 +31,10 @@ const REALM_PARAMS = {
   service_update_announcements_stream_id: Opt(Int({ description: 'zulip_update_announcements_stream_id under the spec\'s spelling' })),
   jitsi_server_url: Opt(Str({ description: '"default" (the server\'s) or a URL; JSON-quoted or bare' })),
   string_id: Opt(Str({ maxLength: 40 })),
-  // Levels 264-270: a system group's id (src/lib/realm-group-settings.ts).
-  can_create_public_channel_group: Opt(Int({ description: 'A system group\'s id (level 264)' })),
-  can_create_private_channel_group: Opt(Int({ description: 'A system group\'s id (level 266)' })),
-  direct_message_initiator_group: Opt(Int({ description: 'A system group\'s id (level 270)' })),
-  direct_message_permission_group: Opt(Int({ description: 'A system group\'s id (level 270)' })),
-  create_multiuse_invite_group: Opt(Int({ description: 'The id of a system group whose members may create reusable invitation links (level 209)' })),
-  can_access_all_users_group: Opt(Int({ description: 'The id of the system group whose members see every user: role:everyone only (level 225)' })),
-  ...LATER_GROUP_PARAMS,
+  // The realm permission settings (levels 209-367): a group-setting value, or {new, old} (src/lib/realm-group-settings.ts).
+  ...Object.fromEntries(REALM_PERMISSION_SETTING_NAMES.map((n) => [n, Opt(AnyJson({
+    description: `Feature level ${REALM_PERMISSION_SETTING_LEVELS[n]}: a group's id, or {direct_members, direct_subgroups}, or {new, old}`,
+  }))])) as Record<RealmPermissionSettingName, ReturnType<typeof Opt<ReturnType<typeof AnyJson>>>>,
 };
 type RealmArgs = ArgsOf<typeof REALM_PARAMS>;
 
@@ -99,16 +89,8 @@ export const realmRoutes: Route[] = [
         },
         jitsiServerUrl: jsonOrBareString(r.args.jitsi_server_url),
         stringId: r.args.string_id,
-        groupSettings: {
-          can_create_public_channel_group: r.args.can_create_public_channel_group,
-          can_create_private_channel_group: r.args.can_create_private_channel_group,
-          direct_message_initiator_group: r.args.direct_message_initiator_group,
-          direct_message_permission_group: r.args.direct_message_permission_group,
-        },
-        groupIdSettings: {
-          create_multiuse_invite_group: r.args.create_multiuse_invite_group, can_access_all_users_group: r.args.can_access_all_users_group,
-          ...Object.fromEntries(LATER_GROUP_SETTINGS.map((n) => [n, r.args[n]])),
-        },
+        groupSettings: Object.fromEntries(REALM_PERMISSION_SETTING_NAMES.filter((n) => r.args[n] !== undefined)
+          .map((n) => [n, decodeGroupSettingChange(n, r.args[n])])),
       });
     },
   }),

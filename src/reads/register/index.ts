@@ -1,4 +1,4 @@
-import { realmGroupSettingsState } from './realm-groups.js';
+import { realmGroupSettingsState } from '../../access/realm-group-setting.js';
 import type { Q, RealmRow, UserRow } from '../../store/rows.js';
 import type { Config } from '../../config.js';
 import type { Capabilities } from '../../events/queue.js';
@@ -14,7 +14,7 @@ import { alertWordsOf } from '../alert-words.js';
 import { botsVisibleTo, maxMessageIdOf, ownEntryFixed, realmUserLists } from '../users.js';
 import { defaultStreams, streamsVisibleTo } from '../streams.js';
 import { gatherSubscriptions, mutedTopicsOf, userTopicsOf } from '../subscriptions.js';
-import { profileFieldTypes, ownUserState, realmState } from './realm.js';
+import { profileFieldTypes, ownStreamCreationState, ownUserState, realmState } from './realm.js';
 import { recentPrivateConversations, starredMessageIds, unreadMsgs } from './messages.js';
 import { registerDrafts } from '../drafts.js';
 import { scheduledMessagesOf } from '../scheduled-messages.js';
@@ -22,7 +22,6 @@ import { savedSnippetsOf } from '../saved-snippets.js';
 import { userStatusDict } from '../user-status.js';
 import { mutedUsersOf } from '../muted-users.js';
 import { realmUserGroups } from '../user-groups.js';
-import { userGroups } from '../../store/repos/user-groups.js';
 import { realmProfileFields } from '../profile-fields.js';
 import { incomingWebhookBots } from '../../webhooks/index.js';
 import { legacyRealmFilters, presentLinkifiers, realmLinkifiers } from '../linkifiers.js';
@@ -58,9 +57,7 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
   const want = (t: string) => types.has(t);
   const state: Record<string, unknown> = {};
   if (want('realm')) {
-    // Group-setting values (levels 264-270) are system group ids.
-    const ids = config.featureLevel >= 264 ? new Map([...(await userGroups.systemGroupsByName(db, realm.id))].map(([n, g]) => [n, g.id])) : undefined;
-    Object.assign(state, realmState(config, realm, user, ids), await realmGroupSettingsState(db, config, realm));
+    Object.assign(state, realmState(config, realm, user), await realmGroupSettingsState(db, config.featureLevel, realm), await ownStreamCreationState(db, user, realm));
   }
   if (want('realm_user')) {
     const email = deliveryEmailOpts(user, realm, config.featureLevel);
@@ -71,7 +68,7 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
       // From level 163 a bot's address is everyone's to see (bots' visibility is "everyone").
       ...presentUser(b, { clientGravatar: opts.clientGravatar, showDeliveryEmail: false, emailViewer: email.emailViewer }), is_system_bot: true,
     }));
-    Object.assign(state, ownUserState(user, realm));
+    Object.assign(state, ownUserState(user, realm), await ownStreamCreationState(db, user, realm));
     // Level 341: realm_can_add_subscribers_group says it instead.
     if (config.featureLevel >= 341) delete state.can_subscribe_other_users;
   }

@@ -1,4 +1,5 @@
-import type { RealmRow, UserRow } from '../../store/rows.js';
+import type { Q, RealmRow, UserRow } from '../../store/rows.js';
+import { hasRealmGroupPermission } from '../../access/realm-group-setting.js';
 import { serverSupportedPermissionSettings } from '../../lib/permission-settings.js';
 import type { Config } from '../../config.js';
 import { realmSettings, REALM_SETTING_DEFAULTS, REALM_SETTING_LEVELS } from '../../lib/realm-settings.js';
@@ -15,12 +16,11 @@ import { LONGPOLL_TIMEOUT_SECS } from '../../events/manager.js';
 import { hasPolicyPermission, webPublicStreamsEnabled } from '../../access/realm-policy.js';
 import { namesAtLevel, presentRealmSetting } from '../../lib/realm-setting-names.js';
 import { laterRealmState } from './realm-later.js';
-import { REALM_GROUP_SETTING_LEVELS, REALM_GROUP_SETTING_NAMES, realmGroupSetting } from '../../lib/realm-group-settings.js';
+import { REPLACED_POLICY } from '../../lib/realm-group-settings.js';
 import { SERVER_EMOJI_DATA_DIR, serverEmojiData } from '../../emoji/server-data.js';
-import { REPLACED_POLICIES } from '../../lib/realm-policy-groups.js';
 
 /** register's `realm` state: the organization's settings and the server's limits. */
-export function realmState(config: Config, realm: RealmRow, user: UserRow, systemGroupIds: ReadonlyMap<string, number> = new Map()): Record<string, unknown> {
+export function realmState(config: Config, realm: RealmRow, user: UserRow): Record<string, unknown> {
   const s = realmSettings(realm.settings);
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(REALM_SETTING_DEFAULTS) as Array<keyof typeof s>) {
@@ -32,15 +32,12 @@ export function realmState(config: Config, realm: RealmRow, user: UserRow, syste
   // From feature level 133 there is no stream administrators option (4): Zulip migrated it to
   // administrators (5), which is how Parley has always applied it.
   if (config.featureLevel >= 133 && out.realm_wildcard_mention_policy === WILDCARD_STREAM_ADMINS) out.realm_wildcard_mention_policy = 5;
-  // Levels 264-270: group-setting values (system group ids). realm_create_*_stream_policy stay,
-  // deprecated; private_message_policy is gone from 270, as in Zulip 9.
-  for (const name of REALM_GROUP_SETTING_NAMES) {
-    if (config.featureLevel >= REALM_GROUP_SETTING_LEVELS[name]) out[`realm_${name}`] = systemGroupIds.get(realmGroupSetting(s, name)) ?? null;
-  }
+  // The realm permission settings and the policies they replaced: realmGroupSettingsState
+  // (src/access/realm-group-setting.ts). private_message_policy is gone from 270, as in Zulip 9.
+  for (const replaced of Object.values(REPLACED_POLICY)) delete out[`realm_${replaced.policy}`];
   if (config.featureLevel >= 270) delete out.realm_private_message_policy;
-  // Levels 307-344: the policies replaced by realm group settings leave register (299's and
-  // 352's stay, deprecated: the phone app requires realm_wildcard_mention_policy).
-  for (const r of REPLACED_POLICIES) if (r.registerUntil !== null && config.featureLevel >= r.registerUntil) delete out[`realm_${r.policy}`];
+  // Level 358: an organization that hid edit history before the policy existed hides all of it.
+  if (config.featureLevel >= 358 && !s.allow_edit_history) out.realm_message_edit_history_visibility_policy = 'none';
   Object.assign(out, {
     realm_name: realm.name,
     realm_description: realm.description,
@@ -54,7 +51,6 @@ export function realmState(config: Config, realm: RealmRow, user: UserRow, syste
     realm_default_external_accounts: DEFAULT_EXTERNAL_ACCOUNTS,
     realm_email_auth_enabled: true,
     realm_password_auth_enabled: true,
-    realm_user_group_edit_policy: s.user_group_edit_policy,
     realm_message_retention_days: s.message_retention_days,
     realm_allow_message_editing: s.allow_message_editing,
     max_stream_name_length: MAX_STREAM_NAME_LENGTH,
@@ -137,23 +133,29 @@ export function profileFieldTypes(featureLevel: number): Record<string, { id: nu
   return featureLevel >= 151 ? { ...CUSTOM_PROFILE_FIELD_TYPES, PRONOUNS: { id: 8, name: 'Pronouns' } } : CUSTOM_PROFILE_FIELD_TYPES;
 }
 
+/** What the stream creation settings (group-setting values, levels 264-280) let the registering user do. */
+export async function ownStreamCreationState(q: Q, user: UserRow, realm: RealmRow): Promise<Record<string, boolean>> {
+  const canCreatePublic = await hasRealmGroupPermission(q, realm, user, 'can_create_public_channel_group');
+  const canCreatePrivate = await hasRealmGroupPermission(q, realm, user, 'can_create_private_channel_group');
+  const canCreateWebPublic = webPublicStreamsEnabled(realm) && await hasRealmGroupPermission(q, realm, user, 'can_create_web_public_channel_group');
+  return {
+    can_create_streams: canCreatePublic || canCreatePrivate || canCreateWebPublic,
+    can_create_public_streams: canCreatePublic,
+    can_create_private_streams: canCreatePrivate,
+    can_create_web_public_streams: canCreateWebPublic,
+  };
+}
+
 /** Who the registering user is: sent with both `realm` and `realm_user`, as Zulip does. */
 export function ownUserState(user: UserRow, realm: RealmRow): Record<string, unknown> {
   // What the organization's policies let this user do, as Zulip's has_permission answers.
   const may = (policy: Parameters<typeof hasPolicyPermission>[2]) => hasPolicyPermission(user, realm, policy);
-  const canCreatePublic = may('create_public_stream_policy');
-  const canCreatePrivate = may('create_private_stream_policy');
-  const canCreateWebPublic = webPublicStreamsEnabled(realm) && may('create_web_public_stream_policy');
   return {
     is_admin: isAdminRole(user.role),
     is_owner: user.role === Role.OWNER,
     is_moderator: user.role === Role.MODERATOR,
     is_guest: user.role === Role.GUEST,
     is_billing_admin: user.is_billing_admin === 1,
-    can_create_streams: canCreatePublic || canCreatePrivate || canCreateWebPublic,
-    can_create_public_streams: canCreatePublic,
-    can_create_private_streams: canCreatePrivate,
-    can_create_web_public_streams: canCreateWebPublic,
     can_subscribe_other_users: may('invite_to_stream_policy'),
     can_invite_others_to_realm: user.role <= Role.MEMBER,
     user_id: user.id,

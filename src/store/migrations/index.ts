@@ -38,7 +38,6 @@ import * as m046 from './046-stream-creator.js';
 import * as m047 from './047-delivery-email-index.js';
 import * as m048 from './048-anonymous-group-settings.js';
 import * as m050 from './050-attachment-dimensions.js';
-import * as m052 from './052-realm-policy-groups.js';
 
 /**
  * What a migration runs against: the database of its day, not today's schema type (DB in
@@ -91,5 +90,4 @@ export const migrations: Migration[] = [
   { name: '047-delivery-email-index', up: m047.up },
   { name: '048-anonymous-group-settings', up: m048.up },
   { name: '050-attachment-dimensions', up: m050.up },
-  { name: '052-realm-policy-groups', up: m052.up },
 ];
