@@ -228,3 +228,29 @@ test('358: message_edit_history_visibility_policy; "moves" hides content edits, 
 test('PATCH /realm needs authentication', async () => {
   assert.equal((await t.api('PATCH', '/api/v1/realm', { as: null, params: { can_add_custom_emoji_group: sys['role:members'] } })).status, 401);
 });
+
+test('350: hide_ai_features (a personal setting; Parley has no AI) from its level', async () => {
+  const reg = assertOk(await t.api('POST', '/api/v1/register', { as: ann, params: { fetch_event_types: ['user_settings'] } }));
+  assert.equal((reg.user_settings as Record<string, unknown>).hide_ai_features, false);
+  assertOk(await t.api('PATCH', '/api/v1/settings', { as: ann, params: { hide_ai_features: true } }));
+  const after = assertOk(await t.api('POST', '/api/v1/register', { as: ann, params: { fetch_event_types: ['user_settings'] } }));
+  assert.equal((after.user_settings as Record<string, unknown>).hide_ai_features, true);
+  const oldReg = assertOk(await old.api('POST', '/api/v1/register', { as: old.owner, params: { fetch_event_types: ['user_settings'] } }));
+  assert.ok(!('hide_ai_features' in (oldReg.user_settings as Record<string, unknown>)));
+});
+
+test('363: no is_billing_admin in user objects, register or realm_user events; still there at 122', async () => {
+  const me = assertOk(await t.api('GET', '/api/v1/users/me', { as: ann }));
+  assert.ok(!('is_billing_admin' in me));
+  const members = assertOk(await t.api('GET', '/api/v1/users', { as: ann })).members as Array<Record<string, unknown>>;
+  assert.ok(members.every((u) => !('is_billing_admin' in u)));
+  const reg = await register(t, ann);
+  assert.ok(!('is_billing_admin' in reg));
+  assert.ok((reg.realm_users as Array<Record<string, unknown>>).every((u) => !('is_billing_admin' in u)));
+  log.clear();
+  const newcomer = await t.createUser({ name: 'New Comer' });
+  const added = log.find('realm_user', 'add').map((e) => e.event.person as Record<string, unknown>);
+  assert.ok(added.some((p) => p.user_id === newcomer.id) && added.every((p) => !('is_billing_admin' in p)));
+  assert.equal(assertOk(await old.api('GET', '/api/v1/users/me', { as: old.owner })).is_billing_admin, false);
+  assert.equal((await register(old, old.owner)).is_billing_admin, false);
+});

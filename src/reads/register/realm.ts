@@ -102,6 +102,8 @@ export function realmState(config: Config, realm: RealmRow, user: UserRow): Reco
   if (config.featureLevel >= 273) out.server_thumbnail_formats = [];
   // Level 341: can_add_subscribers_group (realm_can_add_subscribers_group) says it instead.
   if (config.featureLevel >= 341) delete out.can_subscribe_other_users;
+  // Level 363: can_manage_billing_group says it instead.
+  if (config.featureLevel >= 363) delete out.is_billing_admin;
   // Level 350: Parley has no AI summaries.
   if (config.featureLevel >= 350) out.server_can_summarize_topics = false;
   return out;
