@@ -71,9 +71,22 @@ export async function realmGroupSettingsState(q: Q, featureLevel: number, realm:
   for (const name of REALM_PERMISSION_SETTING_NAMES) {
     if (featureLevel >= REALM_PERMISSION_SETTING_LEVELS[name]) out[`realm_${name}`] = realmGroupSettingValueOf(realm, name, ids);
     const replaced = REPLACED_POLICY[name];
-    if (replaced && featureLevel < replaced.registerUntil) out[`realm_${replaced.policy}`] = policyOfSetting(realm, name, ids);
+    if (replaced && featureLevel < replaced.registerUntil) out[`realm_${replaced.policy}`] = deprecatedPolicy(realm, name, ids, featureLevel);
   }
   return out;
+}
+
+/**
+ * A replaced policy as register shows it: derived from the setting, or, where it does not
+ * follow the one setting (src/lib/realm-group-settings.ts), the stored policy, kept in step.
+ * wildcard_mention_policy's stream administrators option (4) is still itself below level 133.
+ */
+function deprecatedPolicy(realm: Pick<RealmRow, 'settings'>, name: RealmPermissionSettingName, ids: ReadonlyMap<string, number>, featureLevel: number): unknown {
+  const replaced = REPLACED_POLICY[name]!;
+  const stored = realmSettings(realm.settings)[replaced.policy];
+  if (replaced.follows === false) return stored;
+  if (replaced.policy === 'wildcard_mention_policy' && featureLevel < 133 && stored === 4) return stored;
+  return policyOfSetting(realm, name, ids);
 }
 
 /** The replaced policy a setting's value corresponds to. */

@@ -1,4 +1,5 @@
-import type { RealmRow, UserRow } from '../store/rows.js';
+import type { Q, RealmRow, UserRow } from '../store/rows.js';
+import { hasRealmGroupPermission } from './realm-group-setting.js';
 import { Role } from '../lib/roles.js';
 import { realmSettings, type RealmSettings } from '../lib/realm-settings.js';
 
@@ -35,23 +36,14 @@ export function webPublicStreamsEnabled(realm: RealmRow): boolean {
 /** Zulip's Realm.WILDCARD_MENTION_THRESHOLD: streams this small allow wildcards to anyone. */
 export const WILDCARD_MENTION_THRESHOLD = 15;
 
-/** Zulip's wildcard_mention_allowed; `subscriberCount` is the stream's, which the send path already holds. */
-export function wildcardMentionAllowed(sender: Pick<UserRow, 'role' | 'date_joined'>, realm: RealmRow, subscriberCount: number,
-  now = Math.floor(Date.now() / 1000)): boolean {
+/**
+ * Zulip's wildcard_mention_allowed; `subscriberCount` is the stream's, which the send path
+ * already holds. Level 352: can_mention_many_users_group decides (wildcard_mention_policy is
+ * kept equal to it); its default, administrators, is answered from the role without a query.
+ */
+export async function wildcardMentionAllowed(q: Q, sender: UserRow, realm: RealmRow, subscriberCount: number): Promise<boolean> {
   if (subscriberCount <= WILDCARD_MENTION_THRESHOLD) return true;
-  const settings = realmSettings(realm.settings);
-  const isAdmin = sender.role <= Role.ADMINISTRATOR;
-  switch (settings.wildcard_mention_policy) {
-    case 6: return false; // nobody
-    case 1: return true; // everyone
-    case 5: return isAdmin; // administrators
-    case 7: return sender.role <= Role.MODERATOR; // administrators and moderators
-    case 4: return isAdmin; // stream administrators: Zulip 5 has none beyond organization administrators
-    case 3: // full members
-      return isAdmin || (sender.role !== Role.GUEST && (now - sender.date_joined) / 86400 >= settings.waiting_period_threshold);
-    case 2: return sender.role !== Role.GUEST; // members
-    default: return false;
-  }
+  return hasRealmGroupPermission(q, realm, sender, 'can_mention_many_users_group');
 }
 
 /** Zulip's check_private_message_policy: when disabled, private messages only go to or come from a bot. */

@@ -1,7 +1,8 @@
 import type { Tx } from './transaction.js';
 import type { RealmRow, UserRow } from '../store/rows.js';
 import type { Config } from '../config.js';
-import { badRequest, botNameInUse, invalidInterfaceType } from '../errors.js';
+import { badRequest, botNameInUse, insufficientPermission, invalidInterfaceType, mustBeAdmin } from '../errors.js';
+import { hasRealmGroupPermission } from '../access/realm-group-setting.js';
 import { BotType } from '../lib/roles.js';
 import { realmEmailDomain } from '../lib/realm-host.js';
 import { generateApiKey } from '../lib/secrets.js';
@@ -30,6 +31,18 @@ export interface NewBot {
   defaultAllPublicStreams?: boolean;
 }
 
+/**
+ * Zulip's check_can_create_bot (level 344; check_bot_creation_policy before it): members of
+ * can_create_bots_group create any bot, those of can_create_write_only_bots_group incoming
+ * webhooks. bot_creation_policy, the older form, is kept equal to the two groups. Zulip 9
+ * refused with OrganizationAdministratorRequiredError, Zulip 10 with Insufficient permission.
+ */
+async function checkCanCreateBot(tx: Tx, realm: RealmRow, user: UserRow, botType: number): Promise<void> {
+  if (await hasRealmGroupPermission(tx.db, realm, user, 'can_create_bots_group')) return;
+  if (botType === BotType.INCOMING_WEBHOOK && await hasRealmGroupPermission(tx.db, realm, user, 'can_create_write_only_bots_group')) return;
+  throw tx.featureLevel >= 344 ? insufficientPermission() : mustBeAdmin();
+}
+
 export async function doCreateBot(tx: Tx, config: Config, realm: RealmRow, owner: UserRow, input: NewBot): Promise<UserRow> {
   const short = input.shortName.trim();
   if (!SHORT_NAME_RE.test(short)) throw badRequest('Bad name or username');
@@ -38,6 +51,7 @@ export async function doCreateBot(tx: Tx, config: Config, realm: RealmRow, owner
   const email = `${local}@${realmEmailDomain(config, realm)}`;
   if (await users.findByEmail(tx.db, realm.id, email)) throw badRequest('Username already in use');
   if (await users.existsActiveWithName(tx.db, realm.id, fullName)) throw botNameInUse();
+  await checkCanCreateBot(tx, realm, owner, input.botType);
   if (!(Object.values(BotType) as number[]).includes(input.botType)) throw badRequest('Invalid bot type');
   const interfaceType = input.interfaceType ?? 1;
   if (!ALLOWED_INTERFACES.includes(interfaceType)) throw invalidInterfaceType();

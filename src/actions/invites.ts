@@ -10,7 +10,6 @@ import {
   noInviteEmails, noInviteStreams, noSuchInvitation, notForGuests,
 } from '../errors.js';
 import { accessStreamById } from '../access/stream.js';
-import { hasPolicyPermission } from '../access/realm-policy.js';
 import { hasRealmGroupPermission } from '../access/realm-group-setting.js';
 import { INVITE_AS_VALUES } from '../lib/invites.js';
 import { isAdminRole, Role } from '../lib/roles.js';
@@ -57,9 +56,10 @@ function newConfirmationKey(): string {
 export const inviteLink = (ctx: AppContext, realm: RealmRow, key: string) => `${realmUri(ctx.config, realm)}/join/${key}/`;
 
 /** Zulip's require_member_or_admin, then can_invite_others_to_realm. */
-function checkCanInvite(realm: RealmRow, user: UserRow): void {
+async function checkCanInvite(q: Q, realm: RealmRow, user: UserRow): Promise<void> {
   if (user.role === Role.GUEST) throw notForGuests();
-  if (!hasPolicyPermission(user, realm, 'invite_to_realm_policy')) throw insufficientPermission();
+  // Level 321: can_invite_users_group (invite_to_realm_policy is kept equal to it).
+  if (!await hasRealmGroupPermission(q, realm, user, 'can_invite_users_group')) throw insufficientPermission();
 }
 
 /** Zulip's check_if_owner_required. */
@@ -102,7 +102,7 @@ const expiryOf = (now: number, minutes: number | null) => (minutes === null ? nu
 export async function doInviteUsers(
   tx: Tx, realm: RealmRow, inviter: UserRow, emails: string[], terms: InviteTerms, featureLevel: number,
 ): Promise<Array<[string, string, boolean]>> {
-  checkCanInvite(realm, inviter);
+  await checkCanInvite(tx.db, realm, inviter);
   if (!INVITE_AS_VALUES.includes(terms.inviteAs)) throw invalidInviteAs();
   checkOwnerRequired(terms.inviteAs, inviter);
   if ((terms.inviteAs === Role.ADMINISTRATOR || terms.inviteAs === Role.MODERATOR) && !isAdminRole(inviter.role)) {

@@ -228,7 +228,7 @@ export async function sendMessageResult(ctx: AppContext, realm: RealmRow, sender
 
   const level = ctx.config.featureLevel;
   const rendered = await renderMessage(content, await renderContextFor(q, realm, sender, content, level));
-  if (stream && rendered.wildcardMentioned && !input.internal && !wildcardMentionAllowed(sender, realm, userIds.length)) {
+  if (stream && rendered.wildcardMentioned && !input.internal && !await wildcardMentionAllowed(q, sender, realm, userIds.length)) {
     throw level >= WILDCARD_ERRORS_LEVEL ? streamWildcardMentionNotAllowed() : wildcardMentionNotAllowed();
   }
   await checkUserGroupMentionAllowed(q, sender, rendered.mentionedGroupIds, level);
@@ -239,7 +239,7 @@ export async function sendMessageResult(ctx: AppContext, realm: RealmRow, sender
     const found = await messages.topicParticipants(q, stream.id, topic.toLowerCase());
     found.add(sender.id);
     topicParticipants = found;
-    if (!input.internal && level >= WILDCARD_ERRORS_LEVEL && !wildcardMentionAllowed(sender, realm, found.size)) throw topicWildcardMentionNotAllowed();
+    if (!input.internal && level >= WILDCARD_ERRORS_LEVEL && !await wildcardMentionAllowed(q, sender, realm, found.size)) throw topicWildcardMentionNotAllowed();
   }
   const values = {
     realm_id: realm.id, sender_id: sender.id, recipient_id: recipientId, stream_id: stream?.id ?? null,

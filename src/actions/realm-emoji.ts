@@ -5,7 +5,7 @@ import { transact } from './transaction.js';
 import type { RealmRow, UserRow } from '../store/rows.js';
 import { realmEmoji } from '../store/repos/realm-emoji.js';
 import { users } from '../store/repos/users.js';
-import { hasPolicyPermission } from '../access/realm-policy.js';
+import { hasRealmGroupPermission } from '../access/realm-group-setting.js';
 import { requireNotGuest } from '../access/user.js';
 import { presentRealmEmojiDict, emojiStillKey, emojiStorageKey } from '../presenters/realm-emoji.js';
 import { processEmoji } from '../uploads/emoji-image.js';
@@ -57,7 +57,8 @@ async function readOneFile(files: AsyncIterable<IncomingFile>): Promise<{ count:
 export async function addRealmEmoji(ctx: AppContext, realm: RealmRow, user: UserRow, rawName: string, files: AsyncIterable<IncomingFile>): Promise<void> {
   requireNotGuest(user);
   const name = checkEmojiName(rawName);
-  if (!hasPolicyPermission(user, realm, 'add_custom_emoji_policy')) throw insufficientPermission();
+  // Level 307: can_add_custom_emoji_group (add_custom_emoji_policy is kept equal to it).
+  if (!await hasRealmGroupPermission(ctx.store.db, realm, user, 'can_add_custom_emoji_group')) throw insufficientPermission();
   if (await realmEmoji.findActiveByName(ctx.store.db, realm.id, name)) throw customEmojiExists();
   const { count, data, tooLarge } = await readOneFile(files);
   if (count !== 1 || !data) throw emojiOneFile();

@@ -20,7 +20,8 @@ import { renderMessage } from '../markdown/bounded.js';
 import { renderContextFor } from '../reads/render-context.js';
 import { SystemGroup } from '../lib/system-groups.js';
 import { accessGroupSettingValue } from '../access/group-setting.js';
-import { PRIVATE_MESSAGES_DISABLED, REPLACED_POLICY, correspondingPolicy, groupOfPolicy } from '../lib/realm-group-settings.js';
+import { PRIVATE_MESSAGES_DISABLED, REPLACED_POLICY, botCreationPolicy, correspondingPolicy, groupOfReplacedPolicy } from '../lib/realm-group-settings.js';
+import { EDIT_HISTORY_POLICIES, EDIT_HISTORY_POLICY_LEVEL, OWNER_ONLY_GROUP_SETTINGS } from '../lib/realm-policy-groups.js';
 import {
   REALM_PERMISSION_SETTING_LEVELS, REALM_PERMISSION_SETTING_NAMES, realmPermissionConfig, type RealmPermissionSettingName,
 } from '../lib/permission-settings.js';
@@ -81,6 +82,14 @@ async function checkRealmUpdate(ctx: AppContext, realm: RealmRow, user: UserRow,
     // from 133 it is stored as what it always meant, so that the answer and the event say 5.
     wanted[name] = name === 'wildcard_mention_policy' && value === WILDCARD_STREAM_ADMINS && ctx.config.featureLevel >= 133 ? 5 : value;
   }
+  // Level 358: the edit history policy, by name; allow_edit_history, its older form, is kept equal to it.
+  const historyPolicy = wanted.message_edit_history_visibility_policy;
+  if (historyPolicy !== undefined) {
+    if (!(EDIT_HISTORY_POLICIES as readonly unknown[]).includes(historyPolicy)) throw badRequest('Invalid message_edit_history_visibility_policy');
+    wanted.allow_edit_history = historyPolicy !== 'none';
+  } else if (wanted.allow_edit_history !== undefined) {
+    wanted.message_edit_history_visibility_policy = wanted.allow_edit_history === true ? 'all' : 'none';
+  }
   if (req.settings.default_language !== undefined && !LANGUAGE_NAMES.has(req.settings.default_language as string)) {
     throw badRequest(`Invalid language '${String(req.settings.default_language)}'`);
   }
@@ -94,8 +103,8 @@ async function checkRealmUpdate(ctx: AppContext, realm: RealmRow, user: UserRow,
     wanted.message_retention_days = parseLimit('message_retention_days', req.messageRetentionDays, { unlimited: -1 });
   }
   for (const name of Object.keys(req.settings)) if (OWNER_ONLY_SETTINGS.has(name) && !isOwner) throw mustBeOwner();
-  // Zulip checks it with invite_to_realm_policy and invite_required: owners only.
-  if (req.groupSettings?.create_multiuse_invite_group !== undefined && !isOwner) throw mustBeOwner();
+  // Zulip checks these with invite_required: owners only.
+  for (const name of OWNER_ONLY_GROUP_SETTINGS) if (req.groupSettings?.[name] !== undefined && !isOwner) throw mustBeOwner();
   if (req.messageContentEditLimitSeconds !== undefined) {
     // Before level 138 no limit was 0; that request still means it.
     const raw = req.messageContentEditLimitSeconds;
@@ -146,7 +155,7 @@ async function checkGroupSettings(ctx: AppContext, realm: RealmRow, user: UserRo
     const policy = REPLACED_POLICY[name]?.policy;
     const value = policy === undefined ? undefined : req.settings[policy];
     if (typeof value !== 'number') continue;
-    const id = ids.get(groupOfPolicy(value) ?? '');
+    const id = ids.get(groupOfReplacedPolicy(REPLACED_POLICY[name]!, value) ?? '');
     if (id !== undefined && !sameGroupSettingValue(id, current(name))) out.set(name, id);
   }
   const pm = req.settings.private_message_policy;
@@ -182,8 +191,20 @@ export async function updateRealm(ctx: AppContext, realm: RealmRow, user: UserRo
   const nameOf = new Map([...ids].map(([n, id]) => [id, n]));
   for (const [name, value] of groupChanges) {
     const replaced = REPLACED_POLICY[name];
-    if (replaced) wanted[replaced.policy] = correspondingPolicy(replaced, typeof value === 'number' ? nameOf.get(value) : undefined);
+    // A policy the client sent stands (wildcard_mention_policy's 4 below level 133).
+    if (replaced && replaced.follows !== false && req.settings[replaced.policy] === undefined) {
+      wanted[replaced.policy] = correspondingPolicy(replaced, typeof value === 'number' ? nameOf.get(value) : undefined);
+    }
     if (name === 'direct_message_permission_group') wanted.private_message_policy = value === ids.get(SystemGroup.NOBODY) ? PRIVATE_MESSAGES_DISABLED : 1;
+  }
+  // Level 344: bot_creation_policy follows the two bot settings together.
+  if ((groupChanges.has('can_create_bots_group') || groupChanges.has('can_create_write_only_bots_group')) && req.settings.bot_creation_policy === undefined) {
+    const groupOf = (n: 'can_create_bots_group' | 'can_create_write_only_bots_group') => {
+      const value = groupChanges.get(n) ?? realmGroupSettingValueOf(realm, n, ids);
+      // A named or anonymous group counts as allowing the most (undefined), as Zulip's approximations do.
+      return typeof value === 'number' ? nameOf.get(value) ?? undefined : undefined;
+    };
+    wanted.bot_creation_policy = botCreationPolicy(groupOf('can_create_bots_group'), groupOf('can_create_write_only_bots_group'));
   }
   // Rendered outside the transaction: GET /server_settings shows it as HTML.
   const renderedDescription = req.description === undefined ? undefined
@@ -217,10 +238,15 @@ export async function updateRealm(ctx: AppContext, realm: RealmRow, user: UserRo
     const level = ctx.config.featureLevel;
     // A replaced policy is no longer named from the level that replaced it (Zulip removed it from PATCH and events).
     const gone = new Set(Object.values(REPLACED_POLICY).filter((p) => level >= p.eventsUntil).map((p) => p.policy as string));
+    // Level 358: message_edit_history_visibility_policy from its level, answered by name;
+    // allow_edit_history answered below it and announced at every level (register keeps it).
+    const historyLevel = level >= EDIT_HISTORY_POLICY_LEVEL;
     for (const [k, v] of changed) {
       if (gone.has(k)) continue;
+      if (k === 'message_edit_history_visibility_policy' && !historyLevel) continue;
       const value = presentRealmSetting(k, v, level);
-      for (const name of namesAtLevel(k, level)) data[name] = typeof value === 'string' ? 'updated' : value;
+      const answered = k !== 'message_edit_history_visibility_policy' && typeof value === 'string' ? 'updated' : value;
+      if (!(k === 'allow_edit_history' && historyLevel)) for (const name of namesAtLevel(k, level)) data[name] = answered;
       for (const property of eventNames(k)) events.push({ property, value });
     }
     for (const e of events) tx.notify({ type: 'realm', op: 'update', property: e.property, value: e.value }, audience, realm.id);

@@ -91,7 +91,7 @@ async function checkScheduled(q: Q, level: number, realm: RealmRow, sender: User
     checked = { type, stream_id: null, recipient: JSON.stringify(ids.length > 0 ? ids : [sender.id]), topic: '' };
   }
   const rendered = await renderMessage(content, await renderContextFor(q, realm, sender, content));
-  if (type === 'stream' && rendered.wildcardMentioned && !wildcardMentionAllowed(sender, realm, audience)) throw wildcardMentionNotAllowed();
+  if (type === 'stream' && rendered.wildcardMentioned && !await wildcardMentionAllowed(q, sender, realm, audience)) throw wildcardMentionNotAllowed();
   return { ...checked, content, rendered_content: rendered.html };
 }
 

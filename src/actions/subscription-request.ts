@@ -6,7 +6,7 @@ import { subscriptions } from '../store/repos/subscriptions.js';
 import { badRequest, insufficientPermission, mustBeAdmin, streamDoesNotExist, mustBeOwner, tooManySubscriptions } from '../errors.js';
 import { Role, isAdminRole } from '../lib/roles.js';
 import { canSeeStream, canSeeStreamMetadata } from '../access/stream.js';
-import { hasPolicyPermission, webPublicStreamsEnabled } from '../access/realm-policy.js';
+import { webPublicStreamsEnabled } from '../access/realm-policy.js';
 import { hasRealmGroupPermission } from '../access/realm-group-setting.js';
 import { checkStreamName, doCreateStream } from './stream-create.js';
 import { doAddSubscriptions, type SubPair } from './subscription-add.js';
@@ -132,9 +132,9 @@ async function subscribeWith(io: SubscribeIo, realm: RealmRow, acting: UserRow, 
   if (unauthorized.length > 0 && req.authorizationErrorsFatal) {
     throw badRequest(`Unable to access stream (${unauthorized[0]!.name}).`);
   }
-  // From level 342 a stream's can_add_subscribers_group (and its channel administrators)
-  // may add others to it whatever the organization's policy.
-  if (principals.length > 0 && !hasPolicyPermission(acting, realm, 'invite_to_stream_policy')) {
+  // Level 341: the organization's can_add_subscribers_group; from level 342 a stream's own
+  // can_add_subscribers_group (and its channel administrators) may add others to it too.
+  if (principals.length > 0 && !await hasRealmGroupPermission(q, realm, acting, 'can_add_subscribers_group')) {
     let allowed = level >= 342 && existing.length > 0 && missing.length === 0;
     for (const s of existing) if (allowed) allowed = await streamGroupGrants(q, acting, s, realm, level, 'others');
     if (!allowed) throw insufficientPermission();

@@ -101,7 +101,7 @@ export async function doCreateUser(tx: Tx, realm: RealmRow, input: CreateUserInp
   } else if (input.streams && input.streams.length > 0) await doAddSubscriptions(tx, input.streams, [user]);
   else await subscribeToDefaultStreams(tx, realm, user);
   await doAddNewUserHistory(tx, current, user);
-  await notifyRealmUser(tx, realm.id, 'add', personForEvent(user), user.delivery_email);
+  await notifyRealmUser(tx, realm.id, 'add', personForEvent(user, tx.featureLevel), user.delivery_email);
   // As Zulip's do_create_user: the role's system group (and role:fullmembers), with their events.
   await doSyncSystemGroups(tx, user);
   queueWelcomeMessage(tx, current, user);

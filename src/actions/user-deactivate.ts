@@ -55,7 +55,7 @@ export async function doReactivateUser(tx: Tx, _realm: RealmRow, target: UserRow
     }
     return;
   }
-  await notifyRealmUser(tx, target.realm_id, 'add', personForEvent(active), target.delivery_email);
+  await notifyRealmUser(tx, target.realm_id, 'add', personForEvent(active, tx.featureLevel), target.delivery_email);
   // As Zulip's do_reactivate_user (notify_created_bot): the whole bot again, as an add.
   if (target.is_bot === 1 && target.is_system_bot !== 1) {
     tx.notify({ type: 'realm_bot', op: 'add', bot: await fullBot(tx, active) }, await botAudience(tx, active), target.realm_id);

@@ -79,6 +79,6 @@ export async function doUpdateDisplayEmail(tx: Tx, user: UserRow, oldVisibility:
   await notifyRealmUser(tx, user.realm_id, 'update', { user_id: user.id, avatar_url: avatarUrl(user, false), avatar_version: user.avatar_version });
 }
 
-export function personForEvent(u: UserRow): WireUser {
-  return presentUser(u, { clientGravatar: false, showDeliveryEmail: false, profileData: {} });
+export function personForEvent(u: UserRow, featureLevel: number): WireUser {
+  return presentUser(u, { clientGravatar: false, showDeliveryEmail: false, profileData: {}, featureLevel });
 }

@@ -16,7 +16,7 @@ const shape = (s: Record<string, Check>): Check => (v) => obj(v) && shapeErrors(
 
 const user = shape({
   user_id: int, email: str, full_name: str, avatar_url: nullable(str), avatar_version: int, date_joined: str, timezone: str,
-  is_active: bool, is_admin: bool, is_owner: bool, is_guest: bool, is_billing_admin: bool, is_bot: bool, bot_type: nullable(int),
+  is_active: bool, is_admin: bool, is_owner: bool, is_guest: bool, 'is_billing_admin?': bool, is_bot: bool, bot_type: nullable(int),
   role: int, 'bot_owner_id?': nullable(int), 'delivery_email?': nullable(str), 'profile_data?': obj,
 });
 const groupValue: Check = (v) => int(v) || (obj(v) && arrayOf(int)((v as Record<string, unknown>).direct_members) && arrayOf(int)((v as Record<string, unknown>).direct_subgroups));

@@ -127,9 +127,18 @@ export const REALM_PERMISSION_SETTINGS = {
   can_move_messages_between_channels_group: realm({ default_group_name: SystemGroup.MEMBERS }, 'can_move_messages_between_channels_group_id'),
   can_move_messages_between_topics_group: realm({ allow_everyone_group: true, default_group_name: SystemGroup.EVERYONE }, 'can_move_messages_between_topics_group_id'),
   can_resolve_topics_group: realm({ allow_everyone_group: true, default_group_name: SystemGroup.EVERYONE }, 'can_resolve_topics_group_id'),
-  // Level 299.
+  // Levels 299-363 (realmB): can_create_groups before can_manage_all_groups, which decides the
+  // deprecated user_group_edit_policy (src/lib/realm-group-settings.ts).
   can_create_groups: realm({ default_group_name: SystemGroup.MEMBERS }, 'can_create_groups_id'),
   can_manage_all_groups: realm({ allow_nobody_group: false, default_group_name: SystemGroup.OWNERS }, 'can_manage_all_groups_id'),
+  can_add_custom_emoji_group: realm({ default_group_name: SystemGroup.MEMBERS }, 'can_add_custom_emoji_group_id'),
+  can_invite_users_group: realm({ default_group_name: SystemGroup.MEMBERS }, 'can_invite_users_group_id'),
+  can_add_subscribers_group: realm({ default_group_name: SystemGroup.MEMBERS }, 'can_add_subscribers_group_id'),
+  can_create_bots_group: realm({ default_group_name: SystemGroup.MEMBERS }, 'can_create_bots_group_id'),
+  can_create_write_only_bots_group: realm({ default_group_name: SystemGroup.MEMBERS }, 'can_create_write_only_bots_group_id'),
+  can_summarize_topics_group: realm({ allow_everyone_group: true, default_group_name: SystemGroup.EVERYONE }, 'can_summarize_topics_group_id'),
+  can_mention_many_users_group: realm({ allow_everyone_group: true, default_group_name: SystemGroup.ADMINISTRATORS }, 'can_mention_many_users_group_id'),
+  can_manage_billing_group: realm({ allow_nobody_group: false, default_group_name: SystemGroup.ADMINISTRATORS }, 'can_manage_billing_group_id'),
 } as const satisfies Record<string, GroupPermissionSetting>;
 export type RealmPermissionSettingName = keyof typeof REALM_PERMISSION_SETTINGS;
 export const REALM_PERMISSION_SETTING_NAMES = Object.keys(REALM_PERMISSION_SETTINGS) as RealmPermissionSettingName[];
@@ -150,6 +159,14 @@ export const REALM_PERMISSION_SETTING_LEVELS: Record<RealmPermissionSettingName,
   can_move_messages_between_channels_group: 310,
   can_move_messages_between_topics_group: 316,
   can_resolve_topics_group: 367,
+  can_add_custom_emoji_group: 307,
+  can_invite_users_group: 321,
+  can_add_subscribers_group: 341,
+  can_create_bots_group: 344,
+  can_create_write_only_bots_group: 344,
+  can_summarize_topics_group: 350,
+  can_mention_many_users_group: 352,
+  can_manage_billing_group: 363,
 };
 
 /** Feature level 309: group-setting values (any named group, anonymous groups) where no system group is required. */

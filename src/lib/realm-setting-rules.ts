@@ -36,6 +36,8 @@ export const REALM_SETTING_RULES = {
   edit_topic_policy: { kind: 'intIn', values: [1, 2, 3, 4, 5, 6] },
   mandatory_topics: bool,
   allow_edit_history: bool,
+  // Level 358: "all", "moves" or "none" (checked by name in the action).
+  message_edit_history_visibility_policy: { kind: 'str' },
   default_language: { kind: 'str' },
   waiting_period_threshold: { kind: 'nonNegativeInt' },
   send_welcome_emails: bool,

@@ -29,6 +29,8 @@ export const REALM_SETTING_DEFAULTS = {
   message_content_edit_limit_seconds: 600 as number | null,
   message_content_delete_limit_seconds: null as number | null,
   allow_edit_history: true,
+  // Level 358 (src/lib/realm-policy-groups.ts): replaces allow_edit_history, kept equal to it (false: "none").
+  message_edit_history_visibility_policy: 'all' as 'all' | 'moves' | 'none',
   enable_spectator_access: false,
   name_changes_disabled: false,
   email_changes_disabled: false,
@@ -80,6 +82,7 @@ export const REALM_SETTING_LEVELS: Readonly<Partial<Record<keyof typeof REALM_SE
   move_messages_between_streams_limit_seconds: 162,
   jitsi_server_url: 212, enable_guest_user_indicator: 216, zulip_update_announcements_stream_id: 242, require_unique_names: 246,
   moderation_request_channel_id: 331, enable_guest_user_dm_warning: 348,
+  message_edit_history_visibility_policy: 358,
 };
 
 export type RealmSettings = typeof REALM_SETTING_DEFAULTS;

@@ -71,6 +71,7 @@ export const SETTING_RULES: Record<SettingName, SettingRule> = {
   web_line_height_percent: { kind: 'int' },
   receives_typing_notifications: bool,
   web_navigate_to_sent_message: bool,
+  hide_ai_features: bool,
   // Zulip's WebChannelView: 1 top topic, 2 channel feed (3 list of topics and 4 top unread topic came later).
   web_channel_default_view: { kind: 'intIn', values: [1, 2] },
   web_animate_image_previews: { kind: 'strIn', values: ['always', 'on_hover', 'never'] },

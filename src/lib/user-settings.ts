@@ -60,6 +60,8 @@ export const USER_SETTING_DEFAULTS = {
   web_line_height_percent: 122,
   receives_typing_notifications: true,
   web_navigate_to_sent_message: true,
+  // Level 350: hide the AI features, of which Parley has none.
+  hide_ai_features: false,
   web_channel_default_view: 1,
   web_animate_image_previews: 'on_hover',
   /** Who may see the user's real address (feature level 163; 1 everyone … 4 nobody, 5 moderators), Zulip's default. */
@@ -92,6 +94,7 @@ export const USER_SETTING_LEVELS: Readonly<Partial<Record<keyof typeof USER_SETT
   web_line_height_percent: 245,
   receives_typing_notifications: 253,
   web_navigate_to_sent_message: 268,
+  hide_ai_features: 350,
   web_channel_default_view: 269,
   web_animate_image_previews: 275,
   email_address_visibility: 163,

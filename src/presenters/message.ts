@@ -85,13 +85,32 @@ export function presentMessage(
   if (m.last_edit_time !== null) {
     if (level >= 365) Object.assign(out, editTimes(m));
     else out.last_edit_timestamp = m.last_edit_time;
-    // An organization that hides edit history hides it from every reader (Zulip's allow_edit_history).
-    if (m.edit_history && realmSettings(opts.realm.settings).allow_edit_history) {
+    // An organization that hides edit history hides it from every reader (Zulip's allow_edit_history;
+    // from level 358 message_edit_history_visibility_policy, whose "moves" shows only moves).
+    const settings = realmSettings(opts.realm.settings);
+    const policy = settings.allow_edit_history ? settings.message_edit_history_visibility_policy : 'none';
+    if (m.edit_history && policy !== 'none') {
       const history = JSON.parse(m.edit_history) as WireEditHistoryEntry[];
       // Level 284 dropped prev_rendered_content_version (stored still, for older levels).
       if (level >= 284) for (const e of history) delete e.prev_rendered_content_version;
-      out.edit_history = opts.allowEmptyTopicName === false ? history.map(emptyTopicsNamed) : history;
+      const shown = policy === 'moves' ? movesOnly(history) : history;
+      out.edit_history = opts.allowEmptyTopicName === false ? shown.map(emptyTopicsNamed) : shown;
     }
+  }
+  return out;
+}
+
+/** "moves" (level 358): content edits left out, a move that also edited keeps only the move. */
+function movesOnly(history: WireEditHistoryEntry[]): WireEditHistoryEntry[] {
+  const out: WireEditHistoryEntry[] = [];
+  for (const entry of history) {
+    if (entry.prev_content === undefined) {
+      out.push(entry);
+      continue;
+    }
+    if (entry.prev_topic === undefined && entry.prev_stream === undefined) continue;
+    const { prev_content: _content, prev_rendered_content: _rendered, prev_rendered_content_version: _version, ...move } = entry;
+    out.push(move);
   }
   return out;
 }

@@ -50,7 +50,12 @@ export interface UserPresentOpts {
    */
   emailViewer?: EmailViewer | undefined;
   profileData?: Record<string, WireProfileValue> | undefined;
+  /** The server's feature level: from 363 user objects have no is_billing_admin (can_manage_billing_group says it). */
+  featureLevel?: number | undefined;
 }
+
+/** Level 363 removed is_billing_admin from user objects. */
+export const BILLING_ADMIN_REMOVED_LEVEL = 363;
 
 
 
@@ -88,6 +93,7 @@ export function presentUser(u: UserRow, opts: UserPresentOpts): WireUser {
     bot_type: u.is_bot === 1 ? u.bot_type : null,
     role: u.role,
   };
+  if ((opts.featureLevel ?? 0) >= BILLING_ADMIN_REMOVED_LEVEL) delete out.is_billing_admin;
   if (u.is_bot === 1) out.bot_owner_id = u.bot_owner_id;
   if (opts.emailViewer) out.delivery_email = canSeeDeliveryEmailOf(opts.emailViewer, u) ? u.delivery_email : null;
   else if (opts.showDeliveryEmail) out.delivery_email = u.delivery_email;

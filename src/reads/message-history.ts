@@ -12,7 +12,9 @@ type Entry = Record<string, unknown>;
  * edit replaced, so the versions are rebuilt walking back from the current one.
  */
 export async function messageHistory(q: Q, realm: RealmRow, viewer: UserRow, messageId: number, allowEmptyTopicName = true): Promise<Entry[]> {
-  if (!realmSettings(realm.settings).allow_edit_history) throw badRequest('Message edit history is disabled in this organization');
+  // Level 358: "none" hides the history (allow_edit_history false before it, kept equal).
+  const policy = realmSettings(realm.settings).message_edit_history_visibility_policy;
+  if (policy === 'none' || !realmSettings(realm.settings).allow_edit_history) throw badRequest('Message edit history is disabled in this organization');
   const { message } = await accessMessage(q, viewer, messageId);
   const stored = message.edit_history ? (JSON.parse(message.edit_history) as Entry[]) : [];
   let content = message.content;
@@ -38,7 +40,26 @@ export async function messageHistory(q: Q, realm: RealmRow, viewer: UserRow, mes
     out.push(version);
   }
   out.push({ content, rendered_content: rendered, timestamp: message.date_sent, topic, user_id: message.sender_id });
+  const shown = policy === 'moves' ? movesOnly(out) : out;
   // Level 334: a client that cannot show the empty topic sees its display name (as Zulip, stream messages only).
-  const named = message.stream_id !== null && !allowEmptyTopicName ? out.map(emptyTopicsNamed) : out;
+  const named = message.stream_id !== null && !allowEmptyTopicName ? shown.map(emptyTopicsNamed) : shown;
   return named.reverse();
+}
+
+/**
+ * Zulip's visible_edit_history_for_message for "moves" (level 358): content edits are left
+ * out; an edit that also moved the message keeps its move without the previous content.
+ */
+function movesOnly(history: Entry[]): Entry[] {
+  const out: Entry[] = [];
+  for (const entry of history) {
+    if ('prev_content' in entry) {
+      if (!('prev_topic' in entry) && !('prev_stream' in entry)) continue;
+      const { prev_content: _c, prev_rendered_content: _r, content_html_diff: _d, ...rest } = entry;
+      out.push(rest);
+    } else {
+      out.push(entry);
+    }
+  }
+  return out;
 }

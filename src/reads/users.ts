@@ -32,11 +32,11 @@ export const maxMessageIdOf = (q: Q, userId: number): Promise<number> =>
  * GET /users/me, serialised: the answer depends only on the user's row and their newest
  * message, so it is made once per change of either.
  */
-export const ownUserAnswer = (db: Q, me: UserRow): Promise<string> => cachedRead(db, (c) => c.meAnswers, me.id, async () => {
+export const ownUserAnswer = (db: Q, me: UserRow, featureLevel: number): Promise<string> => cachedRead(db, (c) => c.meAnswers, me.id, async () => {
   const row = (await users.findById(db, me.id)) ?? me;
   return JSON.stringify({
     result: 'success', msg: '',
-    ...presentUser(row, { clientGravatar: false, showDeliveryEmail: true, profileData: await profileDataOfUser(db, row.id) }),
+    ...presentUser(row, { clientGravatar: false, showDeliveryEmail: true, profileData: await profileDataOfUser(db, row.id), featureLevel }),
     avatar_url: avatarUrl(row, false),
     max_message_id: await maxMessageIdOf(db, me.id),
   });
@@ -49,7 +49,8 @@ export const ownUserAnswer = (db: Q, me: UserRow): Promise<string> => cachedRead
  * email_address_visibility decides per class); the viewer's own entry, whose address they
  * always see, is put right by ownEntryFixed.
  */
-export const realmUserLists = (q: Q, realm: RealmRow, clientGravatar: boolean, email: Pick<UserPresentOpts, 'showDeliveryEmail' | 'emailViewer'>): Promise<RealmUserLists> => {
+export const realmUserLists = (q: Q, realm: RealmRow, clientGravatar: boolean, email: Pick<UserPresentOpts, 'showDeliveryEmail' | 'emailViewer'>,
+  featureLevel: number): Promise<RealmUserLists> => {
   const cls = email.emailViewer?.cls;
   const variant = cls === undefined ? String(email.showDeliveryEmail) : `class:${cls}`;
   return cachedRead(q, (c) => c.realmUserLists, `${realm.id}:${clientGravatar}:${variant}`, async () => {
@@ -57,7 +58,7 @@ export const realmUserLists = (q: Q, realm: RealmRow, clientGravatar: boolean, e
     const data = await profileDataOfRealm(q, realm.id);
     // No viewer id: nobody's entry is the viewer's own in a list shared by a class.
     const emailViewer = cls === undefined ? undefined : { id: -1, cls };
-    const present = (u: UserRow) => presentUser(u, { clientGravatar, showDeliveryEmail: email.showDeliveryEmail, emailViewer, profileData: data.get(u.id) ?? {} });
+    const present = (u: UserRow) => presentUser(u, { clientGravatar, showDeliveryEmail: email.showDeliveryEmail, emailViewer, profileData: data.get(u.id) ?? {}, featureLevel });
     return {
       active: shareSerialization(all.filter((u) => u.is_active === 1).map(present)),
       inactive: shareSerialization(all.filter((u) => u.is_active !== 1).map(present)),

@@ -70,7 +70,8 @@ const userProperties = {
   timezone: Type.String({ description: 'May be the empty string.' }),
   is_active: Type.Boolean(),
   // The role, again, as Zulip's older flags.
-  is_admin: Type.Boolean(), is_owner: Type.Boolean(), is_guest: Type.Boolean(), is_billing_admin: Type.Boolean(),
+  is_admin: Type.Boolean(), is_owner: Type.Boolean(), is_guest: Type.Boolean(),
+  is_billing_admin: Type.Optional(Type.Boolean({ description: 'Removed at feature level 363.' })),
   is_bot: Type.Boolean(),
   bot_type: Nullable(Type.Integer({ description: 'Null for non-bots; an integer for bots.' })),
   role: Type.Integer({ description: 'Organization-level role: 100 owner, 200 administrator, 300 moderator, 400 member, 600 guest.' }),

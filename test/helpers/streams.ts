@@ -1,3 +1,4 @@
+import { REPLACED_POLICY } from '../../src/lib/realm-group-settings.js';
 import type { TestApp, TestUser } from './app.js';
 import { assertOk } from './assert.js';
 import { transact } from '../../src/actions/transaction.js';
@@ -37,7 +38,10 @@ export async function subscribe(t: TestApp, as: TestUser, name: string, params: 
 /** Merges organization settings straight into the realm row (no settings endpoint yet). */
 export async function setRealmSettings(t: TestApp, patch: Record<string, unknown>): Promise<void> {
   const row = (await realms.findById(t.app.ctx.store.db, t.realm.id))!;
-  const settings = { ...JSON.parse(row.settings), ...patch };
+  const settings = { ...JSON.parse(row.settings), ...patch } as Record<string, unknown>;
+  // A replaced policy written directly decides again: the group settings it maps to are
+  // dropped, so they follow the stored policy (src/lib/realm-group-settings.ts).
+  for (const [g, r] of Object.entries(REPLACED_POLICY)) if (r.policy in patch && !(g in patch)) delete settings[g];
   await realms.update(t.app.ctx.store.db, t.realm.id, { settings: JSON.stringify(settings) });
 }
 

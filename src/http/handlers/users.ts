@@ -26,6 +26,7 @@ function presentOpts(r: AuthedRequest<ArgsOf<typeof PRESENT_PARAMS>>) {
     clientGravatar: r.args.client_gravatar,
     ...deliveryEmailOpts(r.user, r.realm, r.ctx.config.featureLevel),
     profileData: r.args.include_custom_profile_fields ? {} : undefined,
+    featureLevel: r.ctx.config.featureLevel,
   };
 }
 
@@ -46,7 +47,7 @@ export const userRoutes: Route[] = [
   }),
   route({
     method: 'GET', path: '/users/me', auth: 'user', summary: 'Get your own user', answer: WireOwnUser,
-    handler: async (r) => new PreSerialized(await ownUserAnswer(r.ctx.store.db, r.user)),
+    handler: async (r) => new PreSerialized(await ownUserAnswer(r.ctx.store.db, r.user, r.ctx.config.featureLevel)),
   }),
   route({
     method: 'DELETE', path: '/users/me', auth: 'user', summary: 'Deactivate your own account', answer: NoAnswer,

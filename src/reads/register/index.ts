@@ -64,14 +64,18 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
   }
   if (want('realm_user')) {
     const email = deliveryEmailOpts(user, realm, config.featureLevel);
-    const lists = await realmUserLists(db, realm, opts.clientGravatar, email);
+    const lists = await realmUserLists(db, realm, opts.clientGravatar, email, config.featureLevel);
     state.realm_users = email.emailViewer ? ownEntryFixed(lists.active, user) : lists.active;
     state.realm_non_active_users = lists.inactive;
     state.cross_realm_bots = (await systemBotsOf(db, realm.id)).map((b) => ({
       // From level 163 a bot's address is everyone's to see (bots' visibility is "everyone").
-      ...presentUser(b, { clientGravatar: opts.clientGravatar, showDeliveryEmail: false, emailViewer: email.emailViewer }), is_system_bot: true,
+      ...presentUser(b, { clientGravatar: opts.clientGravatar, showDeliveryEmail: false, emailViewer: email.emailViewer, featureLevel: config.featureLevel }), is_system_bot: true,
     }));
     Object.assign(state, ownUserState(user, realm), await ownStreamCreationState(db, user, realm));
+    // Level 341: realm_can_add_subscribers_group says it instead.
+    if (config.featureLevel >= 341) delete state.can_subscribe_other_users;
+    // Level 363: can_manage_billing_group says it instead.
+    if (config.featureLevel >= 363) delete state.is_billing_admin;
   }
   if (want('realm_bot')) {
     state.realm_bots = await presentBotsOf(db, await botsVisibleTo(db, user, isAdminRole(user.role)));

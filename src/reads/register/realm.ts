@@ -36,6 +36,8 @@ export function realmState(config: Config, realm: RealmRow, user: UserRow): Reco
   // (src/access/realm-group-setting.ts). private_message_policy is gone from 270, as in Zulip 9.
   for (const replaced of Object.values(REPLACED_POLICY)) delete out[`realm_${replaced.policy}`];
   if (config.featureLevel >= 270) delete out.realm_private_message_policy;
+  // Level 358: an organization that hid edit history before the policy existed hides all of it.
+  if (config.featureLevel >= 358 && !s.allow_edit_history) out.realm_message_edit_history_visibility_policy = 'none';
   Object.assign(out, {
     realm_name: realm.name,
     realm_description: realm.description,
@@ -49,7 +51,6 @@ export function realmState(config: Config, realm: RealmRow, user: UserRow): Reco
     realm_default_external_accounts: DEFAULT_EXTERNAL_ACCOUNTS,
     realm_email_auth_enabled: true,
     realm_password_auth_enabled: true,
-    realm_user_group_edit_policy: s.user_group_edit_policy,
     realm_message_retention_days: s.message_retention_days,
     realm_allow_message_editing: s.allow_message_editing,
     max_stream_name_length: MAX_STREAM_NAME_LENGTH,
@@ -99,6 +100,12 @@ export function realmState(config: Config, realm: RealmRow, user: UserRow): Reco
   if (config.featureLevel >= 221) out.server_supported_permission_settings = serverSupportedPermissionSettings(config.featureLevel);
   // Level 273: the formats the server makes thumbnails in; none, until Parley makes thumbnails.
   if (config.featureLevel >= 273) out.server_thumbnail_formats = [];
+  // Level 341: can_add_subscribers_group (realm_can_add_subscribers_group) says it instead.
+  if (config.featureLevel >= 341) delete out.can_subscribe_other_users;
+  // Level 363: can_manage_billing_group says it instead.
+  if (config.featureLevel >= 363) delete out.is_billing_admin;
+  // Level 350: Parley has no AI summaries.
+  if (config.featureLevel >= 350) out.server_can_summarize_topics = false;
   return out;
 }
 
