@@ -1,3 +1,4 @@
+import { REPLACED_POLICY } from '../../src/lib/realm-group-settings.js';
 import type { TestApp, TestUser } from './app.js';
 import { assertOk } from './assert.js';
 import { transact } from '../../src/actions/transaction.js';
@@ -37,7 +38,11 @@ export async function subscribe(t: TestApp, as: TestUser, name: string, params: 
 /** Merges organization settings straight into the realm row (no settings endpoint yet). */
 export async function setRealmSettings(t: TestApp, patch: Record<string, unknown>): Promise<void> {
   const row = (await realms.findById(t.app.ctx.store.db, t.realm.id))!;
-  const settings = { ...JSON.parse(row.settings), ...patch };
+  const settings = { ...JSON.parse(row.settings), ...patch } as Record<string, unknown>;
+  // A policy written here is what the realm permission setting that replaced it reads
+  // (src/lib/realm-group-settings.ts) once that setting's own stored value is gone.
+  for (const [name, replaced] of Object.entries(REPLACED_POLICY)) if (replaced.policy in patch) delete settings[name];
+  if ('private_message_policy' in patch) delete settings.direct_message_permission_group;
   await realms.update(t.app.ctx.store.db, t.realm.id, { settings: JSON.stringify(settings) });
 }
 
