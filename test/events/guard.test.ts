@@ -417,13 +417,17 @@ test('organization settings: realm update, user settings defaults', async () => 
     'realm_new_stream_announcements_stream_id', 'realm_signup_announcements_stream_id', 'realm_zulip_update_announcements_stream_id',
     'realm_service_update_announcements_stream_id', 'realm_jitsi_server_url', 'realm_enable_guest_user_indicator', 'realm_require_unique_names',
     'realm_message_retention_days', 'realm_message_content_delete_limit_seconds', 'realm_wildcard_mention_policy',
-    'realm_default_code_block_language', 'realm_send_welcome_emails', 'realm_user_settings_defaults'];
+    'realm_default_code_block_language', 'realm_send_welcome_emails', 'realm_user_settings_defaults', 'realm_can_move_messages_between_topics_group'];
   const patch = (params: Record<string, unknown>) => api(t.owner, 'PATCH', '/realm', params);
   await guard('rename the organization', other, patch({ name: 'Guarded Org', description: 'We **guard**.' }), REGISTER, realmKeys);
   const dict = await guard('message editing settings', other, patch({ edit_topic_policy: 2, message_content_edit_limit_seconds: 0 }), REGISTER, realmKeys);
   // No limit: 0 before level 138, null from it.
-  assert.deepEqual(dict.map((e) => `${e.op}:${e.property}=${JSON.stringify(e.value)}`).sort(),
-    ['update:edit_topic_policy=2', `update:message_content_edit_limit_seconds=${FEATURE_LEVEL >= 138 ? 'null' : '0'}`]);
+  // From level 316 edit_topic_policy sets can_move_messages_between_topics_group, announced by update_dict.
+  const shown = (e: (typeof dict)[number]) => (e.op === 'update_dict' ? `update_dict:${Object.keys(e.data as object).join()}` : `${e.op}:${e.property}=${JSON.stringify(e.value)}`);
+  assert.deepEqual(dict.map(shown).sort(), [
+    FEATURE_LEVEL >= 316 ? 'update:message_content_edit_limit_seconds=null' : 'update:edit_topic_policy=2',
+    FEATURE_LEVEL >= 316 ? 'update_dict:can_move_messages_between_topics_group' : `update:message_content_edit_limit_seconds=${FEATURE_LEVEL >= 138 ? 'null' : '0'}`,
+  ]);
   await guard('notifications stream, retention, delete limit, policies', other, patch({
     notifications_stream_id: await streamId('base'), signup_notifications_stream_id: -1, message_retention_days: 30,
     message_content_delete_limit_seconds: 'unlimited', wildcard_mention_policy: 6, default_code_block_language: 'python', send_welcome_emails: true,
@@ -443,6 +447,18 @@ test('organization settings: realm update, user settings defaults', async () => 
   }), REGISTER, groupKeys);
   assert.equal(grouped.filter((e) => e.op === 'update_dict').length, 4);
   await guard('a replaced policy', other, patch({ private_message_policy: 1, create_public_stream_policy: 1 }), REGISTER, groupKeys);
+  // Levels 280-367: any group-setting value (anonymous from 309); the deprecated policies follow.
+  // From 280 register's realm_create_web_public_stream_policy is deprecated and, as in Zulip, no event updates it.
+  const laterKeys = [...groupKeys, 'realm_can_delete_own_message_group', 'realm_delete_own_message_policy', 'realm_can_create_web_public_channel_group',
+    ...(FEATURE_LEVEL >= 280 ? [] : ['realm_create_web_public_stream_policy']), 'realm_can_resolve_topics_group'];
+  await guard('a policy for a group', other, patch({ delete_own_message_policy: 2, create_web_public_stream_policy: 4 }), REGISTER, laterKeys);
+  if (FEATURE_LEVEL >= 309) {
+    await guard('an anonymous group', other, patch({
+      can_delete_own_message_group: JSON.stringify({ direct_members: [other.id], direct_subgroups: [sys.get('role:moderators')] }),
+      can_resolve_topics_group: sys.get('role:members'),
+    }), REGISTER, laterKeys);
+  }
+  await patch({ delete_own_message_policy: 1, create_web_public_stream_policy: 7 })();
   await patch({ create_private_stream_policy: 1, direct_message_initiator_group: sys.get('role:everyone') })();
   await guard('user settings defaults', other, api(t.owner, 'PATCH', '/realm/user_settings_defaults', { enter_sends: true, emojiset: 'twitter' }),
     REGISTER, realmKeys);

@@ -42,6 +42,7 @@ export async function setRealmSettings(t: TestApp, patch: Record<string, unknown
   // A replaced policy written directly decides again: the group settings it maps to are
   // dropped, so they follow the stored policy (src/lib/realm-group-settings.ts).
   for (const [g, r] of Object.entries(REPLACED_POLICY)) if (r.policy in patch && !(g in patch)) delete settings[g];
+  if ('private_message_policy' in patch && !('direct_message_permission_group' in patch)) delete settings.direct_message_permission_group;
   await realms.update(t.app.ctx.store.db, t.realm.id, { settings: JSON.stringify(settings) });
 }
 

@@ -56,17 +56,23 @@ test('PATCH /realm: changes, answers the changed values, tells every active user
 test('PATCH /realm: the message-editing settings are announced one by one (level 150); the answer names all three only before 150', async () => {
   log.clear();
   const body = assertOk(await patch({ edit_topic_policy: 2, allow_message_editing: false }));
-  const changedOnly = { result: 'success', msg: '', allow_message_editing: false, edit_topic_policy: 2 };
+  // From level 316 edit_topic_policy sets can_move_messages_between_topics_group (2: administrators),
+  // which the answer and an update_dict name instead of the policy.
+  const admins = (await t.app.ctx.store.db.selectFrom('user_group').select('id').where('name', '=', 'role:administrators')
+    .where('realm_id', '=', t.owner.row.realm_id).executeTakeFirstOrThrow()).id;
+  const topics = FEATURE_LEVEL >= 316;
+  const changedOnly = { result: 'success', msg: '', allow_message_editing: false, ...(topics ? { can_move_messages_between_topics_group: admins } : { edit_topic_policy: 2 }) };
   assert.deepEqual(body, FEATURE_LEVEL >= 150 ? changedOnly : { ...changedOnly, message_content_edit_limit_seconds: 600 });
-  assert.equal(log.find('realm', 'update_dict').length, 0);
+  assert.equal(log.find('realm', 'update_dict').length, topics ? 1 : 0);
   const updates = log.find('realm', 'update');
   assert.deepEqual(updates.map((e) => e.event).sort((a: any, b: any) => a.property.localeCompare(b.property)), [
     { type: 'realm', op: 'update', property: 'allow_message_editing', value: false },
-    { type: 'realm', op: 'update', property: 'edit_topic_policy', value: 2 },
+    ...(topics ? [] : [{ type: 'realm', op: 'update', property: 'edit_topic_policy', value: 2 }]),
   ]);
   for (const e of updates) assert.deepEqual(sorted(e.userIds), activeHumans());
   const reg = await register(u.member);
-  assert.equal(reg.realm_edit_topic_policy, 2);
+  if (topics) assert.equal(reg.realm_can_move_messages_between_topics_group, admins);
+  else assert.equal(reg.realm_edit_topic_policy, 2);
   assert.equal(reg.realm_allow_message_editing, false);
   log.clear();
   // No limit: null from level 138 (0 before), in the answer and the event.
