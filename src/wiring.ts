@@ -7,6 +7,7 @@ import { setDummyEmailDomain } from './presenters/user.js';
 import { startOutgoingWebhooks } from './outgoing-webhooks/service.js';
 import { sendMessage } from './actions/message-send.js';
 import { startScheduledDelivery } from './actions/scheduled-delivery.js';
+import { startRecentlyActiveRefresh } from './actions/stream-activity.js';
 
 /**
  * Everything a server runs besides answering requests, started explicitly once its
@@ -27,6 +28,7 @@ export function startServices(ctx: AppContext): void {
   ctx.outgoingWebhooks = startOutgoingWebhooks(ctx, (realm, bot, post) => sendMessage(ctx, realm, bot, post));
   // Before the caches' and queues' hooks, so that its shutdown hook (a round finishing its sends) runs while they still serve.
   ctx.scheduledDelivery = startScheduledDelivery(ctx);
+  startRecentlyActiveRefresh(ctx);
   const stopCaches = connectCacheSignal(ctx);
   ctx.shutdownHooks.push(async () => stopCaches());
   // A cluster node's queues move between nodes: the cluster's handover, given to the manager here.
