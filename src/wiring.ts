@@ -8,6 +8,7 @@ import { startOutgoingWebhooks } from './outgoing-webhooks/service.js';
 import { sendMessage } from './actions/message-send.js';
 import { startScheduledDelivery } from './actions/scheduled-delivery.js';
 import { startFullMemberPromotion } from './actions/full-members.js';
+import { startRecentlyActiveRefresh } from './actions/stream-activity.js';
 
 /**
  * Everything a server runs besides answering requests, started explicitly once its
@@ -29,6 +30,7 @@ export function startServices(ctx: AppContext): void {
   // Before the caches' and queues' hooks, so that its shutdown hook (a round finishing its sends) runs while they still serve.
   ctx.scheduledDelivery = startScheduledDelivery(ctx);
   ctx.fullMembers = startFullMemberPromotion(ctx);
+  startRecentlyActiveRefresh(ctx);
   const stopCaches = connectCacheSignal(ctx);
   ctx.shutdownHooks.push(async () => stopCaches());
   // A cluster node's queues move between nodes: the cluster's handover, given to the manager here.

@@ -7,7 +7,7 @@ import { accessGroupSettingValue } from '../access/group-setting.js';
 import { streamSettingConfig } from '../lib/permission-settings.js';
 import { streamSettingValue, type StreamGroupSettingName } from '../lib/stream-group-settings.js';
 import { sameGroupSettingValue } from '../lib/group-setting-value.js';
-import type { StreamGroupSettingChanges } from '../http/handlers/stream-param-parsers.js';
+import type { StreamGroupSettingChanges } from '../lib/stream-group-settings.js';
 import { Role, isAdminRole } from '../lib/roles.js';
 import { accessStreamById } from '../access/stream.js';
 import { STREAM_POST_POLICY } from '../lib/stream-post-policy.js';

@@ -16,7 +16,7 @@ import { STREAM_PERMISSION_SETTINGS, streamSettingConfig } from '../lib/permissi
 import { streamSettingValue, type StreamGroupSettingName } from '../lib/stream-group-settings.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import type { GroupSettingValue } from '../lib/group-setting-value.js';
-import type { StreamGroupSettingChanges } from '../http/handlers/stream-param-parsers.js';
+import type { StreamGroupSettingChanges } from '../lib/stream-group-settings.js';
 import { CAN_REMOVE_SUBSCRIBERS_PARAM_LEVEL } from '../presenters/stream.js';
 import { LIST_LIMITS } from '../lib/limits.js';
 import { doRemoveSubscriptions } from './subscription-remove.js';

@@ -1,5 +1,5 @@
-import type { StreamRow } from '../store/rows.js';
-import type { AnonymousGroup, GroupSettingValue } from './group-setting-value.js';
+import type { StreamRow } from '../rows.js';
+import type { AnonymousGroup, GroupSettingChange, GroupSettingValue } from './group-setting-value.js';
 
 /**
  * Zulip 10's stream permission settings, each a group-setting value stored as JSON text in
@@ -15,6 +15,8 @@ export const STREAM_GROUP_SETTING_LEVELS = {
   can_subscribe_group: 357,
 } as const;
 export type StreamGroupSettingName = keyof typeof STREAM_GROUP_SETTING_LEVELS;
+/** The group settings a stream request gives, decoded (bare values, or on PATCH `{new, old}`). */
+export type StreamGroupSettingChanges = Partial<Record<StreamGroupSettingName, GroupSettingChange>>;
 export const STREAM_GROUP_SETTING_NAMES = Object.keys(STREAM_GROUP_SETTING_LEVELS) as StreamGroupSettingName[];
 
 /** From it, can_remove_subscribers_group may be any group-setting value (before: a system group). */

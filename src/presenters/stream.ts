@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { StreamRow, SubscriptionRow } from '../rows.js';
 import { STREAM_POST_POLICY } from '../lib/stream-post-policy.js';
 import { ARCHIVED_CHANNELS_LEVEL, RECENTLY_ACTIVE_LEVEL, STREAM_GROUP_SETTING_LEVELS, STREAM_GROUP_SETTING_NAMES, streamSettingValue } from '../lib/stream-group-settings.js';
@@ -12,11 +11,8 @@ export function setStreamEmailDomain(domain: string): void {
 }
 
 /** Zulip's form: the name with each run of non-word characters turned into '-', a dot, the token. */
-export function streamEmailAddress(stream: StreamRow, creatorAndSender?: string): string {
+export function streamEmailAddress(stream: StreamRow, token = stream.email_token): string {
   const slug = stream.name.replace(/[^\p{L}\p{N}_]+/gu, '-');
-  // Zulip 10 (level 335) gives each creator and sender a token of its own.
-  const token = creatorAndSender === undefined ? stream.email_token
-    : createHash('sha256').update(`${stream.email_token}:${creatorAndSender}`).digest('hex').slice(0, 32);
   return `${slug}.${token}@${emailDomain}`;
 }
 

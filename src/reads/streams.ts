@@ -47,7 +47,7 @@ export interface StreamListFilter {
 export async function listStreams(q: Q, user: UserRow, f: StreamListFilter): Promise<Array<{ stream: StreamRow; isDefault: boolean }>> {
   const all = [...await realmStreams(q, user.realm_id), ...(f.includeArchived ? await streams.listArchivedByRealm(q, user.realm_id) : [])];
   const defaults = new Set(await streams.listDefaultIds(q, user.realm_id));
-  let chosen: StreamRow[] = [...all];
+  let chosen: StreamRow[];
   if (f.includeAllActive) {
     // Every stream with metadata access (level 356's include_all; all of them for administrators).
     const subs = await subscriptions.mapActiveOfUser(q, user.id, all.map((s) => s.id));

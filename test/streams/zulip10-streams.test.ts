@@ -5,6 +5,7 @@ import { assertError, assertOk } from '../helpers/assert.js';
 import { EventLog } from '../helpers/events.js';
 import { subscribe } from '../helpers/streams.js';
 import { Role } from '../../src/lib/roles.js';
+import { refreshRecentlyActive } from '../../src/actions/stream-activity.js';
 
 // Zulip 10's streams (levels 315-362): archived channels, stream group settings as
 // group-setting values, channel administrators, email address senders, GET /streams' new
@@ -148,8 +149,20 @@ test('333/342/357: can_send_message_group (stream_post_policy follows), can_add_
   assert.equal(old1.is_recently_active, undefined);
 });
 
-test('323: is_recently_active on stream objects', async () => {
+test('323: is_recently_active on stream objects; the daily refresh turns it off after 180 quiet days, with an event', async () => {
   const id = await subscribe(t, member, 'active-one');
+  assert.equal(assertOk(await getStream(t, member, id)).stream.is_recently_active, true);
+  await t.app.ctx.store.db.updateTable('stream').set({ date_created: Math.floor(Date.now() / 1000) - 200 * 86400 }).where('id', '=', id).execute();
+  log.clear();
+  assert.ok(await refreshRecentlyActive(t.app.ctx) >= 1);
+  const ev = log.one('stream', 'update', (e) => e.event.stream_id === id);
+  assert.equal(ev.event.property, 'is_recently_active');
+  assert.equal(ev.event.value, false);
+  assert.ok(ev.userIds.includes(other.id));
+  // Streams are cached: the cache follows the stream table's writes.
+  assert.equal(assertOk(await getStream(t, member, id)).stream.is_recently_active, false);
+  assertOk(await t.api('POST', '/api/v1/messages', { as: member, params: { type: 'stream', to: id, topic: 'x', content: 'back' } }));
+  await refreshRecentlyActive(t.app.ctx);
   assert.equal(assertOk(await getStream(t, member, id)).stream.is_recently_active, true);
 });
 

@@ -3,8 +3,8 @@ import { AnyJson, Dict, Int, IntList, List, OneOf, Opt, Str, StrList, type ArgsO
 import { LIST_LIMITS, MAX_STREAM_DESCRIPTION_LENGTH } from '../../lib/limits.js';
 import { badRequest } from '../../errors.js';
 import { checkStreamDescription } from '../../actions/stream-create.js';
-import { decodeGroupSettingChange, type GroupSettingChange } from '../../lib/group-setting-value.js';
-import { STREAM_GROUP_SETTING_NAMES, type StreamGroupSettingName } from '../../lib/stream-group-settings.js';
+import { decodeGroupSettingChange } from '../../lib/group-setting-value.js';
+import { STREAM_GROUP_SETTING_NAMES, type StreamGroupSettingChanges, type StreamGroupSettingName } from '../../lib/stream-group-settings.js';
 
 /** Streams to subscribe to (or create): `[{"name": ..., "description": ...}]`. */
 export const streamDicts = List(Dict({ name: Str(), description: Opt(Str({ maxLength: MAX_STREAM_DESCRIPTION_LENGTH })) }), LIST_LIMITS.streams);
@@ -23,7 +23,6 @@ export const streamPolicyParams = {
   can_subscribe_group: Opt(AnyJson({ description: 'Feature level 357: group-setting value (PATCH: or {new, old})' })),
 };
 
-export type StreamGroupSettingChanges = Partial<Record<StreamGroupSettingName, GroupSettingChange>>;
 
 /**
  * The stream group settings a request gives (any level accepts them), decoded; a bare value

@@ -1,4 +1,5 @@
 import { allowsEmptyTopic, generalChatToEmpty, topicForClient } from '../../lib/empty-topic.js';
+import { createHash } from 'node:crypto';
 import { CompleteAnswer, done, NoAnswer, pathInt, route, type AuthedRequest, type Route } from '../route.js';
 import { Bool, Default, Int, Opt, Str, Type, type ArgsOf } from '../../schemas/params.js';
 import { WireListedStream, WireStream } from '../../schemas/wire.js';
@@ -125,9 +126,12 @@ export const streamRoutes: Route[] = [
       // As Zulip's get_stream_email_address: the caller, or a bot the caller may administer;
       // each sender its own address (Parley receives no mail: the address is for display).
       const senderId = r.args.sender_id;
-      if (senderId === undefined || senderId === r.user.id) return { email: streamEmailAddress(stream, senderId === undefined ? undefined : `${r.user.id}:${senderId}`) };
+      // Zulip 10 (level 335) gives each creator and sender a token of their own.
+      const tokenFor = (sender: number) => createHash('sha256').update(`${stream.email_token}:${r.user.id}:${sender}`).digest('hex').slice(0, 32);
+      if (senderId === undefined) return { email: streamEmailAddress(stream) };
+      if (senderId === r.user.id) return { email: streamEmailAddress(stream, tokenFor(senderId)) };
       const bot = await accessBotById(db, r.user, senderId);
-      return { email: streamEmailAddress(stream, `${r.user.id}:${bot.id}`) };
+      return { email: streamEmailAddress(stream, tokenFor(bot.id)) };
     },
   }),
   route({

@@ -36,6 +36,20 @@ export const streams = {
   listArchivedByRealm: (q: Q, realmId: number): Promise<StreamRow[]> =>
     q.selectFrom('stream').selectAll().where('realm_id', '=', realmId).where('deactivated', '=', 1).orderBy('id').execute(),
 
+  /**
+   * Active streams whose is_recently_active is to change: created or sent to since `since`
+   * (UNIX seconds), or not; each with its new value.
+   */
+  listRecentlyActiveChanges: async (q: Q, since: number): Promise<Array<{ stream: StreamRow; active: boolean }>> => {
+    const sent = new Set((await q.selectFrom('message').select('stream_id').distinct()
+      .where('stream_id', 'is not', null).where('date_sent', '>=', since).execute()).map((r) => r.stream_id));
+    const all = await q.selectFrom('stream').selectAll().where('deactivated', '=', 0).execute();
+    return all.flatMap((stream) => {
+      const active = stream.date_created >= since || sent.has(stream.id);
+      return active === (stream.is_recently_active === 1) ? [] : [{ stream, active }];
+    });
+  },
+
   listByRealm: (q: Q, realmId: number): Promise<StreamRow[]> =>
     q.selectFrom('stream').selectAll().where('realm_id', '=', realmId).where('deactivated', '=', 0).orderBy('id').execute(),
 
