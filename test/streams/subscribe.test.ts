@@ -5,6 +5,9 @@ import { assertError, assertOk, assertUnauthenticated, sorted } from '../helpers
 import { setRealmSettings, subscribe } from '../helpers/streams.js';
 import { EventLog } from '../helpers/events.js';
 
+// Level 289: the subscribe answer keys users by id, not email.
+const subKey = (u: { id: number; email: string }) => (FEATURE_LEVEL >= 289 ? String(u.id) : u.email);
+
 /** An unknown principal: 400 "No such user" from level 208, 403 UNAUTHORIZED_PRINCIPAL before. */
 function assertUnknownPrincipal(r: ApiResult, principal: string | number): void {
   if (FEATURE_LEVEL >= 208) assertError(r, 'No such user');
@@ -27,12 +30,12 @@ const post = (as: TestUser | null, params: Record<string, unknown>) => t.api('PO
 test('POST /users/me/subscriptions creates a stream and subscribes the caller', async () => {
   log.clear();
   const r = assertOk(await post(member, { subscriptions: [{ name: ' design ', description: 'Pixels *and* more' }] }));
-  assert.deepEqual(r.subscribed, { [member.email]: ['design'] });
+  assert.deepEqual(r.subscribed, { [subKey(member)]: ['design'] });
   assert.deepEqual(r.already_subscribed, {});
   assert.ok(!('unauthorized' in r));
   const again = assertOk(await post(member, { subscriptions: [{ name: 'DESIGN' }] }));
   assert.deepEqual(again.subscribed, {});
-  assert.deepEqual(again.already_subscribed, { [member.email]: ['design'] });
+  assert.deepEqual(again.already_subscribed, { [subKey(member)]: ['design'] });
   const list = assertOk(await t.api('GET', SUBS, { as: member }));
   const sub = list.subscriptions.find((s: any) => s.name === 'design');
   assert.equal(sub.description, 'Pixels *and* more');
@@ -60,8 +63,8 @@ test('POST with principals (ids or emails) subscribes others and tells peers', a
   await subscribe(t, member, 'crew');
   log.clear();
   const r = assertOk(await post(member, { subscriptions: [{ name: 'crew' }], principals: [other.id, member.id] }));
-  assert.deepEqual(r.subscribed, { [other.email]: ['crew'] });
-  assert.deepEqual(r.already_subscribed, { [member.email]: ['crew'] });
+  assert.deepEqual(r.subscribed, { [subKey(other)]: ['crew'] });
+  assert.deepEqual(r.already_subscribed, { [subKey(member)]: ['crew'] });
   const add = log.one('subscription', 'add');
   assert.deepEqual(add.userIds, [other.id]);
   assert.deepEqual((add.event.subscriptions as any[])[0].subscribers, sorted([member.id, other.id]));
@@ -70,14 +73,14 @@ test('POST with principals (ids or emails) subscribes others and tells peers', a
   // Every non-guest except the new subscriber: the guest may not see a public stream's members.
   assert.deepEqual(sorted(peer.userIds), sorted([t.owner.id, admin.id, member.id]));
   const byEmail = assertOk(await post(member, { subscriptions: [{ name: 'crew' }], principals: [admin.email] }));
-  assert.deepEqual(byEmail.subscribed, { [admin.email]: ['crew'] });
+  assert.deepEqual(byEmail.subscribed, { [subKey(admin)]: ['crew'] });
   const members = assertOk(await t.api('GET', SUBS, { as: member, params: { include_subscribers: true } }));
   assert.deepEqual(members.subscriptions.find((s: any) => s.name === 'crew').subscribers, sorted([admin.id, member.id, other.id]));
 });
 
 test('POST creates private and web-public streams with their settings', async () => {
   const r = assertOk(await post(member, { subscriptions: [{ name: 'hush' }], invite_only: true, stream_post_policy: 2 }));
-  assert.deepEqual(r.subscribed, { [member.email]: ['hush'] });
+  assert.deepEqual(r.subscribed, { [subKey(member)]: ['hush'] });
   const s = assertOk(await t.api('GET', SUBS, { as: member })).subscriptions.find((x: any) => x.name === 'hush');
   assert.equal(s.invite_only, true);
   assert.equal(s.history_public_to_subscribers, false);
@@ -143,10 +146,10 @@ test('POST permissions: organization policies, guests and private streams', asyn
   assertError(await post(admin, { subscriptions: [{ name: 'other-secret' }], principals: [member.id] }), 'Unable to access stream (other-secret).');
   const soft = assertOk(await post(member, { subscriptions: [{ name: 'other-secret' }, { name: 'design' }], authorization_errors_fatal: false }));
   assert.deepEqual(soft.unauthorized, ['other-secret']);
-  assert.deepEqual(soft.already_subscribed, { [member.email]: ['design'] });
+  assert.deepEqual(soft.already_subscribed, { [subKey(member)]: ['design'] });
   // A subscriber may add others to a private stream.
   const add = assertOk(await post(other, { subscriptions: [{ name: 'other-secret' }], principals: [member.email] }));
-  assert.deepEqual(add.subscribed, { [member.email]: ['other-secret'] });
+  assert.deepEqual(add.subscribed, { [subKey(member)]: ['other-secret'] });
 });
 
 test('DELETE /users/me/subscriptions: removed, not_removed and missing streams', async () => {
@@ -197,13 +200,13 @@ test('GET /users/me/subscriptions needs authentication and lists only active sub
 test('PATCH /users/me/subscriptions adds and deletes in one request', async () => {
   await subscribe(t, member, 'swap-out');
   const r = assertOk(await t.api('PATCH', SUBS, { as: member, params: { add: [{ name: 'swap-in' }], delete: ['swap-out'] } }));
-  assert.deepEqual(r.subscribed, { [member.email]: ['swap-in'] });
+  assert.deepEqual(r.subscribed, { [subKey(member)]: ['swap-in'] });
   assert.deepEqual(r.already_subscribed, {});
   assert.deepEqual(r.removed, ['swap-out']);
   assert.deepEqual(r.not_removed, []);
   // One half alone still answers both halves' keys, as Zulip's merged views do.
   const addOnly = assertOk(await t.api('PATCH', SUBS, { as: member, params: { add: [{ name: 'swap-out' }] } }));
-  assert.deepEqual([addOnly.subscribed, addOnly.already_subscribed, addOnly.removed, addOnly.not_removed], [{ [member.email]: ['swap-out'] }, {}, [], []]);
+  assert.deepEqual([addOnly.subscribed, addOnly.already_subscribed, addOnly.removed, addOnly.not_removed], [{ [subKey(member)]: ['swap-out'] }, {}, [], []]);
   const deleteOnly = assertOk(await t.api('PATCH', SUBS, { as: member, params: { delete: ['swap-out'] } }));
   assert.deepEqual([deleteOnly.subscribed, deleteOnly.already_subscribed, deleteOnly.removed, deleteOnly.not_removed], [{}, {}, ['swap-out'], []]);
   assertError(await t.api('PATCH', SUBS, { as: member, params: {} }), 'Nothing to do. Specify at least one of "add" or "delete".');

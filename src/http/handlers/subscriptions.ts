@@ -100,6 +100,8 @@ export const subscriptionRoutes: Route[] = [
         if (add.length > 0) {
           Object.assign(out, await doSubscribeRequest(tx, r.realm, r.user, {
             streams: add, inviteOnly: false, isWebPublic: false, authorizationErrorsFatal: true,
+            // Zulip answers through add_subscriptions_backend: its users by id from level 289, as POST's.
+            featureLevel: r.ctx.config.featureLevel,
           }));
         }
         if (del.length > 0) Object.assign(out, await doUnsubscribeRequest(tx, r.user, del, undefined));
