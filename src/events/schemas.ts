@@ -164,7 +164,7 @@ EVENT_SCHEMAS['user_group:remove_members'] = groupMembers;
 EVENT_SCHEMAS['user_group:remove'] = { type: str, op: str, id: int, group_id: int };
 EVENT_SCHEMAS['user_group:add_subgroups'] = { type: str, op: str, id: int, group_id: int, direct_subgroup_ids: arrayOf(int) };
 EVENT_SCHEMAS['user_group:remove_subgroups'] = { type: str, op: str, id: int, group_id: int, direct_subgroup_ids: arrayOf(int) };
-const profileField = shape({ id: int, name: str, type: int, hint: str, field_data: str, order: int, 'display_in_profile_summary?': (v) => v === true, 'required?': bool });
+const profileField = shape({ id: int, name: str, type: int, hint: str, field_data: str, order: int, 'display_in_profile_summary?': (v) => v === true, 'required?': bool, 'editable_by_user?': bool });
 EVENT_SCHEMAS.invites_changed = { type: str, id: int };
 EVENT_SCHEMAS.custom_profile_fields = { type: str, id: int, fields: arrayOf(profileField) };
 EVENT_SCHEMAS['realm:update'] = { type: str, op: str, id: int, property: str, value: any };

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
-import type { UserRow } from '../store/rows.js';
+import type { UserRow } from '../rows.js';
 import { authenticate } from './auth.js';
 import { authenticateSession, SESSION_COOKIE } from './session-auth.js';
 import { maxUploadBodyBytes } from './body-limits.js';
-import { tusUploads } from '../store/repos/tus-uploads.js';
+import { ownTusUpload } from '../reads/tus-uploads.js';
 import { appendTusChunk, createTusUpload, deleteTusUpload } from '../actions/tus-upload.js';
 
 /**
@@ -98,7 +98,7 @@ export async function registerTus(app: FastifyInstance, ctx: AppContext): Promis
     scope.head(`${TUS_PATH}/:id`, async (req, reply) => {
       const user = await withUser(req, reply);
       if (!user) return reply;
-      const upload = await tusUploads.findOwn(ctx.store.db, (req.params as { id: string }).id, user.id);
+      const upload = await ownTusUpload(ctx.store.db, (req.params as { id: string }).id, user.id);
       if (!upload) return reply.status(404).header('tus-resumable', TUS_VERSION).send();
       return reply.status(200).headers({
         'tus-resumable': TUS_VERSION, 'upload-offset': String(upload.received), 'upload-length': String(upload.length), 'cache-control': 'no-store',
@@ -108,7 +108,7 @@ export async function registerTus(app: FastifyInstance, ctx: AppContext): Promis
     scope.patch(`${TUS_PATH}/:id`, async (req, reply) => {
       const user = await withUser(req, reply);
       if (!user) return reply;
-      const upload = await tusUploads.findOwn(ctx.store.db, (req.params as { id: string }).id, user.id);
+      const upload = await ownTusUpload(ctx.store.db, (req.params as { id: string }).id, user.id);
       if (!upload) return refuse(reply, 404, 'upload not found');
       if (req.headers['content-type'] !== OCTET_STREAM) return refuse(reply, 415, `missing or invalid Content-Type header`);
       const offset = intHeader(req.headers['upload-offset']);
@@ -125,7 +125,7 @@ export async function registerTus(app: FastifyInstance, ctx: AppContext): Promis
     scope.delete(`${TUS_PATH}/:id`, async (req, reply) => {
       const user = await withUser(req, reply);
       if (!user) return reply;
-      const upload = await tusUploads.findOwn(ctx.store.db, (req.params as { id: string }).id, user.id);
+      const upload = await ownTusUpload(ctx.store.db, (req.params as { id: string }).id, user.id);
       if (!upload) return refuse(reply, 404, 'upload not found');
       await deleteTusUpload(ctx, upload);
       return reply.status(204).header('tus-resumable', TUS_VERSION).send();

@@ -26,7 +26,8 @@ test('the default organization starts with #general, a default stream with an in
   const reg = assertOk(await t.api('POST', '/api/v1/register', { params: { fetch_event_types: ['realm', 'subscription', 'default_streams', 'realm_user'] } }));
   const general = reg.subscriptions.find((s: any) => s.name === 'general');
   assert.ok(general, 'the owner is subscribed to #general');
-  assert.deepEqual(reg.realm_default_streams.map((s: any) => s.name), ['general']);
+  // Level 330: default streams are ids.
+  assert.deepEqual(FEATURE_LEVEL >= 330 ? reg.realm_default_streams : reg.realm_default_streams.map((s: any) => s.name), FEATURE_LEVEL >= 330 ? [general.stream_id] : ['general']);
   // Level 241 renamed notifications_stream to new_stream_announcements_stream.
   assert.equal(reg[FEATURE_LEVEL >= 241 ? 'realm_new_stream_announcements_stream_id' : 'realm_notifications_stream_id'], general.stream_id);
   assert.deepEqual(reg.cross_realm_bots.map((b: any) => [b.email, b.full_name, b.is_system_bot]),
