@@ -122,6 +122,9 @@ function baselines(): Call[] {
     { method: 'GET', path: '/events', params: { queue_id: queueId, last_event_id: -1, dont_block: true } },
     { method: 'DELETE', path: '/events', params: { queue_id: queueId } },
     { method: 'POST', path: '/typing', params: { type: 'stream', op: 'start', to: [streamId], topic: 'sweep' } },
+    // Levels 351/361: typing while editing, under both names.
+    { method: 'POST', path: '/message_edit_typing', params: { op: 'start', message_id: messageId } },
+    { method: 'POST', path: `/messages/${messageId}/typing`, params: { op: 'stop' } },
     { method: 'PATCH', path: `/messages/${messageId}`, params: { content: 'edited **hello**', topic: 'swept', propagate_mode: 'change_one', send_notification_to_old_thread: false, send_notification_to_new_thread: true } },
     { method: 'PATCH', path: `/messages/${messageId}`, params: { stream_id: doomedId, propagate_mode: 'change_all' } },
     { method: 'GET', path: `/messages/${messageId}/history`, params: {} },

@@ -1,7 +1,7 @@
 import { done, NoAnswer, pathInt, route, type Route } from '../route.js';
 import { Int, IntList, Opt, Str } from '../../schemas/params.js';
 import type { AppContext } from '../../context.js';
-import type { RealmRow, UserRow } from '../../store/rows.js';
+import type { RealmRow, UserRow } from '../../rows.js';
 import { LIST_LIMITS } from '../../lib/limits.js';
 import { writeAlone } from '../../actions/transaction.js';
 import { badRequest, missingArgument } from '../../errors.js';
