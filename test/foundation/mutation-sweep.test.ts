@@ -107,6 +107,8 @@ function baselines(): Call[] {
     { method: 'POST', path: `/user_groups/${groupId}/subgroups`, params: { add: [subGroupId] } },
     { method: 'GET', path: `/user_groups/${groupId}/subgroups`, params: { direct_subgroup_only: true } },
     { method: 'POST', path: `/user_groups/${groupId}/subgroups`, params: { delete: [subGroupId] } },
+    // Level 290: the subgroup, in use no more, is deactivated.
+    { method: 'POST', path: `/user_groups/${subGroupId}/deactivate`, params: {} },
     { method: 'DELETE', path: `/user_groups/${groupId}`, params: {} },
     { method: 'GET', path: '/realm/profile_fields', params: {} },
     // Before any other field exists: the order must list them all.

@@ -48,7 +48,10 @@ test('create: the group with its members, an add event to everyone, in GET and r
   const group = await groupNamed('support');
   // Level 198: who may mention it, everyone by default.
   const mention = FEATURE_LEVEL >= 198 ? { can_mention_group: (await groupNamed('role:everyone')).id } : {};
-  assert.deepEqual(group, { id: group.id, name: 'support', description: 'The support team', members: sorted([alice.id, bob.id]), direct_subgroup_ids: [], is_system_group: false, ...mention });
+  // Levels 283-324 add Zulip 10's settings and 290/292 deactivated, creator_id, date_created (test/realm/user-groups-zulip10.test.ts).
+  const zulip10 = FEATURE_LEVEL >= 283 ? Object.fromEntries(Object.entries(group).filter(([k]) => !['id', 'name', 'description', 'members', 'direct_subgroup_ids', 'is_system_group', 'can_mention_group'].includes(k))) : {};
+  if (FEATURE_LEVEL >= 292) assert.equal(group.creator_id, alice.id);
+  assert.deepEqual(group, { id: group.id, name: 'support', description: 'The support team', members: sorted([alice.id, bob.id]), direct_subgroup_ids: [], is_system_group: false, ...mention, ...zulip10 });
   assert.deepEqual(event, { type: 'user_group', op: 'add', group });
   assert.deepEqual(sorted(userIds), everyone());
   const reg = assertOk(await call('POST', '/register', guest, { fetch_event_types: ['realm_user_groups'] }));
@@ -118,8 +121,10 @@ test('members: add and delete, their events, and Zulip\'s errors', async () => {
   assertOk(await call('POST', `/user_groups/${id}/members`, bob, { add: [alice.id], delete: [bot.id] }));
   assert.deepEqual(log.find('user_group').map((e) => e.event.op), ['add_members', 'remove_members']);
 
-  assertError(await call('POST', `/user_groups/${id}/members`, bob, {}), 'Nothing to do. Specify at least one of "add" or "delete".');
-  assertError(await call('POST', `/user_groups/${id}/members`, bob, { add: [], delete: [] }), 'Nothing to do. Specify at least one of "add" or "delete".');
+  // Level 311 names the subgroup lists too.
+  const nothing = FEATURE_LEVEL >= 311 ? 'Nothing to do. Specify at least one of "add", "delete", "add_subgroups" or "delete_subgroups".' : 'Nothing to do. Specify at least one of "add" or "delete".';
+  assertError(await call('POST', `/user_groups/${id}/members`, bob, {}), nothing);
+  assertError(await call('POST', `/user_groups/${id}/members`, bob, { add: [], delete: [] }), nothing);
   assertError(await call('POST', `/user_groups/${id}/members`, bob, { add: [carol.id] }), `User ${carol.id} is already a member of this group`);
   assertError(await call('POST', `/user_groups/${id}/members`, bob, { delete: [bob.id] }), `There is no member '${bob.id}' in this user group`);
   assertError(await call('POST', `/user_groups/${id}/members`, bob, { add: [99999] }), 'Invalid user ID: 99999');
