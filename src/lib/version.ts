@@ -12,7 +12,7 @@ export const SPEC_FEATURE_LEVEL = 122;
  * The highest level Parley implements completely: every entry of Zulip's API changelog from
  * 123 up to it (docs/api-changelog.md). Raised only when the next level's entries are all done.
  */
-export const LATEST_FEATURE_LEVEL = 277;
+export const LATEST_FEATURE_LEVEL = 371;
 
 /** Zulip's releases by the feature level each shipped with (api_docs/changelog.md). */
 const RELEASES: ReadonlyArray<readonly [level: number, version: string]> = [
