@@ -7,6 +7,7 @@ import { realmSettings } from '../lib/realm-settings.js';
 import { Role } from '../lib/roles.js';
 import { SystemGroup } from '../lib/system-groups.js';
 import { nowSeconds } from '../lib/time.js';
+import { serialRounds } from '../lib/serial-rounds.js';
 import { notifySystemGroup } from './system-groups.js';
 
 /**
@@ -52,7 +53,6 @@ export interface FullMemberPromotion {
  * roll back, and its next round finds nothing due.
  */
 export function startFullMemberPromotion(ctx: AppContext): FullMemberPromotion {
-  let running: Promise<number> | undefined;
   const round = async (now: number): Promise<number> => {
     let promoted = 0;
     for (const realm of await realms.list(ctx.store.db)) {
@@ -65,17 +65,10 @@ export function startFullMemberPromotion(ctx: AppContext): FullMemberPromotion {
     }
     return promoted;
   };
-  const promoteDue = async (now = nowSeconds()): Promise<number> => {
-    while (running) await running.catch(() => 0);
-    running = round(now);
-    try {
-      return await running;
-    } finally {
-      running = undefined;
-    }
-  };
+  const rounds = serialRounds(round);
+  const promoteDue = (now = nowSeconds()): Promise<number> => rounds.run(now);
   const tick = () => {
-    if (!running) promoteDue().catch((err: unknown) => ctx.log.error({ err }, 'full member promotion round failed'));
+    if (!rounds.busy()) promoteDue().catch((err: unknown) => ctx.log.error({ err }, 'full member promotion round failed'));
   };
   const timer = setInterval(tick, EVERY_MS);
   timer.unref();
@@ -84,7 +77,7 @@ export function startFullMemberPromotion(ctx: AppContext): FullMemberPromotion {
   ctx.shutdownHooks.push(async () => {
     clearInterval(timer);
     clearTimeout(first);
-    await running?.catch(() => 0);
+    await rounds.settled();
   });
   return { promoteDue };
 }

@@ -2,6 +2,7 @@ import type { AppContext } from '../context.js';
 import { scheduledMessages } from '../store/repos/scheduled-messages.js';
 import { deliverScheduledMessage } from './scheduled-messages.js';
 import { nowSeconds } from '../lib/time.js';
+import { serialRounds } from '../lib/serial-rounds.js';
 
 /** How often each node looks for due scheduled messages. */
 const POLL_MS = 1000;
@@ -25,7 +26,6 @@ export interface ScheduledDelivery {
  * transaction as the message (store/message-batch.ts), so each is sent exactly once.
  */
 export function startScheduledDelivery(ctx: AppContext): ScheduledDelivery {
-  let running: Promise<number> | undefined;
   let stopped = false;
   const round = async (now: number): Promise<number> => {
     let tried = 0;
@@ -43,25 +43,17 @@ export function startScheduledDelivery(ctx: AppContext): ScheduledDelivery {
       if (due.length < BATCH || leased === 0) return tried;
     }
   };
-  const deliverDue = async (now = nowSeconds()): Promise<number> => {
-    // One round at a time on a node; a call during one waits for it and then looks again.
-    while (running) await running.catch(() => 0);
-    running = round(now);
-    try {
-      return await running;
-    } finally {
-      running = undefined;
-    }
-  };
+  const rounds = serialRounds(round);
+  const deliverDue = (now = nowSeconds()): Promise<number> => rounds.run(now);
   const timer = setInterval(() => {
-    if (running || stopped) return;
+    if (rounds.busy() || stopped) return;
     deliverDue().catch((err: unknown) => ctx.log.error({ err }, 'scheduled message delivery round failed'));
   }, POLL_MS);
   timer.unref();
   ctx.shutdownHooks.push(async () => {
     stopped = true;
     clearInterval(timer);
-    await running?.catch(() => 0);
+    await rounds.settled();
   });
   return { deliverDue };
 }
