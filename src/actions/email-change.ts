@@ -21,6 +21,11 @@ export async function checkEmailChange(q: Q, realm: RealmRow, user: UserRow, new
   if (realmSettings(realm.settings).email_changes_disabled && !isAdminRole(user.role)) {
     throw badRequest('Email address changes are disabled in this organization.');
   }
+  await checkNewAddress(q, realm, newEmail);
+}
+
+/** A valid address that no other account of the organization holds, as its real or stand-in address. */
+export async function checkNewAddress(q: Q, realm: RealmRow, newEmail: string): Promise<void> {
   try {
     checkEmail(newEmail);
   } catch {
@@ -71,28 +76,37 @@ export async function confirmEmailChange(ctx: AppContext, token: string): Promis
     if (!user || !realm || user.is_active !== 1 || realm.deactivated === 1 || user.delivery_email !== change.old_email) return { ok: false };
     if (!(await emailChanges.confirm(tx.db, change.id))) return { ok: false };
     await checkEmailChange(tx.db, realm, user, change.new_email);
-    // From feature level 163 the API `email` follows only a visible address (Zulip's do_change_user_delivery_email).
-    const shown = tx.featureLevel < PER_USER_EMAIL_VISIBILITY_LEVEL || emailVisibilityOf(user) === 1;
-    await users.update(tx.db, user.id, shown
-      ? { email: change.new_email, email_lower: change.new_email.toLowerCase(), delivery_email: change.new_email }
-      : { delivery_email: change.new_email });
-    if (shown) await notifyRealmUser(tx, realm.id, 'update', { user_id: user.id, new_email: change.new_email });
-    // The private address goes only to those who may see it; a gravatar follows the address.
-    const viewers = await users.listByIds(tx.db, await users.listActiveIdsInRealm(tx.db, realm.id));
-    // From feature level 163 the user's own email_address_visibility decides (Zulip's can_access_delivery_email).
-    const sees = tx.featureLevel >= PER_USER_EMAIL_VISIBILITY_LEVEL
-      ? (v: UserRow) => canSeeDeliveryEmailOf(emailViewerOf(v), user)
-      : (v: UserRow) => v.id === user.id || canSeeDeliveryEmail(v, realm);
-    const allowed = viewers.filter(sees).map((v) => v.id);
-    tx.notify({ type: 'realm_user', op: 'update', person: { user_id: user.id, delivery_email: change.new_email } }, allowed, realm.id);
-    if (user.avatar_source === 'G') {
-      await notifyRealmUser(tx, realm.id, 'update', { user_id: user.id, avatar_url: gravatarUrl(change.new_email, user.avatar_version), avatar_version: user.avatar_version });
-    }
-    tx.later(async (c) => c.mail.send({
-      to: change.old_email,
-      subject: `Email address changed for ${realm.name}`,
-      text: `The email address for your account on ${realm.name} has been changed from ${change.old_email} to ${change.new_email}.\n`,
-    }));
+    await doChangeDeliveryEmail(tx, realm, user, change.new_email);
     return { ok: true, oldEmail: change.old_email, newEmail: change.new_email };
   });
+}
+
+/**
+ * Zulip's do_change_user_delivery_email: the new address stored (and shown, when the user's
+ * is visible), told to those who may see it, and the old address told of the change.
+ */
+export async function doChangeDeliveryEmail(tx: Tx, realm: RealmRow, user: UserRow, newEmail: string): Promise<void> {
+  const oldEmail = user.delivery_email;
+  // From feature level 163 the API `email` follows only a visible address (Zulip's do_change_user_delivery_email).
+  const shown = tx.featureLevel < PER_USER_EMAIL_VISIBILITY_LEVEL || emailVisibilityOf(user) === 1;
+  await users.update(tx.db, user.id, shown
+    ? { email: newEmail, email_lower: newEmail.toLowerCase(), delivery_email: newEmail }
+    : { delivery_email: newEmail });
+  if (shown) await notifyRealmUser(tx, realm.id, 'update', { user_id: user.id, new_email: newEmail });
+  // The private address goes only to those who may see it; a gravatar follows the address.
+  const viewers = await users.listByIds(tx.db, await users.listActiveIdsInRealm(tx.db, realm.id));
+  // From feature level 163 the user's own email_address_visibility decides (Zulip's can_access_delivery_email).
+  const sees = tx.featureLevel >= PER_USER_EMAIL_VISIBILITY_LEVEL
+    ? (v: UserRow) => canSeeDeliveryEmailOf(emailViewerOf(v), user)
+    : (v: UserRow) => v.id === user.id || canSeeDeliveryEmail(v, realm);
+  const allowed = viewers.filter(sees).map((v) => v.id);
+  tx.notify({ type: 'realm_user', op: 'update', person: { user_id: user.id, delivery_email: newEmail } }, allowed, realm.id);
+  if (user.avatar_source === 'G') {
+    await notifyRealmUser(tx, realm.id, 'update', { user_id: user.id, avatar_url: gravatarUrl(newEmail, user.avatar_version), avatar_version: user.avatar_version });
+  }
+  tx.later(async (c) => c.mail.send({
+    to: oldEmail,
+    subject: `Email address changed for ${realm.name}`,
+    text: `The email address for your account on ${realm.name} has been changed from ${oldEmail} to ${newEmail}.\n`,
+  }));
 }

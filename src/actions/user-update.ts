@@ -79,3 +79,11 @@ export async function doRegenerateApiKey(tx: Tx, user: UserRow): Promise<string>
   return key;
 }
 
+
+/**
+ * Zulip's do_change_can_change_user_emails (the server's command line only): no event, as
+ * Zulip sends none; the permission is never shown through the API.
+ */
+export async function doSetCanChangeUserEmails(tx: Tx, user: UserRow, value: boolean): Promise<void> {
+  await users.update(tx.db, user.id, { can_change_user_emails: value ? 1 : 0 });
+}

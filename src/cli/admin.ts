@@ -10,7 +10,7 @@ import { doCreateRealm } from '../actions/realm-create.js';
 import { doCreateUser } from '../actions/user-create.js';
 import { doCreateBot } from '../actions/bot-create.js';
 import { isUrl } from '../lib/url.js';
-import { doRegenerateApiKey } from '../actions/user-update.js';
+import { doRegenerateApiKey, doSetCanChangeUserEmails } from '../actions/user-update.js';
 import { Role, BotType } from '../lib/roles.js';
 import { randomString } from '../lib/secrets.js';
 import { realmUri, ROOT_STRING_ID } from '../lib/realm-host.js';
@@ -108,6 +108,20 @@ export function addAdminCommands(program: Command): void {
         password: opts.password ? String(opts.password) : undefined,
       }));
       print({ user_id: created.id, email: created.email, api_key: created.api_key });
+    })));
+
+  // Zulip's change_user_role for its special permissions: held by a person, granted only here.
+  orgOption(storeOptions(user.command('special-permission').description("grant or revoke a special permission (can_change_user_emails: administrators may change others' addresses)")))
+    .requiredOption('--email <email>', 'the user')
+    .requiredOption('--permission <name>', 'can_change_user_emails')
+    .option('--revoke', 'take it away instead')
+    .action(run(async (opts) => withContext(opts, async (ctx) => {
+      if (opts.permission !== 'can_change_user_emails') throw new CliError(`Unknown special permission '${String(opts.permission)}'`);
+      const realm = await findRealm(ctx, String(opts.org));
+      const target = await findUser(ctx, realm, String(opts.email));
+      const value = opts.revoke !== true;
+      await transact(ctx, (tx) => doSetCanChangeUserEmails(tx, target, value));
+      print({ user_id: target.id, email: target.email, can_change_user_emails: value });
     })));
 
   const bot = program.command('bot').description('manage bots');

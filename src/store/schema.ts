@@ -43,6 +43,8 @@ export interface UserTable {
   settings: string;
   /** A bot the server itself writes as (Notification Bot); never listed among the realm's users. */
   is_system_bot: Generated<number>;
+  /** Zulip's can_change_user_emails special permission (level 313; migration 060), granted from the command line. */
+  can_change_user_emails: Generated<number>;
   /** Bots only: the stream a bot's messages go to when it names none, and the stream (or all public ones) its queues follow. */
   default_sending_stream_id: number | null;
   default_events_register_stream_id: number | null;

@@ -54,9 +54,24 @@ test('org, user, bot and api-key commands write what the HTTP API then serves', 
   assert.equal(duplicate.code, 1);
   assert.match(duplicate.err, /Email 'alice@parley.test' already in use/);
 
+  const granted = parley(dir, 'user', 'special-permission', '--email', 'alice@parley.test', '--permission', 'can_change_user_emails');
+  assert.equal(granted.code, 0, granted.err);
+  assert.equal(JSON.parse(granted.out).can_change_user_emails, true);
+  const unknown = parley(dir, 'user', 'special-permission', '--email', 'alice@parley.test', '--permission', 'can_fly');
+  assert.equal(unknown.code, 1);
+  assert.match(unknown.err, /Unknown special permission 'can_fly'/);
+
   const app = await buildApp({ dataDir: dir, logLevel: 'silent' });
   try {
     const headers = { authorization: basic('alice@parley.test', regenerated.api_key), host: '127.0.0.1:9991' };
+    // Level 313: the permission lets an administrator change another's address at once.
+    const form = (o: Record<string, string>) => ({ ...headers, 'content-type': 'application/x-www-form-urlencoded' , ...o });
+    const bob = await app.http.inject({ method: 'POST', url: '/api/v1/users', headers: form({}), payload: 'email=bob%40parley.test&password=bob-pw-12345&full_name=Bob' });
+    assert.equal(bob.statusCode, 200, bob.body);
+    const changed = await app.http.inject({ method: 'PATCH', url: `/api/v1/users/${bob.json().user_id}`, headers: form({}), payload: 'new_email=robert%40parley.test' });
+    assert.equal(changed.statusCode, 200, changed.body);
+    const seen = await app.http.inject({ method: 'GET', url: `/api/v1/users/${bob.json().user_id}`, headers });
+    assert.equal(seen.json().user.delivery_email, 'robert@parley.test');
     const me = await app.http.inject({ method: 'GET', url: '/api/v1/users/me', headers });
     assert.equal(me.statusCode, 200, me.body);
     assert.equal(me.json().is_admin, true);

@@ -4,6 +4,9 @@ import { testApp, type TestApp } from '../helpers/app.js';
 import { assertError, assertOk } from '../helpers/assert.js';
 import { EventLog } from '../helpers/events.js';
 import { webCall } from '../helpers/web.js';
+import { transact } from '../../src/actions/transaction.js';
+import { doSetCanChangeUserEmails } from '../../src/actions/user-update.js';
+import { Role } from '../../src/lib/roles.js';
 
 /**
  * GET /users/{email} as Zulip 10 looks up (302); PATCH /users/{email} and new_email (313);
@@ -46,6 +49,27 @@ test('313: PATCH /users/{email} finds the user as GET does; new_email is refused
   const member = await t.createUser({ name: 'Mo Member', email: 'mo@example.com' });
   assertError(await t.api('PATCH', `/api/v1/users/${encodeURIComponent(target.email)}`, { as: member, params: { full_name: 'Nope' } }),
     'Must be an organization administrator', 'UNAUTHORIZED_PRINCIPAL');
+});
+
+test('313: new_email with the can_change_user_emails special permission: checked, then changed at once and told', async () => {
+  const target = await t.createUser({ name: 'Nina New', email: 'nina.old@example.com' });
+  const other = await t.createUser({ name: 'Otto Other', email: 'otto.other@example.com' });
+  await transact(t.app.ctx, (tx) => doSetCanChangeUserEmails(tx, t.owner.row, true));
+  try {
+    assertError(await t.api('PATCH', `/api/v1/users/${target.id}`, { params: { new_email: 'not an address' } }), 'Invalid address.');
+    assertError(await t.api('PATCH', `/api/v1/users/${target.id}`, { params: { new_email: other.email } }), 'Already has an account.');
+    const log = new EventLog(t);
+    assertOk(await t.api('PATCH', `/api/v1/users/${target.id}`, { params: { new_email: 'nina.new@example.com' } }));
+    assert.equal(assertOk(await t.api('GET', `/api/v1/users/${target.id}`)).user.delivery_email, 'nina.new@example.com');
+    const updates = log.find('realm_user', 'update').map((e) => e.event.person as Record<string, unknown>);
+    assert.ok(updates.some((p) => p.user_id === target.id && p.delivery_email === 'nina.new@example.com'), JSON.stringify(updates));
+    assert.ok(updates.some((p) => p.user_id === target.id && p.new_email === 'nina.new@example.com'), 'a visible address is the API email too');
+    // Without the permission, another administrator is refused.
+    const admin = await t.createUser({ name: 'Ada Plain Admin', email: 'ada.plain@example.com', role: Role.ADMINISTRATOR });
+    assertError(await t.api('PATCH', `/api/v1/users/${target.id}`, { as: admin, params: { new_email: 'nina.again@example.com' } }), 'User not authorized to change user emails');
+  } finally {
+    await transact(t.app.ctx, (tx) => doSetCanChangeUserEmails(tx, t.owner.row, false));
+  }
 });
 
 test('318: config_options (a list) from 318, config (an object) before', async () => {

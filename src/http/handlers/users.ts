@@ -1,3 +1,4 @@
+import { checkNewAddress, doChangeDeliveryEmail } from '../../actions/email-change.js';
 import { done, NoAnswer, pathInt, PreSerialized, route, type AuthedRequest, type Route } from '../route.js';
 import { AnyJson, Bool, Default, Int, List, Opt, Str, Type, type ArgsOf } from '../../schemas/params.js';
 import { WireOwnUser, WireUser } from '../../schemas/wire.js';
@@ -79,7 +80,7 @@ export const userRoutes: Route[] = [
       full_name: Opt(Str()),
       role: Opt(Int({ description: '100 owner, 200 administrator, 300 moderator, 400 member, 600 guest' })),
       profile_data: Opt(List(AnyJson({ description: '{"id": field id, "value": ...}' }), LIST_LIMITS.other)),
-      new_email: Opt(Str({ description: 'Level 313: needs Zulip\'s can_change_user_emails special permission, which Parley grants nobody' })),
+      new_email: Opt(Str({ description: 'Level 313: needs the can_change_user_emails special permission (`parley user special-permission`)' })),
     },
     answer: NoAnswer,
     handler: async (r) => {
@@ -87,15 +88,19 @@ export const userRoutes: Route[] = [
       const key = r.path.user_id ?? '';
       const id = /^\d+$/.test(key) ? pathInt(r, 'user_id') : (await accessUserByEmail(r.ctx.store.db, r.user, key, r.realm, r.ctx.config.featureLevel)).id;
       // Zulip lets only administrators holding the can_change_user_emails special permission
-      // (granted from the server's command line) change another's address; Parley has no
-      // such grant, so every request is refused as Zulip refuses one without it.
-      if (r.args.new_email !== undefined) throw badRequest('User not authorized to change user emails');
+      // (granted from the server's command line) change another's address, at once.
+      const newEmail = r.args.new_email;
+      if (newEmail !== undefined && r.user.can_change_user_emails !== 1) throw badRequest('User not authorized to change user emails');
       const fullName = r.args.full_name;
       const role = r.args.role;
       const raw = r.args.profile_data as Json[] | undefined;
       const profile = raw === undefined ? undefined : checkProfileDataItems('profile_data', raw, true);
       await transact(r.ctx, async (tx) => {
         const target = await accessUserById(tx.db, r.user, id, { allowDeactivated: true, allowBots: true, forAdmin: true });
+        if (newEmail !== undefined && newEmail !== target.delivery_email) {
+          await checkNewAddress(tx.db, r.realm, newEmail);
+          await doChangeDeliveryEmail(tx, r.realm, target, newEmail);
+        }
         if (fullName !== undefined) await doChangeFullName(tx, target, fullName);
         if (role !== undefined) await doChangeRole(tx, r.user, target, role);
         if (profile !== undefined) {
