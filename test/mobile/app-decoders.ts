@@ -67,6 +67,16 @@ const HANDWRITTEN: Record<string, (v: Record<string, Json>, at: string) => strin
   },
 };
 
+/**
+ * GroupSettingValue.fromJson (model.dart, hand-written sealed class): an int is a named group's
+ * id, an object is an anonymous group (GroupSettingValueNameless); anything else throws.
+ */
+function groupSettingValue(v: Json, at: string): string[] {
+  if (Number.isInteger(v)) return [];
+  if (isObject(v)) return decodeClass('GroupSettingValueNameless', v, at);
+  return [`${at}: neither a group id nor {direct_members, direct_subgroups}`];
+}
+
 export function decodeClass(name: string, v: Json, at = name): string[] {
   if (!isObject(v)) return [`${at}: not an object`];
   const fields = D.classes[name];
@@ -91,7 +101,8 @@ function decodeType(type: Type, v: Json, at: string): string[] {
     case 'int': return Number.isInteger(v) ? [] : [`${at}: not an integer`];
     case 'num': return typeof v === 'number' ? [] : [`${at}: not a number`];
     case 'object': return isObject(v) ? [] : [`${at}: not an object`];
-    case 'class': return HANDWRITTEN[type.name] ? (isObject(v) ? HANDWRITTEN[type.name]!(v, at) : [`${at}: not an object`]) : decodeClass(type.name, v, at);
+    case 'class': if (type.name === 'GroupSettingValue') return groupSettingValue(v, at);
+      return HANDWRITTEN[type.name] ? (isObject(v) ? HANDWRITTEN[type.name]!(v, at) : [`${at}: not an object`]) : decodeClass(type.name, v, at);
     case 'enum': {
       if (!type.strict) return [];
       const values = D.enums[type.name] ?? [];

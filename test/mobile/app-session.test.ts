@@ -1,6 +1,6 @@
 /**
  * A session of Zulip's phone app against Parley at feature level 277 (the lowest the app
- * accepts): every request the app makes, with its parameters as the app sends them, and every
+ * accepts) and at 371 (Zulip 10.0, what Parley implements): every request the app makes, with its parameters as the app sends them, and every
  * answer and event decoded with what the app's own decoders need
  * (test/fixtures/zulip-flutter/decoders.json). The app throws on what it cannot decode, and
  * one undecodable event fails a whole poll, so any problem here is a broken app.
@@ -8,7 +8,7 @@
  * Problems not fixed yet are listed in app-session.known-gaps.json: the test fails when a
  * problem off the list appears (a regression) and when one on it is gone (take it off).
  */
-import { test, before, after } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { testApp, OWNER_EMAIL, OWNER_PASSWORD, type TestApp, type TestUser } from '../helpers/app.js';
@@ -20,13 +20,8 @@ const KNOWN: string[] = JSON.parse(readFileSync(new URL('./app-session.known-gap
 let t: TestApp;
 let me: TestUser;
 let bob: TestUser;
-const problems = new Set<string>();
+let problems = new Set<string>();
 after(() => t?.close());
-before(async () => {
-  t = await testApp({ featureLevel: 277 });
-  me = t.owner;
-  bob = await t.createUser({ name: 'Bob Mobile' });
-});
 
 /** A request as the app makes it, its answer decoded as the app decodes it. */
 async function call(cls: string | null, method: string, url: string, params: Record<string, unknown> = {}, as: TestUser | null = me) {
@@ -47,9 +42,21 @@ const REGISTER = {
   },
 };
 
-test('the app signs in, registers, acts and polls; everything decodes', async () => {
+// 277: the oldest server the app accepts; 371: Zulip 10.0, the newest level Parley implements.
+for (const level of [277, 371]) {
+  test(`at level ${level}: the app signs in, registers, acts and polls; everything decodes`, async () => {
+    await t?.close();
+    t = await testApp({ featureLevel: level });
+    me = t.owner;
+    bob = await t.createUser({ name: 'Bob Mobile' });
+    problems = new Set<string>();
+    await session(level);
+  });
+}
+
+async function session(level: number) {
   const settings = await call('GetServerSettingsResult', 'GET', '/server_settings', {}, null);
-  assert.ok(settings.zulip_feature_level >= 277);
+  assert.equal(settings.zulip_feature_level, level);
   await call('FetchApiKeyResult', 'POST', '/fetch_api_key', { username: OWNER_EMAIL, password: OWNER_PASSWORD }, null);
   await call('GetOwnUserResult', 'GET', '/users/me');
   const snapshot = await call('InitialSnapshot', 'POST', '/register', REGISTER);
@@ -143,7 +150,7 @@ test('the app signs in, registers, acts and polls; everything decodes', async ()
   const fixed = KNOWN.filter((p) => !problems.has(p));
   assert.deepEqual(fresh, [], 'the app cannot decode these (new problems)');
   assert.deepEqual(fixed, [], 'these known gaps are fixed: take them off app-session.known-gaps.json');
-});
+}
 
 test('the check refuses what the app refuses: a missing key, a wrong type, an unknown strict value', () => {
   assert.ok(decode('InitialSnapshot', {}).includes('InitialSnapshot.user_topics: missing'));
@@ -154,4 +161,10 @@ test('the check refuses what the app refuses: a missing key, a wrong type, an un
   assert.deepEqual(decodeEvent({ type: 'subscription', op: 'update', id: 1, stream_id: 1, property: 'push_notifications', value: null }),
     ['SubscriptionUpdateEvent(subscription/update).value: null for push_notifications']);
   assert.deepEqual(decodeEvent({ type: 'some_future_event', id: 1 }), []);
+  // GroupSettingValue: a named group's id or an anonymous group, nothing else.
+  const groups = (v: unknown) => decode('InitialSnapshot', { realm_can_delete_any_message_group: v }).filter((p) => p.includes('realm_can_delete_any_message_group'));
+  assert.deepEqual(groups(11), []);
+  assert.deepEqual(groups({ direct_members: [1], direct_subgroups: [] }), []);
+  assert.deepEqual(groups({ direct_members: [1] }), ['InitialSnapshot.realm_can_delete_any_message_group.direct_subgroups: missing']);
+  assert.deepEqual(groups('11'), ['InitialSnapshot.realm_can_delete_any_message_group: neither a group id nor {direct_members, direct_subgroups}']);
 });
