@@ -39,7 +39,7 @@ import { MAX_TOPIC_LENGTH } from '../lib/limits.js';
 import { truncateContent } from '../lib/message-content.js';
 import { serviceBotCalls } from '../outgoing-webhooks/triggers.js';
 import { isPossibleId } from '../lib/ids.js';
-import { EMPTY_TOPIC_LEVEL, NO_TOPIC, NO_TOPIC_AS_EMPTY_LEVEL, generalChatToEmpty, noTopicToEmpty } from '../lib/empty-topic.js';
+import { EMPTY_TOPIC_LEVEL, NO_TOPIC, generalChatToEmpty } from '../lib/empty-topic.js';
 
 /** Zulip's normalisation: trailing whitespace and leading blank lines go; too long is cut with a marker. */
 export function checkContent(raw: string): string {
@@ -66,7 +66,8 @@ export function truncateTopic(topic: string): string {
 /**
  * A stream message's topic as sent or scheduled. Below level 334 an empty topic is stored as
  * "(no topic)"; from 334 "" is a topic of its own, which "general chat" (its display name)
- * also names, and from 370 so does "(no topic)". Topics required, neither "" nor
+ * also names. ("(no topic)" means "" from 370 only where the POST /messages and scheduled-message
+ * handlers map it, sentNoTopicToEmpty: not for integrations.) Topics required, neither "" nor
  * "(no topic)" may be sent (Zulip 10's check_message).
  */
 export function checkTopic(raw: string | undefined, realm: RealmRow, level: number): string {
@@ -75,7 +76,7 @@ export function checkTopic(raw: string | undefined, realm: RealmRow, level: numb
   checkTopicCharacters(topic);
   const mandatory = realmSettings(realm.settings).mandatory_topics;
   if (level >= EMPTY_TOPIC_LEVEL) {
-    topic = noTopicToEmpty(generalChatToEmpty(topic, level), level, NO_TOPIC_AS_EMPTY_LEVEL);
+    topic = generalChatToEmpty(topic, level);
     if (mandatory && (topic === '' || topic === NO_TOPIC)) throw badRequest('Topics are required in this organization');
   } else if (topic === '') {
     if (mandatory) throw badRequest('Topics are required in this organization');

@@ -7,7 +7,7 @@
 
 /** From this level "" is a topic of its own (below it, sending to "" stores "(no topic)"). */
 export const EMPTY_TOPIC_LEVEL = 334;
-/** From this level "(no topic)" sent or scheduled means "" (level 370). */
+/** From this level "(no topic)" sent with POST /messages or scheduled means "" (level 370): see sentNoTopicToEmpty. */
 export const NO_TOPIC_AS_EMPTY_LEVEL = 370;
 /** From this level "(no topic)" on POST /typing means "" (level 372, Zulip 10.1). */
 export const TYPING_NO_TOPIC_AS_EMPTY_LEVEL = 372;
@@ -25,6 +25,15 @@ export function generalChatToEmpty(topic: string, level: number): string {
 /** Zulip's maybe_rename_no_topic_to_empty_topic, from the level that does it. */
 export function noTopicToEmpty(topic: string, level: number, from: number): string {
   return level >= from && topic === NO_TOPIC ? '' : topic;
+}
+
+/**
+ * Level 370 as Zulip 10 applies it: only in the views of POST /messages and POST/PATCH
+ * /scheduled_messages, so an integration's own default topic "(no topic)" stays that topic.
+ * Compared after trimming, as checkTopic trims.
+ */
+export function sentNoTopicToEmpty(raw: string | undefined, level: number): string | undefined {
+  return raw !== undefined && raw.trim() === NO_TOPIC ? noTopicToEmpty(NO_TOPIC, level, NO_TOPIC_AS_EMPTY_LEVEL) : raw;
 }
 
 /** Zulip's maybe_rename_empty_topic_to_general_chat: what a client that cannot show "" sees. */

@@ -5,6 +5,7 @@ import { createStreams, setRealmSettings } from '../helpers/streams.js';
 import { eventQueues, type Listener } from '../helpers/events.js';
 import { assertError, assertOk } from '../helpers/assert.js';
 import { until } from '../helpers/until.js';
+import { createWebhookBot, fixture, postWebhook } from '../helpers/webhooks.js';
 
 // Levels 334 (the empty topic), 370 ("(no topic)" sent or scheduled means "") and 372 (the same
 // on POST /typing), end to end over HTTP: what is stored, what each kind of client is shown in
@@ -111,6 +112,18 @@ test('level 370: "(no topic)" scheduled means ""', async () => {
   const after = assertOk(await t.api('GET', '/api/v1/scheduled_messages', { as: alice })).scheduled_messages;
   assert.equal(after.find((m: any) => m.scheduled_message_id === id).topic, '');
   assertOk(await t.api('DELETE', `/api/v1/scheduled_messages/${id}`, { as: alice }));
+});
+
+test('level 370 maps "(no topic)" only for POST /messages and scheduling: an integration\'s default topic stays "(no topic)"', async () => {
+  const hook = await createWebhookBot(t);
+  // slack_incoming posts to "(no topic)" when the URL names no topic (Zulip's default there).
+  const r = await postWebhook(t, 'slack_incoming', { key: hook.apiKey, query: { stream: 'general' }, body: fixture('slack_incoming', 'text') });
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  const id = (await t.app.ctx.store.db.selectFrom('message').select('id').where('sender_id', '=', hook.id).orderBy('id', 'desc').executeTakeFirstOrThrow()).id;
+  assert.equal(await stored(id), '(no topic)');
+  // The same bot through POST /messages gets the level-370 mapping.
+  const sent = assertOk(await t.api('POST', '/api/v1/messages', { as: hook, params: { type: 'stream', to: String(general), topic: ' (no topic) ', content: 'x' } })).id as number;
+  assert.equal(await stored(sent), '');
 });
 
 test('register: realm_empty_topic_display_name; unread_msgs and user_topics follow empty_topic_name', async () => {

@@ -6,6 +6,7 @@ import { sendMessageResult, type Addressee } from '../../actions/message-send.js
 import { clientName } from '../../lib/client-name.js';
 import { capList } from '../params.js';
 import { LIST_LIMITS } from '../../lib/limits.js';
+import { sentNoTopicToEmpty } from '../../lib/empty-topic.js';
 
 // A stream name is rarely JSON, and a failed JSON.parse builds an exception with a stack
 // (about 5 % of a send's time on the request thread). Only text that can be JSON is parsed.
@@ -83,7 +84,7 @@ export const messageSendRoutes: Route[] = [
       const localId = r.args.local_id;
       if (queueId !== undefined && localId === undefined) throw missingArgument('local_id');
       const { id, automaticNewVisibilityPolicy } = await sendMessageResult(r.ctx, r.realm, r.user, {
-        to, content: r.args.content, topic: r.args.topic,
+        to, content: r.args.content, topic: sentNoTopicToEmpty(r.args.topic, r.ctx.config.featureLevel),
         client: clientName(r.args.client, r.req.headers['user-agent']), queueId, localId,
         readBySender: r.args.read_by_sender,
       });

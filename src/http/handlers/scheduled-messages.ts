@@ -5,6 +5,7 @@ import { badRequest } from '../../errors.js';
 import { messageKind } from '../../lib/message-type.js';
 import { clientName } from '../../lib/client-name.js';
 import { nowSeconds } from '../../lib/time.js';
+import { sentNoTopicToEmpty } from '../../lib/empty-topic.js';
 import { transact } from '../../actions/transaction.js';
 import {
   deliveryTimeNotInFuture, doDeleteScheduledMessage, editScheduledMessage, scheduleMessage, scheduledTo,
@@ -46,7 +47,7 @@ export const scheduledMessageRoutes: Route[] = [
     handler: async (r) => {
       const kind = kindOf(r.args.type);
       const toRaw = r.args.to;
-      const topic = r.args.topic;
+      const topic = sentNoTopicToEmpty(r.args.topic, r.ctx.config.featureLevel);
       const content = r.args.content;
       const deliverAt = r.args.scheduled_delivery_timestamp;
       const readBySender = r.args.read_by_sender;
@@ -74,7 +75,7 @@ export const scheduledMessageRoutes: Route[] = [
       const typeRaw = r.args.type;
       const type = typeRaw === undefined ? undefined : kindOf(typeRaw);
       const toRaw = r.args.to;
-      const topic = r.args.topic;
+      const topic = sentNoTopicToEmpty(r.args.topic, r.ctx.config.featureLevel);
       const content = r.args.content;
       const deliverAt = r.args.scheduled_delivery_timestamp;
       if (type === undefined && toRaw === undefined && topic === undefined && content === undefined && deliverAt === undefined) {
