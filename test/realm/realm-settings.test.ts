@@ -184,7 +184,12 @@ test('policies set through PATCH /realm take effect', async () => {
   // Stream creation: administrators only (and register says so).
   assertOk(await patch({ create_public_stream_policy: 2, invite_to_stream_policy: 2 }));
   const reg = await register(u.member);
-  assert.deepEqual([reg.can_create_public_streams, reg.can_create_private_streams, reg.can_create_streams, reg.can_subscribe_other_users], [false, true, true, false]);
+  // Level 341 removed can_subscribe_other_users: invite_to_stream_policy now sets can_add_subscribers_group.
+  assert.deepEqual([reg.can_create_public_streams, reg.can_create_private_streams, reg.can_create_streams, reg.can_subscribe_other_users], [false, true, true, FEATURE_LEVEL >= 341 ? undefined : false]);
+  if (FEATURE_LEVEL >= 341) {
+    const groups = assertOk(await t.api('GET', '/api/v1/user_groups', { as: t.owner })).user_groups as Array<{ id: number; name: string }>;
+    assert.equal(reg.realm_can_add_subscribers_group, groups.find((g) => g.name === 'role:administrators')!.id);
+  }
   assert.equal((await register(u.admin)).can_create_public_streams, true);
   assertOk(await patch({ invite_to_stream_policy: 1 }));
   assertError(await t.api('POST', '/api/v1/users/me/subscriptions', { as: u.member, params: { subscriptions: [{ name: 'new place' }] } }), 'Insufficient permission');

@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { buildApp, type App } from '../../src/app.js';
 import { HOST, httpClient, people, testApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { createStreams } from '../helpers/streams.js';
-import { axeProblems, launch, screenshot, signInPage, SKIP, watch } from '../helpers/browser.js';
+import { axeProblems, ensureWebBuilt, launch, screenshot, signInPage, SKIP, watch } from '../helpers/browser.js';
 import { until } from '../helpers/until.js';
 
 let t: TestApp;
@@ -26,6 +26,8 @@ const row = (text: string) => page.locator('.message', { hasText: text });
 
 before(async () => {
   if (SKIP) return;
+  // Built before the server starts: it serves /assets/ only if web/dist/assets existed then (a fresh checkout has none).
+  await ensureWebBuilt();
   t = await testApp();
   ({ alice, bob } = await t.createUsers({ alice: { ...people('alice').alice, password: PASSWORD }, bob: { ...people('bob').bob, password: PASSWORD } }));
   ({ general: { id: general } } = await createStreams(t, { general: [alice, bob], random: [alice, bob] }));

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { people, testApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { createStreams } from '../helpers/streams.js';
-import { launch, screenshot, signInPage, SKIP, watch } from '../helpers/browser.js';
+import { ensureWebBuilt, launch, screenshot, signInPage, SKIP, watch } from '../helpers/browser.js';
 import { until } from '../helpers/until.js';
 
 const COUNT = 10_000;
@@ -51,6 +51,8 @@ async function seed(): Promise<void> {
 
 before(async () => {
   if (SKIP) return;
+  // Built before the server starts: it serves /assets/ only if web/dist/assets existed then (a fresh checkout has none).
+  await ensureWebBuilt();
   t = await testApp();
   ({ alice, bob } = await t.createUsers({ alice: { ...people('alice').alice, password: PASSWORD }, bob: people('bob').bob }));
   ({ big: { id: streamId } } = await createStreams(t, { big: [alice, bob] }));

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { people, testApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { createStreams } from '../helpers/streams.js';
-import { axeProblems, launch, screenshot, signInPage, SKIP, watch } from '../helpers/browser.js';
+import { axeProblems, ensureWebBuilt, launch, screenshot, signInPage, SKIP, watch } from '../helpers/browser.js';
 import { until } from '../helpers/until.js';
 
 let t: TestApp;
@@ -29,6 +29,8 @@ const count = (page: Page, section: string, name: string) =>
 
 before(async () => {
   if (SKIP) return;
+  // Built before the server starts: it serves /assets/ only if web/dist/assets existed then (a fresh checkout has none).
+  await ensureWebBuilt();
   t = await testApp();
   ({ alice, bob } = await t.createUsers({ alice: { ...people('alice').alice, password: PASSWORD }, bob: { ...people('bob').bob, password: PASSWORD } }));
   ({ general: { id: general } } = await createStreams(t, { general: [alice, bob], random: [alice, bob] }));

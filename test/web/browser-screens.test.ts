@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { httpClient, OWNER_PASSWORD, people, testApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { createStreams, setRealmSettings } from '../helpers/streams.js';
 import { postMultipart } from '../helpers/multipart.js';
-import { axeProblems, launch, screenshot, signInPage, SKIP, watch } from '../helpers/browser.js';
+import { axeProblems, ensureWebBuilt, launch, screenshot, signInPage, SKIP, watch } from '../helpers/browser.js';
 import { until } from '../helpers/until.js';
 
 let t: TestApp;
@@ -31,6 +31,8 @@ const gravatarHash = (email: string) => crypto.createHash('md5').update(email.to
 
 before(async () => {
   if (SKIP) return;
+  // Built before the server starts: it serves /assets/ only if web/dist/assets existed then (a fresh checkout has none).
+  await ensureWebBuilt();
   t = await testApp();
   ({ alice, bob } = await t.createUsers({ alice: { ...people('alice').alice, password: PASSWORD }, bob: { ...people('bob').bob, password: PASSWORD } }));
   ({ general: { id: general }, random: { id: random } } = await createStreams(t, { general: [alice, bob, t.owner], random: [alice, bob, t.owner] }));

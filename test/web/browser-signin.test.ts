@@ -2,7 +2,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import { testApp, OWNER_EMAIL, OWNER_PASSWORD, type TestApp } from '../helpers/app.js';
-import { axeProblems, launch, screenshot, signInPage, SKIP, watch } from '../helpers/browser.js';
+import { axeProblems, ensureWebBuilt, launch, screenshot, signInPage, SKIP, watch } from '../helpers/browser.js';
 
 let t: TestApp;
 let base: string;
@@ -10,6 +10,8 @@ let browser: Browser;
 
 before(async () => {
   if (SKIP) return;
+  // Built before the server starts: it serves /assets/ only if web/dist/assets existed then (a fresh checkout has none).
+  await ensureWebBuilt();
   t = await testApp({}, { welcome: true });
   base = await t.listen();
   browser = await launch();
