@@ -72,9 +72,13 @@ export async function listStreams(q: Q, user: UserRow, f: StreamListFilter): Pro
  * register's `streams`: what GET /streams answers by default (public and subscribed
  * streams), and every active stream for administrators, as Zulip sends it.
  */
-export async function streamsVisibleTo(q: Q, user: UserRow): Promise<StreamRow[]> {
-  const [all, mine] = await Promise.all([realmStreams(q, user.realm_id), subscriptions.listSubscribedStreamIds(q, user.id)]);
-  const subscribed = new Set(mine);
+export async function streamsVisibleTo(q: Q, user: UserRow, includeArchived = false): Promise<StreamRow[]> {
+  const [active, mine] = await Promise.all([realmStreams(q, user.realm_id), subscriptions.listSubscribedStreamIds(q, user.id)]);
+  // Clients with the archived_channels capability (level 315) get the archived streams they may see too.
+  const archived = includeArchived ? await streams.listArchivedByRealm(q, user.realm_id) : [];
+  const all = [...active, ...archived];
+  const archivedSubs = archived.length > 0 ? await subscriptions.mapActiveOfUser(q, user.id, archived.map((s) => s.id)) : new Map<number, unknown>();
+  const subscribed = new Set([...mine, ...archivedSubs.keys()]);
   const admin = isAdminRole(user.role);
   // Web-public streams are everyone's, guests' included (Zulip's include_web_public, feature level 205).
   return all.filter((s) => admin || subscribed.has(s.id) || s.is_web_public === 1 || (user.role !== Role.GUEST && s.invite_only === 0)).sort(byName);

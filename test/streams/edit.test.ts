@@ -16,6 +16,14 @@ before(async () => {
 after(async () => { await t.close(); });
 
 const patch = (as: TestUser | null, id: number | string, params: Record<string, unknown>) => t.api('PATCH', `/api/v1/streams/${id}`, { as, params });
+/** A non-administrator who sees the stream: Zulip's words, from level 325 CannotAdministerChannelError. */
+const notStreamAdmin = (): [string, string] => (FEATURE_LEVEL >= 325
+  ? ['You do not have permission to administer this channel.', 'UNAUTHORIZED_PRINCIPAL']
+  : ['Must be an organization or stream administrator', 'UNAUTHORIZED_PRINCIPAL']);
+/** The default_streams event's stream ids: from level 330 it carries the ids themselves. */
+const defaultIds = (event: Record<string, unknown>): number[] => (FEATURE_LEVEL >= 330
+  ? event.default_streams as number[]
+  : (event.default_streams as Array<{ stream_id: number }>).map((s) => s.stream_id));
 const stream = async (id: number) => assertOk(await t.api('GET', `/api/v1/streams/${id}`, { as: t.owner })).stream;
 
 test('PATCH /streams/{id}: description, name, post policy with their events', async () => {
@@ -42,7 +50,10 @@ test('PATCH /streams/{id}: description, name, post policy with their events', as
   log.clear();
   assertOk(await patch(admin, id, { stream_post_policy: 4 }));
   assert.equal((await stream(id)).stream_post_policy, 4);
-  assert.deepEqual(log.find('stream', 'update').map((e) => [e.event.property, e.event.value]), [['stream_post_policy', 4], ['is_announcement_only', false]]);
+  // From level 333 the policy sets can_send_message_group (moderators), announced first, then the deprecated two.
+  const policyEvents = [['stream_post_policy', 4], ['is_announcement_only', false]];
+  if (FEATURE_LEVEL >= 333) policyEvents.unshift(['can_send_message_group', (await stream(id)).can_send_message_group]);
+  assert.deepEqual(log.find('stream', 'update').map((e) => [e.event.property, e.event.value]), policyEvents);
   assertOk(await patch(admin, id, { is_announcement_only: true }));
   s = await stream(id);
   assert.equal(s.stream_post_policy, 2);
@@ -81,7 +92,8 @@ test('PATCH /streams/{id}: privacy changes tell who gains and who loses the stre
   assertError(await patch(admin, id, { is_private: false }), 'Invalid stream id');
   assertOk(await patch(admin, id, { history_public_to_subscribers: true }));
   assert.equal((await stream(id)).history_public_to_subscribers, true);
-  assertError(await patch(member, id, { is_private: false }), 'Must be an organization or stream administrator', 'UNAUTHORIZED_PRINCIPAL');
+  // From level 325 the creator (member) administers the stream; the guest subscriber does not.
+  assertError(await patch(FEATURE_LEVEL >= 325 ? guest : member, id, { is_private: false }), ...notStreamAdmin());
   await subscribe(t, member, 'flip', { principals: [admin.id] });
   log.clear();
   assertOk(await patch(admin, id, { is_private: false }));
@@ -121,7 +133,8 @@ test('PATCH /streams/{id}: every error', async () => {
   assertError(await patch(admin, id, { description: 'd'.repeat(1025) }), 'description is too long (limit: 1024 characters)');
   assertError(await patch(admin, id, { stream_post_policy: 5 }), 'Invalid stream_post_policy');
   assertError(await patch(admin, id, { is_private: 'no' }), 'Argument "is_private" is not valid JSON.');
-  assertError(await patch(member, id, { description: 'mine' }), 'Must be an organization or stream administrator', 'UNAUTHORIZED_PRINCIPAL');
+  // `other` did not create the stream, so is no channel administrator at 325 either.
+  assertError(await patch(other, id, { description: 'mine' }), ...notStreamAdmin());
   // Missing and invisible streams answer the same.
   assertError(await patch(member, hidden, { description: 'x' }), 'Invalid stream id');
   assertError(await patch(member, 999999, { description: 'x' }), 'Invalid stream id');
@@ -138,7 +151,7 @@ test('PATCH /streams/{id}: every error', async () => {
 test('DELETE /streams/{id} archives the stream and frees its name', async () => {
   const id = await subscribe(t, member, 'doomed');
   assertOk(await t.api('POST', '/api/v1/default_streams', { as: admin, params: { stream_id: id } }));
-  assertError(await t.api('DELETE', `/api/v1/streams/${id}`, { as: member }), 'Must be an organization or stream administrator', 'UNAUTHORIZED_PRINCIPAL');
+  assertError(await t.api('DELETE', `/api/v1/streams/${id}`, { as: other }), ...notStreamAdmin());
   const sent = assertOk(await t.api('POST', '/api/v1/messages', { as: admin, params: { type: 'stream', to: 'doomed', topic: 'last words', content: 'bye' } })).id;
   const unreadIn = async (streamId: number) => (assertOk(await t.api('POST', '/api/v1/register', { as: member, params: { fetch_event_types: ['message', 'update_message_flags'] } }))
     .unread_msgs.streams as Array<{ stream_id: number; unread_message_ids: number[] }>).filter((s) => s.stream_id === streamId).flatMap((s) => s.unread_message_ids);
@@ -151,13 +164,22 @@ test('DELETE /streams/{id} archives the stream and frees its name', async () => 
   assert.deepEqual(sorted(del.userIds), sorted([t.owner.id, admin.id, member.id, other.id]));
   // It stops being a default stream, and everyone who can see the defaults is told (guests cannot).
   const defaults = log.one('default_streams');
-  assert.ok(!(defaults.event.default_streams as any[]).some((s) => s.stream_id === id));
+  assert.ok(!defaultIds(defaults.event).includes(id));
   assert.deepEqual(sorted(defaults.userIds), sorted([t.owner.id, admin.id, member.id, other.id]));
   // As in Zulip, an archived stream's messages are read for everyone: no phantom unreads.
   assert.deepEqual(await unreadIn(id), []);
-  assertError(await t.api('GET', `/api/v1/streams/${id}`, { as: member }), 'Invalid stream id');
-  assertError(await t.api('DELETE', `/api/v1/streams/${id}`, { as: admin }), 'Invalid stream id');
-  assert.ok(!assertOk(await t.api('GET', '/api/v1/users/me/subscriptions', { as: member })).subscriptions.some((s: any) => s.stream_id === id));
+  // From level 315 archiving keeps the stream and its subscriptions: fetched by id and listed with
+  // is_archived, and archiving again is refused; before, the stream is gone.
+  if (FEATURE_LEVEL >= 315) {
+    assert.equal(assertOk(await t.api('GET', `/api/v1/streams/${id}`, { as: member })).stream.is_archived, true);
+    assertError(await t.api('DELETE', `/api/v1/streams/${id}`, { as: admin }), 'Channel is already deactivated');
+    const kept = assertOk(await t.api('GET', '/api/v1/users/me/subscriptions', { as: member })).subscriptions.find((s: any) => s.stream_id === id);
+    assert.equal(kept?.is_archived, true);
+  } else {
+    assertError(await t.api('GET', `/api/v1/streams/${id}`, { as: member }), 'Invalid stream id');
+    assertError(await t.api('DELETE', `/api/v1/streams/${id}`, { as: admin }), 'Invalid stream id');
+    assert.ok(!assertOk(await t.api('GET', '/api/v1/users/me/subscriptions', { as: member })).subscriptions.some((s: any) => s.stream_id === id));
+  }
   assert.ok(!assertOk(await t.api('GET', '/api/v1/default_streams', { as: member })).default_streams.some((s: any) => s.stream_id === id));
   const reborn = await subscribe(t, member, 'doomed');
   assert.notEqual(reborn, id);
@@ -195,7 +217,7 @@ test('default streams: list, add, remove, and new users join them', async () => 
   log.clear();
   assertOk(await t.api('POST', '/api/v1/default_streams', { as: admin, params: { stream_id: id } }));
   const ev = log.one('default_streams');
-  assert.ok((ev.event.default_streams as any[]).some((s) => s.stream_id === id));
+  assert.ok(defaultIds(ev.event).includes(id));
   assert.ok(!ev.userIds.includes(guest.id));
   assert.ok(ev.userIds.includes(member.id));
   const listed = assertOk(await t.api('GET', '/api/v1/default_streams', { as: member })).default_streams;

@@ -34,8 +34,10 @@ before(async () => {
   who.admin = await t.createUser({ role: Role.ADMINISTRATOR });
   who.subscriber = await t.createUser();
   await setRealmSettings(t, { enable_spectator_access: true });
-  ids.public = await subscribe(t, who.subscriber, names.public);
-  ids.private = await subscribe(t, who.subscriber, names.private, { invite_only: true, history_public_to_subscribers: true });
+  // The owner creates them: from level 325 a stream's creator administers it
+  // (can_administer_channel_group), and the matrix is about roles, not creators.
+  ids.public = await subscribe(t, t.owner, names.public, { principals: [who.subscriber.id] });
+  ids.private = await subscribe(t, t.owner, names.private, { invite_only: true, history_public_to_subscribers: true, principals: [who.subscriber.id] });
   ids.web = await subscribe(t, t.owner, names.web, { is_web_public: true, principals: [who.subscriber.id] });
   log = new EventLog(t);
 });

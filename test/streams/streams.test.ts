@@ -42,6 +42,13 @@ test('GET /streams defaults: public plus subscribed, sorted by name', async () =
   const added = [
     ...(FEATURE_LEVEL >= 197 ? ['can_remove_subscribers_group'] : FEATURE_LEVEL >= 142 ? ['can_remove_subscribers_group_id'] : []),
     ...(FEATURE_LEVEL >= 254 ? ['creator_id'] : []),
+    // Zulip 10: is_archived (315), is_recently_active (323) and the stream group settings (325-357).
+    ...(FEATURE_LEVEL >= 315 ? ['is_archived'] : []),
+    ...(FEATURE_LEVEL >= 323 ? ['is_recently_active'] : []),
+    ...(FEATURE_LEVEL >= 325 ? ['can_administer_channel_group'] : []),
+    ...(FEATURE_LEVEL >= 333 ? ['can_send_message_group'] : []),
+    ...(FEATURE_LEVEL >= 342 ? ['can_add_subscribers_group'] : []),
+    ...(FEATURE_LEVEL >= 357 ? ['can_subscribe_group'] : []),
   ];
   assert.deepEqual(Object.keys(s).sort(), [...added, 'date_created', 'description', 'first_message_id', 'history_public_to_subscribers', 'invite_only',
     'is_announcement_only', 'is_web_public', 'message_retention_days', 'name', 'rendered_description', 'stream_id', 'stream_post_policy'].sort());
@@ -56,8 +63,14 @@ test('GET /streams include_* parameters', async () => {
   assert.deepEqual(names(await list(guest, { include_web_public: true })), ['charlie']);
   assert.deepEqual(names(await list(member, { include_public: false, include_subscribed: false, include_web_public: true })), ['charlie']);
   assert.deepEqual(names(await list(admin, { include_all_active: true })), ['alpha', 'bravo', 'charlie', 'delta', 'echo']);
-  assertError(await t.api('GET', '/api/v1/streams', { as: member, query: { include_all_active: true } }), 'User not authorized for this query');
-  assertError(await t.api('GET', '/api/v1/streams', { as: guest, query: { include_all_active: true } }), 'User not authorized for this query');
+  if (FEATURE_LEVEL >= 356) {
+    // Level 356: include_all_active (renamed include_all) is for everyone: the streams one has metadata access to.
+    assert.deepEqual(names(await list(member, { include_all_active: true })), ['alpha', 'bravo', 'charlie', 'echo']);
+    assert.deepEqual(names(await list(guest, { include_all_active: true })), ['charlie']);
+  } else {
+    assertError(await t.api('GET', '/api/v1/streams', { as: member, query: { include_all_active: true } }), 'User not authorized for this query');
+    assertError(await t.api('GET', '/api/v1/streams', { as: guest, query: { include_all_active: true } }), 'User not authorized for this query');
+  }
   const withDefault = await list(member, { include_default: true });
   assert.deepEqual(withDefault.streams.map((s: any) => [s.name, s.is_default]),
     [['alpha', false], ['bravo', false], ['charlie', false], ['echo', true]]);

@@ -138,7 +138,8 @@ test('POST permissions: organization policies, guests and private streams', asyn
   await setRealmSettings(t, { create_public_stream_policy: 3, waiting_period_threshold: 10 });
   assertError(await post(member, { subscriptions: [{ name: 'policy-full' }] }), 'Insufficient permission');
   await setRealmSettings(t, { create_public_stream_policy: 1, create_private_stream_policy: 1, waiting_period_threshold: 0, invite_to_stream_policy: 2 });
-  assertError(await post(member, { subscriptions: [{ name: 'design' }], principals: [other.id] }), 'Insufficient permission');
+  // Asked by `other`, not member: from level 349 the creator (member) administers design and may add anyone.
+  assertError(await post(other, { subscriptions: [{ name: 'design' }], principals: [admin.id] }), 'Insufficient permission');
   await setRealmSettings(t, { invite_to_stream_policy: 1 });
   // Private stream the caller is not on: fatal by default, listed when not.
   await subscribe(t, other, 'other-secret', { invite_only: true });
@@ -178,7 +179,8 @@ test('DELETE /users/me/subscriptions: removed, not_removed and missing streams',
 });
 
 test('DELETE for other users needs an administrator, also on private streams', async () => {
-  await subscribe(t, member, 'kick', { invite_only: true, principals: [member.id, other.id] });
+  // Created by `other`: from level 349 the creator, a channel administrator, may remove subscribers.
+  await subscribe(t, other, 'kick', { invite_only: true, principals: [member.id, other.id] });
   // Level 161 (can_remove_subscribers_group) answers Zulip's "Insufficient permission"; Parley's older wording below.
   const refused = await t.api('DELETE', SUBS, { as: member, params: { subscriptions: ['kick'], principals: [other.id] } });
   if (FEATURE_LEVEL >= 161) assertError(refused, 'Insufficient permission');

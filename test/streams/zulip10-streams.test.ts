@@ -60,6 +60,13 @@ test('315: is_archived; archiving keeps subscriptions; exclude_archived; archive
   const archivedSub = withCap.subscriptions.find((s: { stream_id: number }) => s.stream_id === priv);
   assert.equal(archivedSub?.is_archived, true);
   assert.ok(!(await reg({})).subscriptions.some((s: { stream_id: number }) => s.stream_id === priv));
+  // register's streams, too: the archived streams one may see, for archived_channels clients only.
+  const regStreams = async (as: TestUser, caps: Record<string, unknown>) => (assertOk(await t.api('POST', '/api/v1/register', {
+    as, params: { fetch_event_types: ['stream'], client_capabilities: caps } })).streams as Array<{ stream_id: number; is_archived: boolean }>);
+  assert.equal((await regStreams(member, { archived_channels: true })).find((s) => s.stream_id === priv)?.is_archived, true);
+  assert.ok((await regStreams(other, { archived_channels: true })).some((s) => s.stream_id === pub));
+  assert.ok(!(await regStreams(other, { archived_channels: true })).some((s) => s.stream_id === priv));
+  assert.ok(!(await regStreams(member, {})).some((s) => s.stream_id === priv || s.stream_id === pub));
   // 362: never_subscribed holds the archived streams the user may see.
   const otherReg = assertOk(await t.api('POST', '/api/v1/register', {
     as: other, params: { fetch_event_types: ['subscription'], client_capabilities: { archived_channels: true } } }));
