@@ -3,6 +3,7 @@ import { messages } from '../store/repos/messages.js';
 import { streams } from '../store/repos/streams.js';
 import { subscriptions } from '../store/repos/subscriptions.js';
 import { canReadHistory } from './stream.js';
+import { contentGroupsFor } from './channel-access.js';
 import { invalidMessage } from '../errors.js';
 import { Role } from '../lib/roles.js';
 import { isPossibleId } from '../lib/ids.js';
@@ -26,7 +27,9 @@ export async function accessMessage(q: Q, user: UserRow, id: number, featureLeve
     const stream = featureLevel >= ARCHIVED_MESSAGES_READABLE_LEVEL ? await streams.findInRealmAny(q, user.realm_id, message.stream_id)
       : await streams.findInRealm(q, user.realm_id, message.stream_id);
     const sub = stream ? await subscriptions.findActive(q, user.id, stream.id) : undefined;
-    if (stream && canReadHistory(user, stream, sub ?? null)) return { message, flags: null };
+    // Level 354: the members of a private stream's content-granting groups read its shared history.
+    const groups = stream && stream.invite_only === 1 && !sub ? await contentGroupsFor(q, user, featureLevel) : undefined;
+    if (stream && canReadHistory(user, stream, sub ?? null, groups)) return { message, flags: null };
   }
   throw invalidMessage();
 }
