@@ -4,7 +4,7 @@ import { subscriptions } from '../store/repos/subscriptions.js';
 import { messages } from '../store/repos/messages.js';
 import { cachedRead } from '../cache/index.js';
 import { canSeeStream, canSeeStreamMetadata } from '../access/stream.js';
-import { contentGroupsFor, metadataGroupsFor } from '../access/channel-access.js';
+import { contentGroupsFor, hasMetadataAccessViaGroups, metadataGroupsFor } from '../access/channel-access.js';
 import { Role, isAdminRole } from '../lib/roles.js';
 
 const byName = (a: StreamRow, b: StreamRow) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
@@ -77,12 +77,16 @@ export async function listStreams(q: Q, user: UserRow, f: StreamListFilter, feat
  * register's `streams`: what GET /streams answers by default (public and subscribed
  * streams), and every active stream for administrators, as Zulip sends it.
  */
-export async function streamsVisibleTo(q: Q, user: UserRow): Promise<StreamRow[]> {
+export async function streamsVisibleTo(q: Q, user: UserRow, featureLevel = 0): Promise<StreamRow[]> {
   const [all, mine] = await Promise.all([realmStreams(q, user.realm_id), subscriptions.listSubscribedStreamIds(q, user.id)]);
   const subscribed = new Set(mine);
   const admin = isAdminRole(user.role);
+  // From level 349 the private streams whose metadata-granting groups hold the user too (Zulip
+  // 10 tells them of these streams' events; its register's streams is do_get_streams' include_all).
+  const groups = admin ? undefined : await metadataGroupsFor(q, user, featureLevel);
   // Web-public streams are everyone's, guests' included (Zulip's include_web_public, feature level 205).
-  return all.filter((s) => admin || subscribed.has(s.id) || s.is_web_public === 1 || (user.role !== Role.GUEST && s.invite_only === 0)).sort(byName);
+  return all.filter((s) => admin || subscribed.has(s.id) || s.is_web_public === 1 || (user.role !== Role.GUEST && s.invite_only === 0)
+    || (groups !== undefined && hasMetadataAccessViaGroups(s, groups))).sort(byName);
 }
 
 export const defaultStreams = (q: Q, realmId: number): Promise<StreamRow[]> => streams.listDefaults(q, realmId);
