@@ -3,7 +3,7 @@ import { messages } from '../store/repos/messages.js';
 import { streams } from '../store/repos/streams.js';
 import { subscriptions } from '../store/repos/subscriptions.js';
 import { canReadHistory } from './stream.js';
-import { contentGroupsFor } from './channel-access.js';
+import { contentGroupsFor, hasContentAccessViaGroups } from './channel-access.js';
 import { invalidMessage } from '../errors.js';
 import { Role } from '../lib/roles.js';
 import { isPossibleId } from '../lib/ids.js';
@@ -40,12 +40,16 @@ export async function accessMessage(q: Q, user: UserRow, id: number, featureLeve
  * has_message_access, by which a recipient row alone does not open a stream the user cannot
  * otherwise read (a private stream they have left). Answers the stream too.
  */
-export async function accessMessageToModify(q: Q, user: UserRow, id: number): Promise<{ message: MessageRow; flags: number | null; stream: StreamRow | undefined }> {
-  const access = await accessMessage(q, user, id);
+export async function accessMessageToModify(q: Q, user: UserRow, id: number, featureLevel = 0): Promise<{ message: MessageRow; flags: number | null; stream: StreamRow | undefined }> {
+  const access = await accessMessage(q, user, id, featureLevel);
   if (access.message.stream_id === null) return { ...access, stream: undefined };
   const stream = await streams.findInRealm(q, user.realm_id, access.message.stream_id);
   if (!stream) throw invalidMessage();
   const openToUser = stream.invite_only === 0 && user.role !== Role.GUEST;
-  if (!openToUser && !(await subscriptions.findActive(q, user.id, stream.id))) throw invalidMessage();
+  if (!openToUser && !(await subscriptions.findActive(q, user.id, stream.id))) {
+    // Level 354: content access through the stream's groups counts (reactions).
+    const groups = await contentGroupsFor(q, user, featureLevel);
+    if (!groups || !hasContentAccessViaGroups(stream, groups)) throw invalidMessage();
+  }
   return { ...access, stream };
 }
