@@ -168,3 +168,30 @@ test('354: protected history stays closed to the group members; at 277 group mem
     }
   }
 });
+
+test('349/354: a named group and its subgroups grant access; leaving the subgroup takes it away', async () => {
+  const t = w.t;
+  const nested = await t.createUser({ name: 'Nia Nested' });
+  const inner = assertOk(await t.api('POST', '/api/v1/user_groups/create', { as: t.owner, params: { name: 'inner-371', description: 'i', members: JSON.stringify([nested.id]) } })).group_id as number;
+  const outer = assertOk(await t.api('POST', '/api/v1/user_groups/create', { as: t.owner, params: { name: 'outer-371', description: 'o', members: JSON.stringify([]), subgroups: JSON.stringify([inner]) } })).group_id as number;
+  const id = await subscribe(t, w.subscriber, 'nested-secret', { invite_only: true, history_public_to_subscribers: true });
+  const mid = assertOk(await t.api('POST', '/api/v1/messages', { as: w.subscriber, params: { type: 'stream', to: id, topic: 't', content: 'deep' } })).id;
+  assertError(await t.api('GET', `/api/v1/messages/${mid}`, { as: nested }), 'Invalid message(s)');
+  assertOk(await t.api('PATCH', `/api/v1/streams/${id}`, { as: w.admin, params: { can_subscribe_group: outer } }));
+  assert.equal(assertOk(await t.api('GET', `/api/v1/messages/${mid}`, { as: nested })).message.id, mid);
+  assert.equal(assertOk(await t.api('GET', `/api/v1/streams/${id}`, { as: nested })).stream.name, 'nested-secret');
+  assertError(await t.api('GET', `/api/v1/messages/${mid}`, { as: w.outsider }), 'Invalid message(s)');
+  assertOk(await t.api('POST', `/api/v1/user_groups/${inner}/members`, { as: t.owner, params: { delete: JSON.stringify([nested.id]) } }));
+  assertError(await t.api('GET', `/api/v1/messages/${mid}`, { as: nested }), 'Invalid message(s)');
+  assertError(await t.api('GET', `/api/v1/streams/${id}`, { as: nested }), 'Invalid stream id');
+});
+
+test('349: a channel administrator edits a private channel\'s metadata without content access; others learn nothing', async () => {
+  const t = w.t;
+  assertOk(await t.api('PATCH', `/api/v1/streams/${w.id}`, { as: w.chanAdmin, params: { description: 'by the channel admin' } }));
+  assertError(await t.api('GET', `/api/v1/messages/${w.mid}`, { as: w.chanAdmin }), 'Invalid message(s)');
+  // Content access without administration: told so; no access at all (a guest in the group too): the stream is unknown.
+  assertError(await t.api('PATCH', `/api/v1/streams/${w.id}`, { as: w.adder, params: { description: 'x' } }), 'You do not have permission to administer this channel.', 'UNAUTHORIZED_PRINCIPAL');
+  assertError(await t.api('PATCH', `/api/v1/streams/${w.id}`, { as: w.outsider, params: { description: 'x' } }), 'Invalid stream id');
+  assertError(await t.api('PATCH', `/api/v1/streams/${w.id}`, { as: w.guest, params: { description: 'x' } }), 'Invalid stream id');
+});
