@@ -195,3 +195,13 @@ test('349: a channel administrator edits a private channel\'s metadata without c
   assertError(await t.api('PATCH', `/api/v1/streams/${w.id}`, { as: w.outsider, params: { description: 'x' } }), 'Invalid stream id');
   assertError(await t.api('PATCH', `/api/v1/streams/${w.id}`, { as: w.guest, params: { description: 'x' } }), 'Invalid stream id');
 });
+
+test('349: a channel administrator unsubscribes others without content access; an outsider cannot', async () => {
+  const t = w.t;
+  const leaver = await t.createUser({ name: 'Lou Leaver' });
+  assertOk(await t.api('POST', '/api/v1/users/me/subscriptions', { as: w.subscriber, params: { subscriptions: JSON.stringify([{ name: 'secret' }]), principals: JSON.stringify([leaver.id]) } }));
+  const remove = (as: TestUser) => t.api('DELETE', '/api/v1/users/me/subscriptions', { as, params: { subscriptions: JSON.stringify(['secret']), principals: JSON.stringify([leaver.id]) } });
+  assertError(await remove(w.outsider), "Stream 'secret' does not exist", 'STREAM_DOES_NOT_EXIST', 400, { stream: 'secret' });
+  assertOk(await remove(w.chanAdmin));
+  assert.ok(!assertOk(await t.api('GET', `/api/v1/streams/${w.id}/members`, { as: w.chanAdmin })).subscribers.includes(leaver.id));
+});
