@@ -106,11 +106,15 @@ export async function userHasGroupSettingValue(q: Q, user: UserRow, value: Group
  * otherwise the members of the stream's can_remove_subscribers_group.
  */
 export async function canRemoveSubscribers(q: Q, user: UserRow, stream: StreamRow, sub: unknown | null, featureLevel = 0, realm?: RealmRow): Promise<boolean> {
-  const basic = stream.is_web_public === 1 || (stream.invite_only === 0 && user.role !== Role.GUEST) || sub !== null || isAdminRole(user.role);
-  if (!basic) return false;
   if (isAdminRole(user.role)) return true;
-  const value = streamSettingValue(stream, 'can_remove_subscribers_group');
   const waiting = realm ? realmSettings(realm.settings).waiting_period_threshold : 0;
+  // Level 349 (Zulip's bulk_can_remove_subscribers_from_streams): channel administrators
+  // may, checked before basic access, so without content access too.
+  if (featureLevel >= 349 && await userHasGroupSettingValue(q, user, streamSettingValue(stream, 'can_administer_channel_group'),
+    STREAM_PERMISSION_SETTINGS.can_administer_channel_group, waiting)) return true;
+  const basic = stream.is_web_public === 1 || (stream.invite_only === 0 && user.role !== Role.GUEST) || sub !== null;
+  if (!basic) return false;
+  const value = streamSettingValue(stream, 'can_remove_subscribers_group');
   if (await userHasGroupSettingValue(q, user, value, STREAM_PERMISSION_SETTINGS.can_remove_subscribers_group, waiting)) return true;
   // Level 349: channel administrators may unsubscribe others too.
   return featureLevel >= 349 && userHasGroupSettingValue(q, user, streamSettingValue(stream, 'can_administer_channel_group'),

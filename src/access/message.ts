@@ -3,6 +3,7 @@ import { messages } from '../store/repos/messages.js';
 import { streams } from '../store/repos/streams.js';
 import { subscriptions } from '../store/repos/subscriptions.js';
 import { canReadHistory } from './stream.js';
+import { contentGroupsFor, hasContentAccessViaGroups } from './channel-access.js';
 import { invalidMessage } from '../errors.js';
 import { Role } from '../lib/roles.js';
 import { isPossibleId } from '../lib/ids.js';
@@ -26,7 +27,9 @@ export async function accessMessage(q: Q, user: UserRow, id: number, featureLeve
     const stream = featureLevel >= ARCHIVED_MESSAGES_READABLE_LEVEL ? await streams.findInRealmAny(q, user.realm_id, message.stream_id)
       : await streams.findInRealm(q, user.realm_id, message.stream_id);
     const sub = stream ? await subscriptions.findActive(q, user.id, stream.id) : undefined;
-    if (stream && canReadHistory(user, stream, sub ?? null)) return { message, flags: null };
+    // Level 354: the members of a private stream's content-granting groups read its shared history.
+    const groups = stream && stream.invite_only === 1 && !sub ? await contentGroupsFor(q, user, featureLevel) : undefined;
+    if (stream && canReadHistory(user, stream, sub ?? null, groups)) return { message, flags: null };
   }
   throw invalidMessage();
 }
@@ -37,12 +40,16 @@ export async function accessMessage(q: Q, user: UserRow, id: number, featureLeve
  * has_message_access, by which a recipient row alone does not open a stream the user cannot
  * otherwise read (a private stream they have left). Answers the stream too.
  */
-export async function accessMessageToModify(q: Q, user: UserRow, id: number): Promise<{ message: MessageRow; flags: number | null; stream: StreamRow | undefined }> {
-  const access = await accessMessage(q, user, id);
+export async function accessMessageToModify(q: Q, user: UserRow, id: number, featureLevel = 0): Promise<{ message: MessageRow; flags: number | null; stream: StreamRow | undefined }> {
+  const access = await accessMessage(q, user, id, featureLevel);
   if (access.message.stream_id === null) return { ...access, stream: undefined };
   const stream = await streams.findInRealm(q, user.realm_id, access.message.stream_id);
   if (!stream) throw invalidMessage();
   const openToUser = stream.invite_only === 0 && user.role !== Role.GUEST;
-  if (!openToUser && !(await subscriptions.findActive(q, user.id, stream.id))) throw invalidMessage();
+  if (!openToUser && !(await subscriptions.findActive(q, user.id, stream.id))) {
+    // Level 354: content access through the stream's groups counts (reactions).
+    const groups = await contentGroupsFor(q, user, featureLevel);
+    if (!groups || !hasContentAccessViaGroups(stream, groups)) throw invalidMessage();
+  }
   return { ...access, stream };
 }

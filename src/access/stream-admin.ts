@@ -4,6 +4,7 @@ import { subscriptions } from '../store/repos/subscriptions.js';
 import { cannotAdministerChannel, invalidStreamId, mustBeStreamAdmin } from '../errors.js';
 import { isAdminRole } from '../lib/roles.js';
 import { canSeeStream, type StreamAccess } from './stream.js';
+import { METADATA_ACCESS_VIA_GROUPS_LEVEL, contentGroupsFor } from './channel-access.js';
 import { userHasGroupSettingValue } from './group-setting.js';
 import { STREAM_PERMISSION_SETTINGS } from '../lib/permission-settings.js';
 import { streamSettingValue } from '../lib/stream-group-settings.js';
@@ -25,10 +26,19 @@ export async function accessStreamForUpdate(q: Q, user: UserRow, streamId: numbe
   if (!stream) throw invalidStreamId();
   const sub = (await subscriptions.findActive(q, user.id, stream.id)) ?? null;
   if (isAdminRole(user.role)) return { stream, sub };
+  const waiting = realm ? realmSettings(realm.settings).waiting_period_threshold : 0;
+  const isChannelAdmin = () => userHasGroupSettingValue(q, user, streamSettingValue(stream, 'can_administer_channel_group'),
+    STREAM_PERMISSION_SETTINGS.can_administer_channel_group, waiting);
+  if (featureLevel >= METADATA_ACCESS_VIA_GROUPS_LEVEL) {
+    // Zulip's check_stream_access_for_delete_or_update_requiring_metadata_access: channel
+    // administrators need no content access; others learn they are no administrator only
+    // where they have content access (through the stream's groups too).
+    if (await isChannelAdmin()) return { stream, sub };
+    if (canSeeStream(user, stream, sub, archivedToo, await contentGroupsFor(q, user, featureLevel))) throw cannotAdministerChannel();
+    throw invalidStreamId();
+  }
   if (!canSeeStream(user, stream, sub, archivedToo)) throw invalidStreamId();
   if (featureLevel < CHANNEL_ADMIN_LEVEL) throw mustBeStreamAdmin();
-  const waiting = realm ? realmSettings(realm.settings).waiting_period_threshold : 0;
-  if (await userHasGroupSettingValue(q, user, streamSettingValue(stream, 'can_administer_channel_group'),
-    STREAM_PERMISSION_SETTINGS.can_administer_channel_group, waiting)) return { stream, sub };
+  if (await isChannelAdmin()) return { stream, sub };
   throw cannotAdministerChannel();
 }

@@ -11,6 +11,7 @@ import { parseStoredValue } from '../lib/stream-group-settings.js';
 import { inSystemGroup } from '../lib/realm-group-settings.js';
 import { userHasGroupSettingValue } from './group-setting.js';
 import { STREAM_PERMISSION_SETTINGS } from '../lib/permission-settings.js';
+import { CONTENT_ACCESS_VIA_GROUPS_LEVEL, hasContentAccessViaGroups, hasMetadataAccessViaGroups, metadataGroupsFor, type GroupMembership } from './channel-access.js';
 
 export interface StreamAccess {
   stream: StreamRow;
@@ -26,24 +27,39 @@ export interface AccessStreamOpts {
   allowAdmin?: boolean;
   /** Archived streams too (Zulip's require_active_channel=False, level 315). */
   allowArchived?: boolean;
+  /**
+   * The level, for metadata access through the stream's groups (level 349, with allowAdmin)
+   * and content access through them (level 354).
+   */
+  featureLevel?: number;
 }
 
 
 
-/** Whether the user may know the stream exists and read it: Zulip's access_stream_common. */
+/**
+ * Whether the user may know the stream exists and read it: Zulip's access_stream_common.
+ * `groups` (given from level 354, see contentGroupsFor) adds content access through the
+ * stream's can_add_subscribers_group / can_subscribe_group.
+ */
 export function canSeeStream(user: Pick<UserRow, 'role' | 'realm_id'>, stream: StreamRow, sub: SubscriptionRow | null | undefined,
-  allowArchived = false): boolean {
+  allowArchived = false, groups?: GroupMembership): boolean {
   if (stream.realm_id !== user.realm_id || (stream.deactivated === 1 && !allowArchived)) return false;
   if (stream.is_web_public === 1) return true;
   if (stream.invite_only === 0 && user.role !== Role.GUEST) return true;
-  return !!sub && sub.active === 1;
+  if (!!sub && sub.active === 1) return true;
+  return groups !== undefined && hasContentAccessViaGroups(stream, groups);
 }
 
-/** canSeeStream, widened to administrators for private-stream metadata. */
+/**
+ * canSeeStream, widened to administrators for private-stream metadata, and (`groups` given
+ * from level 349, see metadataGroupsFor) to the members of its metadata-granting groups:
+ * Zulip's user_has_metadata_access.
+ */
 export function canSeeStreamMetadata(user: Pick<UserRow, 'role' | 'realm_id'>, stream: StreamRow, sub: SubscriptionRow | null | undefined,
-  allowArchived = false): boolean {
+  allowArchived = false, groups?: GroupMembership): boolean {
   if (canSeeStream(user, stream, sub, allowArchived)) return true;
-  return stream.realm_id === user.realm_id && (stream.deactivated === 0 || allowArchived) && isAdminRole(user.role);
+  if (stream.realm_id !== user.realm_id || (stream.deactivated === 1 && !allowArchived)) return false;
+  return isAdminRole(user.role) || (groups !== undefined && hasMetadataAccessViaGroups(stream, groups));
 }
 
 /**
@@ -51,11 +67,15 @@ export function canSeeStreamMetadata(user: Pick<UserRow, 'role' | 'realm_id'>, s
  * subscribing): web-public streams, public streams for non-guests, and streams
  * with shared history for their subscribers.
  */
-export function canReadHistory(user: Pick<UserRow, 'role' | 'realm_id'>, stream: StreamRow, sub: SubscriptionRow | null | undefined): boolean {
+export function canReadHistory(user: Pick<UserRow, 'role' | 'realm_id'>, stream: StreamRow, sub: SubscriptionRow | null | undefined,
+  groups?: GroupMembership): boolean {
   if (stream.realm_id !== user.realm_id) return false;
   if (stream.is_web_public === 1) return true;
   if (stream.invite_only === 0 && stream.history_public_to_subscribers === 1 && user.role !== Role.GUEST) return true;
-  return stream.history_public_to_subscribers === 1 && !!sub && sub.active === 1;
+  if (stream.history_public_to_subscribers !== 1) return false;
+  // Zulip's can_access_stream_history: shared history for whoever has content access
+  // (subscribers; from level 354 the members of the groups granting it).
+  return (!!sub && sub.active === 1) || (groups !== undefined && hasContentAccessViaGroups(stream, groups));
 }
 
 function isNewMember(user: Pick<UserRow, 'date_joined'>, realm: RealmRow | undefined, now: number): boolean {
@@ -92,14 +112,25 @@ export function checkCanPostToStream(user: UserRow, stream: StreamRow, sub: Subs
   if (!canSeeStream(user, stream, sub)) throw badRequest(`Not authorized to send to stream '${stream.name}'`);
 }
 
+/** accessStreamBy*'s check; the user's groups are read only when the plain rules refuse a private stream. */
+async function visibleWithGroups(q: Q, user: UserRow, stream: StreamRow, sub: SubscriptionRow | null, archived: boolean, opts: AccessStreamOpts): Promise<boolean> {
+  const plain = opts.allowAdmin ? canSeeStreamMetadata(user, stream, sub, archived) : canSeeStream(user, stream, sub, archived);
+  if (plain || opts.featureLevel === undefined || stream.realm_id !== user.realm_id) return plain;
+  if (opts.allowAdmin) {
+    const groups = await metadataGroupsFor(q, user, opts.featureLevel);
+    return groups !== undefined && canSeeStreamMetadata(user, stream, sub, archived, groups);
+  }
+  const groups = opts.featureLevel >= CONTENT_ACCESS_VIA_GROUPS_LEVEL ? await metadataGroupsFor(q, user, opts.featureLevel) : undefined;
+  return groups !== undefined && canSeeStream(user, stream, sub, archived, groups);
+}
+
 /** Loads a stream by id for the caller, or "Invalid stream id" whether it is missing or hidden. */
 export async function accessStreamById(q: Q, user: UserRow, streamId: number, opts: AccessStreamOpts = {}): Promise<StreamAccess> {
   const stream = opts.allowArchived ? await streams.findInRealmAny(q, user.realm_id, streamId) : await streams.findInRealm(q, user.realm_id, streamId);
   if (!stream) throw invalidStreamId();
   const sub = (await subscriptions.findActive(q, user.id, stream.id)) ?? null;
   const archived = opts.allowArchived === true;
-  const visible = opts.allowAdmin ? canSeeStreamMetadata(user, stream, sub, archived) : canSeeStream(user, stream, sub, archived);
-  if (!visible) throw invalidStreamId();
+  if (!(await visibleWithGroups(q, user, stream, sub, archived, opts))) throw invalidStreamId();
   return { stream, sub };
 }
 
@@ -109,8 +140,7 @@ export async function accessStreamByName(q: Q, user: UserRow, name: string, opts
   const stream = name.includes('\u0000') ? undefined : await streams.findByName(q, user.realm_id, name);
   if (!stream) throw invalidStreamName(name);
   const sub = (await subscriptions.findActive(q, user.id, stream.id)) ?? null;
-  const visible = opts.allowAdmin ? canSeeStreamMetadata(user, stream, sub) : canSeeStream(user, stream, sub);
-  if (!visible) throw invalidStreamName(name);
+  if (!(await visibleWithGroups(q, user, stream, sub, false, opts))) throw invalidStreamName(name);
   return { stream, sub };
 }
 

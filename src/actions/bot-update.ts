@@ -42,7 +42,7 @@ export async function doUpdateBot(tx: Tx, acting: UserRow, botId: number, patch:
     // is never the organization's only owner. The event is realm_user's, as do_change_user_role's.
     if ((patch.role === Role.OWNER || bot.role === Role.OWNER) && acting.role !== Role.OWNER) throw mustBeOwner();
     if (!isAdminRole(acting.role)) throw mustBeAdmin();
-    const visible = await streamsVisibleTo(tx.db, bot);
+    const visible = await streamsVisibleTo(tx.db, bot, tx.featureLevel);
     await users.update(tx.db, bot.id, { role: patch.role });
     await notifyRealmUser(tx, bot.realm_id, 'update', { user_id: bot.id, role: patch.role });
     bot = { ...bot, role: patch.role };

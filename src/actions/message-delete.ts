@@ -67,5 +67,5 @@ export async function updateFirstMessageId(tx: Tx, stream: StreamRow, deletedIds
   const first = await messages.firstIdInStream(tx.db, stream.id);
   await streams.update(tx.db, stream.id, { first_message_id: first });
   tx.notify({ type: 'stream', op: 'update', property: 'first_message_id', value: first, stream_id: stream.id, name: stream.name },
-    await streamAudienceIds(tx.db, stream), stream.realm_id);
+    await streamAudienceIds(tx.db, stream, tx.featureLevel), stream.realm_id);
 }

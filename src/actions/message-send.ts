@@ -268,7 +268,7 @@ export async function sendMessageResult(ctx: AppContext, realm: RealmRow, sender
   });
   // Clients keep first_message_id in their stream lists; Zulip tells them when it is set.
   const firstOf = stream && stream.first_message_id === null ? stream : undefined;
-  const firstAudience = firstOf ? await streamAudienceIds(q, firstOf) : [];
+  const firstAudience = firstOf ? await streamAudienceIds(q, firstOf, ctx.config.featureLevel) : [];
 
   const { id, first } = await storeMessage(ctx.store, { message: values, firstOf: firstOf?.id ?? null, recipients: rows, scheduled: input.scheduled ?? null });
   // Links to uploads are recorded before anyone hears of the message, so that a recipient

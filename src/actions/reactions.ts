@@ -43,7 +43,7 @@ export async function customEmojiOf(q: Q, realmId: number): Promise<CustomEmojiS
 /** POST /messages/{id}/reactions. */
 export async function addReaction(ctx: AppContext, user: UserRow, messageId: number, req: ReactionRequest & { emojiName: string }): Promise<void> {
   const q = ctx.store.db;
-  const { message, flags, stream } = await accessMessageToModify(q, user, messageId);
+  const { message, flags, stream } = await accessMessageToModify(q, user, messageId, ctx.config.featureLevel);
   const custom = await customEmojiOf(q, user.realm_id);
   let { emojiName, emojiCode, reactionType } = req;
   // Simple clients name the emoji only; the code and namespace are today's for that name.
@@ -95,7 +95,7 @@ export async function doAddReaction(
  */
 export async function removeReaction(ctx: AppContext, user: UserRow, messageId: number, req: ReactionRequest): Promise<void> {
   const q = ctx.store.db;
-  const { message, stream } = await accessMessageToModify(q, user, messageId);
+  const { message, stream } = await accessMessageToModify(q, user, messageId, ctx.config.featureLevel);
   let { emojiCode, reactionType } = req;
   if (emojiCode === undefined) {
     if (req.emojiName === undefined) throw badRequest('At least one of the following arguments must be present: emoji_name, emoji_code');

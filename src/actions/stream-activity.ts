@@ -21,7 +21,7 @@ export async function refreshRecentlyActive(ctx: AppContext, now = nowSeconds())
       await streams.update(tx.db, stream.id, { is_recently_active: active ? 1 : 0 });
       if (tx.featureLevel < RECENTLY_ACTIVE_LEVEL) continue;
       tx.notify({ type: 'stream', op: 'update', stream_id: stream.id, name: stream.name, property: 'is_recently_active', value: active },
-        await streamAudienceIds(tx.db, stream), stream.realm_id);
+        await streamAudienceIds(tx.db, stream, tx.featureLevel), stream.realm_id);
     }
     return changes.length;
   });

@@ -113,7 +113,7 @@ export async function doCreateStream(tx: Tx, realm: RealmRow, spec: StreamSpec):
   const recipientId = await recipients.insert(tx.db, RecipientType.STREAM, id);
   await streams.update(tx.db, id, { recipient_id: recipientId });
   const stream = (await streams.findById(tx.db, id))!;
-  tx.notify({ type: 'stream', op: 'create', streams: [presentStream(stream, tx.featureLevel)] }, await streamAudienceIds(tx.db, stream), realm.id);
+  tx.notify({ type: 'stream', op: 'create', streams: [presentStream(stream, tx.featureLevel)] }, await streamAudienceIds(tx.db, stream, tx.featureLevel), realm.id);
   return stream;
 }
 

@@ -16,7 +16,7 @@ import { messages } from '../store/repos/messages.js';
  */
 export async function doDeactivateStream(tx: Tx, stream: StreamRow): Promise<void> {
   if (stream.deactivated === 1) throw badRequest('Channel is already deactivated');
-  const audience = await streamAudienceIds(tx.db, stream);
+  const audience = await streamAudienceIds(tx.db, stream, tx.featureLevel);
   await doRemoveDefaultStream(tx, stream);
   // Subscriptions stay (Zulip 10, level 315): an archived stream keeps its subscribers, whom
   // archived_channels clients are shown it with is_archived.

@@ -12,6 +12,7 @@ import { streamAudienceIds } from '../reads/stream-audience.js';
 import { userGroups } from '../store/repos/user-groups.js';
 import { encodeValue, policyForSendGroup, POLICY_SEND_GROUP, STREAM_GROUP_SETTING_LEVELS, type StreamGroupSettingName } from '../lib/stream-group-settings.js';
 import type { GroupSettingValue } from '../lib/group-setting-value.js';
+import { METADATA_ACCESS_VIA_GROUPS_LEVEL } from '../access/channel-access.js';
 
 async function reload(tx: Tx, stream: StreamRow): Promise<StreamRow> {
   // Archived streams too: their privacy can change (level 362).
@@ -20,7 +21,7 @@ async function reload(tx: Tx, stream: StreamRow): Promise<StreamRow> {
 
 async function notifyUpdate(tx: Tx, stream: StreamRow, fields: { property: string; value: unknown } & Record<string, unknown>): Promise<void> {
   const event: ParleyEvent = { type: 'stream', op: 'update', stream_id: stream.id, name: stream.name, ...fields };
-  tx.notify(event, await streamAudienceIds(tx.db, stream), stream.realm_id);
+  tx.notify(event, await streamAudienceIds(tx.db, stream, tx.featureLevel), stream.realm_id);
 }
 
 export async function doChangeStreamDescription(tx: Tx, stream: StreamRow, description: string): Promise<StreamRow> {
@@ -67,14 +68,14 @@ export async function doChangeStreamPermission(tx: Tx, stream: StreamRow, p: Str
   const changedPrivacy = (stream.invite_only === 1) !== p.inviteOnly || (stream.history_public_to_subscribers === 1) !== p.historyPublicToSubscribers;
   const changedWeb = (stream.is_web_public === 1) !== p.isWebPublic;
   if (!changedPrivacy && !changedWeb) return stream;
-  const before = new Set(await streamAudienceIds(tx.db, stream));
+  const before = new Set(await streamAudienceIds(tx.db, stream, tx.featureLevel));
   await streams.update(tx.db, stream.id, {
     invite_only: p.inviteOnly ? 1 : 0,
     history_public_to_subscribers: p.historyPublicToSubscribers ? 1 : 0,
     is_web_public: p.isWebPublic ? 1 : 0,
   });
   const updated = await reload(tx, stream);
-  const after = new Set(await streamAudienceIds(tx.db, updated));
+  const after = new Set(await streamAudienceIds(tx.db, updated, tx.featureLevel));
   const lost = [...before].filter((id) => !after.has(id));
   const gained = [...after].filter((id) => !before.has(id));
   const kept = [...after].filter((id) => before.has(id));
@@ -123,8 +124,22 @@ export async function doChangeStreamGroupSetting(tx: Tx, stream: StreamRow, name
     policy = policyForSendGroup(value, (id) => nameOf.get(id));
     patch.stream_post_policy = policy;
   }
+  // Level 349: the metadata-granting settings decide who may see a private stream; those who
+  // gain sight of it hear `stream create` (and its subscribers), those who lose it `stream delete`.
+  const grantsAccess = tx.featureLevel >= METADATA_ACCESS_VIA_GROUPS_LEVEL && stream.invite_only === 1 && stream.is_web_public === 0
+    && (name === 'can_administer_channel_group' || name === 'can_add_subscribers_group' || name === 'can_subscribe_group');
+  const before = grantsAccess ? new Set(await streamAudienceIds(tx.db, stream, tx.featureLevel)) : undefined;
   await streams.update(tx.db, stream.id, patch);
   const updated = await reload(tx, stream);
+  if (before) {
+    const after = new Set(await streamAudienceIds(tx.db, updated, tx.featureLevel));
+    const lost = [...before].filter((id) => !after.has(id));
+    const gained = [...after].filter((id) => !before.has(id));
+    tx.notify({ type: 'stream', op: 'delete', streams: [presentStream(updated, tx.featureLevel)], stream_ids: [stream.id] }, lost, stream.realm_id);
+    tx.notify({ type: 'stream', op: 'create', streams: [presentStream(updated, tx.featureLevel)] }, gained, stream.realm_id);
+    const members = await subscriptions.listSubscriberIds(tx.db, stream.id);
+    if (members.length > 0) tx.notify({ type: 'subscription', op: 'peer_add', stream_ids: [stream.id], user_ids: members }, gained, stream.realm_id);
+  }
   const property = name === 'can_remove_subscribers_group' ? canRemoveSubscribersGroupKey(tx.featureLevel)
     : tx.featureLevel >= STREAM_GROUP_SETTING_LEVELS[name] ? name : undefined;
   if (property) await notifyUpdate(tx, updated, { property, value });

@@ -84,7 +84,7 @@ async function notifySubscribed(tx: Tx, added: SubPair[]): Promise<void> {
     const subs = pairs.map((p) => presentSubscription(p.stream, rows.get(p.stream.id)!, subscriberMap.get(p.stream.id) ?? [], undefined, tx.featureLevel));
     tx.notify({ type: 'subscription', op: 'add', subscriptions: subs }, [userId], realmId);
   }
-  const audiences = await streamAudiences(tx.db, [...byStream.values()].map((s) => s.stream), subscriberMap);
+  const audiences = await streamAudiences(tx.db, [...byStream.values()].map((s) => s.stream), subscriberMap, tx.featureLevel);
   for (const { stream, userIds } of byStream.values()) {
     const newIds = new Set(userIds);
     const peers = audiences.get(stream.id)!.filter((id) => !newIds.has(id));

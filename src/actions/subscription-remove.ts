@@ -41,7 +41,7 @@ export async function doRemoveSubscriptions(tx: Tx, streamList: StreamRow[], use
   for (const [userId, list] of byUser) {
     tx.notify({ type: 'subscription', op: 'remove', subscriptions: list.map(presentStreamRef) }, [userId], realmId);
   }
-  const audiences = await streamAudiences(tx.db, [...byStream.values()].map((s) => s.stream));
+  const audiences = await streamAudiences(tx.db, [...byStream.values()].map((s) => s.stream), undefined, tx.featureLevel);
   for (const { stream, userIds } of byStream.values()) {
     const gone = new Set(userIds);
     const peers = audiences.get(stream.id)!.filter((id) => !gone.has(id));
@@ -56,7 +56,7 @@ export async function doRemoveSubscriptions(tx: Tx, streamList: StreamRow[], use
  */
 export async function notifyPeersOfDeactivatedUser(tx: Tx, user: UserRow): Promise<void> {
   for (const { stream } of await subscriptions.listActiveSubscriptionsOfUser(tx.db, user.id)) {
-    const peers = (await streamAudienceIds(tx.db, stream)).filter((id) => id !== user.id);
+    const peers = (await streamAudienceIds(tx.db, stream, tx.featureLevel)).filter((id) => id !== user.id);
     tx.notify({ type: 'subscription', op: 'peer_remove', stream_ids: [stream.id], user_ids: [user.id] }, peers, stream.realm_id);
   }
 }

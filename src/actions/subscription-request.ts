@@ -1,3 +1,4 @@
+import { metadataGroupsFor } from '../access/channel-access.js';
 import type { AppContext } from '../context.js';
 import { transact, type Tx } from './transaction.js';
 import type { Q, RealmRow, StreamRow, UserRow } from '../store/rows.js';
@@ -237,9 +238,11 @@ async function streamsToLeave(q: Q, acting: UserRow, names: string[], targets: U
   const found = new Map((await streams.listByNames(q, acting.realm_id, trimmed)).map((s) => [s.name_lower, s]));
   const subs = await subscriptions.mapActiveOfUser(q, acting.id, [...found.values()].map((s) => s.id));
   const list: StreamRow[] = [];
+  // Level 349: metadata access through the stream's groups (channel administrators among them).
+  const groups = await metadataGroupsFor(q, acting, featureLevel);
   for (const name of trimmed) {
     const stream = found.get(name.toLowerCase());
-    if (!stream || !canSeeStreamMetadata(acting, stream, subs.get(stream.id) ?? null)) throw streamDoesNotExist(name);
+    if (!stream || !canSeeStreamMetadata(acting, stream, subs.get(stream.id) ?? null, false, groups)) throw streamDoesNotExist(name);
     if (!list.some((s) => s.id === stream.id)) list.push(stream);
   }
   if (targets.some((u) => !controlsDirectly(acting, u, featureLevel))) {

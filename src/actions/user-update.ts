@@ -38,7 +38,7 @@ export async function doChangeRole(tx: Tx, acting: UserRow, target: UserRow, rol
   if (target.role === Role.OWNER) {
     await checkNotLastOwner(tx, target, 'The owner permission cannot be removed from the only organization owner.');
   }
-  const before = await streamsVisibleTo(tx.db, target);
+  const before = await streamsVisibleTo(tx.db, target, tx.featureLevel);
   await users.update(tx.db, target.id, { role });
   await notifyRealmUser(tx, target.realm_id, 'update', { user_id: target.id, role });
   await doSyncSystemGroups(tx, { ...target, role });
@@ -51,7 +51,7 @@ export async function doChangeRole(tx: Tx, acting: UserRow, target: UserRow, rol
  * one's subscribers, and `stream delete` for those it hides.
  */
 export async function notifyStreamsForRole(tx: Tx, user: UserRow, before: StreamRow[]): Promise<void> {
-  const after = await streamsVisibleTo(tx.db, user);
+  const after = await streamsVisibleTo(tx.db, user, tx.featureLevel);
   const had = new Set(before.map((s) => s.id));
   const has = new Set(after.map((s) => s.id));
   const gained = after.filter((s) => !had.has(s.id));

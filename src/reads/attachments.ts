@@ -29,7 +29,7 @@ export type UploadRead =
 export async function readUpload(ctx: AppContext, user: UserRow, pathId: string): Promise<UploadRead> {
   const a = await attachments.findByPathId(ctx.store.db, pathId);
   if (!a || a.realm_id !== user.realm_id) return { kind: 'missing' };
-  if (!(await mayAccessAttachment(ctx.store.db, user, a))) return { kind: 'forbidden' };
+  if (!(await mayAccessAttachment(ctx.store.db, user, a, ctx.config.featureLevel))) return { kind: 'forbidden' };
   const body = await ctx.storage.get(a.path_id);
   return body ? { kind: 'file', attachment: a, body } : { kind: 'missing' };
 }

@@ -152,7 +152,7 @@ export async function fetchMessageWindow(db: Q, viewer: UserRow, p: WindowParams
   // (Zulip's update_narrow_terms_containing_empty_topic_fallback_name).
   const level = p.featureLevel ?? SPEC_FEATURE_LEVEL;
   const terms = parseNarrow(p.narrow).map((t) => (t.operator === 'topic' && typeof t.operand === 'string' ? { ...t, operand: generalChatToEmpty(t.operand, level) } : t));
-  const narrow = await resolveNarrow(db, viewer, terms);
+  const narrow = await resolveNarrow(db, viewer, terms, false, level);
   const pm = await loadPmLookups(db, narrow.terms, viewer);
 
   // Only where recipient rows are keyed by message do walks need the viewer's id range (sql.ts).
@@ -218,8 +218,8 @@ async function readerRecipientIds(db: Q, viewer: UserRow, cached: Array<{ id: nu
  * Level 300's GET /messages with message_ids: those of them the narrow holds and the viewer
  * may read, oldest first; as Zulip, the answer has no anchor and finds no end of anything.
  */
-async function fetchMessagesByIds(db: Q, viewer: UserRow, rawNarrow: unknown, ids: number[]): Promise<Omit<MessageWindow, 'meta'> & { meta: Record<string, unknown> }> {
-  const narrow = await resolveNarrow(db, viewer, parseNarrow(rawNarrow));
+async function fetchMessagesByIds(db: Q, viewer: UserRow, rawNarrow: unknown, ids: number[], featureLevel = 0): Promise<Omit<MessageWindow, 'meta'> & { meta: Record<string, unknown> }> {
+  const narrow = await resolveNarrow(db, viewer, parseNarrow(rawNarrow), false, featureLevel);
   const pm = await loadPmLookups(db, narrow.terms, viewer);
   const found = await narrowIds(db, dialectOf(db), viewer, narrow, pm, [...new Set(ids.filter(isPossibleId))]);
   return {
@@ -234,7 +234,7 @@ export async function fetchMessages(db: Q, viewer: UserRow, realm: RealmRow, p: 
   if (p.numBefore < 0 || p.numAfter < 0) throw badRequest('Invalid num_before or num_after');
   const requested = p.messageIds !== undefined ? p.messageIds.length : p.numBefore + p.numAfter;
   if (requested > MAX_MESSAGES_PER_FETCH) throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
-  const { rows, meta, terms } = p.messageIds !== undefined ? await fetchMessagesByIds(db, viewer, p.narrow, p.messageIds) : await fetchMessageWindow(db, viewer, p);
+  const { rows, meta, terms } = p.messageIds !== undefined ? await fetchMessagesByIds(db, viewer, p.narrow, p.messageIds, p.featureLevel) : await fetchMessageWindow(db, viewer, p);
   const opts = {
     applyMarkdown: p.applyMarkdown, clientGravatar: p.clientGravatar, realm, allowEmptyTopicName: p.allowEmptyTopicName === true,
     ...(p.featureLevel !== undefined ? { featureLevel: p.featureLevel } : {}),

@@ -5,6 +5,7 @@ import { subscriptions } from '../store/repos/subscriptions.js';
 import { userTopics } from '../store/repos/user-topics.js';
 import { SHOWING_POLICIES, VisibilityPolicy } from '../lib/visibility-policy.js';
 import { canReadHistory, canSeeStream } from '../access/stream.js';
+import { contentGroupsFor, type GroupMembership } from '../access/channel-access.js';
 import type { NarrowTerm, ResolvedNarrow, ResolvedTerm } from '../narrow/types.js';
 import { badNarrow, badNarrowCombination } from '../errors.js';
 import { accessMessage } from '../access/message.js';
@@ -104,7 +105,10 @@ async function expandWith(q: Q, viewer: UserRow, terms: NarrowTerm[], lenient: b
  * BAD_NARROW errors. `lenient` (an event queue's narrow, which Zulip only ever matches
  * events against) turns an unknown stream or user into one that matches nothing instead.
  */
-export async function resolveNarrow(q: Q, viewer: UserRow, terms: NarrowTerm[], lenient = false): Promise<ResolvedNarrow> {
+export async function resolveNarrow(q: Q, viewer: UserRow, terms: NarrowTerm[], lenient = false, featureLevel = 0): Promise<ResolvedNarrow> {
+  // Level 354: a private stream's content-granting groups open it (and its shared history) to their members.
+  let groups: GroupMembership | undefined | null = null;
+  const groupsOf = async () => (groups === null ? (groups = await contentGroupsFor(q, viewer, featureLevel)) : groups);
   const out: ResolvedTerm[] = [];
   const history: number[] = [];
   for (const t of await expandWith(q, viewer, terms, lenient)) {
@@ -119,12 +123,13 @@ export async function resolveNarrow(q: Q, viewer: UserRow, terms: NarrowTerm[], 
             ?? (/^\d+$/.test(String(t.operand)) ? await streams.findInRealm(q, viewer.realm_id, Number(t.operand)) : undefined);
         const sub = s ? await subscriptions.findActive(q, viewer.id, s.id) : undefined;
         // A stream the viewer may not see is as unknown as one that does not exist.
-        if (!s || !canSeeStream(viewer, s, sub ?? null)) {
+        const viaGroups = s && s.invite_only === 1 && !sub ? await groupsOf() : undefined;
+        if (!s || !canSeeStream(viewer, s, sub ?? null, false, viaGroups)) {
           if (!lenient) throw badNarrow(`unknown stream ${String(t.operand)}`);
           out.push({ op: 'stream', streamId: NOBODY, negated });
           break;
         }
-        if (!negated && canReadHistory(viewer, s, sub ?? null)) history.push(s.id);
+        if (!negated && canReadHistory(viewer, s, sub ?? null, viaGroups)) history.push(s.id);
         out.push({ op: 'stream', streamId: s.id, negated });
         break;
       }

@@ -4,6 +4,7 @@ import { subscriptions } from '../store/repos/subscriptions.js';
 import { messages } from '../store/repos/messages.js';
 import { cachedRead } from '../cache/index.js';
 import { canSeeStream, canSeeStreamMetadata } from '../access/stream.js';
+import { contentGroupsFor, hasMetadataAccessViaGroups, metadataGroupsFor } from '../access/channel-access.js';
 import { Role, isAdminRole } from '../lib/roles.js';
 
 const byName = (a: StreamRow, b: StreamRow) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
@@ -44,26 +45,30 @@ export interface StreamListFilter {
 }
 
 /** GET /streams: the streams the filter picks, by name, with whether each is a default stream. */
-export async function listStreams(q: Q, user: UserRow, f: StreamListFilter): Promise<Array<{ stream: StreamRow; isDefault: boolean }>> {
+export async function listStreams(q: Q, user: UserRow, f: StreamListFilter, featureLevel = 0): Promise<Array<{ stream: StreamRow; isDefault: boolean }>> {
   const all = [...await realmStreams(q, user.realm_id), ...(f.includeArchived ? await streams.listArchivedByRealm(q, user.realm_id) : [])];
   const defaults = new Set(await streams.listDefaultIds(q, user.realm_id));
   let chosen: StreamRow[];
   if (f.includeAllActive) {
-    // Every stream with metadata access (level 356's include_all; all of them for administrators).
+    // Every stream with metadata access (level 356's include_all; all of them for administrators;
+    // from level 349 the private ones whose metadata-granting groups hold the user).
     const subs = await subscriptions.mapActiveOfUser(q, user.id, all.map((s) => s.id));
-    chosen = all.filter((s) => canSeeStreamMetadata(user, s, subs.get(s.id) ?? null, true));
+    const groups = isAdminRole(user.role) ? undefined : await metadataGroupsFor(q, user, featureLevel);
+    chosen = all.filter((s) => canSeeStreamMetadata(user, s, subs.get(s.id) ?? null, true, groups));
   } else {
     const archivedSubs = f.includeArchived ? await subscriptions.mapActiveOfUser(q, user.id, all.filter((s) => s.deactivated === 1).map((s) => s.id)) : new Map();
     const mine = new Set([...await subscriptions.listSubscribedStreamIds(q, user.id), ...archivedSubs.keys()]);
     const owners = f.includeOwnerSubscribed && user.is_bot === 1 && user.bot_owner_id !== null
       ? new Set(await subscriptions.listSubscribedStreamIds(q, user.bot_owner_id)) : new Set<number>();
     const isGuest = user.role === Role.GUEST;
+    // Level 354: content access through the stream's groups counts for include_can_access_content.
+    const groups = f.includeCanAccessContent === true ? await contentGroupsFor(q, user, featureLevel) : undefined;
     chosen = all.filter((s) => (f.includeSubscribed && mine.has(s.id))
       || (f.includePublic && !isGuest && s.invite_only === 0)
       || (f.includeWebPublic && s.is_web_public === 1)
       || owners.has(s.id)
       || (f.includeDefault && defaults.has(s.id) && canSeeStream(user, s, null))
-      || (f.includeCanAccessContent === true && canSeeStream(user, s, null, true)));
+      || (f.includeCanAccessContent === true && (mine.has(s.id) || canSeeStream(user, s, null, true, groups))));
   }
   return chosen.sort(byName).map((stream) => ({ stream, isDefault: defaults.has(stream.id) }));
 }
@@ -72,7 +77,7 @@ export async function listStreams(q: Q, user: UserRow, f: StreamListFilter): Pro
  * register's `streams`: what GET /streams answers by default (public and subscribed
  * streams), and every active stream for administrators, as Zulip sends it.
  */
-export async function streamsVisibleTo(q: Q, user: UserRow, includeArchived = false): Promise<StreamRow[]> {
+export async function streamsVisibleTo(q: Q, user: UserRow, featureLevel = 0, includeArchived = false): Promise<StreamRow[]> {
   const [active, mine] = await Promise.all([realmStreams(q, user.realm_id), subscriptions.listSubscribedStreamIds(q, user.id)]);
   // Clients with the archived_channels capability (level 315) get the archived streams they may see too.
   const archived = includeArchived ? await streams.listArchivedByRealm(q, user.realm_id) : [];
@@ -80,8 +85,12 @@ export async function streamsVisibleTo(q: Q, user: UserRow, includeArchived = fa
   const archivedSubs = archived.length > 0 ? await subscriptions.mapActiveOfUser(q, user.id, archived.map((s) => s.id)) : new Map<number, unknown>();
   const subscribed = new Set([...mine, ...archivedSubs.keys()]);
   const admin = isAdminRole(user.role);
+  // From level 349 the private streams whose metadata-granting groups hold the user too (Zulip
+  // 10 tells them of these streams' events; its register's streams is do_get_streams' include_all).
+  const groups = admin ? undefined : await metadataGroupsFor(q, user, featureLevel);
   // Web-public streams are everyone's, guests' included (Zulip's include_web_public, feature level 205).
-  return all.filter((s) => admin || subscribed.has(s.id) || s.is_web_public === 1 || (user.role !== Role.GUEST && s.invite_only === 0)).sort(byName);
+  return all.filter((s) => admin || subscribed.has(s.id) || s.is_web_public === 1 || (user.role !== Role.GUEST && s.invite_only === 0)
+    || (groups !== undefined && hasMetadataAccessViaGroups(s, groups))).sort(byName);
 }
 
 export const defaultStreams = (q: Q, realmId: number): Promise<StreamRow[]> => streams.listDefaults(q, realmId);

@@ -3,6 +3,7 @@ import { subscriptions, type SubscriptionWithStream } from '../store/repos/subsc
 import { userTopics, type UserTopicEntry } from '../store/repos/user-topics.js';
 import { compareUserTopics } from '../lib/visibility-policy.js';
 import { canSeeStreamMetadata } from '../access/stream.js';
+import { metadataGroupsFor } from '../access/channel-access.js';
 import { forLevel, presentStream, presentSubscription } from '../presenters/stream.js';
 import { realmStreams, realmSubscriberIds } from './streams.js';
 import { streams } from '../store/repos/streams.js';
@@ -48,7 +49,10 @@ export async function gatherSubscriptions(q: Q, user: UserRow, includeSubscriber
   ]);
   const all = [...live, ...archived];
   const known = new Set([...active, ...inactive].map((x) => x.stream.id));
-  const never = all.filter((s) => !known.has(s.id) && canSeeStreamMetadata(user, s, null, true))
+  // Level 349: private streams the user reaches through their metadata-granting groups
+  // (channel administrators, can_add_subscribers_group, can_subscribe_group) are listed too.
+  const groups = await metadataGroupsFor(q, user, featureLevel);
+  const never = all.filter((s) => !known.has(s.id) && canSeeStreamMetadata(user, s, null, true, groups))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const archivedIds = [...active.map((x) => x.stream), ...archived].filter((s) => s.deactivated === 1).map((s) => s.id);
   const members = includeSubscribers
@@ -57,7 +61,7 @@ export async function gatherSubscriptions(q: Q, user: UserRow, includeSubscriber
   return {
     subscriptions: active.map(({ stream, sub }) => presentSubscription(stream, sub, membersOf(stream.id, true), featureLevel)),
     unsubscribed: inactive.map(({ stream, sub }) =>
-      presentSubscription(stream, sub, membersOf(stream.id, canSeeStreamMetadata(user, stream, null)), featureLevel)),
+      presentSubscription(stream, sub, membersOf(stream.id, canSeeStreamMetadata(user, stream, null, false, groups)), featureLevel)),
     never_subscribed: never.map((s) => {
       const out: Record<string, unknown> = { ...forLevel(presentStream(s, featureLevel), featureLevel), stream_weekly_traffic: null };
       const m = membersOf(s.id, true);

@@ -81,7 +81,7 @@ export const eventRoutes: Route[] = [
       const defaults = await registerDefaultsOf(r.ctx.store.db, r.user);
       const asked = parseNarrow(r.args.narrow ?? []);
       const narrowTerms = asked.length === 0 && defaults.streamName !== null ? parseNarrow([['stream', defaults.streamName]]) : asked;
-      const narrow = await resolveNarrow(r.ctx.store.db, r.user, narrowTerms, true);
+      const narrow = await resolveNarrow(r.ctx.store.db, r.user, narrowTerms, true, r.ctx.config.featureLevel);
       const lifespan = r.args.queue_lifespan_secs ?? 0;
       const caps = capabilities(r.args.client_capabilities as Json | undefined, r.ctx.config.featureLevel);
       const allPublicStreams = r.args.all_public_streams ?? defaults.allPublicStreams;

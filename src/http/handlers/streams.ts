@@ -5,6 +5,7 @@ import { Bool, Default, Int, Opt, Str, Type, type ArgsOf } from '../../schemas/p
 import { WireListedStream, WireStream } from '../../schemas/wire.js';
 import { transact } from '../../actions/transaction.js';
 import { accessStreamById, accessStreamByName, canReadHistory } from '../../access/stream.js';
+import { contentGroupsFor } from '../../access/channel-access.js';
 import { accessStreamForUpdate } from '../../access/stream-admin.js';
 import { accessBotById } from '../../access/bot.js';
 import { forLevel, presentStream, streamEmailAddress } from '../../presenters/stream.js';
@@ -45,7 +46,7 @@ async function listStreamsFor(r: AuthedRequest<ArgsOf<typeof LIST_PARAMS>>): Pro
   };
   // From level 356 include_all is for everyone (what they have metadata access to).
   if (filter.includeAllActive && !isAdminRole(r.user.role) && r.ctx.config.featureLevel < 356) throw badRequest('User not authorized for this query');
-  const list = await listStreams(r.ctx.store.db, r.user, filter);
+  const list = await listStreams(r.ctx.store.db, r.user, filter, r.ctx.config.featureLevel);
   const level = r.ctx.config.featureLevel;
   return list.map(({ stream, isDefault }) => (filter.includeDefault ? { ...forLevel(presentStream(stream, level), level), is_default: isDefault } : forLevel(presentStream(stream, level), level)));
 }
@@ -96,7 +97,7 @@ export const streamRoutes: Route[] = [
     method: 'GET', path: '/streams/:stream_id', auth: 'user', summary: 'Get a stream by id', answer: Type.Object({ stream: WireStream }),
     handler: async (r) => {
       // From level 315 archived streams can be fetched (with is_archived).
-      const { stream } = await accessStreamById(r.ctx.store.db, r.user, pathInt(r, 'stream_id'), { allowAdmin: true, allowArchived: r.ctx.config.featureLevel >= 315 });
+      const { stream } = await accessStreamById(r.ctx.store.db, r.user, pathInt(r, 'stream_id'), { allowAdmin: true, allowArchived: r.ctx.config.featureLevel >= 315, featureLevel: r.ctx.config.featureLevel });
       return { stream: forLevel(presentStream(stream, r.ctx.config.featureLevel), r.ctx.config.featureLevel) };
     },
   }),
@@ -112,7 +113,7 @@ export const streamRoutes: Route[] = [
     answer: Type.Object({ subscribers: Type.Array(Type.Integer()) }),
     handler: async (r) => {
       const db = r.ctx.store.db;
-      const { stream } = await accessStreamById(db, r.user, pathInt(r, 'stream_id'), { allowAdmin: true });
+      const { stream } = await accessStreamById(db, r.user, pathInt(r, 'stream_id'), { allowAdmin: true, featureLevel: r.ctx.config.featureLevel });
       return { subscribers: [...(await subscriberIds(db, stream.id))] };
     },
   }),
@@ -140,8 +141,9 @@ export const streamRoutes: Route[] = [
     answer: Type.Object({ topics: Type.Array(Type.Object({ name: Type.String(), max_id: Type.Integer() })) }),
     handler: async (r) => {
       const db = r.ctx.store.db;
-      const { stream, sub } = await accessStreamById(db, r.user, pathInt(r, 'stream_id'));
-      const topics = await topicsOf(db, r.user, stream, canReadHistory(r.user, stream, sub));
+      const level = r.ctx.config.featureLevel;
+      const { stream, sub } = await accessStreamById(db, r.user, pathInt(r, 'stream_id'), { featureLevel: level });
+      const topics = await topicsOf(db, r.user, stream, canReadHistory(r.user, stream, sub, await contentGroupsFor(db, r.user, level)));
       const allowEmpty = allowsEmptyTopic(r.args.allow_empty_topic_name, r.ctx.config.featureLevel);
       return { topics: topics.map((t) => ({ ...t, name: topicForClient(t.name, allowEmpty) })) };
     },

@@ -85,7 +85,7 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
     if (!opts.capabilities.notification_settings_null) for (const s of subs.subscriptions) fillNotificationDefaults(s, user.settings);
     Object.assign(state, subs);
   }
-  if (want('stream')) state.streams = (await streamsVisibleTo(db, user, opts.capabilities.archived_channels === true)).map((s) => forLevel(presentStream(s, config.featureLevel), config.featureLevel));
+  if (want('stream')) state.streams = (await streamsVisibleTo(db, user, config.featureLevel, opts.capabilities.archived_channels === true)).map((s) => forLevel(presentStream(s, config.featureLevel), config.featureLevel));
   if (want('message')) state.max_message_id = await maxMessageIdOf(db, user.id);
   // Level 334: a client without empty_topic_name sees the empty topic by its display name.
   const allowEmpty = opts.capabilities.empty_topic_name === true;
