@@ -103,11 +103,13 @@ export function canPostToStream(user: Pick<UserRow, 'role' | 'date_joined'>, str
 }
 
 /**
- * Everything Zulip checks before a user sends to a stream: the post policy, then
- * access (web-public, public for non-guests, or subscribed).
+ * Everything Zulip checks before a user sends to a stream (or says they are typing in it):
+ * who may post, then access (web-public, public for non-guests, or subscribed).
  */
-export function checkCanPostToStream(user: UserRow, stream: StreamRow, sub: SubscriptionRow | null | undefined, realm?: RealmRow): void {
-  const err = streamPostPolicyError(user, stream, realm);
+export async function checkCanPostToStream(q: Q, user: UserRow, stream: StreamRow, sub: SubscriptionRow | null | undefined, realm: RealmRow,
+  featureLevel: number): Promise<void> {
+  // From level 333 can_send_message_group, as for sending (Zulip's access_stream_for_send_message).
+  const err = await sendPermissionError(q, user, stream, realm, featureLevel);
   if (err) throw badRequest(err);
   if (!canSeeStream(user, stream, sub)) throw badRequest(`Not authorized to send to stream '${stream.name}'`);
 }

@@ -79,7 +79,7 @@ async function checkScheduled(q: Q, level: number, realm: RealmRow, sender: User
   let checked: Omit<Checked, 'content' | 'rendered_content'>;
   let audience = 0;
   if (type === 'stream') {
-    const stream = await streamForSend(q, sender, realm, { id: to[0]! });
+    const stream = await streamForSend(q, sender, realm, { id: to[0]! }, level);
     const topic = checkTopic(rawTopic, realm, level);
     audience = (await subscriberIds(q, stream.id)).length;
     checked = { type, stream_id: stream.id, recipient: '[]', topic };

@@ -33,7 +33,7 @@ export async function doSendTyping(tx: Tx, realm: RealmRow, sender: UserRow, req
   if (req.kind === 'stream') {
     // A stream the sender may not see is answered exactly like a missing one.
     const { stream, sub } = await accessStreamById(tx.db, sender, req.to[0]!);
-    checkCanPostToStream(sender, stream, sub, realm);
+    await checkCanPostToStream(tx.db, sender, stream, sub, realm, tx.featureLevel);
     sendStreamTyping(tx, sender, stream, req.topic ?? '', req.op, await receivingTyping(tx.db, await subscriberIds(tx.db, stream.id)));
   } else {
     sendPrivateTyping(tx, sender, await typingRecipients(tx.db, sender, req.to), req.op);

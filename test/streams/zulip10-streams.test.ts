@@ -206,8 +206,19 @@ test('333: can_send_message_group decides who posts (role or anonymous group); s
   assertOk(await patch(t, admin, id, { can_send_message_group: g['role:administrators'] }));
   assertError(await send(member), 'You do not have permission to post in this channel.');
   assertOk(await send(admin));
+  // Typing in it and scheduling to it are posting too (Zulip's access_stream_for_send_message).
+  const typing = (as: TestUser) => t.api('POST', '/api/v1/typing', { as, params: { type: 'channel', stream_id: id, topic: 'x', op: 'start' } });
+  const schedule = (as: TestUser) => t.api('POST', '/api/v1/scheduled_messages', {
+    as, params: { type: 'stream', to: id, topic: 'x', content: 'later', scheduled_delivery_timestamp: Math.floor(Date.now() / 1000) + 3600 },
+  });
+  assertError(await typing(member), 'You do not have permission to post in this channel.');
+  assertError(await schedule(member), 'You do not have permission to post in this channel.');
+  assertOk(await typing(admin));
+  assertOk(await schedule(admin));
   assertOk(await patch(t, admin, id, { can_send_message_group: { direct_members: [other.id], direct_subgroups: [] } }));
   assertOk(await send(other));
+  assertOk(await typing(other));
+  assertError(await typing(member), 'You do not have permission to post in this channel.');
   assertError(await send(member), 'You do not have permission to post in this channel.');
   assertOk(await patch(t, admin, id, { can_send_message_group: g['role:nobody'] }));
   assertError(await send(admin), 'You do not have permission to post in this channel.');
