@@ -9,6 +9,7 @@ import { SystemGroup } from '../lib/system-groups.js';
 import { nowSeconds } from '../lib/time.js';
 import { serialRounds } from '../lib/serial-rounds.js';
 import { notifySystemGroup } from './system-groups.js';
+import { withChannelAccessEvents } from './channel-access-events.js';
 
 /**
  * Members become full members when the organization's waiting period has passed since they
@@ -30,16 +31,20 @@ export async function doUpdateFullMembers(tx: Tx, realmId: number, now: number):
   if (!group) return [];
   const joinedBy = now - realmSettings(realm.settings).waiting_period_threshold * 86400;
   const early = await userGroups.listJoinedAfterInGroup(tx.db, group.id, Role.MEMBER, joinedBy);
-  if (early.length > 0) {
-    await userGroups.deleteMembers(tx.db, group.id, early);
-    await notifySystemGroup(tx, realmId, { type: 'user_group', op: 'remove_members', group_id: group.id, user_ids: early });
-  }
   const due = await userGroups.listDueForGroup(tx.db, realmId, group.id, Role.MEMBER, joinedBy);
-  if (due.length > 0) {
-    await userGroups.insertMembers(tx.db, group.id, due);
-    await notifySystemGroup(tx, realmId, { type: 'user_group', op: 'add_members', group_id: group.id, user_ids: due });
-  }
-  return due;
+  if (early.length === 0 && due.length === 0) return due;
+  // Level 349: role:fullmembers may grant metadata access to private channels.
+  return withChannelAccessEvents(tx, realmId, async () => {
+    if (early.length > 0) {
+      await userGroups.deleteMembers(tx.db, group.id, early);
+      await notifySystemGroup(tx, realmId, { type: 'user_group', op: 'remove_members', group_id: group.id, user_ids: early });
+    }
+    if (due.length > 0) {
+      await userGroups.insertMembers(tx.db, group.id, due);
+      await notifySystemGroup(tx, realmId, { type: 'user_group', op: 'add_members', group_id: group.id, user_ids: due });
+    }
+    return due;
+  });
 }
 
 export interface FullMemberPromotion {

@@ -8,6 +8,7 @@ import { sameGroupSettingValue, type GroupSettingChange, type GroupSettingValue 
 import { GROUP_CREATOR, GROUP_PERMISSION_SETTINGS, GROUP_PERMISSION_SETTING_LEVELS, type GroupPermissionSettingName } from '../lib/permission-settings.js';
 import { USER_GROUP_SETTING_NAMES, userGroupSettingColumns, userGroupSettingValue } from '../lib/user-group-settings.js';
 import { usersOfIds } from '../access/user-group.js';
+import { withChannelAccessEvents } from './channel-access-events.js';
 import { inactiveSettingMembers, recursiveSubgroups } from '../reads/user-groups.js';
 import { previousSettingValueMismatched } from '../errors.js';
 import { userGroupDeactivated } from '../errors.js';
@@ -119,13 +120,17 @@ export async function doUpdateUserGroup(tx: Tx, group: UserGroupRow, change: {
  */
 export async function doDeactivateUserGroup(tx: Tx, group: UserGroupRow): Promise<void> {
   if (group.deactivated === 1) throw userGroupDeactivated();
-  await userGroups.update(tx.db, group.id, { deactivated: 1 });
-  await notifyGroup(tx, group.realm_id, { type: 'user_group', op: 'update', group_id: group.id, data: { deactivated: true } });
+  await withChannelAccessEvents(tx, group.realm_id, async () => {
+    await userGroups.update(tx.db, group.id, { deactivated: 1 });
+    await notifyGroup(tx, group.realm_id, { type: 'user_group', op: 'update', group_id: group.id, data: { deactivated: true } });
+  });
 }
 
 export async function doDeleteUserGroup(tx: Tx, group: UserGroupRow): Promise<void> {
-  await userGroups.delete(tx.db, group.id);
-  await notifyGroup(tx, group.realm_id, { type: 'user_group', op: 'remove', group_id: group.id });
+  await withChannelAccessEvents(tx, group.realm_id, async () => {
+    await userGroups.delete(tx.db, group.id);
+    await notifyGroup(tx, group.realm_id, { type: 'user_group', op: 'remove', group_id: group.id });
+  });
 }
 
 /** Adding people already in the group, or removing people not in it, refuses the whole request. */
@@ -134,8 +139,10 @@ export async function doAddUserGroupMembers(tx: Tx, group: UserGroupRow, ids: nu
   const current = new Set(await userGroups.listMemberIds(tx.db, group.id));
   const already = added.find((id) => current.has(id));
   if (already !== undefined) throw alreadyGroupMember(already);
-  await userGroups.insertMembers(tx.db, group.id, added);
-  await notifyGroup(tx, group.realm_id, { type: 'user_group', op: 'add_members', group_id: group.id, user_ids: added });
+  await withChannelAccessEvents(tx, group.realm_id, async () => {
+    await userGroups.insertMembers(tx.db, group.id, added);
+    await notifyGroup(tx, group.realm_id, { type: 'user_group', op: 'add_members', group_id: group.id, user_ids: added });
+  });
 }
 
 export async function doRemoveUserGroupMembers(tx: Tx, group: UserGroupRow, ids: number[]): Promise<void> {
@@ -143,8 +150,10 @@ export async function doRemoveUserGroupMembers(tx: Tx, group: UserGroupRow, ids:
   const current = new Set(await userGroups.listMemberIds(tx.db, group.id));
   const stranger = ids.find((id) => !current.has(id));
   if (stranger !== undefined) throw notGroupMember(stranger);
-  await userGroups.deleteMembers(tx.db, group.id, removed);
-  await notifyGroup(tx, group.realm_id, { type: 'user_group', op: 'remove_members', group_id: group.id, user_ids: removed });
+  await withChannelAccessEvents(tx, group.realm_id, async () => {
+    await userGroups.deleteMembers(tx.db, group.id, removed);
+    await notifyGroup(tx, group.realm_id, { type: 'user_group', op: 'remove_members', group_id: group.id, user_ids: removed });
+  });
 }
 
 
@@ -162,8 +171,10 @@ export async function doAddUserGroupSubgroups(tx: Tx, group: UserGroupRow, subgr
   const ids = subgroups.map((g) => g.id);
   const edges = await userGroups.listSubgroupEdgesByRealm(tx.db, group.realm_id);
   if (recursiveSubgroups(edges, ids).has(group.id)) throw subgroupCycle(group.id);
-  await userGroups.insertSubgroups(tx.db, group.id, ids);
-  await notifyGroup(tx, group.realm_id, { type: 'user_group', op: 'add_subgroups', group_id: group.id, direct_subgroup_ids: ids });
+  await withChannelAccessEvents(tx, group.realm_id, async () => {
+    await userGroups.insertSubgroups(tx.db, group.id, ids);
+    await notifyGroup(tx, group.realm_id, { type: 'user_group', op: 'add_subgroups', group_id: group.id, direct_subgroup_ids: ids });
+  });
 }
 
 /** POST /user_groups/{id}/subgroups `delete`: each group must be a direct subgroup. */
@@ -172,8 +183,10 @@ export async function doRemoveUserGroupSubgroups(tx: Tx, group: UserGroupRow, su
   const stranger = subgroups.find((g) => !current.has(g.id));
   if (stranger) throw notSubgroup(stranger.id);
   const ids = subgroups.map((g) => g.id);
-  await userGroups.deleteSubgroups(tx.db, group.id, ids);
-  await notifyGroup(tx, group.realm_id, { type: 'user_group', op: 'remove_subgroups', group_id: group.id, direct_subgroup_ids: ids });
+  await withChannelAccessEvents(tx, group.realm_id, async () => {
+    await userGroups.deleteSubgroups(tx.db, group.id, ids);
+    await notifyGroup(tx, group.realm_id, { type: 'user_group', op: 'remove_subgroups', group_id: group.id, direct_subgroup_ids: ids });
+  });
 }
 
 /**
