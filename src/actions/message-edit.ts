@@ -101,7 +101,8 @@ interface Checked {
  * to take the whole topic (MOVE_MESSAGES_TIME_LIMIT_EXCEEDED).
  */
 async function checkUpdate(q: Q, realm: RealmRow, user: UserRow, messageId: number, req: MessageEditRequest, level: number): Promise<Checked> {
-  const { message } = await accessMessage(q, user, messageId);
+  // Level 354: content access through the stream's groups reaches the message too.
+  const { message } = await accessMessage(q, user, messageId, level);
   const settings = realmSettings(realm.settings);
   if (req.content !== undefined && !settings.allow_message_editing) throw badRequest('Your organization has turned off message editing');
   // From level 334 "general chat" names the empty topic.

@@ -104,7 +104,7 @@ function sendStreamTyping(tx: Tx, sender: UserRow, stream: StreamRow, topic: str
  * subscribers, or the conversation's active members, who want typing events.
  */
 export async function doSendEditTyping(tx: Tx, realm: RealmRow, sender: UserRow, messageId: number, op: TypingOp): Promise<void> {
-  const { message, stream } = await accessMessageToModify(tx.db, sender, messageId);
+  const { message, stream } = await accessMessageToModify(tx.db, sender, messageId, tx.featureLevel);
   checkCanEditContent(realm, sender, message, 0);
   const s = userSettings(sender.settings);
   if (stream) {

@@ -80,3 +80,41 @@ test('354: protected history, and level 277, keep the group members out', async 
     }
   }
 });
+
+const editTyping = (x: World, as: TestUser, id: number) => x.t.api('POST', `/api/v1/messages/${id}/typing`, { as, params: { op: 'start' } });
+const history = (x: World, as: TestUser, id: number) => x.t.api('GET', `/api/v1/messages/${id}/history`, { as });
+const edit = (x: World, as: TestUser, id: number, content: string) => x.t.api('PATCH', `/api/v1/messages/${id}`, { as, params: { content } });
+
+test('354: content-access group members edit their own messages, type edits and read edit history without subscribing', async () => {
+  const theirs = assertOk(await send(w, w.subscriber)).id;
+  assertOk(await edit(w, w.subscriber, theirs, 'edited by the subscriber'));
+  for (const u of [w.adder, w.joiner]) {
+    const own = assertOk(await send(w, u)).id;
+    w.log.clear();
+    assertOk(await edit(w, u, own, `edited by ${u.email}`));
+    const ev = w.log.one('update_message');
+    assert.ok(ev.userIds.includes(w.subscriber.id) && !ev.userIds.includes(w.outsider.id) && !ev.userIds.includes(w.chanAdmin.id));
+    const versions = assertOk(await history(w, u, own)).message_history as Array<{ content: string }>;
+    assert.equal(versions.at(-1)!.content, `edited by ${u.email}`);
+    assert.equal(assertOk(await history(w, u, theirs)).message_history.length, 2);
+    // Someone else's message: readable, not theirs to edit (Zulip's content-edit rule).
+    assertError(await edit(w, u, theirs, 'not mine'), "You don't have permission to edit this message");
+    w.log.clear();
+    assertOk(await editTyping(w, u, own));
+    const typing = w.log.one('typing_edit_message');
+    assert.ok(!typing.userIds.includes(w.outsider.id) && !typing.userIds.includes(w.guest.id));
+  }
+});
+
+test('354: outsiders, metadata-only users and guests in the groups get nothing from edits, edit typing or history', async () => {
+  const theirs = assertOk(await send(w, w.subscriber)).id;
+  for (const u of [w.chanAdmin, w.outsider, w.guest]) {
+    assertError(await history(w, u, theirs), 'Invalid message(s)');
+    assertError(await editTyping(w, u, theirs), 'Invalid message(s)');
+    assertError(await edit(w, u, theirs, 'mine now'), 'Invalid message(s)');
+  }
+  // At 277 the group members reach none of it.
+  const oldMsg = assertOk(await send(old, old.subscriber)).id;
+  assertError(await history(old, old.adder, oldMsg), 'Invalid message(s)');
+  assertError(await editTyping(old, old.adder, oldMsg), 'Invalid message(s)');
+});
