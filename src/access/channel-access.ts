@@ -131,3 +131,15 @@ export async function metadataAccessUserIdsViaGroups(q: Q, streamList: readonly 
   }
   return out;
 }
+
+/**
+ * Zulip 10's access_stream_for_send_message (level 354): besides subscribers, the members of
+ * a private channel's content-granting groups may send to it when its history is shared with
+ * subscribers (not with protected history, and never guests). Groups are read only here, after
+ * the plain rules refused, so sending to a stream one may see costs no query more.
+ */
+export async function maySendViaContentGroups(q: Q, user: Pick<UserRow, 'id' | 'realm_id' | 'role' | 'date_joined'>, stream: StreamRow, featureLevel: number): Promise<boolean> {
+  if (featureLevel < CONTENT_ACCESS_VIA_GROUPS_LEVEL || user.role === Role.GUEST) return false;
+  if (stream.deactivated === 1 || stream.realm_id !== user.realm_id || stream.history_public_to_subscribers !== 1) return false;
+  return hasContentAccessViaGroups(stream, await groupMembershipOf(q, user));
+}

@@ -11,7 +11,7 @@ import { parseStoredValue } from '../lib/stream-group-settings.js';
 import { inSystemGroup } from '../lib/realm-group-settings.js';
 import { userHasGroupSettingValue } from './group-setting.js';
 import { STREAM_PERMISSION_SETTINGS } from '../lib/permission-settings.js';
-import { CONTENT_ACCESS_VIA_GROUPS_LEVEL, hasContentAccessViaGroups, hasMetadataAccessViaGroups, metadataGroupsFor, type GroupMembership } from './channel-access.js';
+import { CONTENT_ACCESS_VIA_GROUPS_LEVEL, hasContentAccessViaGroups, maySendViaContentGroups, hasMetadataAccessViaGroups, metadataGroupsFor, type GroupMembership } from './channel-access.js';
 
 export interface StreamAccess {
   stream: StreamRow;
@@ -111,7 +111,9 @@ export async function checkCanPostToStream(q: Q, user: UserRow, stream: StreamRo
   // From level 333 can_send_message_group, as for sending (Zulip's access_stream_for_send_message).
   const err = await sendPermissionError(q, user, stream, realm, featureLevel);
   if (err) throw badRequest(err);
-  if (!canSeeStream(user, stream, sub)) throw badRequest(`Not authorized to send to stream '${stream.name}'`);
+  if (!canSeeStream(user, stream, sub) && !(await maySendViaContentGroups(q, user, stream, featureLevel))) {
+    throw badRequest(`Not authorized to send to stream '${stream.name}'`);
+  }
 }
 
 /** accessStreamBy*'s check; the user's groups are read only when the plain rules refuse a private stream. */

@@ -10,7 +10,7 @@ import { users } from '../store/repos/users.js';
 import { accessMessage } from '../access/message.js';
 import { accessStreamById, canSeeStream, sendPermissionError } from '../access/stream.js';
 import { hasRealmGroupPermission } from '../access/realm-group-setting.js';
-import { badRequest, invalidStreamId, moveMessagesTimeLimitExceeded } from '../errors.js';
+import { badRequest, invalidMessage, invalidStreamId, moveMessagesTimeLimitExceeded } from '../errors.js';
 import { realmSettings, type RealmSettings } from '../lib/realm-settings.js';
 import { FLAG_BITS, flagsFromMask } from '../lib/message-flags.js';
 import { messages } from '../store/repos/messages.js';
@@ -101,7 +101,11 @@ interface Checked {
  * to take the whole topic (MOVE_MESSAGES_TIME_LIMIT_EXCEEDED).
  */
 async function checkUpdate(q: Q, realm: RealmRow, user: UserRow, messageId: number, req: MessageEditRequest, level: number): Promise<Checked> {
-  const { message } = await accessMessage(q, user, messageId);
+  // Level 354: content access through the stream's groups reaches the message too.
+  const { message, flags } = await accessMessage(q, user, messageId, level);
+  // The level also opens archived streams' messages for reading (360), not for changing
+  // (Zulip's is_modifying_message): reached without a row of one's own, they stay closed.
+  if (flags === null && message.stream_id !== null && !(await streamInRealm(q, realm.id, message.stream_id))) throw invalidMessage();
   const settings = realmSettings(realm.settings);
   if (req.content !== undefined && !settings.allow_message_editing) throw badRequest('Your organization has turned off message editing');
   // From level 334 "general chat" names the empty topic.

@@ -18,6 +18,7 @@ import { checkUserGroupMentionAllowed } from '../access/group-setting.js';
 import { subscriptions } from '../store/repos/subscriptions.js';
 import { users } from '../store/repos/users.js';
 import { canSeeStream, sendPermissionError } from '../access/stream.js';
+import { maySendViaContentGroups } from '../access/channel-access.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { FLAG_BITS, flagsFromMask } from '../lib/message-flags.js';
 import { isHumanClient } from '../lib/client-name.js';
@@ -124,7 +125,8 @@ export async function streamForSend(q: Q, sender: UserRow, realm: RealmRow, to: 
     return !!owner && !!(await subscriptions.findActive(q, owner.id, s.id));
   };
   // A private stream the sender may not see is answered exactly like a missing one.
-  if (!stream || (!canSeeStream(sender, stream, sub ?? null) && !(await ownerSubscribed(stream)))) {
+  if (!stream || (!canSeeStream(sender, stream, sub ?? null) && !(await ownerSubscribed(stream))
+    && !(await maySendViaContentGroups(q, sender, stream, featureLevel)))) {
     if (to.id !== undefined) {
       throw streamIdDoesNotExist(to.id);
     }

@@ -78,7 +78,8 @@ async function notifySubscribed(tx: Tx, added: SubPair[]): Promise<void> {
   const subscriberMap = await subscriptions.mapSubscriberIds(tx.db, [...byStream.keys()]);
   for (const [userId, pairs] of byUser) {
     const user = pairs[0]!.user;
-    const hidden = pairs.filter((p) => !canSeeStreamMetadata(user, p.stream, null));
+    // An archived public stream (level 362) is no news to its new subscriber.
+    const hidden = pairs.filter((p) => !canSeeStreamMetadata(user, p.stream, null, p.stream.deactivated === 1));
     if (hidden.length > 0) tx.notify({ type: 'stream', op: 'create', streams: hidden.map((p) => presentStream(p.stream, tx.featureLevel)) }, [userId], realmId);
     const rows = await subscriptions.mapActiveOfUser(tx.db, userId, pairs.map((p) => p.stream.id));
     const subs = pairs.map((p) => presentSubscription(p.stream, rows.get(p.stream.id)!, subscriberMap.get(p.stream.id) ?? [], undefined, tx.featureLevel));

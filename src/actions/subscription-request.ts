@@ -25,6 +25,30 @@ import { sendSubscriptionNotices } from './subscription-notices.js';
 import { doAddDefaultStream } from './default-streams.js';
 import { realms } from '../store/repos/realms.js';
 
+/**
+ * From it subscriptions in archived streams are added and removed like any other (Zulip's
+ * filter_stream_authorization no longer refuses deactivated channels). Below it an archived
+ * stream's name is unknown to these requests, as before.
+ */
+export const ARCHIVED_SUBSCRIPTIONS_LEVEL = 362;
+
+/**
+ * The active streams of these names and, from level 362, the archived ones whose names no
+ * active stream holds (an archived stream keeps its name in Zulip 10; Parley frees
+ * name_lower on archiving, so an active stream of the same name wins).
+ */
+async function withArchived(q: Q, realmId: number, names: string[], level: number): Promise<StreamRow[]> {
+  const active = await streams.listByNames(q, realmId, names);
+  if (level < ARCHIVED_SUBSCRIPTIONS_LEVEL) return active;
+  const taken = new Set(active.map((s) => s.name_lower));
+  const rest = names.filter((n) => !taken.has(n.toLowerCase()));
+  const archived: StreamRow[] = [];
+  for (const s of await streams.listArchivedByNames(q, realmId, rest)) {
+    if (!archived.some((a) => a.name.toLowerCase() === s.name.toLowerCase())) archived.push(s);
+  }
+  return [...active, ...archived];
+}
+
 export interface SubscribeRequest {
   streams: Array<{ name: string; description?: string }>;
   /** Ids or emails, as the request names them; none means the caller alone. */
@@ -117,16 +141,16 @@ async function subscribeWith(io: SubscribeIo, realm: RealmRow, acting: UserRow, 
   }
   const targets = principals.length > 0 ? principals : [acting];
   checkSubscriptionPairs(wanted.size, targets.length);
-  const existing = await streams.listByNames(q, realm.id, [...wanted.values()].map((s) => s.name));
-  const existingNames = new Set(existing.map((s) => s.name_lower));
+  const level = req.featureLevel ?? 0;
+  const existing = await withArchived(q, realm.id, [...wanted.values()].map((s) => s.name), level);
+  const existingNames = new Set(existing.map((s) => s.name.toLowerCase()));
   const missing = [...wanted.values()].filter((s) => !existingNames.has(s.name.toLowerCase()));
   if (missing.length > 0) await checkCanCreate(q, acting, realm, req);
   const actingSubs = await subscriptions.mapActiveOfUser(q, acting.id, existing.map((s) => s.id));
   const authorized: StreamRow[] = [];
   const unauthorized: StreamRow[] = [];
-  const level = req.featureLevel ?? 0;
   for (const s of existing) {
-    const ok = canSeeStream(acting, s, actingSubs.get(s.id) ?? null)
+    const ok = canSeeStream(acting, s, actingSubs.get(s.id) ?? null, level >= ARCHIVED_SUBSCRIPTIONS_LEVEL)
       || await streamGroupGrants(q, acting, s, realm, level, principals.length > 0 ? 'others' : 'self');
     (ok ? authorized : unauthorized).push(s);
   }
@@ -235,14 +259,14 @@ export const OWN_BOTS_UNSUBSCRIBABLE = 145;
 
 async function streamsToLeave(q: Q, acting: UserRow, names: string[], targets: UserRow[], featureLevel: number): Promise<StreamRow[]> {
   const trimmed = names.map((raw) => raw.trim());
-  const found = new Map((await streams.listByNames(q, acting.realm_id, trimmed)).map((s) => [s.name_lower, s]));
+  const found = new Map((await withArchived(q, acting.realm_id, trimmed, featureLevel)).map((s) => [s.name.toLowerCase(), s]));
   const subs = await subscriptions.mapActiveOfUser(q, acting.id, [...found.values()].map((s) => s.id));
   const list: StreamRow[] = [];
   // Level 349: metadata access through the stream's groups (channel administrators among them).
   const groups = await metadataGroupsFor(q, acting, featureLevel);
   for (const name of trimmed) {
     const stream = found.get(name.toLowerCase());
-    if (!stream || !canSeeStreamMetadata(acting, stream, subs.get(stream.id) ?? null, false, groups)) throw streamDoesNotExist(name);
+    if (!stream || !canSeeStreamMetadata(acting, stream, subs.get(stream.id) ?? null, featureLevel >= ARCHIVED_SUBSCRIPTIONS_LEVEL, groups)) throw streamDoesNotExist(name);
     if (!list.some((s) => s.id === stream.id)) list.push(stream);
   }
   if (targets.some((u) => !controlsDirectly(acting, u, featureLevel))) {
@@ -266,7 +290,7 @@ async function streamsToLeave(q: Q, acting: UserRow, names: string[], targets: U
  * never (neither setting allows role:everyone).
  */
 async function streamGroupGrants(q: Q, acting: UserRow, stream: StreamRow, realm: RealmRow, level: number, who: 'self' | 'others'): Promise<boolean> {
-  if (acting.role === Role.GUEST || stream.deactivated === 1) return false;
+  if (acting.role === Role.GUEST || (stream.deactivated === 1 && level < ARCHIVED_SUBSCRIPTIONS_LEVEL)) return false;
   const waiting = realmSettings(realm.settings).waiting_period_threshold;
   const has = (name: 'can_add_subscribers_group' | 'can_administer_channel_group' | 'can_subscribe_group') =>
     userHasGroupSettingValue(q, acting, streamSettingValue(stream, name), STREAM_PERMISSION_SETTINGS[name], waiting);

@@ -32,7 +32,7 @@ export async function doSendTyping(tx: Tx, realm: RealmRow, sender: UserRow, req
   checkTypingAllowed(sender, req.kind);
   if (req.kind === 'stream') {
     // A stream the sender may not see is answered exactly like a missing one.
-    const { stream, sub } = await accessStreamById(tx.db, sender, req.to[0]!);
+    const { stream, sub } = await accessStreamById(tx.db, sender, req.to[0]!, { featureLevel: tx.featureLevel });
     await checkCanPostToStream(tx.db, sender, stream, sub, realm, tx.featureLevel);
     sendStreamTyping(tx, sender, stream, req.topic ?? '', req.op, await receivingTyping(tx.db, await subscriberIds(tx.db, stream.id)));
   } else {
@@ -104,7 +104,7 @@ function sendStreamTyping(tx: Tx, sender: UserRow, stream: StreamRow, topic: str
  * subscribers, or the conversation's active members, who want typing events.
  */
 export async function doSendEditTyping(tx: Tx, realm: RealmRow, sender: UserRow, messageId: number, op: TypingOp): Promise<void> {
-  const { message, stream } = await accessMessageToModify(tx.db, sender, messageId);
+  const { message, stream } = await accessMessageToModify(tx.db, sender, messageId, tx.featureLevel);
   checkCanEditContent(realm, sender, message, 0);
   const s = userSettings(sender.settings);
   if (stream) {

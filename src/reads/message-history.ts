@@ -11,11 +11,14 @@ type Entry = Record<string, unknown>;
  * fill_edit_history_entries). The stored history is newest first and records what each
  * edit replaced, so the versions are rebuilt walking back from the current one.
  */
-export async function messageHistory(q: Q, realm: RealmRow, viewer: UserRow, messageId: number, allowEmptyTopicName = true): Promise<Entry[]> {
+export async function messageHistory(q: Q, realm: RealmRow, viewer: UserRow, messageId: number, allowEmptyTopicName = true,
+  featureLevel = 0): Promise<Entry[]> {
   // Level 358: "none" hides the history (allow_edit_history false before it, kept equal).
   const policy = realmSettings(realm.settings).message_edit_history_visibility_policy;
   if (policy === 'none' || !realmSettings(realm.settings).allow_edit_history) throw badRequest('Message edit history is disabled in this organization');
-  const { message } = await accessMessage(q, viewer, messageId);
+  // Level 354: the members of a private stream's content-granting groups read it (shared history);
+  // from 360 an archived stream's messages too, as Zulip's access_message for reading.
+  const { message } = await accessMessage(q, viewer, messageId, featureLevel);
   const stored = message.edit_history ? (JSON.parse(message.edit_history) as Entry[]) : [];
   let content = message.content;
   let rendered = message.rendered_content;

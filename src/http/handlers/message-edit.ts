@@ -44,6 +44,6 @@ export const messageEditRoutes: Route[] = [
     params: { allow_empty_topic_name: Default(Bool({ description: 'The empty topic as "" rather than its display name (feature level 334)' }), false) },
     answer: Type.Object({ message_history: Type.Array(Type.Object({ timestamp: Type.Integer(), user_id: Type.Union([Type.Integer(), Type.Null()]) }, { additionalProperties: true })) }),
     handler: async (r) => ({ message_history: await messageHistory(r.ctx.store.db, r.realm, r.user, pathInt(r, 'message_id'),
-      allowsEmptyTopic(r.args.allow_empty_topic_name, r.ctx.config.featureLevel)) }),
+      allowsEmptyTopic(r.args.allow_empty_topic_name, r.ctx.config.featureLevel), r.ctx.config.featureLevel) }),
   }),
 ];

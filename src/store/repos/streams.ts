@@ -29,6 +29,18 @@ export const streams = {
       .where('realm_id', '=', realmId).where('name_lower', 'in', names.map((n) => n.toLowerCase()))
       .where('deactivated', '=', 0).execute(),
 
+  /**
+   * The realm's archived streams of these names (archiving frees name_lower, so they are
+   * matched on their kept display name), newest first where several share one.
+   */
+  listArchivedByNames: async (q: Q, realmId: number, names: string[]): Promise<StreamRow[]> => {
+    if (names.length === 0) return [];
+    const wanted = new Set(names.map((n) => n.toLowerCase()));
+    const rows = await q.selectFrom('stream').selectAll().where('realm_id', '=', realmId).where('deactivated', '=', 1)
+      .orderBy('id', 'desc').execute();
+    return rows.filter((r) => wanted.has(r.name.toLowerCase()));
+  },
+
   /** A stream of the realm, archived or not (level 315: archived streams can be read). */
   findInRealmAny: async (q: Q, realmId: number, id: number): Promise<StreamRow | undefined> => !fitsIdColumn(id) ? undefined :
     q.selectFrom('stream').selectAll().where('id', '=', id).where('realm_id', '=', realmId).executeTakeFirst(),
