@@ -3,6 +3,7 @@ import type { StreamRow, UserRow } from '../store/rows.js';
 import { subscriptions } from '../store/repos/subscriptions.js';
 import { presentStream, presentSubscription } from '../presenters/stream.js';
 import { canSeeStreamMetadata } from '../access/stream.js';
+import { metadataGroupsFor } from '../access/channel-access.js';
 import { streamAudiences } from '../reads/stream-audience.js';
 
 /** Zulip's stream color palette, handed out in order of what the user does not use yet. */
@@ -79,7 +80,12 @@ async function notifySubscribed(tx: Tx, added: SubPair[]): Promise<void> {
   for (const [userId, pairs] of byUser) {
     const user = pairs[0]!.user;
     // An archived public stream (level 362) is no news to its new subscriber.
-    const hidden = pairs.filter((p) => !canSeeStreamMetadata(user, p.stream, null, p.stream.deactivated === 1));
+    // Those who saw the stream already (through groups too, from level 349) were told of it then.
+    let hidden = pairs.filter((p) => !canSeeStreamMetadata(user, p.stream, null, p.stream.deactivated === 1));
+    if (hidden.length > 0) {
+      const groups = await metadataGroupsFor(tx.db, user, tx.featureLevel);
+      if (groups !== undefined) hidden = hidden.filter((p) => !canSeeStreamMetadata(user, p.stream, null, p.stream.deactivated === 1, groups));
+    }
     if (hidden.length > 0) tx.notify({ type: 'stream', op: 'create', streams: hidden.map((p) => presentStream(p.stream, tx.featureLevel)) }, [userId], realmId);
     const rows = await subscriptions.mapActiveOfUser(tx.db, userId, pairs.map((p) => p.stream.id));
     const subs = pairs.map((p) => presentSubscription(p.stream, rows.get(p.stream.id)!, subscriberMap.get(p.stream.id) ?? [], undefined, tx.featureLevel));
