@@ -12,11 +12,11 @@ export const SPEC_FEATURE_LEVEL = 122;
  * The highest level Parley implements completely: every entry of Zulip's API changelog from
  * 123 up to it (docs/api-changelog.md). Raised only when the next level's entries are all done.
  */
-export const LATEST_FEATURE_LEVEL = 371;
+export const LATEST_FEATURE_LEVEL = 372;
 
 /** Zulip's releases by the feature level each shipped with (api_docs/changelog.md). */
 const RELEASES: ReadonlyArray<readonly [level: number, version: string]> = [
-  [122, '5.0'], [156, '6.0'], [185, '7.0'], [237, '8.0'], [277, '9.0'], [371, '10.0'],
+  [122, '5.0'], [156, '6.0'], [185, '7.0'], [237, '8.0'], [277, '9.0'], [371, '10.0'], [372, '10.1'],
 ];
 
 /**
