@@ -1,6 +1,6 @@
 /**
  * A session of Zulip's phone app against Parley at feature level 277 (the lowest the app
- * accepts) and at 371 (Zulip 10.0, what Parley implements): every request the app makes, with its parameters as the app sends them, and every
+ * accepts) and at the highest level Parley implements (LATEST_FEATURE_LEVEL, 372: Zulip 10.1): every request the app makes, with its parameters as the app sends them, and every
  * answer and event decoded with what the app's own decoders need
  * (test/fixtures/zulip-flutter/decoders.json). The app throws on what it cannot decode, and
  * one undecodable event fails a whole poll, so any problem here is a broken app.
@@ -14,6 +14,7 @@ import { readFileSync } from 'node:fs';
 import { testApp, OWNER_EMAIL, OWNER_PASSWORD, type TestApp, type TestUser } from '../helpers/app.js';
 import { postMultipart } from '../helpers/multipart.js';
 import { decode, decodeEvent } from './app-decoders.js';
+import { LATEST_FEATURE_LEVEL } from '../../src/lib/version.js';
 
 const KNOWN: string[] = JSON.parse(readFileSync(new URL('./app-session.known-gaps.json', import.meta.url), 'utf8'));
 
@@ -42,8 +43,8 @@ const REGISTER = {
   },
 };
 
-// 277: the oldest server the app accepts; 371: Zulip 10.0, the newest level Parley implements.
-for (const level of [277, 371]) {
+// 277: the oldest server the app accepts; the newest level Parley implements (past 371, where the app's banner goes).
+for (const level of [277, LATEST_FEATURE_LEVEL]) {
   test(`at level ${level}: the app signs in, registers, acts and polls; everything decodes`, async () => {
     await t?.close();
     t = await testApp({ featureLevel: level });
