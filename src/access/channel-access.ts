@@ -4,7 +4,7 @@ import { users } from '../store/repos/users.js';
 import { Role } from '../lib/roles.js';
 import { SystemGroup } from '../lib/system-groups.js';
 import { inSystemGroup } from '../lib/realm-group-settings.js';
-import { recursiveSubgroups } from '../lib/group-graph.js';
+import { recursiveSubgroups, recursiveSupergroups } from '../lib/group-graph.js';
 import { streamSettingValue, type StreamGroupSettingName } from '../lib/stream-group-settings.js';
 import type { GroupSettingValue } from '../lib/group-setting-value.js';
 
@@ -32,25 +32,6 @@ export interface GroupMembership {
   groupIds: ReadonlySet<number>;
 }
 
-/** Everything above the given groups: the groups a member of them is a member of. */
-function supergroupClosure(edges: ReadonlyArray<{ supergroup_id: number; subgroup_id: number }>, start: Iterable<number>): Set<number> {
-  const parents = new Map<number, number[]>();
-  for (const e of edges) {
-    const list = parents.get(e.subgroup_id);
-    if (list) list.push(e.supergroup_id);
-    else parents.set(e.subgroup_id, [e.supergroup_id]);
-  }
-  const seen = new Set<number>();
-  const todo = [...start];
-  while (todo.length > 0) {
-    const id = todo.pop()!;
-    if (seen.has(id)) continue;
-    seen.add(id);
-    todo.push(...(parents.get(id) ?? []));
-  }
-  return seen;
-}
-
 /**
  * The user's recursive group membership. Role-based system groups are answered from the role
  * (as userHasGroupSettingValue does); full members from the stored membership, which the
@@ -63,7 +44,7 @@ export async function groupMembershipOf(q: Q, user: Pick<UserRow, 'id' | 'realm_
   for (const g of system.values()) {
     if (g.name !== SystemGroup.FULL_MEMBERS && inSystemGroup(user, g.name, 0)) start.add(g.id);
   }
-  return { userId: user.id, isGuest: user.role === Role.GUEST, groupIds: supergroupClosure(edges, start) };
+  return { userId: user.id, isGuest: user.role === Role.GUEST, groupIds: recursiveSupergroups(edges, start) };
 }
 
 function valueHolds(value: GroupSettingValue, m: GroupMembership): boolean {
