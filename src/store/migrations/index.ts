@@ -42,6 +42,7 @@ import * as m053 from './053-user-group-settings.js';
 import * as m054 from './054-stream-group-settings.js';
 import * as m057 from './057-misc-371.js';
 import * as m060 from './060-user-special-permissions.js';
+import * as m061 from './061-linkifier-pattern-hash.js';
 
 /**
  * What a migration runs against: the database of its day, not today's schema type (DB in
@@ -98,4 +99,5 @@ export const migrations: Migration[] = [
   { name: '054-stream-group-settings', up: m054.up },
   { name: '057-misc-371', up: m057.up },
   { name: '060-user-special-permissions', up: m060.up },
+  { name: '061-linkifier-pattern-hash', up: m061.up },
 ];
