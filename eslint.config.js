@@ -85,6 +85,9 @@ const LAYERS = [
   // Outgoing-webhook deliveries: the send path hands them jobs, so they sit below actions/;
   // a delivery posts its reply through the send action handed in by src/wiring.ts.
   { folder: 'outgoing-webhooks', bans: [ban.http, ban.actions] },
+  // Missed-message notifications (email, mobile push, digest): workers fed after the send
+  // commits; actions (mark read, device tokens) call down into them, never the reverse.
+  { folder: 'notifications', bans: [ban.http, ban.actions] },
   // Narrow parsing and matching is pure: resolving names (reads/narrow-resolve.ts) and the
   // SQL back end (store/narrow-sql.ts) live with the I/O.
   { folder: 'narrow', bans: ABOVE_THE_LEAVES, paths: noIo('narrow/ is pure: parse and match, no store and no I/O (resolving is reads/narrow-resolve.ts, SQL is store/narrow-sql.ts)') },

@@ -37,6 +37,11 @@ export interface Config {
   /** The From address of Parley's mail. */
   mailFrom: string;
   /**
+   * Zulip's push notification service (the "bouncer", e.g. https://push.zulipchat.com), which
+   * holds the Firebase and Apple credentials the Zulip apps need; unset: no mobile push.
+   */
+  pushBouncerUrl: string | undefined;
+  /**
    * The Zulip API feature level reported (server_settings, register, restart events):
    * 122, the spec's interface, or LATEST_FEATURE_LEVEL (src/lib/version.ts). Requests of
    * every level are accepted either way; answers whose shape a level changed follow it.
@@ -143,6 +148,7 @@ export function loadConfig(overrides: ConfigOverrides = {}): Config {
     queueTimeoutSecs: overrides.queueTimeoutSecs ?? envInt('PARLEY_QUEUE_TIMEOUT_SECS', 600),
     smtpUrl: overrides.smtpUrl ?? (process.env.PARLEY_SMTP_URL || undefined),
     mailFrom: overrides.mailFrom ?? process.env.PARLEY_MAIL_FROM ?? `Parley <noreply@${new URL(externalUrl).hostname}>`,
+    pushBouncerUrl: overrides.pushBouncerUrl ?? (process.env.PARLEY_PUSH_BOUNCER_URL || undefined),
     featureLevel: overrides.featureLevel ?? parseFeatureLevel(process.env.PARLEY_FEATURE_LEVEL),
     maxFileUploadSizeMib: overrides.maxFileUploadSizeMib ?? envInt('PARLEY_MAX_FILE_UPLOAD_SIZE_MIB', 25),
     s3Bucket: overrides.s3Bucket ?? (process.env.PARLEY_S3_BUCKET || undefined),

@@ -9,6 +9,11 @@ export interface Mail {
   to: string;
   subject: string;
   text: string;
+  /** An HTML alternative to `text` (notification and digest mail send both). */
+  html?: string;
+  /** Extra headers, e.g. List-Unsubscribe or Reply-To handling. */
+  headers?: Record<string, string>;
+  replyTo?: string;
 }
 
 /** Where Parley's mail goes: SMTP when configured, otherwise files in an outbox directory. */
