@@ -14,6 +14,8 @@ export interface Mail {
   /** Extra headers, e.g. List-Unsubscribe or Reply-To handling. */
   headers?: Record<string, string>;
   replyTo?: string;
+  /** Overrides the configured sender (notification mail names itself, as Zulip's does). */
+  from?: string;
 }
 
 /** Where Parley's mail goes: SMTP when configured, otherwise files in an outbox directory. */
@@ -32,17 +34,25 @@ export interface MailConfig {
 }
 
 /**
+ * nodemailer waits up to 2 minutes for a connection and 10 for a quiet socket: a hanging
+ * SMTP server would hold the notification worker (and a request sending a confirmation)
+ * that long. Query parameters of PARLEY_SMTP_URL override these
+ * (smtp://host:587?socketTimeout=60000).
+ */
+export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000, dnsTimeout: 10_000 };
+
+/**
  * A mailer from configuration. Without SMTP, each message is written as an .eml file to
  * the outbox directory and its recipient and subject are logged, so that a single-machine
  * install with no mail server still hands confirmation links to its operator.
  */
 export function createMailer(config: MailConfig, log: Logger): Mailer {
   if (config.smtpUrl) {
-    const transport = nodemailer.createTransport(config.smtpUrl);
+    const transport = nodemailer.createTransport({ url: config.smtpUrl, ...SMTP_TIMEOUTS });
     return {
       outbox: undefined,
       send: async (mail) => {
-        await transport.sendMail({ from: config.from, ...mail });
+        await transport.sendMail({ ...mail, from: mail.from ?? config.from });
       },
     };
   }
@@ -50,7 +60,7 @@ export function createMailer(config: MailConfig, log: Logger): Mailer {
   return {
     outbox: config.outboxDir,
     send: async (mail) => {
-      const info = await transport.sendMail({ from: config.from, ...mail });
+      const info = await transport.sendMail({ ...mail, from: mail.from ?? config.from });
       // Mail holds confirmation links: private, as the rest of the data directory (lib/private-files.ts).
       await fs.mkdir(config.outboxDir, { recursive: true, mode: PRIVATE_DIR_MODE });
       const file = path.join(config.outboxDir, `${Date.now()}-${crypto.randomBytes(4).toString('hex')}.eml`);
