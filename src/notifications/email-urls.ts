@@ -22,7 +22,6 @@ export function topicNarrowUrl(realmUrl: string, level: number, stream: { id: nu
 export function personalNarrowUrl(realmUrl: string, level: number, sender: { id: number; full_name: string; email: string }): string {
   if (level >= CHANNEL_URL_LEVEL) {
     // Zulip's encode_user_full_name_and_id: runs of spaces, quotes, %, /, <, >, ` and control characters become '-'.
-    // eslint-disable-next-line no-control-regex
     return `${realmUrl}/#narrow/dm/${sender.id}-${sender.full_name.trim().replace(/[ "%/<>`\u0000-\u001f\u007f-\u009f]+/g, '-')}`;
   }
   return `${realmUrl}/#narrow/pm-with/${sender.id}-${hashEncode(sender.email.split('@')[0]!.toLowerCase())}`;
