@@ -5,6 +5,7 @@
  * - inline image previews dropped (a mail client cannot fetch an upload without a
  *   session), a message that is only an image becomes a link to it, any other image a link;
  * - emoji spans become images of the user's emoji set, custom emoji keep their image;
+ * - math shows its TeX source;
  * - a spoiler shows its header and "(Open Zulip to see the spoiler content)", never the content;
  * - then only tags and attributes a mail client may render: no scripts, styles, forms or
  *   event handlers, only http(s) and mailto links (sanitize-html).
@@ -40,6 +41,8 @@ export function mailSafeHtml(rendered: string, realmUrl: string, emojiset: strin
     const title = whole[2] !== undefined ? ` title="${whole[2]}"` : '';
     html = `<p><a href="${whole[1]}" target="_blank"${title}>${whole[1]}</a></p>`;
   }
+  // Zulip's change_katex_to_raw_latex: mail clients render no MathML, so math shows as its TeX source.
+  html = html.replace(/<span class="katex-mathml">[\s\S]*?<annotation encoding="application\/x-tex">([\s\S]*?)<\/annotation>[\s\S]*?<\/math><\/span>/g, '$$$$$1$$$$');
   // Pass 1: Parley's own structure (previews, spoilers, emoji) rewritten, everything kept.
   html = sanitizeHtml(html, {
     allowedTags: false,

@@ -210,6 +210,21 @@ test('the message HTML is made safe for mail: absolute links, no scripts, emoji 
   assert.ok(tx.includes('(Open Zulip to see the spoiler content)') && !tx.includes('butler'), tx);
 });
 
+test('math shows as its TeX source; the organization is named in the subject when the user asks', async () => {
+  const m = await stream(alice, 'design', 'math', 'area is $$\\pi r^2$$ exactly');
+  assertOk(await t.api('PATCH', '/api/v1/settings', { as: bob, params: { realm_name_in_email_notifications_policy: 2 } }));
+  try {
+    await sendMissedMessageEmails(t.app.ctx, bob.row, missed('stream_email_notify', m));
+  } finally {
+    assertOk(await t.api('PATCH', '/api/v1/settings', { as: bob, params: { realm_name_in_email_notifications_policy: 1 } }));
+  }
+  const [mail] = await smtp.waitFor(1);
+  assert.equal(mail!.subject, '#design > math [Parley Test]');
+  const h = html(mail!);
+  assert.ok(h.includes('$$\\pi r^2$$'), h);
+  assert.ok(!/<math|<semantics|katex-html/.test(h), h);
+});
+
 test('a message that is only an image becomes a link to it', async () => {
   const pic = await uploadOne(t, alice, 'pic.png', PNG);
   const m = await stream(alice, 'design', 'image only', `[pic.png](${pic})`);
