@@ -4,7 +4,7 @@
  * - links absolute against the organization's URL (`/user_uploads/...`, `#narrow/...`);
  * - inline image previews dropped (a mail client cannot fetch an upload without a
  *   session), a message that is only an image becomes a link to it, any other image a link;
- * - emoji spans become images of the user's emoji set, custom emoji keep their image;
+ * - Unicode emoji spans become the characters themselves, custom emoji keep their image;
  * - math shows its TeX source;
  * - a spoiler shows its header and "(Open Zulip to see the spoiler content)", never the content;
  * - then only tags and attributes a mail client may render: no scripts, styles, forms or
@@ -33,7 +33,7 @@ function absolute(url: string, realmUrl: string): string {
 const classesOf = (attribs: Record<string, string>) => (attribs.class ?? '').split(/\s+/);
 
 /** The stored HTML of one message, safe and self-contained for an email. */
-export function mailSafeHtml(rendered: string, realmUrl: string, emojiset: string): string {
+export function mailSafeHtml(rendered: string, realmUrl: string): string {
   const whole = /^\s*<div class="message_inline_image"><a href="([^"]*)"(?: title="([^"]*)")?>[\s\S]*<\/div>\s*$/.exec(rendered);
   let html = rendered;
   if (whole && !/<div/.test(rendered.slice(rendered.indexOf('>') + 1))) {
@@ -57,12 +57,10 @@ export function mailSafeHtml(rendered: string, realmUrl: string, emojiset: strin
       span: (tagName, attribs) => {
         const code = /(?:^|\s)emoji-(\S+)/.exec(attribs.class ?? '')?.[1];
         if (!classesOf(attribs).includes('emoji') || code === undefined) return { tagName, attribs };
+        // The character itself: every mail client draws Unicode emoji, and Parley serves no per-emoji images to link.
+        if (!/^[0-9a-f]{2,6}(?:-[0-9a-f]{2,6})*$/.test(code)) return { tagName, attribs };
         const title = attribs.title ?? '';
-        return {
-          tagName: 'img',
-          attribs: { class: 'emoji', alt: `:${title.replace(/ /g, '_')}:`, src: `${realmUrl}/static/generated/emoji/images-${emojiset}-64/${code}.png`, title },
-          text: '',
-        };
+        return { tagName: 'span', attribs: { title }, text: String.fromCodePoint(...code.split('-').map((h) => parseInt(h, 16))) };
       },
     },
   });

@@ -40,7 +40,6 @@ interface Setting {
   realmName: string;
   realmUrl: string;
   level: number;
-  emojiset: string;
   senders: Map<number, UserRow>;
   streams: Map<number, StreamRow>;
   huddles: Map<number, number[]>;
@@ -69,7 +68,7 @@ export async function sendMissedMessageEmails(ctx: AppContext, user: UserRow, it
   const people = await users.listByIds(db, [...new Set([...accessible.map((m) => m.sender_id), ...[...huddles.values()].flat()])]);
   const setting: Setting = {
     ctx, user: fresh, realmName: realm.name, realmUrl: realmUri(ctx.config, realm), level: ctx.config.featureLevel,
-    emojiset: settings.emojiset, senders: new Map(people.map((p) => [p.id, p])), streams: new Map(streamRows.map((s) => [s.id, s])), huddles,
+    senders: new Map(people.map((p) => [p.id, p])), streams: new Map(streamRows.map((s) => [s.id, s])), huddles,
   };
   const showContent = realmSettings(realm.settings).message_content_allowed_in_email_notifications && settings.message_content_in_email_notifications;
   const contentHiddenBy = showContent ? null : !realmSettings(realm.settings).message_content_allowed_in_email_notifications ? 'realm' : 'user';
@@ -214,7 +213,7 @@ async function buildEmail(s: Setting, list: Missed[], showContent: boolean, cont
   if (showContent) {
     for (const { message } of list) {
       const plain = mailPlainText(message.content, s.realmUrl);
-      const html = mailSafeHtml(message.rendered_content, s.realmUrl, s.emojiset);
+      const html = mailSafeHtml(message.rendered_content, s.realmUrl);
       const sender = namesSender ? name(message.sender_id) : '';
       const last = senderBlocks[senderBlocks.length - 1];
       if (last && last.sender === sender) last.content.push({ plain, html });
