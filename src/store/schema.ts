@@ -468,6 +468,13 @@ export interface PushDeviceTable {
 }
 export type PushDeviceRow = Selectable<PushDeviceTable>;
 
+/** The weekly digest per user (migration 064): when the last went out, and a node's lease while it builds one. */
+export interface DigestStateTable {
+  user_id: number;
+  last_sent: number | null;
+  claimed_until: number | null;
+}
+
 export interface DB {
   realm: RealmTable;
   users: UserTable;
@@ -505,4 +512,5 @@ export interface DB {
   session: SessionTable;
   invite: InviteTable;
   push_device: PushDeviceTable;
+  digest_state: DigestStateTable;
 }

@@ -1,0 +1,16 @@
+import type { Kysely } from 'kysely';
+import type { Dialect } from './index.js';
+
+/**
+ * The weekly digest's bookkeeping per user (Zulip keeps it as RealmAuditLog rows of
+ * USER_DIGEST_EMAIL_CREATED): when the last digest went out, so that a restart or a second
+ * node does not send another in the same period, and `claimed_until`, a lease a node takes
+ * on the user before building their digest so that two nodes do not both build and send it.
+ */
+export async function up(db: Kysely<any>, _dialect: Dialect): Promise<void> {
+  await db.schema.createTable('digest_state')
+    .addColumn('user_id', 'integer', (c) => c.primaryKey())
+    .addColumn('last_sent', 'bigint')
+    .addColumn('claimed_until', 'bigint')
+    .execute();
+}
