@@ -61,13 +61,18 @@ test('two runs at once (two nodes) send one digest', async () => {
   assert.equal((await mails(reader)).length, 1);
 });
 
-test('recently active users get none: presence, a message sent', async () => {
+test('recently active users get none: presence, a web session, a message sent', async () => {
   const present = await awayReader();
   assertOk(await t.api('POST', '/api/v1/users/me/presence', { as: present, params: { status: 'active' } }));
   const writer = await awayReader();
   await sendMessage(t, writer, { type: 'private', to: JSON.stringify([talker.id]), content: 'hi' });
+  // A web session used today (its last_seen, as the session middleware keeps it).
+  const browsing = await awayReader();
+  const now = nowSeconds();
+  await t.app.ctx.store.db.insertInto('session').values({ id_hash: `digest-test-${browsing.id}`, user_id: browsing.id, realm_id: t.realm.id, csrf_token: 'x', created: now - 30 * DAY, expires: now + DAY, last_seen: now - 3600 }).execute();
   await due();
   assert.equal((await mails(present)).length, 0, 'active by presence');
+  assert.equal((await mails(browsing)).length, 0, 'active in a web session');
   assert.equal((await mails(writer)).length, 0, 'active by sending');
 });
 
