@@ -15,6 +15,8 @@ const EVERY_MS = 60 * 60 * 1000;
 /** A node that claimed a user and died frees them after this; a live one sends long before. */
 const LEASE_SECS = 10 * 60;
 const DAY = 86400;
+/** A user whose digest had nothing to tell is looked at again after this: the next weekday, not the next hour. */
+const EMPTY_RECHECK_SECS = 20 * 3600;
 
 export interface DigestRun {
   /** One organization only. */
@@ -24,7 +26,11 @@ export interface DigestRun {
    * asked for it); their own and their organization's settings still decide.
    */
   user?: UserRow;
-  /** Send whatever the organization's digest_weekday (the CLI); the hourly job keeps to it. */
+  /**
+   * Send whatever the organization's digest_weekday, and look again at users whose digest
+   * was found empty earlier that day (the CLI); the hourly job keeps to the weekday and looks
+   * at each user once on it.
+   */
   anyWeekday?: boolean;
   onProgress?: (done: number, total: number) => void;
 }
@@ -56,7 +62,7 @@ export async function sendDigests(ctx: AppContext, now: number, run: DigestRun =
   const cutoff = now - DIGEST_CUTOFF_DAYS * DAY;
   const work: Array<{ realm: RealmRow; user: UserRow }> = [];
   for (const realm of await dueRealms(ctx, now, run)) {
-    const candidates = run.user ? (run.user.realm_id === realm.id ? [run.user] : []) : await digests.listAwayHumans(ctx.store.db, realm.id, cutoff, cutoff);
+    const candidates = run.user ? (run.user.realm_id === realm.id ? [run.user] : []) : await digests.listAwayHumans(ctx.store.db, realm.id, cutoff, cutoff, run.anyWeekday ? now : now - EMPTY_RECHECK_SECS);
     for (const user of candidates) {
       if (user.is_active === 1 && user.is_bot === 0 && userSettings(user.settings).enable_digest_emails) work.push({ realm, user });
     }
@@ -75,7 +81,7 @@ async function sendOne(ctx: AppContext, realm: RealmRow, user: UserRow, now: num
   try {
     const context = await getDigestContext(db, realm, user, cutoff, { realmUri: realmUri(ctx.config, realm), featureLevel: ctx.config.featureLevel });
     if (!enoughTraffic(context)) {
-      await digests.release(db, user.id);
+      await digests.markEmpty(db, user.id, now);
       return false;
     }
     await ctx.mail.send({

@@ -20,10 +20,11 @@ const num = (v: number | string | null): number | null => (v === null ? null : N
 export const digests = {
   /**
    * The organization's active humans with nothing Parley records of their activity after
-   * `cutoff` (presence, a web session's use, a message sent) and no digest sent after
-   * `sentAfter`: Zulip's digest candidates, before their own settings are looked at.
+   * `cutoff` (presence, a web session's use, a message sent), no digest sent after
+   * `sentAfter` and none found empty after `checkedAfter`: Zulip's digest candidates, before
+   * their own settings are looked at.
    */
-  listAwayHumans: async (q: Q, realmId: number, cutoff: number, sentAfter: number): Promise<UserRow[]> =>
+  listAwayHumans: async (q: Q, realmId: number, cutoff: number, sentAfter: number, checkedAfter: number): Promise<UserRow[]> =>
     q.selectFrom('users').selectAll('users')
       .where('users.realm_id', '=', realmId).where('users.is_active', '=', 1)
       .where('users.is_bot', '=', 0).where('users.is_system_bot', '=', 0)
@@ -40,7 +41,8 @@ export const digests = {
           .where('last.date_sent', '>', cutoff))))
       .where(({ not, exists, selectFrom }) => not(exists(
         selectFrom('digest_state').select('digest_state.user_id')
-          .whereRef('digest_state.user_id', '=', 'users.id').where('digest_state.last_sent', '>', sentAfter))))
+          .whereRef('digest_state.user_id', '=', 'users.id')
+          .where((eb) => eb.or([eb('digest_state.last_sent', '>', sentAfter), eb('digest_state.last_checked', '>', checkedAfter)])))))
       .orderBy('users.id').execute(),
 
   /**
@@ -64,6 +66,11 @@ export const digests = {
 
   release: async (q: Q, userId: number): Promise<void> => {
     await q.updateTable('digest_state').set({ claimed_until: null }).where('user_id', '=', userId).execute();
+  },
+
+  /** Frees the claim of a user whose digest had nothing to tell, noting when. */
+  markEmpty: async (q: Q, userId: number, now: number): Promise<void> => {
+    await q.updateTable('digest_state').set({ claimed_until: null, last_checked: now }).where('user_id', '=', userId).execute();
   },
 
   lastSent: async (q: Q, userId: number): Promise<number | null> => {
