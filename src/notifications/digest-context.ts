@@ -13,6 +13,8 @@ const MAX_HOT_TOPICS = 4;
 const BY_DIVERSITY = 2;
 /** Zulip's teasers: the first two messages of each hot topic. */
 const SAMPLES = 2;
+/** Zulip's level 255: "Stream" renamed "Channel" across its strings. */
+const CHANNEL_WORD_LEVEL = 255;
 
 export interface TeaserSender {
   sender: string;
@@ -41,7 +43,7 @@ export interface DigestContext {
   newMessagesCount: number;
   hotConversations: HotConversation[];
   newStreams: Array<{ name: string; url: string }>;
-  /** "stream" below level 250, "channel" from it, as Zulip's own words changed. */
+  /** "stream" below level 255, "channel" from it, where Zulip renamed them in its strings. */
   streamWord: 'stream' | 'channel';
 }
 
@@ -124,7 +126,7 @@ export async function getDigestContext(
     showContent: !contentDisabledByRealm && userSettings(user.settings).message_content_in_email_notifications,
     contentDisabledByRealm, newMessagesCount: messages.length, hotConversations,
     newStreams: created.map((s) => ({ name: s.name, url: narrowUrl(realmUri, featureLevel, s.id, s.name) })),
-    streamWord: featureLevel >= 250 ? 'channel' : 'stream',
+    streamWord: featureLevel >= CHANNEL_WORD_LEVEL ? 'channel' : 'stream',
   };
 }
 

@@ -33,6 +33,8 @@ export interface DigestRun {
    */
   anyWeekday?: boolean;
   onProgress?: (done: number, total: number) => void;
+  /** Checked between users: true ends the run early (shutdown); the rest wait for the next round. */
+  stopping?: () => boolean;
 }
 
 export interface DigestResult {
@@ -69,6 +71,7 @@ export async function sendDigests(ctx: AppContext, now: number, run: DigestRun =
   }
   let sent = 0;
   for (const [i, { realm, user }] of work.entries()) {
+    if (run.stopping?.()) break;
     if (await sendOne(ctx, realm, user, now, cutoff, run.user ? now : cutoff)) sent++;
     run.onProgress?.(i + 1, work.length);
   }
@@ -106,7 +109,8 @@ export interface Digests {
 
 /** Every node looks at start and hourly; the claims leave each user's digest to one of them. */
 export function startDigests(ctx: AppContext): Digests {
-  const rounds = serialRounds(async (now: number) => (await sendDigests(ctx, now)).sent);
+  let stopped = false;
+  const rounds = serialRounds(async (now: number) => (await sendDigests(ctx, now, { stopping: () => stopped })).sent);
   const sendDue = (now = nowSeconds()): Promise<number> => rounds.run(now);
   const tick = () => {
     if (!rounds.busy()) sendDue().catch((err: unknown) => ctx.log.error({ err }, 'digest round failed'));
@@ -116,6 +120,7 @@ export function startDigests(ctx: AppContext): Digests {
   const first = setTimeout(tick, 0);
   first.unref();
   ctx.shutdownHooks.push(async () => {
+    stopped = true;
     clearInterval(timer);
     clearTimeout(first);
     await rounds.settled();

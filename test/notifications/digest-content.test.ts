@@ -21,6 +21,7 @@ let guest: TestUser;
 let streams: Record<'design & build' | 'vault' | 'secret plans' | 'muted room' | 'web open', StreamRow>;
 let mail: ParsedMail;
 const OP = FEATURE_LEVEL >= 250 ? 'channel' : 'stream';
+const WORD = FEATURE_LEVEL >= 255 ? 'channel' : 'stream';
 
 before(async () => {
   t = await testApp();
@@ -102,7 +103,7 @@ test('only what the reader may see: no private streams they are not in, no earli
 });
 
 test('new streams: the public ones created in the period; a guest sees only web-public ones', async () => {
-  const word = OP === 'channel' ? 'channels' : 'streams';
+  const word = `${WORD}s`;
   assert.ok(mail.text.includes(`** New ${word} **`));
   for (const name of ['design & build', 'muted room', 'web open']) assert.ok(mail.text.includes(name), name);
   assert.ok(mail.html.includes(`<a href="${streamUrl(streams['web open'], 'web-open')}">web open</a>`));
