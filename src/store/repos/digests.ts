@@ -14,9 +14,6 @@ export interface DigestMessage {
 
 export type DigestStream = Pick<StreamRow, 'id' | 'name' | 'invite_only' | 'is_web_public'>;
 
-// PostgreSQL answers bigint columns as text.
-const num = (v: number | string | null): number | null => (v === null ? null : Number(v));
-
 export const digests = {
   /**
    * The organization's active humans with nothing Parley records of their activity after
@@ -71,11 +68,6 @@ export const digests = {
   /** Frees the claim of a user whose digest had nothing to tell, noting when. */
   markEmpty: async (q: Q, userId: number, now: number): Promise<void> => {
     await q.updateTable('digest_state').set({ claimed_until: null, last_checked: now }).where('user_id', '=', userId).execute();
-  },
-
-  lastSent: async (q: Q, userId: number): Promise<number | null> => {
-    const r = await q.selectFrom('digest_state').select('last_sent').where('user_id', '=', userId).executeTakeFirst();
-    return r ? num(r.last_sent) : null;
   },
 
   /**
