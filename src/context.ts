@@ -9,6 +9,7 @@ import type { OutgoingWebhookQueue } from './outgoing-webhooks/types.js';
 import type { ClusterLink } from './cluster/link.js';
 import type { ScheduledDelivery } from './actions/scheduled-delivery.js';
 import type { FullMemberPromotion } from './actions/full-members.js';
+import type { Digests } from './notifications/digest.js';
 
 /** Everything a handler or action needs, built once by buildApp. */
 export interface AppContext {
@@ -38,6 +39,8 @@ export interface AppContext {
   scheduledDelivery?: ScheduledDelivery;
   /** Members past the waiting period into role:fullmembers (src/actions/full-members.ts). */
   fullMembers?: FullMemberPromotion;
+  /** The weekly digest job (src/notifications/digest.ts): tests call its sendDue with a later clock. */
+  digests?: Digests;
   /** Run after the HTTP server has closed, before the store closes (queue persistence, ...). */
   shutdownHooks: Array<() => Promise<void>>;
 }

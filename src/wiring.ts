@@ -9,6 +9,7 @@ import { sendMessage } from './actions/message-send.js';
 import { startScheduledDelivery } from './actions/scheduled-delivery.js';
 import { startFullMemberPromotion } from './actions/full-members.js';
 import { startRecentlyActiveRefresh } from './actions/stream-activity.js';
+import { startDigests } from './notifications/digest.js';
 
 /**
  * Everything a server runs besides answering requests, started explicitly once its
@@ -31,6 +32,7 @@ export function startServices(ctx: AppContext): void {
   ctx.scheduledDelivery = startScheduledDelivery(ctx);
   ctx.fullMembers = startFullMemberPromotion(ctx);
   startRecentlyActiveRefresh(ctx);
+  startDigests(ctx);
   const stopCaches = connectCacheSignal(ctx);
   ctx.shutdownHooks.push(async () => stopCaches());
   // A cluster node's queues move between nodes: the cluster's handover, given to the manager here.

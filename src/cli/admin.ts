@@ -43,7 +43,7 @@ export async function findRealm(ctx: AppContext, stringId: string): Promise<Real
   return realm;
 }
 
-async function findUser(ctx: AppContext, realm: RealmRow, email: string): Promise<UserRow> {
+export async function findUser(ctx: AppContext, realm: RealmRow, email: string): Promise<UserRow> {
   // The real address (from feature level 163 `email` may be a dummy one).
   const user = await users.findByDeliveryEmail(ctx.store.db, realm.id, email);
   if (!user) throw new CliError(`No user '${email}' in organization '${realm.string_id || '(default)'}'`);
@@ -55,7 +55,7 @@ function print(value: unknown): void {
 }
 
 /** Runs a command body, turning expected failures into one line on stderr and exit code 1. */
-function run(fn: (opts: Record<string, unknown>) => Promise<void>) {
+export function run(fn: (opts: Record<string, unknown>) => Promise<void>) {
   return async (opts: Record<string, unknown>) => {
     try {
       await fn(opts);

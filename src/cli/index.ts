@@ -4,6 +4,7 @@ import { parseWorkers } from './workers.js';
 import { serverOptions, overridesFrom } from './options.js';
 import { addAdminCommands } from './admin.js';
 import { addDemoCommand } from './demo.js';
+import { addDigestCommand } from './digest.js';
 
 export { serverOptions, overridesFrom };
 
@@ -14,5 +15,6 @@ export function buildCli(): Command {
     .action((opts: Record<string, unknown>) => serve(overridesFrom(opts), { workers: parseWorkers(opts.workers) }));
   addAdminCommands(program);
   addDemoCommand(program);
+  addDigestCommand(program);
   return program;
 }

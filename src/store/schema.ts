@@ -468,6 +468,14 @@ export interface PushDeviceTable {
 }
 export type PushDeviceRow = Selectable<PushDeviceTable>;
 
+/** The weekly digest per user (migration 064): when the last went out, a node's lease while it builds one, when one was last found empty. */
+export interface DigestStateTable {
+  user_id: number;
+  last_sent: number | null;
+  claimed_until: number | null;
+  last_checked: Generated<number | null>;
+}
+
 export interface DB {
   realm: RealmTable;
   users: UserTable;
@@ -505,4 +513,5 @@ export interface DB {
   session: SessionTable;
   invite: InviteTable;
   push_device: PushDeviceTable;
+  digest_state: DigestStateTable;
 }
