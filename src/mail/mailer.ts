@@ -18,6 +18,11 @@ export interface Mail {
   from?: string;
 }
 
+/** The address part of "Name <address>": Zulip's FromAddress.NOREPLY, from and reply-to alike (Parley reads no incoming mail). */
+export function noreplyAddress(from: string): string {
+  return /<([^>]+)>/.exec(from)?.[1] ?? from.trim();
+}
+
 /** Where Parley's mail goes: SMTP when configured, otherwise files in an outbox directory. */
 export interface Mailer {
   send(mail: Mail): Promise<void>;

@@ -9,6 +9,7 @@ import { nowSeconds } from '../lib/time.js';
 import { serialRounds } from '../lib/serial-rounds.js';
 import { DIGEST_CUTOFF_DAYS, enoughTraffic, getDigestContext } from './digest-context.js';
 import { digestHtml, digestSubject, digestText } from './digest-templates.js';
+import { noreplyAddress } from '../mail/mailer.js';
 
 /** Zulip runs its digest job daily; hourly here, so that a server started late in the day still sends the day's. */
 const EVERY_MS = 60 * 60 * 1000;
@@ -88,7 +89,8 @@ async function sendOne(ctx: AppContext, realm: RealmRow, user: UserRow, now: num
       return false;
     }
     await ctx.mail.send({
-      to: user.delivery_email, subject: digestSubject(context), text: digestText(context), html: digestHtml(context),
+      // Zulip's digest comes from "<service> Digest" at the no-reply address.
+      to: user.delivery_email, from: `Parley Digest <${noreplyAddress(ctx.config.mailFrom)}>`, subject: digestSubject(context), text: digestText(context), html: digestHtml(context),
       headers: { 'Auto-Submitted': 'auto-generated', 'X-Auto-Response-Suppress': 'All' },
     });
     await digests.markSent(db, user.id, now);

@@ -5,6 +5,7 @@
  * it throws when the mail could not be handed to the mailer, and the worker retries.
  */
 import type { AppContext } from '../context.js';
+import { noreplyAddress } from '../mail/mailer.js';
 import type { MessageRow, StreamRow, UserRow } from '../rows.js';
 import type { MissedMessage, NotificationTrigger } from './triggers.js';
 import { messages } from '../store/repos/messages.js';
@@ -99,11 +100,6 @@ export async function sendMissedMessageEmails(ctx: AppContext, user: UserRow, it
       replyTo: noreplyAddress(ctx.config.mailFrom),
     });
   }
-}
-
-/** The address part of "Name <address>": Zulip's FromAddress.NOREPLY, from and reply-to alike (Parley reads no incoming mail). */
-function noreplyAddress(from: string): string {
-  return /<([^>]+)>/.exec(from)?.[1] ?? from.trim();
 }
 
 /**

@@ -64,7 +64,8 @@ export function realmState(config: Config, realm: RealmRow, user: UserRow): Reco
     server_name_changes_disabled: false,
     server_needs_upgrade: false,
     server_web_public_streams_enabled: true,
-    settings_send_digest_emails: false,
+    // Zulip's SEND_DIGEST_EMAILS: the weekly digest is sent (src/notifications/digest.ts).
+    settings_send_digest_emails: true,
     event_queue_longpoll_timeout_seconds: LONGPOLL_TIMEOUT_SECS,
     // The timing protocol of the spec's Limits table. Zulip names them in the state from
     // later feature levels; clients that read them (the Flutter app) get the true values.
