@@ -9,6 +9,7 @@ import type { OutgoingWebhookQueue } from './outgoing-webhooks/types.js';
 import type { ClusterLink } from './cluster/link.js';
 import type { ScheduledDelivery } from './actions/scheduled-delivery.js';
 import type { FullMemberPromotion } from './actions/full-members.js';
+import type { PushService } from './notifications/push.js';
 
 /** Everything a handler or action needs, built once by buildApp. */
 export interface AppContext {
@@ -38,6 +39,11 @@ export interface AppContext {
   scheduledDelivery?: ScheduledDelivery;
   /** Members past the waiting period into role:fullmembers (src/actions/full-members.ts). */
   fullMembers?: FullMemberPromotion;
+  /**
+   * The outbox of calls to Zulip's push notification service (startServices starts it when
+   * PARLEY_PUSH_BOUNCER_URL is set): tests call its runDue with a later clock.
+   */
+  push?: PushService;
   /** Run after the HTTP server has closed, before the store closes (queue persistence, ...). */
   shutdownHooks: Array<() => Promise<void>>;
 }
