@@ -72,7 +72,7 @@ export function startPushOutbox(ctx: AppContext): PushOutboxWorker {
       const answer = await callBouncer(baseUrl, row.endpoint, body, auth, BOUNCER_TIMEOUT_MS, abort.signal);
       await afterSuccess(row.endpoint, answer);
       await pushOutbox.remove(ctx.store.db, row.id, lease);
-      ctx.log.info({ endpoint: row.endpoint, attempts }, 'push notification service call made');
+      ctx.log.debug({ endpoint: row.endpoint, attempts }, 'push notification service call made');
     } catch (err) {
       if (!(err instanceof BouncerError)) throw err;
       const at = nowSeconds() > now ? nowSeconds() : now;

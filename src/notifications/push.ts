@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.js';
-import type { Q, UserRow } from '../store/rows.js';
+import type { PushDeviceRow, Q, UserRow } from '../store/rows.js';
 import type { MissedMessage } from './triggers.js';
 import { pushActive, pushOutbox } from '../store/repos/push-outbox.js';
 import { pushDevices } from '../store/repos/push-devices.js';
@@ -105,9 +105,8 @@ async function recipientOf(ctx: AppContext, user: UserRow): Promise<PushRecipien
   };
 }
 
-/** send_notifications_to_bouncer's body, with the user's devices as they are now. */
-async function notifyCall(ctx: AppContext, user: UserRow, apns: unknown, gcm: unknown, gcmOptions: unknown): Promise<{ endpoint: string; body: BouncerBody } | undefined> {
-  const devices = await pushDevices.listOfUser(ctx.store.db, user.id);
+/** send_notifications_to_bouncer's body for the user's devices (none: no call, as Zulip skips the service). */
+async function notifyCall(ctx: AppContext, user: UserRow, devices: PushDeviceRow[], apns: unknown, gcm: unknown, gcmOptions: unknown): Promise<{ endpoint: string; body: BouncerBody } | undefined> {
   if (devices.length === 0) return undefined;
   const { orgId } = await ensurePushCredentials(ctx.store.db);
   return {
@@ -134,13 +133,15 @@ export async function sendMissedMessagePushes(ctx: AppContext, user: UserRow, it
   if (!ctx.config.pushBouncerUrl || items.length === 0 || user.is_bot === 1 || user.is_active !== 1) return;
   const s = userSettings(user.settings);
   if (!(s.enable_offline_push_notifications || s.enable_online_push_notifications)) return;
+  const devices = await pushDevices.listOfUser(ctx.store.db, user.id);
+  if (devices.length === 0) return;
   const to = await recipientOf(ctx, user);
   if (!to) return;
   for (const item of items) {
     const facts = await messageFacts(ctx, user, item);
     if (!facts) continue;
     const gcm = messagePayloadGcm(to, facts);
-    const call = await notifyCall(ctx, user, messagePayloadApns(to, facts), gcm.payload, gcm.options);
+    const call = await notifyCall(ctx, user, devices, messagePayloadApns(to, facts), gcm.payload, gcm.options);
     if (!call) return;
     await storeTransact(ctx.store.db, async (tx) => {
       // Pushed once, as Zulip's active_mobile_push_notification flag ensures.
@@ -197,7 +198,7 @@ export async function queueRemovePushes(ctx: AppContext, user: UserRow, messageI
   const to = await recipientOf(ctx, user);
   if (!to) return;
   const p = removePayloads(to, pushed);
-  const call = await notifyCall(ctx, user, p.apns, p.gcm, p.gcmOptions);
+  const call = await notifyCall(ctx, user, await pushDevices.listOfUser(ctx.store.db, user.id), p.apns, p.gcm, p.gcmOptions);
   if (!call) return;
   await enqueue(ctx, [call]);
   ctx.push?.kick();

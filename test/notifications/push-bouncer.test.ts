@@ -8,6 +8,7 @@ import { until } from '../helpers/until.js';
 import { fakeBouncer, type BouncerCall, type FakeBouncer } from '../helpers/bouncer.js';
 import { sendMissedMessagePushes } from '../../src/notifications/push.js';
 import { derivedUuid } from '../../src/notifications/push-identity.js';
+import { startPushOutbox } from '../../src/notifications/push-outbox.js';
 import { avatarUrl } from '../../src/presenters/user.js';
 import { nowSeconds } from '../../src/lib/time.js';
 import type { MissedMessage } from '../../src/notifications/triggers.js';
@@ -183,6 +184,16 @@ test('reading a pushed message sends Zulip\'s remove push; reading it again send
   await until(() => notifies(bob.id).find((c) => c.body.gcm_payload.event === 'remove' && c.body.gcm_payload.zulip_message_ids.endsWith(`,${a},${b}`)));
   assertOk(await t.api('POST', '/api/v1/mark_all_as_read', { as: bob }));
   assert.equal((await t.app.ctx.store.db.selectFrom('push_active').selectAll().where('user_id', '=', bob.id).execute()).length, 0);
+});
+
+test('two workers on one database (a cluster\'s nodes): each call is made once', async () => {
+  const second = startPushOutbox(t.app.ctx);
+  const ids: number[] = [];
+  for (let i = 0; i < 5; i++) ids.push(await sendMessage(t, alice, { type: 'private', to: JSON.stringify([bob.id]), content: `twice? ${i}` }));
+  await sendMissedMessagePushes(t.app.ctx, bob.row, ids.map((id) => missed(id, 'private_message')));
+  await Promise.all([push().runDue(), second.runDue(), push().runDue(), second.runDue()]);
+  await until(async () => (await t.app.ctx.store.db.selectFrom('push_outbox').selectAll().execute()).length === 0);
+  for (const id of ids) assert.equal(notifies(bob.id).filter((c) => c.body.gcm_payload.zulip_message_id === id).length, 1);
 });
 
 test('a failing service (500) is retried with backoff and the push delivered once', async () => {
