@@ -34,8 +34,9 @@ export async function markAllAsRead(ctx: AppContext, user: UserRow): Promise<boo
       return n;
     });
     if (last < limit) {
-      // Zulip's handle_remove_push_notification for whatever of it the user's phones show.
-      await queueRemovePushes(ctx, user, null);
+      // Zulip's handle_remove_push_notification for whatever of it the user's phones show;
+      // the read has committed whatever becomes of that.
+      await queueRemovePushes(ctx, user, null).catch((err: unknown) => ctx.log.error({ err }, 'queueing the remove push failed'));
       return true;
     }
   }
