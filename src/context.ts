@@ -10,6 +10,7 @@ import type { ClusterLink } from './cluster/link.js';
 import type { ScheduledDelivery } from './actions/scheduled-delivery.js';
 import type { FullMemberPromotion } from './actions/full-members.js';
 import type { Digests } from './notifications/digest.js';
+import type { PushService } from './notifications/push.js';
 
 /** Everything a handler or action needs, built once by buildApp. */
 export interface AppContext {
@@ -41,6 +42,11 @@ export interface AppContext {
   fullMembers?: FullMemberPromotion;
   /** The weekly digest job (src/notifications/digest.ts): tests call its sendDue with a later clock. */
   digests?: Digests;
+  /**
+   * The outbox of calls to Zulip's push notification service (startServices starts it when
+   * PARLEY_PUSH_BOUNCER_URL is set): tests call its runDue with a later clock.
+   */
+  push?: PushService;
   /** Run after the HTTP server has closed, before the store closes (queue persistence, ...). */
   shutdownHooks: Array<() => Promise<void>>;
 }

@@ -10,6 +10,7 @@ import { startScheduledDelivery } from './actions/scheduled-delivery.js';
 import { startFullMemberPromotion } from './actions/full-members.js';
 import { startRecentlyActiveRefresh } from './actions/stream-activity.js';
 import { startDigests } from './notifications/digest.js';
+import { startPush } from './notifications/push.js';
 
 /**
  * Everything a server runs besides answering requests, started explicitly once its
@@ -31,6 +32,8 @@ export function startServices(ctx: AppContext): void {
   // Before the caches' and queues' hooks, so that its shutdown hook (a round finishing its sends) runs while they still serve.
   ctx.scheduledDelivery = startScheduledDelivery(ctx);
   ctx.fullMembers = startFullMemberPromotion(ctx);
+  // Mobile push through Zulip's service (PARLEY_PUSH_BOUNCER_URL): registers this server, then makes queued calls.
+  startPush(ctx);
   startRecentlyActiveRefresh(ctx);
   startDigests(ctx);
   const stopCaches = connectCacheSignal(ctx);

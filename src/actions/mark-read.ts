@@ -5,6 +5,7 @@ import type { UserRow } from '../store/rows.js';
 import { userMessages } from '../store/repos/user-messages.js';
 import { accessStreamById } from '../access/stream.js';
 import { noSuchTopic } from '../errors.js';
+import { queueRemovePushes } from '../notifications/push.js';
 
 const readEvent = (messages: number[], all: boolean) =>
   ({ type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages, all } as const);
@@ -32,7 +33,12 @@ export async function markAllAsRead(ctx: AppContext, user: UserRow): Promise<boo
       if (n < limit) tx.notify(readEvent([], true), [user.id], user.realm_id);
       return n;
     });
-    if (last < limit) return true;
+    if (last < limit) {
+      // Zulip's handle_remove_push_notification for whatever of it the user's phones show;
+      // the read has committed whatever becomes of that.
+      await queueRemovePushes(ctx, user, null).catch((err: unknown) => ctx.log.error({ err }, 'queueing the remove push failed'));
+      return true;
+    }
   }
 }
 
@@ -48,6 +54,9 @@ export async function doMarkStreamAsRead(tx: Tx, user: UserRow, streamId: number
   const topicLower = topic ? topic.toLowerCase() : undefined;
   if (topicLower !== undefined && !(await userMessages.existsInTopic(tx.db, user.id, stream.id, topicLower))) throw noSuchTopic(topic!);
   const ids = await userMessages.markStreamRead(tx.db, user.id, stream.id, topicLower);
-  if (ids.length > 0) tx.notify(readEvent(ids, false), [user.id], user.realm_id);
+  if (ids.length > 0) {
+    tx.notify(readEvent(ids, false), [user.id], user.realm_id);
+    tx.later((ctx) => queueRemovePushes(ctx, user, ids));
+  }
   return ids;
 }

@@ -7,6 +7,7 @@ import { accessMessage } from '../access/message.js';
 import { unreadMessageDetails } from '../reads/unread-details.js';
 import { API_FLAG_NAMES, FLAG_BITS, HISTORICAL_DEFAULT, NON_API, USER_SETTABLE, type FlagName } from '../lib/message-flags.js';
 import { fitsIdColumn } from '../lib/ids.js';
+import { queueRemovePushes } from '../notifications/push.js';
 import { flagNotEditable, invalidFlag, invalidFlagOperation, invalidMessage } from '../errors.js';
 
 export type FlagOp = 'add' | 'remove';
@@ -51,6 +52,8 @@ export async function doUpdateMessageFlags(tx: Tx, user: UserRow, opName: string
   await userMessages.updateFlagBit(q, user.id, changed, bit, adding);
   const event = { type: 'update_message_flags', op, operation: op, flag, messages: changed, all: false } as const;
   tx.notify(flag === 'read' && !adding ? { ...event, message_details: await unreadMessageDetails(q, user, changed) } : event, [user.id], user.realm_id);
+  // Read messages whose push the user's phones show: Zulip's `remove` push.
+  if (flag === 'read' && adding && changed.length > 0) tx.later((ctx) => queueRemovePushes(ctx, user, changed));
   return ignoredStreamIds ? { count: changed.length, ignoredStreamIds } : { count: changed.length };
 }
 

@@ -4,11 +4,13 @@ import { pushDevices } from '../store/repos/push-devices.js';
 import { PUSH_KIND, type PushKind } from '../lib/push-kind.js';
 import { nowSeconds } from '../lib/time.js';
 import { invalidApnsToken, invalidTokenLength, tokenDoesNotExist } from '../errors.js';
+import { queueDeviceRegistration, queueDeviceUnregistration, queueUnregisterAll } from '../notifications/push.js';
 
 /**
  * Mobile push registrations (Zulip's add_push_device_token / remove_push_device_token).
- * Stored whether or not this server can send pushes yet, as Zulip keeps its local
- * PushDeviceToken rows whatever its bouncer configuration; nothing is sent to clients.
+ * Stored whatever the push configuration, as Zulip keeps its local PushDeviceToken rows;
+ * with PARLEY_PUSH_BOUNCER_URL set, each change is also forwarded to Zulip's push
+ * notification service through its outbox (src/notifications/push.ts), after the commit.
  */
 
 /** Zulip's default `appid` before feature level 223 made it required. */
@@ -44,20 +46,28 @@ export function checkPushToken(token: string, kind: PushKind): void {
   if (kind === PUSH_KIND.APNS && !decodesAsPythonBase64(token)) throw invalidApnsToken();
 }
 
-/** Registering a token again changes nothing (Zulip's bulk_create with ignore_conflicts). */
+/**
+ * Registering a token again stores nothing new (Zulip's bulk_create with ignore_conflicts)
+ * but is forwarded again, as Zulip forwards every registration.
+ */
 export async function doAddPushDeviceToken(tx: Tx, user: UserRow, kind: PushKind, token: string, iosAppId: string | null): Promise<void> {
   checkPushToken(token, kind);
-  if (await pushDevices.findOfUser(tx.db, user.id, kind, token)) return;
-  await pushDevices.insert(tx.db, { user_id: user.id, kind, token, ios_app_id: kind === PUSH_KIND.APNS ? iosAppId : null, last_updated: nowSeconds() });
+  const appId = kind === PUSH_KIND.APNS ? iosAppId : null;
+  if (!(await pushDevices.findOfUser(tx.db, user.id, kind, token))) {
+    await pushDevices.insert(tx.db, { user_id: user.id, kind, token, ios_app_id: appId, last_updated: nowSeconds() });
+  }
+  tx.later((ctx) => queueDeviceRegistration(ctx, user, kind, token, appId));
 }
 
 /** Only the user's own token of that kind; another user's is as missing as an unknown one. */
 export async function doRemovePushDeviceToken(tx: Tx, user: UserRow, kind: PushKind, token: string): Promise<void> {
   checkPushToken(token, kind);
   if ((await pushDevices.deleteOfUser(tx.db, user.id, kind, token)) === 0) throw tokenDoesNotExist();
+  tx.later((ctx) => queueDeviceUnregistration(ctx, user, kind, token));
 }
 
-/** Zulip's clear_push_device_tokens, which regenerating the API key runs. */
+/** Zulip's clear_push_device_tokens, which regenerating the API key and deactivating the user run. */
 export async function doClearPushDeviceTokens(tx: Tx, user: UserRow): Promise<void> {
   await pushDevices.deleteAllOfUser(tx.db, user.id);
+  tx.later((ctx) => queueUnregisterAll(ctx, user));
 }

@@ -9,6 +9,7 @@ import { notifyRealmUser, personForEvent } from './user-notify.js';
 import { notifyPeersOfDeactivatedUser } from './subscription-remove.js';
 import { botAudience, fullBot } from './bot-notify.js';
 import { realmUri } from '../lib/realm-host.js';
+import { doClearPushDeviceTokens } from './push-tokens.js';
 
 /** The feature level from which (de)activation is a realm_user / realm_bot `update` with `is_active`. */
 export const ACTIVE_AS_UPDATE_LEVEL = 222;
@@ -24,6 +25,8 @@ export async function doDeactivateUser(tx: Tx, target: UserRow): Promise<void> {
   if (asUpdate) await notifyRealmUser(tx, target.realm_id, 'update', { user_id: target.id, is_active: false });
   else await notifyRealmUser(tx, target.realm_id, 'remove', { user_id: target.id, full_name: target.full_name });
   await users.update(tx.db, target.id, { is_active: 0 });
+  // As Zulip's do_deactivate_user: the user's phones are unregistered from push notifications.
+  if (target.is_bot === 0) await doClearPushDeviceTokens(tx, target);
   await notifyGroupsOfUserActivation(tx, target, false);
   // Zulip 5's realm_bot remove (an update from 222): the bot stays in realm_bots, marked inactive.
   if (target.is_bot === 1 && target.is_system_bot !== 1) {

@@ -5,6 +5,7 @@ import { realmUri } from '../lib/realm-host.js';
 import { versionFields } from '../lib/version.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import type { WireServerSettings } from '../schemas/wire.js';
+import { pushNotificationsEnabled } from '../lib/push-status.js';
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -29,7 +30,7 @@ export function presentServerSettings(config: Config, realm: RealmRow): WireServ
     },
     external_authentication_methods: [],
     ...versionFields(config.featureLevel),
-    push_notifications_enabled: false,
+    push_notifications_enabled: pushNotificationsEnabled(config),
     is_incompatible: false,
     email_auth_enabled: true,
     require_email_format_usernames: true,

@@ -476,6 +476,36 @@ export interface DigestStateTable {
   last_checked: Generated<number | null>;
 }
 
+/** This server's registration with Zulip's push notification service (migration 063): one row, id 1. */
+export interface PushServerTable {
+  id: number;
+  zulip_org_id: string;
+  zulip_org_key: string;
+  /** When the service last accepted the registration; null until it has. */
+  registered_at: number | null;
+}
+
+/** A call to the push notification service still to make (migration 063). */
+export interface PushOutboxTable {
+  id: Generated<number>;
+  /** The service's endpoint under /api/v1/remotes/: `push/notify`, `push/register`, ... */
+  endpoint: string;
+  /** JSON: `{form}` (form-encoded fields) or `{json}` (a JSON body). */
+  body: string;
+  due: number;
+  /** While a node is making the call; null or past: free. */
+  lease_until: number | null;
+  attempts: Generated<number>;
+  created: number;
+}
+export type PushOutboxRow = Selectable<PushOutboxTable>;
+
+/** A message whose push a user's phones may still show (Zulip's active_mobile_push_notification; migration 063). */
+export interface PushActiveTable {
+  user_id: number;
+  message_id: number;
+}
+
 export interface DB {
   realm: RealmTable;
   users: UserTable;
@@ -514,4 +544,7 @@ export interface DB {
   invite: InviteTable;
   push_device: PushDeviceTable;
   digest_state: DigestStateTable;
+  push_server: PushServerTable;
+  push_outbox: PushOutboxTable;
+  push_active: PushActiveTable;
 }

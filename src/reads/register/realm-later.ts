@@ -13,7 +13,8 @@ export function laterRealmState(config: Config, realm: RealmRow, authenticationM
   const level = config.featureLevel;
   const out: Record<string, unknown> = {};
   if (level >= 212) out.server_jitsi_server_url = SERVER_JITSI_SERVER_URL;
-  // Parley sends no push notifications through a bouncer: no end date to announce.
+  // Zulip's push_notifications_enabled_end_timestamp: the end of the service's plan, which
+  // Parley does not ask the service for (no analytics upload): none announced.
   if (level >= 231) out.realm_push_notifications_enabled_end_timestamp = null;
   // Level 243: each method says whether it is enabled and available (Zulip without billing: always available).
   if (level >= 243) {

@@ -17,6 +17,7 @@ import { hasPolicyPermission, webPublicStreamsEnabled } from '../../access/realm
 import { namesAtLevel, presentRealmSetting } from '../../lib/realm-setting-names.js';
 import { laterRealmState } from './realm-later.js';
 import { REPLACED_POLICY } from '../../lib/realm-group-settings.js';
+import { pushNotificationsEnabled } from '../../lib/push-status.js';
 import { SERVER_EMOJI_DATA_DIR, serverEmojiData } from '../../emoji/server-data.js';
 
 /** register's `realm` state: the organization's settings and the server's limits. */
@@ -47,7 +48,7 @@ export function realmState(config: Config, realm: RealmRow, user: UserRow): Reco
     realm_authentication_methods: AUTHENTICATION_METHODS,
     realm_available_video_chat_providers: { disabled: { name: 'None', id: 0 }, jitsi_meet: { name: 'Jitsi Meet', id: 1 } },
     realm_is_zephyr_mirror_realm: false,
-    realm_push_notifications_enabled: false,
+    realm_push_notifications_enabled: pushNotificationsEnabled(config),
     realm_default_external_accounts: DEFAULT_EXTERNAL_ACCOUNTS,
     realm_email_auth_enabled: true,
     realm_password_auth_enabled: true,
