@@ -41,6 +41,8 @@ export interface Config {
    * holds the Firebase and Apple credentials the Zulip apps need; unset: no mobile push.
    */
   pushBouncerUrl: string | undefined;
+  /** Pushes say "New message" instead of the content, which then never passes through Apple's or Google's servers. */
+  pushRedactContent: boolean;
   /**
    * The Zulip API feature level reported (server_settings, register, restart events):
    * 122, the spec's interface, or LATEST_FEATURE_LEVEL (src/lib/version.ts). Requests of
@@ -149,6 +151,7 @@ export function loadConfig(overrides: ConfigOverrides = {}): Config {
     smtpUrl: overrides.smtpUrl ?? (process.env.PARLEY_SMTP_URL || undefined),
     mailFrom: overrides.mailFrom ?? process.env.PARLEY_MAIL_FROM ?? `Parley <noreply@${new URL(externalUrl).hostname}>`,
     pushBouncerUrl: overrides.pushBouncerUrl ?? (process.env.PARLEY_PUSH_BOUNCER_URL || undefined),
+    pushRedactContent: overrides.pushRedactContent ?? process.env.PARLEY_PUSH_REDACT_CONTENT === 'true',
     featureLevel: overrides.featureLevel ?? parseFeatureLevel(process.env.PARLEY_FEATURE_LEVEL),
     maxFileUploadSizeMib: overrides.maxFileUploadSizeMib ?? envInt('PARLEY_MAX_FILE_UPLOAD_SIZE_MIB', 25),
     s3Bucket: overrides.s3Bucket ?? (process.env.PARLEY_S3_BUCKET || undefined),

@@ -29,6 +29,8 @@ export interface PushMessage {
   /** Unix seconds. */
   time: number;
   renderedContent: string;
+  /** The server hides message content from pushes (PARLEY_PUSH_REDACT_CONTENT, Zulip's PUSH_NOTIFICATION_REDACT_CONTENT). */
+  redacted?: boolean;
   /** A stream message's stream and topic (the topic as displayed: the empty one is "general chat"). */
   stream?: { id: number; name: string; topic: string };
   /** A direct message's participants, the recipient included (one for a message to oneself). */
@@ -79,6 +81,8 @@ function messagePayload(to: PushRecipient, m: PushMessage): Json {
 }
 
 function content(m: PushMessage): { content: string; truncated: boolean } {
+  // Zulip's words when its PUSH_NOTIFICATION_REDACT_CONTENT keeps content off Apple's and Google's servers.
+  if (m.redacted) return { content: 'New message', truncated: false };
   return truncateContent(mobilePushContent(m.renderedContent));
 }
 

@@ -165,7 +165,7 @@ async function messageFacts(ctx: AppContext, user: UserRow, item: MissedMessage)
   const facts: PushMessage = {
     id: m.id, senderId: sender.id, senderEmail: sender.email, senderFullName: sender.full_name,
     senderAvatarUrl: avatar.startsWith('/') ? new URL(avatar, ctx.config.externalUrl).toString() : avatar,
-    time: m.date_sent, renderedContent: m.rendered_content, trigger: item.trigger,
+    time: m.date_sent, renderedContent: m.rendered_content, redacted: ctx.config.pushRedactContent, trigger: item.trigger,
   };
   if (m.stream_id !== null) {
     const stream = await streams.findById(db, m.stream_id);

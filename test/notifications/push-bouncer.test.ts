@@ -134,6 +134,21 @@ test('a stream message and a long one: the sender as subtitle; content cut at 20
   assert.deepEqual(call.body.apns_payload.alert, { title: '#Denmark > long', subtitle: 'Alice:', body: `${'x'.repeat(200)}…` });
 });
 
+test('PARLEY_PUSH_REDACT_CONTENT: "New message" instead of the content, in both payloads', async () => {
+  const config = t.app.ctx.config as { pushRedactContent: boolean };
+  config.pushRedactContent = true;
+  try {
+    const id = await sendMessage(t, alice, { type: 'stream', to: 'Denmark', topic: 'secret', content: 'the launch code is 1234' });
+    const call = await pushToBob(id, 'stream_push_notify');
+    assert.equal(call.body.gcm_payload.content, 'New message');
+    assert.equal(call.body.gcm_payload.content_truncated, false);
+    assert.equal(call.body.apns_payload.alert.body, 'New message');
+    assert.ok(!JSON.stringify(call.body).includes('1234'));
+  } finally {
+    config.pushRedactContent = false;
+  }
+});
+
 test('a direct message: the sender as title, no subtitle, no pm_users', async () => {
   const id = await sendMessage(t, alice, { type: 'private', to: JSON.stringify([bob.id]), content: 'hi **Bob**' });
   const m = await messageRow(id);
