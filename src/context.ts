@@ -9,6 +9,7 @@ import type { OutgoingWebhookQueue } from './outgoing-webhooks/types.js';
 import type { ClusterLink } from './cluster/link.js';
 import type { ScheduledDelivery } from './actions/scheduled-delivery.js';
 import type { FullMemberPromotion } from './actions/full-members.js';
+import type { Notifications } from './notifications/start.js';
 
 /** Everything a handler or action needs, built once by buildApp. */
 export interface AppContext {
@@ -38,6 +39,8 @@ export interface AppContext {
   scheduledDelivery?: ScheduledDelivery;
   /** Members past the waiting period into role:fullmembers (src/actions/full-members.ts). */
   fullMembers?: FullMemberPromotion;
+  /** Missed-message notifications (src/notifications/start.ts): tests call decideNow and runDue with a later clock. */
+  notifications?: Notifications;
   /** Run after the HTTP server has closed, before the store closes (queue persistence, ...). */
   shutdownHooks: Array<() => Promise<void>>;
 }

@@ -43,6 +43,7 @@ import * as m054 from './054-stream-group-settings.js';
 import * as m057 from './057-misc-371.js';
 import * as m060 from './060-user-special-permissions.js';
 import * as m061 from './061-linkifier-pattern-hash.js';
+import * as m062 from './062-missed-message-notifications.js';
 
 /**
  * What a migration runs against: the database of its day, not today's schema type (DB in
@@ -100,4 +101,5 @@ export const migrations: Migration[] = [
   { name: '057-misc-371', up: m057.up },
   { name: '060-user-special-permissions', up: m060.up },
   { name: '061-linkifier-pattern-hash', up: m061.up },
+  { name: '062-missed-message-notifications', up: m062.up },
 ];
