@@ -3,30 +3,12 @@ import assert from 'node:assert/strict';
 import { testApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { until } from '../helpers/until.js';
 import { startNotifications, type Notifications } from '../../src/notifications/start.js';
-import type { MissedMessageSenders } from '../../src/notifications/senders.js';
-import type { MissedMessage } from '../../src/notifications/triggers.js';
+import { recorder } from './recorder.js';
 
 /**
  * Who is notified of what (Zulip's notification_data.py rules), through HTTP sends: the
  * decision is stored as pending notifications and handed to recording senders.
  */
-export interface Recorded { kind: 'email' | 'push'; userId: number; items: MissedMessage[] }
-
-export function recorder(): MissedMessageSenders & { calls: Recorded[]; fail: number } {
-  const r = {
-    calls: [] as Recorded[],
-    fail: 0,
-    email: async (_ctx: unknown, user: { id: number }, items: MissedMessage[]) => {
-      if (r.fail > 0) { r.fail--; throw new Error('mailer down'); }
-      r.calls.push({ kind: 'email', userId: user.id, items });
-    },
-    push: async (_ctx: unknown, user: { id: number }, items: MissedMessage[]) => {
-      r.calls.push({ kind: 'push', userId: user.id, items });
-    },
-  };
-  return r;
-}
-
 let t: TestApp;
 let n: Notifications;
 let rec: ReturnType<typeof recorder>;
