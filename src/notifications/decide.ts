@@ -5,9 +5,15 @@ import { recursiveSubgroups } from '../lib/group-graph.js';
 import { userSettings } from '../lib/user-settings.js';
 import { decide, groupMentionOf, mentionsIn, type StreamSettings } from './rules.js';
 import { awayState, isAway } from './away.js';
+import { WELCOME_BOT } from '../lib/system-bots.js';
 
-/** Messages decided per transaction. */
-const BATCH = 200;
+/** Messages read per batch. */
+const BATCH = 25;
+/**
+ * Notifications written per transaction, at most (a message's are never split): the
+ * transaction holds the store's writer, which the sends share, so it is kept short.
+ */
+const ROWS_PER_TX = 1000;
 /**
  * A missing id before newer messages may be a send still committing (PostgreSQL takes ids
  * before commit): the decider waits for it this long, then takes it for rolled back or deleted.
@@ -77,6 +83,8 @@ export async function decideBatch(ctx: AppContext, node: string, now: number): P
   type Candidate = { m: UndecidedMessage; userId: number; email: NewMissedMessage['trigger'] | null; push: NewMissedMessage['trigger'] | null; onlinePush: boolean; period: number; group: number | null };
   const candidates: Candidate[] = [];
   for (const m of msgs) {
+    // Zulip's Welcome Bot sends with disable_external_notifications: it is read in the app.
+    if (m.sender_is_system_bot === 1 && m.sender_email === WELCOME_BOT.email) continue;
     const mentions = mentionsIn(m.rendered_content);
     const groupOf = mentions.groupIds.length > 0 ? groupMentionOf(mentions.userIds, await groupMembers(ctx, m.realm_id, mentions.groupIds, edges)) : new Map<number, number>();
     for (const r of byMessage.get(m.id) ?? []) {
@@ -100,13 +108,17 @@ export async function decideBatch(ctx: AppContext, node: string, now: number): P
   // Only those who would be notified if away are looked up (as Zulip's get_active_presence_idle_user_ids).
   const state = await awayState(ctx, [...new Set(candidates.map((c) => c.userId))]);
   const rows: NewMissedMessage[] = [];
-  for (const c of candidates) {
+  let to = msgs[msgs.length - 1]!.id;
+  for (const [i, c] of candidates.entries()) {
+    if (rows.length >= ROWS_PER_TX && c.m.id !== candidates[i - 1]!.m.id) {
+      to = candidates[i - 1]!.m.id;
+      break;
+    }
     const away = isAway(state, c.userId, c.m.date_sent);
     const base = { user_id: c.userId, message_id: c.m.id, mentioned_user_group_id: c.group };
     if (c.email && away) rows.push({ ...base, kind: 'email', trigger: c.email, due: c.m.date_sent + c.period });
     if (c.push && (away || c.onlinePush)) rows.push({ ...base, kind: 'push', trigger: c.push, due: c.m.date_sent });
   }
-  const to = msgs[msgs.length - 1]!.id;
   const moved = await db.transaction().execute(async (trx) => {
     if (!(await notificationCursor.advance(trx, node, from, to))) return false;
     await missedMessages.insert(trx, rows);
@@ -114,5 +126,5 @@ export async function decideBatch(ctx: AppContext, node: string, now: number): P
   });
   if (!moved) return null;
   // Stopped at a gap still filling: the next look (the timer's) goes on.
-  return { stored: rows.length, more: fetched.length === BATCH && msgs.length === fetched.length };
+  return { stored: rows.length, more: to < msgs[msgs.length - 1]!.id || (fetched.length === BATCH && msgs.length === fetched.length) };
 }

@@ -31,9 +31,9 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('first_due', 'bigint', (c) => c.notNull())
     .execute();
-  // One per message, user and kind: deciding a message again (after a lost lease) adds nothing.
-  await db.schema.createIndex('missed_message_notification_once').on('missed_message_notification')
-    .columns(['message_id', 'user_id', 'kind']).unique().execute();
-  await db.schema.createIndex('missed_message_notification_user').on('missed_message_notification').columns(['user_id', 'kind', 'due']).execute();
-  await db.schema.createIndex('missed_message_notification_due').on('missed_message_notification').columns(['due']).execute();
+  // Two indexes only: every notification is written once and deleted once, on the writer
+  // the sends share. (No unique one: the cursor's conditional move in the same
+  // transaction is what keeps a message from being decided twice.)
+  await db.schema.createIndex('missed_message_notification_user').on('missed_message_notification').columns(['kind', 'user_id']).execute();
+  await db.schema.createIndex('missed_message_notification_due').on('missed_message_notification').columns(['kind', 'due']).execute();
 }

@@ -5,6 +5,8 @@ import type { Q } from '../rows.js';
 export interface UndecidedMessage {
   id: number; realm_id: number; sender_id: number; stream_id: number | null; topic_lower: string;
   rendered_content: string; date_sent: number;
+  /** The sender's address and whether the server itself writes as them (Welcome Bot's messages notify nothing). */
+  sender_email: string; sender_is_system_bot: number;
 }
 
 /** One recipient of a decided message, with what the decision reads of them. */
@@ -20,9 +22,7 @@ export interface NewMissedMessage {
 }
 
 export interface LeasedMissedMessage {
-  id: number; message_id: number; trigger: string; mentioned_user_group_id: number | null; attempts: number; first_due: number;
-  /** Null when the message was deleted meanwhile. */
-  present: number | null;
+  id: number; user_id: number; message_id: number; trigger: string; mentioned_user_group_id: number | null; attempts: number; first_due: number;
 }
 
 const CURSOR = 1;
@@ -54,8 +54,10 @@ export const notificationCursor = {
 export const missedMessages = {
   /** The next messages after `afterId`, in id order. */
   messagesAfter: (q: Q, afterId: number, limit: number): Promise<UndecidedMessage[]> =>
-    q.selectFrom('message').select(['id', 'realm_id', 'sender_id', 'stream_id', 'topic_lower', 'rendered_content', 'date_sent'])
-      .where('id', '>', afterId).orderBy('id').limit(limit).execute(),
+    q.selectFrom('message').innerJoin('users', 'users.id', 'message.sender_id')
+      .select(['message.id', 'message.realm_id', 'message.sender_id', 'message.stream_id', 'message.topic_lower', 'message.rendered_content', 'message.date_sent',
+        'users.email as sender_email', 'users.is_system_bot as sender_is_system_bot'])
+      .where('message.id', '>', afterId).orderBy('message.id').limit(limit).execute(),
 
   /** The human, active recipients of these messages (bots are never notified), their flags and settings. */
   recipientsOf: (q: Q, messageIds: number[]): Promise<DecidedRecipient[]> =>
@@ -86,37 +88,33 @@ export const missedMessages = {
 
   insert: async (q: Q, rows: NewMissedMessage[]): Promise<void> => {
     for (let i = 0; i < rows.length; i += 500) {
-      await q.insertInto('missed_message_notification').values(rows.slice(i, i + 500).map((r) => ({ ...r, first_due: r.due })))
-        .onConflict((oc) => oc.columns(['message_id', 'user_id', 'kind']).doNothing()).execute();
+      await q.insertInto('missed_message_notification').values(rows.slice(i, i + 500).map((r) => ({ ...r, first_due: r.due }))).execute();
     }
   },
 
-  /** Users with a notification of `kind` due and not held by a node. */
-  dueUsers: async (q: Q, kind: 'email' | 'push', now: number, limit: number, skip: number[]): Promise<number[]> => {
-    let query = q.selectFrom('missed_message_notification').select('user_id').where('kind', '=', kind).where('due', '<=', now)
-      .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]));
-    if (skip.length > 0) query = query.where('user_id', 'not in', skip);
-    return (await query.groupBy('user_id').orderBy(sql`min(due)`).limit(limit).execute()).map((r) => r.user_id);
-  },
-
   /**
-   * Takes every unheld notification of `kind` of the user (an email batch is all of them,
-   * once the earliest is due): the rows this node's update claimed, each exactly once.
+   * Takes, in one statement, every unheld notification of `kind` of up to `maxUsers` users
+   * who have one due (an email batch is all of a user's, once the earliest is due): the rows
+   * this node's update claimed, each claimed by exactly one node.
    */
-  leaseUser: async (q: Q, userId: number, kind: 'email' | 'push', now: number, until: number): Promise<LeasedMissedMessage[]> => {
-    const ids = (await q.updateTable('missed_message_notification').set({ claimed_until: until })
-      .where('user_id', '=', userId).where('kind', '=', kind)
+  leaseDue: async (q: Q, kind: 'email' | 'push', now: number, until: number, maxUsers: number): Promise<LeasedMissedMessage[]> => {
+    const rows = await q.updateTable('missed_message_notification').set({ claimed_until: until })
+      .where('kind', '=', kind)
       .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
-      .returning('id').execute()).map((r) => r.id);
-    if (ids.length === 0) return [];
-    const rows = await q.selectFrom('missed_message_notification as n').leftJoin('message as m', 'm.id', 'n.message_id')
-      .select(['n.id', 'n.message_id', 'n.trigger', 'n.mentioned_user_group_id', 'n.attempts', 'n.first_due', 'm.id as present'])
-      .where('n.id', 'in', ids).orderBy('n.message_id').execute();
+      .where('user_id', 'in', (eb) => eb.selectFrom('missed_message_notification').select('user_id')
+        .where('kind', '=', kind).where('due', '<=', now)
+        .where((e) => e.or([e('claimed_until', 'is', null), e('claimed_until', '<', now)]))
+        .groupBy('user_id').limit(maxUsers))
+      .returning(['id', 'user_id', 'message_id', 'trigger', 'mentioned_user_group_id', 'attempts', 'first_due']).execute();
     return rows.map((r) => ({ ...r, first_due: Number(r.first_due) }));
   },
 
+  /** Which of these messages still exist. */
+  existing: async (q: Q, messageIds: number[]): Promise<Set<number>> =>
+    new Set(messageIds.length === 0 ? [] : (await q.selectFrom('message').select('id').where('id', 'in', messageIds).execute()).map((r) => r.id)),
+
   deleteIds: async (q: Q, ids: number[]): Promise<void> => {
-    if (ids.length > 0) await q.deleteFrom('missed_message_notification').where('id', 'in', ids).execute();
+    for (let i = 0; i < ids.length; i += 5000) await q.deleteFrom('missed_message_notification').where('id', 'in', ids.slice(i, i + 5000)).execute();
   },
 
   /** A failed send: tried again at `due`, by any node. */
