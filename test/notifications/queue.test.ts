@@ -60,3 +60,84 @@ test('restart: undecided messages and pending notifications survive and are sent
     await again.close();
   }
 });
+
+test('a deactivated user\'s and a deleted message\'s pending notifications are dropped', async () => {
+  const t = await testApp({ featureLevel: 372 });
+  try {
+    const rec = recorder();
+    const n = startNotifications(t.app.ctx, rec);
+    const alice = await t.createUser({ name: 'Alice Smith' });
+    const bob = await t.createUser({ name: 'Bob Jones' });
+    const carol = await t.createUser({ name: 'Carol King' });
+    const dm = async (to: { id: number }, content: string) =>
+      (await t.api('POST', '/api/v1/messages', { as: alice, params: { type: 'private', to: JSON.stringify([to.id]), content } })).body.id as number;
+    await dm(bob, 'to bob');
+    const deleted = await dm(carol, 'deleted before its batch');
+    const kept = await dm(carol, 'kept');
+    await n.decideNow();
+    assert.equal((await t.api('DELETE', `/api/v1/users/${bob.id}`)).status, 200);
+    const del = await t.api('DELETE', `/api/v1/messages/${deleted}`, { as: alice });
+    assert.equal(del.status, 200, JSON.stringify(del.body));
+    await n.runDue(now() + 1000);
+    assert.deepEqual(rec.calls.map((c) => [c.userId, c.items.map((i) => i.messageId)]), [[carol.id, [kept]]]);
+    const left = await t.app.ctx.store.db.selectFrom('missed_message_notification').select('id').execute();
+    assert.deepEqual(left, []);
+  } finally {
+    await t.close();
+  }
+});
+
+test('at feature level 122 (no followed topics) a mention and a private message notify as at later levels', async () => {
+  const t = await testApp({ featureLevel: 122 });
+  try {
+    const rec = recorder();
+    const n = startNotifications(t.app.ctx, rec);
+    const alice = await t.createUser({ name: 'Alice Smith' });
+    const bob = await t.createUser({ name: 'Bob Jones' });
+    const id = (await t.api('POST', '/api/v1/messages', { as: alice, params: { type: 'private', to: JSON.stringify([bob.id]), content: 'hi' } })).body.id;
+    await n.decideNow();
+    await n.runDue(now() + 1000);
+    assert.deepEqual(rec.calls.map((c) => [c.kind, c.userId, c.items]), [['email', bob.id, [{ messageId: id, trigger: 'private_message', mentionedUserGroupId: null }]]]);
+  } finally {
+    await t.close();
+  }
+});
+
+test('one slow user holds up nobody else; a notification failing for a day is given up', async () => {
+  const t = await testApp({ featureLevel: 372, pushBouncerUrl: 'http://127.0.0.1:9/' });
+  let release = (): void => undefined;
+  const hang = new Promise<void>((resolve) => (release = resolve));
+  try {
+    const alice = await t.createUser({ name: 'Alice Smith' });
+    const bob = await t.createUser({ name: 'Bob Jones' });
+    const carol = await t.createUser({ name: 'Carol King' });
+    const rec = recorder();
+    const slowBob = { ...rec, push: async (ctx: Parameters<typeof rec.push>[0], user: Parameters<typeof rec.push>[1], items: Parameters<typeof rec.push>[2]) => {
+      if (user.id === bob.id) await hang;
+      await rec.push(ctx, user, items);
+    } };
+    startNotifications(t.app.ctx, slowBob);
+    for (const to of [bob, carol]) await t.api('POST', '/api/v1/messages', { as: alice, params: { type: 'private', to: JSON.stringify([to.id]), content: 'hi' } });
+    // The background steps (nudged by the sends) send Carol's push while Bob's hangs.
+    await until(() => rec.calls.some((c) => c.userId === carol.id && c.kind === 'push'));
+    assert.ok(!rec.calls.some((c) => c.userId === bob.id));
+  } finally {
+    release();
+    await t.close();
+  }
+  const t2 = await testApp({ featureLevel: 372 });
+  try {
+    const alice = await t2.createUser({ name: 'Alice Smith' });
+    const bob = await t2.createUser({ name: 'Bob Jones' });
+    const rec = recorder();
+    rec.fail = 1000;
+    const n = startNotifications(t2.app.ctx, rec);
+    await t2.api('POST', '/api/v1/messages', { as: alice, params: { type: 'private', to: JSON.stringify([bob.id]), content: 'never delivered' } });
+    await n.decideNow();
+    assert.equal(await n.runDue(now() + 200), 1);
+    assert.equal(await n.runDue(now() + 200 + 86_400), 1);
+    assert.deepEqual(await t2.app.ctx.store.db.selectFrom('missed_message_notification').select('id').execute(), [], 'given up and dropped');
+  } finally {
+    await t2.close();
+  }
+});

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { Q } from '../rows.js';
 
 /** A message as the decider reads it. */
@@ -124,13 +123,4 @@ export const missedMessages = {
         .where('id', 'in', ids).execute();
     }
   },
-
-  /** Unheld again (shutdown before a send began). */
-  unclaim: async (q: Q, ids: number[]): Promise<void> => {
-    if (ids.length > 0) await q.updateTable('missed_message_notification').set({ claimed_until: null }).where('id', 'in', ids).execute();
-  },
-
-  /** Pending of one user (tests and the CLI). */
-  pendingOf: (q: Q, userId: number): Promise<Array<{ message_id: number; kind: string; trigger: string; due: number; attempts: number }>> =>
-    q.selectFrom('missed_message_notification').select(['message_id', 'kind', 'trigger', 'due', 'attempts']).where('user_id', '=', userId).orderBy('id').execute(),
 };
