@@ -106,7 +106,10 @@ export async function decideBatch(ctx: AppContext, node: string, now: number): P
     }
   }
   // Only those who would be notified if away are looked up (as Zulip's get_active_presence_idle_user_ids).
-  const state = await awayState(ctx, [...new Set(candidates.map((c) => c.userId))]);
+  const candidateIds = [...new Set(candidates.map((c) => c.userId))];
+  const pushers = [...new Set(candidates.flatMap((c) => (c.push ? [c.userId] : [])))];
+  // A push only for users with a device (Zulip's push_device_registered).
+  const [state, devices] = await Promise.all([awayState(ctx, candidateIds), missedMessages.withDevices(db, pushers)]);
   const rows: NewMissedMessage[] = [];
   let to = msgs[msgs.length - 1]!.id;
   for (const [i, c] of candidates.entries()) {
@@ -117,7 +120,7 @@ export async function decideBatch(ctx: AppContext, node: string, now: number): P
     const away = isAway(state, c.userId, c.m.date_sent);
     const base = { user_id: c.userId, message_id: c.m.id, mentioned_user_group_id: c.group };
     if (c.email && away) rows.push({ ...base, kind: 'email', trigger: c.email, due: c.m.date_sent + c.period });
-    if (c.push && (away || c.onlinePush)) rows.push({ ...base, kind: 'push', trigger: c.push, due: c.m.date_sent });
+    if (c.push && devices.has(c.userId) && (away || c.onlinePush)) rows.push({ ...base, kind: 'push', trigger: c.push, due: c.m.date_sent });
   }
   const moved = await db.transaction().execute(async (trx) => {
     if (!(await notificationCursor.advance(trx, node, from, to))) return false;

@@ -21,6 +21,7 @@ before(async () => {
   alice = await c.nodes[0]!.createUser({ name: 'Alice Smith' });
   bob = await c.nodes[0]!.createUser({ name: 'Bob Jones' });
   carol = await c.nodes[0]!.createUser({ name: 'Carol King' });
+  for (const u of [bob, carol]) await c.nodes[0]!.api('POST', '/api/v1/users/me/android_gcm_reg_id', { as: u, params: { token: `fcm-token-${u.id}` } });
 });
 after(async () => {
   if (!skip) await c.close();

@@ -24,6 +24,7 @@ before(async () => {
   bob = await t.createUser({ name: 'Bob Jones' });
   carol = await t.createUser({ name: 'Carol King' });
   dave = await t.createUser({ name: 'Dave Long' });
+  for (const u of [alice, bob, carol, dave]) ok(await t.api('POST', '/api/v1/users/me/android_gcm_reg_id', { as: u, params: { token: `fcm-token-${u.id}` } }));
   const r = await t.api('POST', '/api/v1/users/me/subscriptions', { as: alice, params: { subscriptions: JSON.stringify([{ name: 'general' }]), principals: JSON.stringify([alice.id, bob.id, carol.id, dave.id]) } });
   assert.equal(r.status, 200, JSON.stringify(r.body));
   general = (await t.api('GET', '/api/v1/get_stream_id', { as: alice, params: { stream: 'general' } })).body.stream_id;
@@ -150,6 +151,13 @@ test('muted senders, muted topics and muted streams; followed topics', async () 
   await until(async () => (await got(pm, dave))?.email);
   await subProp(dave, 'is_muted', false);
   await settings(carol, { enable_stream_email_notifications: false });
+});
+
+test('no push for a user with no mobile device (Zulip\'s push_device_registered)', async () => {
+  const erin = await t.createUser({ name: 'Erin Moss' });
+  const id = await dm(alice, erin, 'no phone');
+  await until(async () => (await got(id, erin))?.email);
+  assert.deepEqual(await got(id, erin), { email: 'private_message', group: null });
 });
 
 test('bots and settings off receive nothing', async () => {

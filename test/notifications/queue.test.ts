@@ -111,6 +111,7 @@ test('one slow user holds up nobody else; a notification failing for a day is gi
     const alice = await t.createUser({ name: 'Alice Smith' });
     const bob = await t.createUser({ name: 'Bob Jones' });
     const carol = await t.createUser({ name: 'Carol King' });
+    for (const u of [bob, carol]) await t.api('POST', '/api/v1/users/me/android_gcm_reg_id', { as: u, params: { token: `fcm-token-${u.id}` } });
     const rec = recorder();
     const slowBob = { ...rec, push: async (ctx: Parameters<typeof rec.push>[0], user: Parameters<typeof rec.push>[1], items: Parameters<typeof rec.push>[2]) => {
       if (user.id === bob.id) await hang;

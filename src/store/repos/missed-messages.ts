@@ -85,6 +85,10 @@ export const missedMessages = {
     return new Map(rows.map((r) => [r.user_id, Number(r.t)]));
   },
 
+  /** Those of these users with a registered mobile device (Zulip's push_device_registered_user_ids). */
+  withDevices: async (q: Q, userIds: number[]): Promise<Set<number>> =>
+    new Set(userIds.length === 0 ? [] : (await q.selectFrom('push_device').select('user_id').distinct().where('user_id', 'in', userIds).execute()).map((r) => r.user_id)),
+
   insert: async (q: Q, rows: NewMissedMessage[]): Promise<void> => {
     for (let i = 0; i < rows.length; i += 500) {
       await q.insertInto('missed_message_notification').values(rows.slice(i, i + 500).map((r) => ({ ...r, first_due: r.due }))).execute();
