@@ -160,6 +160,7 @@ export class QueueHandover implements QueueHandoverPort {
    * entries that may be gone: until then, only this node can answer for the queue).
    */
   private redisBack(): void {
+    this.userQueues.forget();
     for (const q of this.held.all()) {
       q.stored = false;
       void this.save(q);

@@ -29,6 +29,11 @@ export class UserQueues {
     void this.redis.multi().hset(key, queueId, String(now + ms)).pexpire(key, ms, 'NX').pexpire(key, ms, 'GT').exec().catch(() => undefined);
   }
 
+  /** Redis came back and may have lost its keys: the next poll of each queue writes again. */
+  forget(): void {
+    this.touched.clear();
+  }
+
   gone(userId: number, queueId: string): void {
     this.touched.delete(queueId);
     void this.redis.hdel(this.key(userId), queueId).catch(() => undefined);

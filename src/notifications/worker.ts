@@ -10,6 +10,8 @@ const LEASE_SECS = 300;
 const USERS_PER_LOOK = 100;
 /** Users sent to at once: one slow user holds one of these, never the others. */
 const IN_FLIGHT = 16;
+/** How long shutdown waits for sends under way. */
+const STOP_WAIT_MS = 10_000;
 /** A notification still failing this long after it was first due is given up. */
 const GIVE_UP_SECS = 24 * 3600;
 
@@ -135,9 +137,12 @@ export class NotificationWorker {
     return this.inFlight.size >= IN_FLIGHT;
   }
 
+  /** Waits for the sends under way, but not for ever: one that hangs is left to its lease (another node, or the next start, sends it). */
   async stop(): Promise<void> {
     this.stopped = true;
-    await Promise.all(this.inFlight);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all(this.inFlight), new Promise<void>((resolve) => (timer = setTimeout(resolve, STOP_WAIT_MS)))]);
+    clearTimeout(timer);
     await this.flushed();
   }
 }
