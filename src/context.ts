@@ -11,6 +11,7 @@ import type { ScheduledDelivery } from './actions/scheduled-delivery.js';
 import type { FullMemberPromotion } from './actions/full-members.js';
 import type { Digests } from './notifications/digest.js';
 import type { PushService } from './notifications/push.js';
+import type { Notifications } from './notifications/start.js';
 
 /** Everything a handler or action needs, built once by buildApp. */
 export interface AppContext {
@@ -47,6 +48,8 @@ export interface AppContext {
    * PARLEY_PUSH_BOUNCER_URL is set): tests call its runDue with a later clock.
    */
   push?: PushService;
+  /** Missed-message notifications (src/notifications/start.ts): tests call decideNow and runDue with a later clock. */
+  notifications?: Notifications;
   /** Run after the HTTP server has closed, before the store closes (queue persistence, ...). */
   shutdownHooks: Array<() => Promise<void>>;
 }

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { RedisBus } from './redis-bus.js';
 import { DurableQueues } from './durable-queues.js';
+import { UserQueues } from './user-queues.js';
 
 const CONNECT_TIMEOUT_MS = 10_000;
 
@@ -12,6 +13,8 @@ export interface ClusterLink {
   /** The command connection (not the bus's blocking reader), for anything else kept in Redis. */
   redis: Redis;
   queues: DurableQueues;
+  /** Each user's live message queues, whichever node holds them (away detection for notifications). */
+  userQueues: UserQueues;
   /** Called each time the command connection is back after Redis was away (it may have lost its keys). */
   onReconnect(listener: () => void): void;
 }
@@ -70,5 +73,5 @@ export async function joinCluster(config: Config, log: Logger): Promise<ClusterL
     cluster: config.clusterName, retentionMs: config.clusterBusRetentionSecs * 1000, maxEntries: config.clusterBusMaxEntries,
   });
   await bus.start();
-  return { bus, redis: commands, queues: new DurableQueues(commands, config.clusterName), onReconnect: (l) => void reconnected.push(l) };
+  return { bus, redis: commands, queues: new DurableQueues(commands, config.clusterName), userQueues: new UserQueues(commands, config.clusterName), onReconnect: (l) => void reconnected.push(l) };
 }

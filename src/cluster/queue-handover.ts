@@ -7,6 +7,7 @@ import type { HeldQueues, QueueHandoverPort } from '../events/manager.js';
 import { badEventQueueId } from '../errors.js';
 import type { ClusterLink } from './link.js';
 import type { DurableQueues } from './durable-queues.js';
+import type { UserQueues } from './user-queues.js';
 import { rebuildQueue, type Heard } from './queue-rebuild.js';
 
 /** How often a node saves the checkpoints of the queues polled meanwhile. */
@@ -20,6 +21,7 @@ const CHECKPOINT_EVERY_MS = 1000;
  */
 export class QueueHandover implements QueueHandoverPort {
   private durable: DurableQueues;
+  private userQueues: UserQueues;
   /** Queues being rebuilt here: what the bus delivered meanwhile, replayed after the stored part. */
   private rebuilding = new Map<string, { heard: Heard[]; done: Promise<EventQueue> }>();
   /** Queues polled since their checkpoint was last saved. */
@@ -29,6 +31,7 @@ export class QueueHandover implements QueueHandoverPort {
 
   constructor(private ctx: AppContext, cluster: ClusterLink, private held: HeldQueues) {
     this.durable = cluster.queues;
+    this.userQueues = cluster.userQueues;
     this.stopNotices = ctx.bus.onNotice((n) => this.notice(n));
     cluster.onReconnect(() => this.redisBack());
     this.saveTimer = setInterval(() => void this.saveUnsaved(), CHECKPOINT_EVERY_MS);
@@ -37,6 +40,7 @@ export class QueueHandover implements QueueHandoverPort {
 
   /** A queue made here: it holds every bus entry after the position it was made at. */
   created(q: EventQueue, options: QueueOptions): Promise<void> {
+    this.touch(q);
     return this.durable.create(q.id, options, { id: 0, pos: this.ctx.bus.position() });
   }
 
@@ -51,6 +55,12 @@ export class QueueHandover implements QueueHandoverPort {
    */
   polled(q: EventQueue): void {
     this.unsaved.add(q);
+    this.touch(q);
+  }
+
+  /** A queue that takes messages keeps its user from being away (src/notifications/away.ts). */
+  private touch(q: EventQueue): void {
+    if (q.wants('message')) this.userQueues.alive(q.state.userId, q.id, q.state.lifespanSecs);
   }
 
   /** The queue is gone: from Redis, and from whichever node holds it. `mine`: it was held here (and is removed). */
@@ -60,6 +70,7 @@ export class QueueHandover implements QueueHandoverPort {
       if (!saved || saved.options.userId !== userId) throw badEventQueueId(id);
     }
     await this.durable.remove(id);
+    this.userQueues.gone(userId, id);
     this.ctx.bus.announce({ kind: 'queue', origin: this.ctx.bus.nodeId, op: 'delete', queueId: id, token: '' });
   }
 
@@ -69,6 +80,7 @@ export class QueueHandover implements QueueHandoverPort {
    */
   expired(q: EventQueue): void {
     this.unsaved.delete(q);
+    this.userQueues.gone(q.state.userId, q.id);
     void this.durable.remove(q.id).catch(() => undefined);
   }
 
@@ -148,6 +160,7 @@ export class QueueHandover implements QueueHandoverPort {
    * entries that may be gone: until then, only this node can answer for the queue).
    */
   private redisBack(): void {
+    this.userQueues.forget();
     for (const q of this.held.all()) {
       q.stored = false;
       void this.save(q);

@@ -251,6 +251,20 @@ export class QueueManager {
     await this.handover?.saveAll(this.queues.values());
   }
 
+  /** Those of these users with a queue here that accepts message events (Zulip's receiver_is_off_zulip, negated). */
+  withMessageQueues(userIds: Iterable<number>): Set<number> {
+    const out = new Set<number>();
+    for (const id of userIds) {
+      for (const q of this.byUser.get(id) ?? []) {
+        if (q.wants('message')) {
+          out.add(id);
+          break;
+        }
+      }
+    }
+    return out;
+  }
+
   get clustered(): boolean {
     return this.handover !== undefined;
   }
@@ -345,6 +359,11 @@ export function installQueueManager(ctx: AppContext, makeHandover?: MakeHandover
     m.close();
   });
   return m;
+}
+
+/** The manager, if this process has one (the admin CLI has none). */
+export function queuesIfInstalled(ctx: AppContext): QueueManager | undefined {
+  return managers.get(ctx);
 }
 
 export function queuesOf(ctx: AppContext): QueueManager {

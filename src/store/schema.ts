@@ -506,6 +506,30 @@ export interface PushActiveTable {
   message_id: number;
 }
 
+/** The decider's place (migration 062): one row, the last message decided and the deciding node's lease. */
+export interface NotificationCursorTable {
+  id: number;
+  last_message_id: number;
+  leased_by: string | null;
+  leased_until: number | null;
+}
+
+/** A notification due to a user who was away (migration 062): `kind` 'email' or 'push'; times UNIX seconds. */
+export interface MissedMessageNotificationTable {
+  id: Generated<number>;
+  user_id: number;
+  message_id: number;
+  kind: string;
+  trigger: string;
+  mentioned_user_group_id: number | null;
+  /** When it may be sent (again, after a failure). */
+  due: number;
+  claimed_until: number | null;
+  attempts: Generated<number>;
+  /** When it was first due: a notification still failing a day later is given up. */
+  first_due: number;
+}
+
 export interface DB {
   realm: RealmTable;
   users: UserTable;
@@ -547,4 +571,6 @@ export interface DB {
   push_server: PushServerTable;
   push_outbox: PushOutboxTable;
   push_active: PushActiveTable;
+  notification_cursor: NotificationCursorTable;
+  missed_message_notification: MissedMessageNotificationTable;
 }

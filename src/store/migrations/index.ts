@@ -43,6 +43,7 @@ import * as m054 from './054-stream-group-settings.js';
 import * as m057 from './057-misc-371.js';
 import * as m060 from './060-user-special-permissions.js';
 import * as m061 from './061-linkifier-pattern-hash.js';
+import * as m062 from './062-missed-message-notifications.js';
 import * as m063 from './063-push-bouncer.js';
 import * as m064 from './064-digest-sent.js';
 
@@ -102,6 +103,7 @@ export const migrations: Migration[] = [
   { name: '057-misc-371', up: m057.up },
   { name: '060-user-special-permissions', up: m060.up },
   { name: '061-linkifier-pattern-hash', up: m061.up },
+  { name: '062-missed-message-notifications', up: m062.up },
   { name: '063-push-bouncer', up: m063.up },
   { name: '064-digest-sent', up: m064.up },
 ];
