@@ -10,6 +10,7 @@ import { ensurePrivateDir } from './lib/private-files.js';
 import { InProcessBus, type EventBus } from './events/bus.js';
 import { buildHttp } from './http/app.js';
 import { startServices } from './wiring.js';
+import type { MissedMessageSenders } from './notifications/senders.js';
 import { InMemoryRateLimiter } from './ratelimit/memory.js';
 import { RedisRateLimiter } from './ratelimit/redis.js';
 import { UNLIMITED, type RateLimiter } from './ratelimit/limiter.js';
@@ -69,10 +70,13 @@ function makeLimiter(config: Config, log: Logger, shutdownHooks: AppContext['shu
 }
 
 /** Builds the whole server without listening; tests, the CLI and main all use it. */
-export async function buildApp(overrides: ConfigOverrides = {}, deps: { log?: Logger; bus?: EventBus; limiter?: RateLimiter } = {}): Promise<App> {
+export async function buildApp(
+  overrides: ConfigOverrides = {},
+  deps: { log?: Logger; bus?: EventBus; limiter?: RateLimiter; notificationSenders?: MissedMessageSenders } = {},
+): Promise<App> {
   const ctx = await openContext(overrides, deps);
   const { log, store } = ctx;
-  startServices(ctx);
+  startServices(ctx, deps.notificationSenders);
   const http = await buildHttp(ctx);
   let closed = false;
   return {

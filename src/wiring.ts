@@ -10,14 +10,18 @@ import { startScheduledDelivery } from './actions/scheduled-delivery.js';
 import { startFullMemberPromotion } from './actions/full-members.js';
 import { startRecentlyActiveRefresh } from './actions/stream-activity.js';
 import { startDigests } from './notifications/digest.js';
-import { startPush } from './notifications/push.js';
+import { sendMissedMessagePushes, startPush } from './notifications/push.js';
+import { sendMissedMessageEmails } from './notifications/email.js';
+import { startNotifications } from './notifications/start.js';
+import type { MissedMessageSenders } from './notifications/senders.js';
 
 /**
  * Everything a server runs besides answering requests, started explicitly once its
  * context exists: outgoing-webhook deliveries, what retires its caches, and its event queues. Nothing is registered
  * by importing a module.
  */
-export function startServices(ctx: AppContext): void {
+/** `senders`: what the notification worker hands due notifications to (tests record them); the mail and push senders by default. */
+export function startServices(ctx: AppContext, senders?: MissedMessageSenders): void {
   try {
     // Stream email addresses name the server's host.
     setStreamEmailDomain(new URL(ctx.config.externalUrl).hostname);
@@ -34,6 +38,8 @@ export function startServices(ctx: AppContext): void {
   ctx.fullMembers = startFullMemberPromotion(ctx);
   // Mobile push through Zulip's service (PARLEY_PUSH_BOUNCER_URL): registers this server, then makes queued calls.
   startPush(ctx);
+  // Who is away and notified of each message, decided after its send commits; emails batched, pushes through the outbox above.
+  startNotifications(ctx, senders ?? { email: sendMissedMessageEmails, push: sendMissedMessagePushes });
   startRecentlyActiveRefresh(ctx);
   startDigests(ctx);
   const stopCaches = connectCacheSignal(ctx);

@@ -1,7 +1,7 @@
 /**
  * The missed-message email: Zulip's handle_missedmessage_emails and
  * do_send_missedmessage_events_reply_in_zulip (zerver/lib/email_notifications.py). When a
- * user's batch is due, the notification worker (package A) calls sendMissedMessageEmails;
+ * user's batch is due, the notification worker (worker.ts) calls sendMissedMessageEmails;
  * it throws when the mail could not be handed to the mailer, and the worker retries.
  */
 import type { AppContext } from '../context.js';

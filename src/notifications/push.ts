@@ -125,7 +125,7 @@ async function notifyCall(ctx: AppContext, user: UserRow, devices: PushDeviceRow
 }
 
 /**
- * Zulip's handle_push_notification for a user's due notifications (package A's worker
+ * Zulip's handle_push_notification for a user's due notifications (the notification worker
  * calls it): one push/notify per message not yet read nor already pushed, queued in the
  * outbox with the message marked pushed in the same transaction. Returns once queued.
  */

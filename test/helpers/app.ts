@@ -4,6 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import type { InjectOptions } from 'fastify';
 import { buildApp, type App } from '../../src/app.js';
+import type { MissedMessageSenders } from '../../src/notifications/senders.js';
 import { compareIds } from '../../src/cluster/stream-ids.js';
 import type { ConfigOverrides } from '../../src/config.js';
 import { transact } from '../../src/actions/transaction.js';
@@ -136,9 +137,10 @@ export async function createPgDatabase(): Promise<string> {
  * A server on a fresh database with its default organization. `welcome: true` gives that
  * organization what a real server's has (#general, the Welcome Bot's messages to every new
  * user); by default tests get an empty one, so that their counts of streams and messages
- * start from nothing.
+ * start from nothing. `notificationSenders`: record what the notification worker would hand
+ * the mail and push senders (test/notifications/recorder.ts) instead of sending.
  */
-export async function testApp(overrides: ConfigOverrides = {}, opts: { welcome?: boolean } = {}): Promise<TestApp> {
+export async function testApp(overrides: ConfigOverrides = {}, opts: { welcome?: boolean; notificationSenders?: MissedMessageSenders } = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-test-'));
   const databaseUrl = ENGINE === 'postgres' ? await createPgDatabase() : undefined;
   // Each test's cluster keeps its own keys in the run's one Redis.
@@ -148,9 +150,10 @@ export async function testApp(overrides: ConfigOverrides = {}, opts: { welcome?:
     // Tests hammer the API: budgets off unless a test turns them on (test/ratelimit/).
     adminEmail: OWNER_EMAIL, adminPassword: OWNER_PASSWORD, orgName: 'Parley Test', rateLimiting: false, ...cluster, ...overrides,
   };
-  const app = await buildApp(config);
+  const deps = { notificationSenders: opts.notificationSenders };
+  const app = await buildApp(config, deps);
   const peerDir = TWO_NODES ? fs.mkdtempSync(path.join(os.tmpdir(), 'parley-test-peer-')) : undefined;
-  const peer = peerDir && config.redisUrl ? await buildApp({ ...config, dataDir: peerDir }) : undefined;
+  const peer = peerDir && config.redisUrl ? await buildApp({ ...config, dataDir: peerDir }, deps) : undefined;
   const queuePaths = /^\/(api\/v1|json)\/(register|events)(\/|\?|$)/;
   /** Until every node has heard everything published so far: what a test does next sees it on any node. */
   const settle = async (): Promise<void> => {

@@ -1,6 +1,7 @@
 import { ENGINE, createPgDatabase, testApp, type TestApp } from './app.js';
 import { findRedisServer, startRedis, type RedisServer } from './redis.js';
 import type { ConfigOverrides } from '../../src/config.js';
+import type { MissedMessageSenders } from '../../src/notifications/senders.js';
 
 /** Why cluster tests cannot run here, or undefined when they can (PostgreSQL and a redis-server). */
 export function clusterUnavailable(): string | undefined {
@@ -19,13 +20,13 @@ export interface InProcessCluster {
 /**
  * `n` server nodes in this process on one fresh PostgreSQL database and one throwaway
  * Redis: each with its own HTTP app, queues and bus connection, as separate processes
- * would have. (Process-wide things, the cache signal, are shared: that only retires more.)
+ * would have; `notificationSenders` records what each node's notification worker sends. (Process-wide things, the cache signal, are shared: that only retires more.)
  */
-export async function inProcessCluster(n: number, overrides: ConfigOverrides = {}): Promise<InProcessCluster> {
+export async function inProcessCluster(n: number, overrides: ConfigOverrides = {}, opts: { notificationSenders?: (node: number) => MissedMessageSenders } = {}): Promise<InProcessCluster> {
   const redis = await startRedis();
   const databaseUrl = await createPgDatabase();
   const nodes: TestApp[] = [];
-  for (let i = 0; i < n; i++) nodes.push(await testApp({ databaseUrl, redisUrl: redis.url, ...overrides }));
+  for (let i = 0; i < n; i++) nodes.push(await testApp({ databaseUrl, redisUrl: redis.url, ...overrides }, { notificationSenders: opts.notificationSenders?.(i) }));
   return {
     nodes, redis, databaseUrl,
     close: async () => {

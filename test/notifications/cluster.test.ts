@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { clusterUnavailable, inProcessCluster, type InProcessCluster } from '../helpers/cluster.js';
 import type { TestUser } from '../helpers/app.js';
-import { startNotifications, type Notifications } from '../../src/notifications/start.js';
+import type { Notifications } from '../../src/notifications/start.js';
 import { recorder } from './recorder.js';
 
 // Two nodes on one database and one Redis: a queue polled on one node keeps its user from
@@ -16,8 +16,8 @@ const now = () => Math.floor(Date.now() / 1000);
 
 before(async () => {
   if (skip) return;
-  c = await inProcessCluster(2, { featureLevel: 372, pushBouncerUrl: 'http://127.0.0.1:9/' });
-  ns = c.nodes.map((node, i) => startNotifications(node.app.ctx, recs[i]!));
+  c = await inProcessCluster(2, { featureLevel: 372, pushBouncerUrl: 'http://127.0.0.1:9/' }, { notificationSenders: (i) => recs[i]! });
+  ns = c.nodes.map((node) => node.app.ctx.notifications!);
   alice = await c.nodes[0]!.createUser({ name: 'Alice Smith' });
   bob = await c.nodes[0]!.createUser({ name: 'Bob Jones' });
   carol = await c.nodes[0]!.createUser({ name: 'Carol King' });

@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { until } from '../helpers/until.js';
-import { startNotifications, type Notifications } from '../../src/notifications/start.js';
+import type { Notifications } from '../../src/notifications/start.js';
 import { recorder } from './recorder.js';
 
 /**
@@ -17,9 +17,9 @@ let general: number;
 const FAR = () => Math.floor(Date.now() / 1000) + 100_000;
 
 before(async () => {
-  t = await testApp({ featureLevel: 372, pushBouncerUrl: 'http://127.0.0.1:9/' });
   rec = recorder();
-  n = startNotifications(t.app.ctx, rec);
+  t = await testApp({ featureLevel: 372, pushBouncerUrl: 'http://127.0.0.1:9/' }, { notificationSenders: rec });
+  n = t.app.ctx.notifications!;
   alice = await t.createUser({ name: 'Alice Smith' });
   bob = await t.createUser({ name: 'Bob Jones' });
   carol = await t.createUser({ name: 'Carol King' });

@@ -3,15 +3,16 @@ import assert from 'node:assert/strict';
 import { testApp } from '../helpers/app.js';
 import { until } from '../helpers/until.js';
 import { startNotifications } from '../../src/notifications/start.js';
+import { notificationCursor } from '../../src/store/repos/missed-messages.js';
 import { recorder } from './recorder.js';
 
 const now = () => Math.floor(Date.now() / 1000);
 
 test('email batches: one per user once the earliest is due; a failing sender is retried with backoff; two workers take each batch once', async () => {
-  const t = await testApp({ featureLevel: 372 });
+  const rec = recorder();
+  const t = await testApp({ featureLevel: 372 }, { notificationSenders: rec });
   try {
-    const rec = recorder();
-    const n = startNotifications(t.app.ctx, rec);
+    const n = t.app.ctx.notifications!;
     const alice = await t.createUser({ name: 'Alice Smith' });
     const bob = await t.createUser({ name: 'Bob Jones' });
     const ids: number[] = [];
@@ -21,6 +22,7 @@ test('email batches: one per user once the earliest is due; a failing sender is 
     await n.decideNow();
     assert.equal(await n.runDue(now() + 10), 0, 'not due before the batching period');
     rec.fail = 1;
+    // A second node's worker on the same database.
     const second = startNotifications(t.app.ctx, rec);
     const tried = (await Promise.all([n.runDue(now() + 200), second.runDue(now() + 200)])).reduce((a, b) => a + b, 0);
     assert.equal(tried, 1);
@@ -36,23 +38,25 @@ test('email batches: one per user once the earliest is due; a failing sender is 
 });
 
 test('restart: undecided messages and pending notifications survive and are sent by the next process', async () => {
-  const first = await testApp({ featureLevel: 372 });
+  const first = await testApp({ featureLevel: 372 }, { notificationSenders: recorder() });
   const alice = await first.createUser({ name: 'Alice Smith' });
   const bob = await first.createUser({ name: 'Bob Jones' });
-  const n = startNotifications(first.app.ctx, recorder());
   const pending = (await first.api('POST', '/api/v1/messages', { as: alice, params: { type: 'private', to: JSON.stringify([bob.id]), content: 'decided' } })).body.id;
-  await n.decideNow();
+  await first.app.ctx.notifications!.decideNow();
   await first.app.close();
   const config = first.app.ctx.config;
-  // The second message is stored by a process that never decides (no notifications started).
-  const middle = await testApp({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, featureLevel: 372 });
+  // The second message is stored while a node that crashed holds the decider's lease (for 2 s more): nobody decides it now.
+  const middle = await testApp({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, featureLevel: 372 }, { notificationSenders: recorder() });
+  assert.ok(await notificationCursor.lease(middle.app.ctx.store.db, 'crashed-node', now(), now() + 2));
   const undecided = (await middle.api('POST', '/api/v1/messages', { as: alice, params: { type: 'private', to: JSON.stringify([bob.id]), content: 'undecided' } })).body.id;
+  assert.equal(await middle.app.ctx.notifications!.decideNow(), 0, 'the lease is the crashed node\'s');
   await middle.app.close();
-  const again = await testApp({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, featureLevel: 372 });
+  const rec = recorder();
+  const again = await testApp({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, featureLevel: 372 }, { notificationSenders: rec });
   try {
-    const rec = recorder();
-    const n2 = startNotifications(again.app.ctx, rec);
-    await n2.decideNow();
+    const n2 = again.app.ctx.notifications!;
+    // Once the crashed node's lease has run out, this node decides the message it left.
+    await until(async () => (await n2.decideNow()) > 0 || (await notificationCursor.position(again.app.ctx.store.db)) >= undecided, { timeoutMs: 10_000 });
     await n2.runDue(now() + 1000);
     await until(() => rec.calls.length > 0);
     assert.deepEqual(rec.calls.flatMap((c) => c.items.map((i) => i.messageId)), [pending, undecided]);
@@ -62,10 +66,10 @@ test('restart: undecided messages and pending notifications survive and are sent
 });
 
 test('a deactivated user\'s and a deleted message\'s pending notifications are dropped', async () => {
-  const t = await testApp({ featureLevel: 372 });
+  const rec = recorder();
+  const t = await testApp({ featureLevel: 372 }, { notificationSenders: rec });
   try {
-    const rec = recorder();
-    const n = startNotifications(t.app.ctx, rec);
+    const n = t.app.ctx.notifications!;
     const alice = await t.createUser({ name: 'Alice Smith' });
     const bob = await t.createUser({ name: 'Bob Jones' });
     const carol = await t.createUser({ name: 'Carol King' });
@@ -88,10 +92,10 @@ test('a deactivated user\'s and a deleted message\'s pending notifications are d
 });
 
 test('at feature level 122 (no followed topics) a mention and a private message notify as at later levels', async () => {
-  const t = await testApp({ featureLevel: 122 });
+  const rec = recorder();
+  const t = await testApp({ featureLevel: 122 }, { notificationSenders: rec });
   try {
-    const rec = recorder();
-    const n = startNotifications(t.app.ctx, rec);
+    const n = t.app.ctx.notifications!;
     const alice = await t.createUser({ name: 'Alice Smith' });
     const bob = await t.createUser({ name: 'Bob Jones' });
     const id = (await t.api('POST', '/api/v1/messages', { as: alice, params: { type: 'private', to: JSON.stringify([bob.id]), content: 'hi' } })).body.id;
@@ -104,20 +108,21 @@ test('at feature level 122 (no followed topics) a mention and a private message 
 });
 
 test('one slow user holds up nobody else; a notification failing for a day is given up', async () => {
-  const t = await testApp({ featureLevel: 372, pushBouncerUrl: 'http://127.0.0.1:9/' });
   let release = (): void => undefined;
   const hang = new Promise<void>((resolve) => (release = resolve));
+  const rec = recorder();
+  let slowId = -1;
+  const slowBob = { ...rec, push: async (ctx: Parameters<typeof rec.push>[0], user: Parameters<typeof rec.push>[1], items: Parameters<typeof rec.push>[2]) => {
+    if (user.id === slowId) await hang;
+    await rec.push(ctx, user, items);
+  } };
+  const t = await testApp({ featureLevel: 372, pushBouncerUrl: 'http://127.0.0.1:9/' }, { notificationSenders: slowBob });
   try {
     const alice = await t.createUser({ name: 'Alice Smith' });
     const bob = await t.createUser({ name: 'Bob Jones' });
+    slowId = bob.id;
     const carol = await t.createUser({ name: 'Carol King' });
     for (const u of [bob, carol]) await t.api('POST', '/api/v1/users/me/android_gcm_reg_id', { as: u, params: { token: `fcm-token-${u.id}` } });
-    const rec = recorder();
-    const slowBob = { ...rec, push: async (ctx: Parameters<typeof rec.push>[0], user: Parameters<typeof rec.push>[1], items: Parameters<typeof rec.push>[2]) => {
-      if (user.id === bob.id) await hang;
-      await rec.push(ctx, user, items);
-    } };
-    startNotifications(t.app.ctx, slowBob);
     for (const to of [bob, carol]) await t.api('POST', '/api/v1/messages', { as: alice, params: { type: 'private', to: JSON.stringify([to.id]), content: 'hi' } });
     // The background steps (nudged by the sends) send Carol's push while Bob's hangs.
     await until(() => rec.calls.some((c) => c.userId === carol.id && c.kind === 'push'));
@@ -126,13 +131,13 @@ test('one slow user holds up nobody else; a notification failing for a day is gi
     release();
     await t.close();
   }
-  const t2 = await testApp({ featureLevel: 372 });
+  const failing = recorder();
+  failing.fail = 1000;
+  const t2 = await testApp({ featureLevel: 372 }, { notificationSenders: failing });
   try {
     const alice = await t2.createUser({ name: 'Alice Smith' });
     const bob = await t2.createUser({ name: 'Bob Jones' });
-    const rec = recorder();
-    rec.fail = 1000;
-    const n = startNotifications(t2.app.ctx, rec);
+    const n = t2.app.ctx.notifications!;
     await t2.api('POST', '/api/v1/messages', { as: alice, params: { type: 'private', to: JSON.stringify([bob.id]), content: 'never delivered' } });
     await n.decideNow();
     assert.equal(await n.runDue(now() + 200), 1);

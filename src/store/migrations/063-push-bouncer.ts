@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from './index.js';
 
 /**
- * Mobile push through Zulip's push notification service (issue 32, package C):
+ * Mobile push through Zulip's push notification service:
  * - `push_server`: this server's registration with the service (Zulip's zulip_org_id and
  *   zulip_org_key secrets), one row, generated once.
  * - `push_outbox`: the calls to the service still to make, durable so that a restart or a
