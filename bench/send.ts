@@ -2,17 +2,20 @@
  * `npm run bench -- send [seconds] [case]`: POST /messages throughput and latency on SQLite,
  * to streams of 10, 100 and 1,000 subscribers and as private messages, with 32
  * concurrent senders (`case`: only the cases whose label contains it, e.g. `100 sub`).
- * The server runs in its own process.
+ * The server runs in its own process. BENCH_NOTIFY=1: every subscriber is away and notified
+ * of every stream message by email and push (sinks in this process take the mail and calls).
  */
 import { runLoad, printStats, type LoadStats } from './lib/http-load.js';
 import { reportToParent, startChild } from './lib/child.js';
 import { cpuBetween, sampleCpu } from './lib/proc-cpu.js';
+import { startNotifySinks } from './lib/notify-sinks.js';
 
 const SENDERS = Number(process.env.BENCH_SENDERS ?? 32);
 
 if (process.argv[2] === 'child') {
   const { startBenchApp } = await import('./lib/bench-app.js');
-  const bench = await startBenchApp('send');
+  const [smtpUrl, pushBouncerUrl] = process.argv.slice(3);
+  const bench = await startBenchApp('send', smtpUrl ? { smtpUrl, pushBouncerUrl } : {});
   if (process.env.BENCH_STALLS) {
     const { PerformanceObserver, monitorEventLoopDelay } = await import('node:perf_hooks');
     const gcs: number[] = [];
@@ -29,11 +32,25 @@ if (process.argv[2] === 'child') {
   const users = await bench.addUsers(1000, 'u', 'Bench User');
   for (const n of [10, 100, 1000]) await bench.addStream(`subs${n}`, users.slice(0, n));
   const { app } = bench;
+  if (smtpUrl) {
+    // Away: nobody holds an event queue. Notified: stream email and push on, and a phone each.
+    const db = app.ctx.store.db;
+    await db.updateTable('users').set({ settings: JSON.stringify({ enable_stream_email_notifications: true, enable_stream_push_notifications: true }) }).where('is_bot', '=', 0).execute();
+    const everyone = await db.selectFrom('users').select('id').where('is_bot', '=', 0).execute();
+    await db.insertInto('push_device').values(everyone.map((u) => ({ user_id: u.id, kind: 2, token: `fcm-${u.id}`, ios_app_id: null, last_updated: 0 }))).execute();
+    setInterval(async () => {
+      const pending = await db.selectFrom('missed_message_notification').select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
+      const outbox = await db.selectFrom('push_outbox').select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
+      process.stderr.write(`  [notifications] pending ${String(pending?.n)}, push calls queued ${String(outbox?.n)}\n`);
+    }, 2000).unref();
+  }
   const base = await app.http.listen({ host: '127.0.0.1', port: 0 });
   reportToParent(bench, { base, senders: users.slice(0, SENDERS).map((u) => ({ id: u.id, email: u.email, key: u.api_key })) });
 } else {
   const seconds = Number(process.argv[2] ?? 8);
-  const { child, setup: { base, senders } } = await startChild<{ base: string; senders: Array<{ id: number; email: string; key: string }> }>(import.meta.filename);
+  const sinks = process.env.BENCH_NOTIFY ? await startNotifySinks() : undefined;
+  const { child, setup: { base, senders } } = await startChild<{ base: string; senders: Array<{ id: number; email: string; key: string }> }>(
+    import.meta.filename, sinks ? [sinks.smtpUrl, sinks.bouncerUrl] : []);
   const auth = senders.map((s) => 'Basic ' + Buffer.from(`${s.email}:${s.key}`).toString('base64'));
   const body = (p: Record<string, string>) => new URLSearchParams(p).toString();
   const rows: LoadStats[] = [];
@@ -60,4 +77,8 @@ if (process.argv[2] === 'child') {
   }
   child.kill('SIGTERM');
   printStats(rows);
+  if (sinks) {
+    process.stdout.write(`notifications delivered during the run: ${sinks.pushes} pushes, ${sinks.mails} emails (emails wait for the 120 s batching period)\n`);
+    await sinks.close();
+  }
 }
