@@ -14,7 +14,7 @@ import { cpuBetween, sampleCpu } from './lib/proc-cpu.js';
 if (process.argv[2] === 'child') {
   const [smtpUrl, pushBouncerUrl, subscribers] = process.argv.slice(3);
   const { startBenchApp } = await import('./lib/bench-app.js');
-  const bench = await startBenchApp('notifications', { smtpUrl, pushBouncerUrl });
+  const bench = await startBenchApp('notifications', { smtpUrl, pushBouncerUrl, ...(process.env.BENCH_LOG ? { logLevel: process.env.BENCH_LOG } : {}) });
   const users = await bench.addUsers(Number(subscribers), 'u', 'Bench User');
   await bench.addStream('announcements', users);
   const db = bench.app.ctx.store.db;

@@ -102,6 +102,8 @@ export async function buildApp(
         }
       }
       await ctx.bus.close();
+      // After every hook: the notification worker's last sends still use the pooled SMTP connections.
+      ctx.mail.close();
       await store.close();
     },
   };

@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import nodemailer from 'nodemailer';
+import { parseConnectionUrl } from 'nodemailer/lib/shared/index.js';
 import type { Logger } from 'pino';
 
 export interface Mail {
@@ -28,6 +29,8 @@ export interface Mailer {
   send(mail: Mail): Promise<void>;
   /** The directory unsent mail is written to (file outbox only). */
   readonly outbox: string | undefined;
+  /** Closes pooled SMTP connections (at shutdown). */
+  close(): void;
 }
 
 export interface MailConfig {
@@ -53,9 +56,13 @@ export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_00
  */
 export function createMailer(config: MailConfig, log: Logger): Mailer {
   if (config.smtpUrl) {
-    const transport = nodemailer.createTransport({ url: config.smtpUrl, ...SMTP_TIMEOUTS });
+    // Pooled: a burst of notification mail reuses a few connections instead of opening one per
+    // mail. nodemailer ignores every other option beside `url`, so the URL is parsed here (its
+    // query parameters still win).
+    const transport = nodemailer.createTransport({ pool: true, maxConnections: 10, maxMessages: 100, ...SMTP_TIMEOUTS, ...parseConnectionUrl(config.smtpUrl) });
     return {
       outbox: undefined,
+      close: () => transport.close(),
       send: async (mail) => {
         await transport.sendMail({ ...mail, from: mail.from ?? config.from });
       },
@@ -64,6 +71,7 @@ export function createMailer(config: MailConfig, log: Logger): Mailer {
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     outbox: config.outboxDir,
+    close: () => undefined,
     send: async (mail) => {
       const info = await transport.sendMail({ ...mail, from: mail.from ?? config.from });
       // Mail holds confirmation links: private, as the rest of the data directory (lib/private-files.ts).

@@ -15,7 +15,7 @@ export const BOUNCER_TIMEOUT_MS = 10_000;
 /** A node that took a call and died frees it after this: well past the timeout. */
 const LEASE_SECS = 60;
 /** Calls under way at once on a node: a hanging service holds some, the others go on. */
-const MAX_IN_FLIGHT = 16;
+const MAX_IN_FLIGHT = 32;
 /** Retries back off from 10 s, doubling, to at most an hour between tries... */
 const FIRST_RETRY_SECS = 10;
 const MAX_RETRY_SECS = 3600;
@@ -55,7 +55,11 @@ export function startPushOutbox(ctx: AppContext): PushOutboxWorker {
       const row = await pushOutbox.lease(ctx.store.db, id, now, lease);
       if (!row) continue;
       const p = makeCall(row, now, lease).catch((err: unknown) => ctx.log.error({ err, endpoint: row.endpoint }, 'push notification service call failed unexpectedly'))
-        .finally(() => inFlight.delete(p));
+        .finally(() => {
+          inFlight.delete(p);
+          // A slot is free: the next due call takes it now rather than at the next tick.
+          if (!stopped) tick();
+        });
       inFlight.add(p);
       started.push(p);
     }
@@ -126,9 +130,20 @@ export function startPushOutbox(ctx: AppContext): PushOutboxWorker {
     await Promise.all(started);
     return started.length;
   };
-  const tick = () => {
-    if (rounds.busy() || stopped) return;
-    rounds.run(nowSeconds()).catch((err: unknown) => ctx.log.error({ err }, 'push notification outbox round failed'));
+  // A tick during a round runs another once it ends: the round may have found the slots full.
+  let again = false;
+  const tick = (): void => {
+    if (stopped) return;
+    if (rounds.busy()) {
+      again = true;
+      return;
+    }
+    again = false;
+    rounds.run(nowSeconds())
+      .catch((err: unknown) => ctx.log.error({ err }, 'push notification outbox round failed'))
+      .finally(() => {
+        if (again) setImmediate(tick);
+      });
   };
   const timer = setInterval(tick, POLL_MS);
   timer.unref();

@@ -137,18 +137,23 @@ export async function sendMissedMessagePushes(ctx: AppContext, user: UserRow, it
   if (devices.length === 0) return;
   const to = await recipientOf(ctx, user);
   if (!to) return;
+  const prepared: Array<{ messageId: number; call: NonNullable<Awaited<ReturnType<typeof notifyCall>>> }> = [];
   for (const item of items) {
     const facts = await messageFacts(ctx, user, item);
     if (!facts) continue;
     const gcm = messagePayloadGcm(to, facts);
     const call = await notifyCall(ctx, user, devices, messagePayloadApns(to, facts), gcm.payload, gcm.options);
     if (!call) return;
-    await storeTransact(ctx.store.db, async (tx) => {
-      // Pushed once, as Zulip's active_mobile_push_notification flag ensures.
-      if (!(await pushActive.add(tx.db, user.id, item.messageId))) return;
-      await enqueue(ctx, [call], tx.db);
-    }, (err) => ctx.log.error({ err }, 'after-commit hook failed'));
+    prepared.push({ messageId: item.messageId, call });
   }
+  if (prepared.length === 0) return;
+  // One transaction for the user's batch: the store's writer is shared with the sends.
+  await storeTransact(ctx.store.db, async (tx) => {
+    const calls = [];
+    // Pushed once, as Zulip's active_mobile_push_notification flag ensures.
+    for (const p of prepared) if (await pushActive.add(tx.db, user.id, p.messageId)) calls.push(p.call);
+    if (calls.length > 0) await enqueue(ctx, calls, tx.db);
+  }, (err) => ctx.log.error({ err }, 'after-commit hook failed'));
   ctx.push?.kick();
 }
 

@@ -9,12 +9,15 @@ import type { MissedMessageSenders } from './senders.js';
 /** How often each node looks for undecided messages and due notifications without being nudged. */
 const POLL_MS = 1000;
 /**
- * The share of time the background steps may take while there is more to do: the rest is
- * left to the sends, which share the store's writer with them. Under a burst the decisions
- * lag and catch up after it; the sends keep their pace (bench `send` with every subscriber
- * notified).
+ * While messages are being sent, the share of time the decider may take: the rest is left
+ * to the sends, which share the store's writer with it. Under a burst the decisions lag and
+ * catch up after it; the sends keep their pace (bench `send` with every subscriber notified).
+ * Once no message has been heard for SENDS_QUIET_MS, the decider runs flat out.
  */
 const DUTY = 0.05;
+const SENDS_QUIET_MS = 1000;
+/** The longest rest between two decider batches, however long the last one took. */
+const MAX_REST_MS = 1000;
 
 export interface Notifications {
   /** Decides every message after the cursor now (if this node holds it); answers how many notifications it stored. */
@@ -52,50 +55,45 @@ export function startNotifications(ctx: AppContext, senders: MissedMessageSender
   });
   const runDue = (now = nowSeconds()): Promise<number> => worker.runDue(now);
 
-  /** One batch of decisions and one look for due notifications: whether more is waiting. */
-  const step = async (): Promise<boolean> => {
-    const decided = await exclusive(() => decideBatch(ctx, node, nowSeconds()));
-    if (worker.busy()) return decided?.more ?? false;
-    const look = await worker.look(nowSeconds());
-    return (decided?.more ?? false) || look.more;
-  };
-  let wanted = false;
-  let running = false;
-  let wake: NodeJS.Timeout | undefined;
-  const loop = async (): Promise<void> => {
-    running = true;
-    try {
-      while (wanted && !stopped) {
-        wanted = false;
-        const started = performance.now();
-        if (await step()) wanted = true;
-        if (!wanted) break;
-        // More to do (or more sent meanwhile): rest in proportion to the step, so that the steps take at most DUTY of the time.
-        const rest = (performance.now() - started) * (1 / DUTY - 1);
-        await new Promise<void>((resolve) => (wake = setTimeout(resolve, rest)));
-      }
-    } catch (err) {
-      ctx.log.error({ err }, 'missed-message notifications: a background step failed');
-    } finally {
-      running = false;
+  // Two loops, each nudged by the bus and the timer: the decider's, and the worker's looks
+  // for due notifications (which wait for free send slots, so they must not hold the decider).
+  let lastSendHeard = 0;
+  let wake: { timer: NodeJS.Timeout; resolve: () => void } | undefined;
+  const rest = (ms: number): Promise<void> => new Promise<void>((resolve) => (wake = { timer: setTimeout(resolve, ms), resolve }));
+  const decider = backgroundLoop(ctx, 'deciding', async () => {
+    const started = performance.now();
+    const r = await exclusive(() => decideBatch(ctx, node, nowSeconds()));
+    if (r && r.stored > 0) looker.nudge();
+    if (!r?.more) return false;
+    if (performance.now() - lastSendHeard < SENDS_QUIET_MS) {
+      // Sends under way: rest in proportion to the batch, so that deciding takes at most DUTY of the time.
+      await rest(Math.min(MAX_REST_MS, (performance.now() - started) * (1 / DUTY - 1)));
+      wake = undefined;
     }
-  };
+    return true;
+  });
+  const looker = backgroundLoop(ctx, 'sending', async () => (await worker.look(nowSeconds())).more);
   const nudge = (): void => {
-    wanted = true;
-    if (running || stopped) return;
-    running = true;
-    setImmediate(() => void loop());
+    if (stopped) return;
+    decider.nudge();
+    looker.nudge();
   };
   const unsubscribe = ctx.bus.subscribe((env) => {
-    if (env.event.type === 'message') nudge();
+    if (env.event.type !== 'message') return;
+    lastSendHeard = performance.now();
+    nudge();
   });
   const timer = setInterval(nudge, POLL_MS);
   timer.unref();
   ctx.shutdownHooks.push(async () => {
     stopped = true;
     clearInterval(timer);
-    clearTimeout(wake);
+    if (wake) {
+      clearTimeout(wake.timer);
+      wake.resolve();
+    }
     unsubscribe();
+    await Promise.all([decider.idle(), looker.idle()]);
     await deciding;
     await worker.stop();
     await notificationCursor.release(ctx.store.db, node).catch(() => undefined);
@@ -103,4 +101,35 @@ export function startNotifications(ctx: AppContext, senders: MissedMessageSender
   const service = { decideNow, runDue };
   ctx.notifications = service;
   return service;
+}
+
+/**
+ * A loop that runs `step` while it answers that more may be waiting, and again whenever
+ * nudged meanwhile: a nudge during a step is never lost, and two steps never overlap.
+ */
+function backgroundLoop(ctx: AppContext, what: string, step: () => Promise<boolean>): { nudge(): void; idle(): Promise<void> } {
+  let wanted = false;
+  let running: Promise<void> | undefined;
+  const loop = async (): Promise<void> => {
+    try {
+      while (wanted) {
+        wanted = false;
+        if (await step()) wanted = true;
+      }
+    } catch (err) {
+      ctx.log.error({ err }, `missed-message notifications: ${what} failed`);
+    } finally {
+      running = undefined;
+    }
+  };
+  return {
+    nudge: () => {
+      wanted = true;
+      running ??= new Promise<void>((resolve) => setImmediate(resolve)).then(loop);
+    },
+    idle: async () => {
+      wanted = false;
+      await running;
+    },
+  };
 }

@@ -8,7 +8,10 @@ import type { MissedMessageSenders } from './senders.js';
 const LEASE_SECS = 300;
 /** Users taken per look (one statement leases all their rows). */
 const USERS_PER_LOOK = 100;
-/** Users sent to at once: one slow user holds one of these, never the others. */
+/**
+ * Users sent to at once, per kind: one slow user holds one of these, never the others, and
+ * slow mail never holds up pushes.
+ */
 const IN_FLIGHT = 16;
 /** How long shutdown waits for sends under way. */
 const STOP_WAIT_MS = 10_000;
@@ -28,7 +31,7 @@ type Kind = 'email' | 'push';
  * is tried again with backoff, by any node.
  */
 export class NotificationWorker {
-  private inFlight = new Set<Promise<void>>();
+  private inFlight: Record<Kind, Set<Promise<void>>> = { email: new Set(), push: new Set() };
   private stopped = false;
   /** Rows sent (or dropped) not yet deleted: deleted together, one statement for many sends. */
   private doneIds: number[] = [];
@@ -42,40 +45,42 @@ export class NotificationWorker {
    * the sends started and whether more may be due.
    */
   async look(now: number): Promise<{ tasks: Array<Promise<void>>; more: boolean }> {
+    const looks = await Promise.all((['push', 'email'] as const).map((kind) => this.lookAt(kind, now)));
+    return { tasks: looks.flatMap((l) => l.tasks), more: looks.some((l) => l.more) };
+  }
+
+  private async lookAt(kind: Kind, now: number): Promise<{ tasks: Array<Promise<void>>; more: boolean }> {
     const db = this.ctx.store.db;
-    let more = false;
     const tasks: Array<Promise<void>> = [];
-    for (const kind of ['push', 'email'] as const) {
-      if (this.stopped) break;
-      const rows = await missedMessages.leaseDue(db, kind, now, now + LEASE_SECS, USERS_PER_LOOK);
-      if (rows.length === 0) continue;
-      const byUser = new Map<number, LeasedMissedMessage[]>();
-      for (const r of rows) {
-        const list = byUser.get(r.user_id);
-        if (list) list.push(r);
-        else byUser.set(r.user_id, [r]);
-      }
-      more ||= byUser.size >= USERS_PER_LOOK;
-      const [present, people] = await Promise.all([
-        missedMessages.existing(db, [...new Set(rows.map((r) => r.message_id))]),
-        users.listByIds(db, [...byUser.keys()]),
-      ]);
-      const active = new Map(people.filter((u) => u.is_active === 1).map((u) => [u.id, u]));
-      // Deactivated users hear of nothing, and a deleted message is not told.
-      const done: number[] = [];
-      for (const [userId, list] of byUser) {
-        const user = active.get(userId);
-        const live = list.filter((r) => present.has(r.message_id)).sort((a, b) => a.message_id - b.message_id);
-        for (const r of list) if (!user || !present.has(r.message_id)) done.push(r.id);
-        if (!user || live.length === 0) continue;
-        while (this.inFlight.size >= IN_FLIGHT) await Promise.race(this.inFlight);
-        const task = this.send(kind, user, live, now).finally(() => this.inFlight.delete(task));
-        this.inFlight.add(task);
-        tasks.push(task);
-      }
-      this.markDone(done);
+    if (this.stopped) return { tasks, more: false };
+    const rows = await missedMessages.leaseDue(db, kind, now, now + LEASE_SECS, USERS_PER_LOOK);
+    if (rows.length === 0) return { tasks, more: false };
+    const byUser = new Map<number, LeasedMissedMessage[]>();
+    for (const r of rows) {
+      const list = byUser.get(r.user_id);
+      if (list) list.push(r);
+      else byUser.set(r.user_id, [r]);
     }
-    return { tasks, more };
+    const [present, people] = await Promise.all([
+      missedMessages.existing(db, [...new Set(rows.map((r) => r.message_id))]),
+      users.listByIds(db, [...byUser.keys()]),
+    ]);
+    const active = new Map(people.filter((u) => u.is_active === 1).map((u) => [u.id, u]));
+    // Deactivated users hear of nothing, and a deleted message is not told.
+    const done: number[] = [];
+    const slots = this.inFlight[kind];
+    for (const [userId, list] of byUser) {
+      const user = active.get(userId);
+      const live = list.filter((r) => present.has(r.message_id)).sort((a, b) => a.message_id - b.message_id);
+      for (const r of list) if (!user || !present.has(r.message_id)) done.push(r.id);
+      if (!user || live.length === 0) continue;
+      while (slots.size >= IN_FLIGHT) await Promise.race(slots);
+      const task = this.send(kind, user, live, now).finally(() => slots.delete(task));
+      slots.add(task);
+      tasks.push(task);
+    }
+    this.markDone(done);
+    return { tasks, more: byUser.size >= USERS_PER_LOOK };
   }
 
   private markDone(ids: number[]): void {
@@ -133,15 +138,12 @@ export class NotificationWorker {
     }
   }
 
-  busy(): boolean {
-    return this.inFlight.size >= IN_FLIGHT;
-  }
 
   /** Waits for the sends under way, but not for ever: one that hangs is left to its lease (another node, or the next start, sends it). */
   async stop(): Promise<void> {
     this.stopped = true;
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.all(this.inFlight), new Promise<void>((resolve) => (timer = setTimeout(resolve, STOP_WAIT_MS)))]);
+    await Promise.race([Promise.all([...this.inFlight.email, ...this.inFlight.push]), new Promise<void>((resolve) => (timer = setTimeout(resolve, STOP_WAIT_MS)))]);
     clearTimeout(timer);
     await this.flushed();
   }
