@@ -12,6 +12,7 @@ import { streamAudienceIds } from '../reads/stream-audience.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { nowSeconds } from '../lib/time.js';
 import { cannotDeleteMessage, deleteTimeLimitPassed, messageAlreadyDeleted } from '../errors.js';
+import { queueRemovePushesOfDeleted } from '../notifications/push.js';
 
 /** DELETE /messages/{id}: Zulip's delete_message_backend, access then permission then removal. */
 export async function doDeleteMessage(tx: Tx, realm: RealmRow, user: UserRow, messageId: number): Promise<void> {
@@ -34,9 +35,11 @@ export async function doDeleteMessage(tx: Tx, realm: RealmRow, user: UserRow, me
 /**
  * The one way messages are deleted (one message here, a topic's in topic-delete.ts): their
  * reactions and user_message rows, then the rows themselves. Answers how many message rows
- * went; events are the caller's, who knows the audience (read before this).
+ * went; events are the caller's, who knows the audience (read before this). Phones that
+ * show a push of one lose it after the commit (Zulip's remove push).
  */
 export async function removeMessages(tx: Tx, ids: number[]): Promise<number> {
+  tx.later((ctx) => queueRemovePushesOfDeleted(ctx, ids));
   await reactions.deleteByMessageIds(tx.db, ids);
   await userMessages.deleteByMessageIds(tx.db, ids);
   return messages.deleteByIds(tx.db, ids);

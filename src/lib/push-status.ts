@@ -13,7 +13,10 @@ export function setPushRegistered(config: Config, yes: boolean): void {
   else registered.delete(config);
 }
 
-/** server_settings' push_notifications_enabled and register's realm_push_notifications_enabled. */
+/**
+ * server_settings' push_notifications_enabled, and register's realm_push_notifications_enabled
+ * until the service answers for the organization (src/reads/register/realm-push.ts).
+ */
 export function pushNotificationsEnabled(config: Config): boolean {
   return !!config.pushBouncerUrl && registered.has(config);
 }

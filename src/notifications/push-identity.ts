@@ -31,3 +31,13 @@ export function derivedUuid(orgId: string, what: 'user' | 'realm', id: number): 
   const h = b.toString('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
+
+/**
+ * Zulip's realm.uuid_owner_secret (`zuliprealm_` and 32 characters), which the service keeps
+ * to tell that later claims to the organization come from this server: derived with an HMAC
+ * keyed by zulip_org_key, so that it is the same at every upload and known to no one without
+ * the key. It is a secret: never logged.
+ */
+export function realmOwnerSecret(orgKey: string, realmId: number): string {
+  return `zuliprealm_${crypto.createHmac('sha256', orgKey).update(`realm-owner-secret:${realmId}`).digest('hex').slice(0, 32)}`;
+}

@@ -7,6 +7,7 @@ import { serialRounds } from '../lib/serial-rounds.js';
 import { setPushRegistered } from '../lib/push-status.js';
 import { BouncerError, callBouncer, type BouncerBody } from './bouncer-client.js';
 import { ensurePushCredentials } from './push-identity.js';
+import { ANALYTICS_ENDPOINT, applyServerDataAnswer, queueUploadAfterRegistration } from './push-analytics.js';
 
 /** How often each node looks for due calls (a queueing node also looks at once). */
 const POLL_MS = 500;
@@ -99,8 +100,10 @@ export function startPushOutbox(ctx: AppContext): PushOutboxWorker {
       await pushServer.markRegistered(ctx.store.db, nowSeconds());
       registered = true;
       setPushRegistered(ctx.config, true);
+      await queueUploadAfterRegistration(ctx);
       return;
     }
+    if (endpoint === ANALYTICS_ENDPOINT) return applyServerDataAnswer(ctx, answer);
     if (endpoint !== 'push/notify') return;
     // Zulip's send_notifications_to_bouncer: tokens FCM or APNs no longer know are deleted here too.
     const deleted = answer.deleted_devices as { android_devices?: unknown; apple_devices?: unknown } | undefined;

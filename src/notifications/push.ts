@@ -20,6 +20,7 @@ import { derivedUuid, ensurePushCredentials } from './push-identity.js';
 import { EMPTY_TOPIC_DISPLAY_NAME, messagePayloadApns, messagePayloadGcm, removePayloads, type PushMessage, type PushRecipient } from './push-payloads.js';
 import type { BouncerBody } from './bouncer-client.js';
 import { startPushOutbox, type PushOutboxWorker } from './push-outbox.js';
+import { startServerDataUploads } from './push-analytics.js';
 
 /**
  * Mobile push notifications through Zulip's push notification service (the "bouncer"),
@@ -38,6 +39,8 @@ export function startPush(ctx: AppContext): PushService | undefined {
   // Zulip's register_server: run at each start, so that the hostname and contact the
   // service holds follow the configuration. A failure is retried by the outbox.
   void queueServerRegistration(ctx).catch((err: unknown) => ctx.log.error({ err }, 'queueing the push notification service registration failed'));
+  // Then, hourly, Zulip's server data upload (the first follows the registration: push-outbox.ts).
+  startServerDataUploads(ctx);
   return worker;
 }
 
@@ -200,6 +203,24 @@ export async function queueRemovePushes(ctx: AppContext, user: UserRow, messageI
   if (!ctx.config.pushBouncerUrl) return;
   const pushed = await pushActive.take(ctx.store.db, user.id, messageIds);
   if (pushed.length === 0) return;
+  await queueRemoveCall(ctx, user, pushed);
+}
+
+/**
+ * Zulip's do_delete_messages → handle_remove_push_notification: deleted messages whose push
+ * phones still show are removed from them, one `remove` push per user who was pushed one.
+ * One indexed look-up when none was pushed; nothing at all with push off.
+ */
+export async function queueRemovePushesOfDeleted(ctx: AppContext, messageIds: number[]): Promise<void> {
+  if (!ctx.config.pushBouncerUrl || messageIds.length === 0) return;
+  const byUser = await pushActive.takeMessages(ctx.store.db, messageIds);
+  if (byUser.size === 0) return;
+  for (const user of await users.listByIds(ctx.store.db, [...byUser.keys()])) {
+    await queueRemoveCall(ctx, user, byUser.get(user.id)!.sort((a, b) => a - b));
+  }
+}
+
+async function queueRemoveCall(ctx: AppContext, user: UserRow, pushed: number[]): Promise<void> {
   const to = await recipientOf(ctx, user);
   if (!to) return;
   const p = removePayloads(to, pushed);

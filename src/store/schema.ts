@@ -483,6 +483,17 @@ export interface PushServerTable {
   zulip_org_key: string;
   /** When the service last accepted the registration; null until it has. */
   registered_at: number | null;
+  /** When a node last queued the server data upload (migration 066). */
+  analytics_queued_at: Generated<number | null>;
+}
+
+/** What the push notification service last answered for an organization (migration 066). */
+export interface PushRealmTable {
+  realm_id: number;
+  /** Zulip's can_push: 1 or 0. */
+  can_push: number;
+  /** Zulip's expected_end_timestamp: when the service's plan ends; null: none announced. */
+  end_timestamp: number | null;
 }
 
 /** A call to the push notification service still to make (migration 063). */
@@ -573,4 +584,5 @@ export interface DB {
   push_active: PushActiveTable;
   notification_cursor: NotificationCursorTable;
   missed_message_notification: MissedMessageNotificationTable;
+  push_realm: PushRealmTable;
 }

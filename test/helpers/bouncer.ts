@@ -28,6 +28,8 @@ export interface FakeBouncer {
   setMode(mode: BouncerMode, when?: (endpoint: string, body: Record<string, any>) => boolean): void;
   /** What push/notify answers beyond the counts (deleted_devices, realm). */
   notifyAnswer: Record<string, unknown>;
+  /** server/analytics' answer for each realm UUID it was told (default: can push, no end). */
+  realmStatus: (uuid: string) => { can_push: boolean; expected_end_timestamp: number | null };
   close(): Promise<void>;
 }
 
@@ -42,6 +44,7 @@ export async function fakeBouncer(): Promise<FakeBouncer> {
     ok: (endpoint) => calls.filter((c) => c.endpoint === endpoint && c.status === 200),
     setMode: (m, w) => { mode = m; when = w; },
     notifyAnswer: {},
+    realmStatus: () => ({ can_push: true, expected_end_timestamp: null }),
     close: async () => {
       for (const res of hanging) res.destroy();
       server.closeAllConnections();
@@ -74,6 +77,11 @@ export async function fakeBouncer(): Promise<FakeBouncer> {
       if (m === 'fail') return reply(500, { result: 'error', msg: 'Internal server error' });
       if (m === 'refuse') return reply(401, { result: 'error', msg: 'Zulip server auth failure: key does not match role 1234', code: 'INVALID_ZULIP_SERVER' });
       if (endpoint === 'server/register') return reply(200, { result: 'success', msg: '', created: true });
+      if (endpoint === 'server/analytics') {
+        // zilencer's remote_server_post_analytics: each field is JSON text; the answer is per realm UUID.
+        const told = JSON.parse(body.realms ?? '[]') as Array<{ uuid: string }>;
+        return reply(200, { result: 'success', msg: '', realms: Object.fromEntries(told.map((r) => [r.uuid, fake.realmStatus(r.uuid)])) });
+      }
       if (endpoint === 'push/notify') {
         return reply(200, {
           result: 'success', msg: '',

@@ -16,6 +16,7 @@ import { botsVisibleTo, maxMessageIdOf, ownEntryFixed, realmUserLists } from '..
 import { defaultStreams, streamsVisibleTo } from '../streams.js';
 import { gatherSubscriptions, mutedTopicsOf, userTopicsOf } from '../subscriptions.js';
 import { profileFieldTypes, ownStreamCreationState, ownUserState, realmState } from './realm.js';
+import { realmPushState } from './realm-push.js';
 import { recentPrivateConversations, starredMessageIds, unreadMsgs } from './messages.js';
 import { registerDrafts } from '../drafts.js';
 import { scheduledMessagesOf } from '../scheduled-messages.js';
@@ -59,6 +60,7 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
   const state: Record<string, unknown> = {};
   if (want('realm')) {
     Object.assign(state, realmState(config, realm, user), await realmGroupSettingsState(db, config.featureLevel, realm), await ownStreamCreationState(db, user, realm));
+    Object.assign(state, await realmPushState(db, config, realm));
     // Level 334: what clients show for the empty topic (Zulip translates it; Parley has one language).
     if (config.featureLevel >= EMPTY_TOPIC_LEVEL) state.realm_empty_topic_display_name = EMPTY_TOPIC_DISPLAY_NAME;
   }

@@ -13,8 +13,8 @@ export function laterRealmState(config: Config, realm: RealmRow, authenticationM
   const level = config.featureLevel;
   const out: Record<string, unknown> = {};
   if (level >= 212) out.server_jitsi_server_url = SERVER_JITSI_SERVER_URL;
-  // Zulip's push_notifications_enabled_end_timestamp: the end of the service's plan, which
-  // Parley does not ask the service for (no analytics upload): none announced.
+  // Zulip's push_notifications_enabled_end_timestamp: the end of the service's plan, as the
+  // service last answered (register/realm-push.ts fills it in); none announced until then.
   if (level >= 231) out.realm_push_notifications_enabled_end_timestamp = null;
   // Level 243: each method says whether it is enabled and available (Zulip without billing: always available).
   if (level >= 243) {

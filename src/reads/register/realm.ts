@@ -48,6 +48,7 @@ export function realmState(config: Config, realm: RealmRow, user: UserRow): Reco
     realm_authentication_methods: AUTHENTICATION_METHODS,
     realm_available_video_chat_providers: { disabled: { name: 'None', id: 0 }, jitsi_meet: { name: 'Jitsi Meet', id: 1 } },
     realm_is_zephyr_mirror_realm: false,
+    // The service's answer for this organization may turn it off: register/realm-push.ts.
     realm_push_notifications_enabled: pushNotificationsEnabled(config),
     realm_default_external_accounts: DEFAULT_EXTERNAL_ACCOUNTS,
     realm_email_auth_enabled: true,

@@ -14,6 +14,24 @@ export const pushServer = {
   markRegistered: async (q: Q, at: number): Promise<void> => {
     await q.updateTable('push_server').set({ registered_at: at }).where('id', '=', 1).execute();
   },
+
+  /** Takes the turn to queue the server data upload unless a node did within `spacing` seconds: whether it did. */
+  claimAnalytics: async (q: Q, now: number, spacing: number): Promise<boolean> => {
+    const res = await q.updateTable('push_server').set({ analytics_queued_at: now }).where('id', '=', 1)
+      .where((eb) => eb.or([eb('analytics_queued_at', 'is', null), eb('analytics_queued_at', '<=', now - spacing)])).executeTakeFirst();
+    return Number(res.numUpdatedRows) > 0;
+  },
+};
+
+/** What the service last answered for each organization (migration 066). */
+export const pushRealm = {
+  find: (q: Q, realmId: number) => q.selectFrom('push_realm').selectAll().where('realm_id', '=', realmId).executeTakeFirst(),
+
+  set: async (q: Q, realmId: number, canPush: boolean, endTimestamp: number | null): Promise<void> => {
+    const row = { can_push: canPush ? 1 : 0, end_timestamp: endTimestamp };
+    await q.insertInto('push_realm').values({ realm_id: realmId, ...row })
+      .onConflict((oc) => oc.column('realm_id').doUpdateSet(row)).execute();
+  },
 };
 
 export const pushOutbox = {
@@ -78,6 +96,19 @@ export const pushActive = {
       await q.deleteFrom('push_active').where('user_id', '=', userId).where('message_id', 'in', ids.slice(i, i + 500)).execute();
     }
     return ids;
+  },
+
+  /** Forgets the pushes of deleted messages (indexed by message): each user's ids among them. */
+  takeMessages: async (q: Q, messageIds: number[]): Promise<Map<number, number[]>> => {
+    const byUser = new Map<number, number[]>();
+    for (let i = 0; i < messageIds.length; i += 500) {
+      const chunk = messageIds.slice(i, i + 500);
+      const rows = await q.selectFrom('push_active').select(['user_id', 'message_id']).where('message_id', 'in', chunk).execute();
+      if (rows.length === 0) continue;
+      for (const r of rows) byUser.set(r.user_id, [...(byUser.get(r.user_id) ?? []), r.message_id]);
+      await q.deleteFrom('push_active').where('message_id', 'in', chunk).execute();
+    }
+    return byUser;
   },
 
   /** A user's devices went (deactivation, new API key): nothing of theirs is shown any more. */
