@@ -45,16 +45,26 @@ export function startPushOutbox(ctx: AppContext): PushOutboxWorker {
   let registered = false;
   const inFlight = new Set<Promise<void>>();
   const abort = new AbortController();
+  // Calls made, deleted together: one statement for many instead of a write each.
+  let made: Array<{ id: number; lease: number }> = [];
+  let removing: Promise<void> | undefined;
+  const removeSoon = (id: number, lease: number): Promise<void> => {
+    made.push({ id, lease });
+    removing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+      const batch = made;
+      made = [];
+      removing = undefined;
+      await pushOutbox.removeMany(ctx.store.db, batch);
+    });
+    return removing;
+  };
 
   const round = async (now: number): Promise<Array<Promise<void>>> => {
     const started: Array<Promise<void>> = [];
     const room = MAX_IN_FLIGHT - inFlight.size;
     if (room <= 0 || stopped) return started;
-    for (const id of await pushOutbox.listDue(ctx.store.db, now, room)) {
-      if (stopped) break;
-      const lease = now + LEASE_SECS;
-      const row = await pushOutbox.lease(ctx.store.db, id, now, lease);
-      if (!row) continue;
+    const lease = now + LEASE_SECS;
+    for (const row of await pushOutbox.leaseDue(ctx.store.db, now, lease, room)) {
       const p = makeCall(row, now, lease).catch((err: unknown) => ctx.log.error({ err, endpoint: row.endpoint }, 'push notification service call failed unexpectedly'))
         .finally(() => {
           inFlight.delete(p);
@@ -76,7 +86,7 @@ export function startPushOutbox(ctx: AppContext): PushOutboxWorker {
     try {
       const answer = await callBouncer(baseUrl, row.endpoint, body, auth, BOUNCER_TIMEOUT_MS, abort.signal);
       await afterSuccess(row.endpoint, answer);
-      await pushOutbox.remove(ctx.store.db, row.id, lease);
+      await removeSoon(row.id, lease);
       ctx.log.debug({ endpoint: row.endpoint, attempts }, 'push notification service call made');
     } catch (err) {
       if (!(err instanceof BouncerError)) throw err;

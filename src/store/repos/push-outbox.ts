@@ -44,18 +44,24 @@ export const pushOutbox = {
   hasPending: async (q: Q, endpoint: string): Promise<boolean> =>
     (await q.selectFrom('push_outbox').select('id').where('endpoint', '=', endpoint).limit(1).executeTakeFirst()) !== undefined,
 
-  /** Due calls no node holds, oldest first. */
-  listDue: async (q: Q, now: number, limit: number): Promise<number[]> =>
-    (await q.selectFrom('push_outbox').select('id').where('due', '<=', now)
+  /** Takes up to `limit` due calls no node holds, in one statement: the rows this node now holds until `until`. */
+  leaseDue: async (q: Q, now: number, until: number, limit: number): Promise<PushOutboxRow[]> =>
+    q.updateTable('push_outbox').set({ lease_until: until })
+      .where('id', 'in', (eb) => eb.selectFrom('push_outbox').select('id').where('due', '<=', now)
+        .where((e) => e.or([e('lease_until', 'is', null), e('lease_until', '<', now)]))
+        .orderBy('due').orderBy('id').limit(limit))
       .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-      .orderBy('due').orderBy('id').limit(limit).execute()).map((r) => r.id),
+      .returningAll().execute(),
 
-  /** Takes the call until `until` unless another node holds it: the row, or undefined. */
-  lease: async (q: Q, id: number, now: number, until: number): Promise<PushOutboxRow | undefined> => {
-    const res = await q.updateTable('push_outbox').set({ lease_until: until }).where('id', '=', id)
-      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)])).executeTakeFirst();
-    if (Number(res.numUpdatedRows) === 0) return undefined;
-    return q.selectFrom('push_outbox').selectAll().where('id', '=', id).executeTakeFirst();
+  /** Done (or given up), many at once: each only while the lease it was taken with holds. */
+  removeMany: async (q: Q, done: Array<{ id: number; lease: number }>): Promise<void> => {
+    const byLease = new Map<number, number[]>();
+    for (const d of done) byLease.set(d.lease, [...(byLease.get(d.lease) ?? []), d.id]);
+    for (const [lease, ids] of byLease) {
+      for (let i = 0; i < ids.length; i += 500) {
+        await q.deleteFrom('push_outbox').where('id', 'in', ids.slice(i, i + 500)).where('lease_until', '=', lease).execute();
+      }
+    }
   },
 
   /** Done (or given up): only while this node's lease holds. */
