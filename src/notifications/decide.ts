@@ -68,6 +68,13 @@ export async function decideBatch(ctx: AppContext, node: string, now: number): P
     missedMessages.recipientsOf(db, ids), missedMessages.subscriptionsOf(db, streamIds),
     missedMessages.topicPoliciesOf(db, streamIds), missedMessages.mutesOf(db, [...new Set(msgs.map((m) => m.sender_id))]),
   ]);
+  const stored = await missedMessages.settingsOf(db, [...new Set(recipients.map((r) => r.user_id))]);
+  const settingsOf = new Map<number, ReturnType<typeof userSettings>>();
+  const settingsFor = (userId: number): ReturnType<typeof userSettings> => {
+    let parsed = settingsOf.get(userId);
+    if (!parsed) settingsOf.set(userId, (parsed = userSettings(stored.get(userId) ?? '{}')));
+    return parsed;
+  };
   const subOf = new Map(subs.map((s) => [`${s.user_id}:${s.stream_id}`, s]));
   const policyOf = new Map(policies.map((p) => [`${p.user_id}:${p.stream_id}:${p.topic_lower}`, p.visibility_policy]));
   const muted = new Set(mutes.map((m) => `${m.user_id}:${m.muted_user_id}`));
@@ -88,7 +95,7 @@ export async function decideBatch(ctx: AppContext, node: string, now: number): P
     const mentions = mentionsIn(m.rendered_content);
     const groupOf = mentions.groupIds.length > 0 ? groupMentionOf(mentions.userIds, await groupMembers(ctx, m.realm_id, mentions.groupIds, edges)) : new Map<number, number>();
     for (const r of byMessage.get(m.id) ?? []) {
-      const settings = userSettings(r.settings);
+      const settings = settingsFor(r.user_id);
       const sub = m.stream_id === null ? undefined : subOf.get(`${r.user_id}:${m.stream_id}`);
       const stream: StreamSettings | null = m.stream_id === null ? null : {
         isMuted: sub?.is_muted === 1, email: bool(sub?.email_notifications ?? null), push: bool(sub?.push_notifications ?? null), wildcard: bool(sub?.wildcard_mentions_notify ?? null),

@@ -78,10 +78,12 @@ export function startNotifications(ctx: AppContext, senders: MissedMessageSender
     decider.nudge();
     looker.nudge();
   };
+  // A message wakes the decider only: the sender's looks (statements that write) follow what
+  // the decider stored, and the timer, rather than every send.
   const unsubscribe = ctx.bus.subscribe((env) => {
-    if (env.event.type !== 'message') return;
+    if (env.event.type !== 'message' || stopped) return;
     lastSendHeard = performance.now();
-    nudge();
+    decider.nudge();
   });
   const timer = setInterval(nudge, POLL_MS);
   timer.unref();

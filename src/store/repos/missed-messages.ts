@@ -8,8 +8,8 @@ export interface UndecidedMessage {
   sender_email: string; sender_is_system_bot: number;
 }
 
-/** One recipient of a decided message, with what the decision reads of them. */
-export interface DecidedRecipient { message_id: number; user_id: number; flags: number; settings: string }
+/** One recipient of a decided message, with its flags. */
+export interface DecidedRecipient { message_id: number; user_id: number; flags: number }
 
 export interface NotificationSubscription {
   user_id: number; stream_id: number; is_muted: number;
@@ -58,11 +58,20 @@ export const missedMessages = {
         'users.email as sender_email', 'users.is_system_bot as sender_is_system_bot'])
       .where('message.id', '>', afterId).orderBy('message.id').limit(limit).execute(),
 
-  /** The human, active recipients of these messages (bots are never notified), their flags and settings. */
+  /** The human, active recipients of these messages (bots are never notified) and their flags. */
   recipientsOf: (q: Q, messageIds: number[]): Promise<DecidedRecipient[]> =>
     messageIds.length === 0 ? Promise.resolve([]) : q.selectFrom('user_message').innerJoin('users', 'users.id', 'user_message.user_id')
-      .select(['user_message.message_id', 'user_message.user_id', 'user_message.flags', 'users.settings'])
+      .select(['user_message.message_id', 'user_message.user_id', 'user_message.flags'])
       .where('user_message.message_id', 'in', messageIds).where('users.is_bot', '=', 0).where('users.is_active', '=', 1).execute(),
+
+  /** The stored settings of these users, once each (a batch's messages share most recipients). */
+  settingsOf: async (q: Q, userIds: number[]): Promise<Map<number, string>> => {
+    const out = new Map<number, string>();
+    for (let i = 0; i < userIds.length; i += 1000) {
+      for (const r of await q.selectFrom('users').select(['id', 'settings']).where('id', 'in', userIds.slice(i, i + 1000)).execute()) out.set(r.id, r.settings);
+    }
+    return out;
+  },
 
   subscriptionsOf: (q: Q, streamIds: number[]): Promise<NotificationSubscription[]> =>
     streamIds.length === 0 ? Promise.resolve([]) : q.selectFrom('subscription')
