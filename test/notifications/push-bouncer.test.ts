@@ -64,6 +64,12 @@ const missed = (messageId: number, trigger: MissedMessage['trigger']): MissedMes
  * notification worker may have queued it first (bob is away): a message is pushed once either way.
  */
 async function pushToBob(messageId: number, trigger: MissedMessage['trigger']): Promise<BouncerCall> {
+  // The worker's own notification of the message is handled first, so that none is left to
+  // arrive later (after the test has marked the message unread again, say).
+  await t.app.ctx.notifications!.decideNow();
+  await t.app.ctx.notifications!.runDue();
+  const db = t.app.ctx.store.db;
+  await until(async () => (await db.selectFrom('missed_message_notification').select('id').where('user_id', '=', bob.id).where('kind', '=', 'push').execute()).length === 0);
   await sendMissedMessagePushes(t.app.ctx, bob.row, [missed(messageId, trigger)]);
   await push().runDue();
   return until(() => notifies(bob.id).find((c) => c.body.gcm_payload.event === 'message' && c.body.gcm_payload.zulip_message_id === messageId));
