@@ -4,6 +4,7 @@ import { deletePushTokens, pushOutbox, pushServer } from '../store/repos/push-ou
 import { PUSH_KIND } from '../lib/push-kind.js';
 import { nowSeconds } from '../lib/time.js';
 import { serialRounds } from '../lib/serial-rounds.js';
+import { sendsUnderWay } from './send-pressure.js';
 import { setPushRegistered } from '../lib/push-status.js';
 import { BouncerError, callBouncer, type BouncerBody } from './bouncer-client.js';
 import { ensurePushCredentials } from './push-identity.js';
@@ -17,6 +18,7 @@ export const BOUNCER_TIMEOUT_MS = 10_000;
 const LEASE_SECS = 60;
 /** Calls under way at once on a node: a hanging service holds some, the others go on. */
 const MAX_IN_FLIGHT = 32;
+const CALLS_PER_TICK_UNDER_SENDS = 8;
 /** Retries back off from 10 s, doubling, to at most an hour between tries... */
 const FIRST_RETRY_SECS = 10;
 const MAX_RETRY_SECS = 3600;
@@ -61,15 +63,17 @@ export function startPushOutbox(ctx: AppContext): PushOutboxWorker {
 
   const round = async (now: number): Promise<Array<Promise<void>>> => {
     const started: Array<Promise<void>> = [];
-    const room = MAX_IN_FLIGHT - inFlight.size;
+    // While messages are being sent, a few calls a tick: the rest wait for a pause in the sends.
+    const room = (sendsUnderWay(ctx) ? CALLS_PER_TICK_UNDER_SENDS : MAX_IN_FLIGHT) - inFlight.size;
     if (room <= 0 || stopped) return started;
     const lease = now + LEASE_SECS;
     for (const row of await pushOutbox.leaseDue(ctx.store.db, now, lease, room)) {
       const p = makeCall(row, now, lease).catch((err: unknown) => ctx.log.error({ err, endpoint: row.endpoint }, 'push notification service call failed unexpectedly'))
         .finally(() => {
           inFlight.delete(p);
-          // A slot is free: the next due call takes it now rather than at the next tick.
-          if (!stopped) tick();
+          // A slot is free: the next due call takes it now rather than at the next tick (while
+          // messages are being sent, the ticks alone: the calls wait for a pause).
+          if (!stopped && !sendsUnderWay(ctx)) tick();
         });
       inFlight.add(p);
       started.push(p);

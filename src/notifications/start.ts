@@ -4,6 +4,7 @@ import { nowSeconds } from '../lib/time.js';
 import { notificationCursor } from '../store/repos/missed-messages.js';
 import { decideBatch } from './decide.js';
 import { NotificationWorker } from './worker.js';
+import { noteSend, sendsUnderWay } from './send-pressure.js';
 import type { MissedMessageSenders } from './senders.js';
 
 /** How often each node looks for undecided messages and due notifications without being nudged. */
@@ -12,10 +13,9 @@ const POLL_MS = 1000;
  * While messages are being sent, the share of time the decider may take: the rest is left
  * to the sends, which share the store's writer with it. Under a burst the decisions lag and
  * catch up after it; the sends keep their pace (bench `send` with every subscriber notified).
- * Once no message has been heard for SENDS_QUIET_MS, the decider runs flat out.
+ * Once no message has been heard for a second (send-pressure.ts), it runs flat out.
  */
 const DUTY = 0.05;
-const SENDS_QUIET_MS = 1000;
 /** The longest rest between two decider batches, however long the last one took. */
 const MAX_REST_MS = 1000;
 
@@ -57,7 +57,6 @@ export function startNotifications(ctx: AppContext, senders: MissedMessageSender
 
   // Two loops, each nudged by the bus and the timer: the decider's, and the worker's looks
   // for due notifications (which wait for free send slots, so they must not hold the decider).
-  let lastSendHeard = 0;
   let wake: { timer: NodeJS.Timeout; resolve: () => void } | undefined;
   const rest = (ms: number): Promise<void> => new Promise<void>((resolve) => (wake = { timer: setTimeout(resolve, ms), resolve }));
   const decider = backgroundLoop(ctx, 'deciding', async () => {
@@ -65,14 +64,23 @@ export function startNotifications(ctx: AppContext, senders: MissedMessageSender
     const r = await exclusive(() => decideBatch(ctx, node, nowSeconds()));
     if (r && r.stored > 0) looker.nudge();
     if (!r?.more) return false;
-    if (performance.now() - lastSendHeard < SENDS_QUIET_MS) {
+    if (sendsUnderWay(ctx)) {
       // Sends under way: rest in proportion to the batch, so that deciding takes at most DUTY of the time.
       await rest(Math.min(MAX_REST_MS, (performance.now() - started) * (1 / DUTY - 1)));
       wake = undefined;
     }
     return true;
   });
-  const looker = backgroundLoop(ctx, 'sending', async () => (await worker.look(nowSeconds())).more);
+  let pause: { timer: NodeJS.Timeout; resolve: () => void } | undefined;
+  const looker = backgroundLoop(ctx, 'sending', async () => {
+    const { more } = await worker.look(nowSeconds());
+    // While messages are being sent, at most one look a second: what is due waits for a pause.
+    if (more && sendsUnderWay(ctx)) {
+      await new Promise<void>((resolve) => (pause = { timer: setTimeout(resolve, MAX_REST_MS), resolve }));
+      pause = undefined;
+    }
+    return more;
+  });
   const nudge = (): void => {
     if (stopped) return;
     decider.nudge();
@@ -82,7 +90,7 @@ export function startNotifications(ctx: AppContext, senders: MissedMessageSender
   // the decider stored, and the timer, rather than every send.
   const unsubscribe = ctx.bus.subscribe((env) => {
     if (env.event.type !== 'message' || stopped) return;
-    lastSendHeard = performance.now();
+    noteSend(ctx);
     decider.nudge();
   });
   const timer = setInterval(nudge, POLL_MS);
@@ -90,9 +98,10 @@ export function startNotifications(ctx: AppContext, senders: MissedMessageSender
   ctx.shutdownHooks.push(async () => {
     stopped = true;
     clearInterval(timer);
-    if (wake) {
-      clearTimeout(wake.timer);
-      wake.resolve();
+    for (const w of [wake, pause]) {
+      if (!w) continue;
+      clearTimeout(w.timer);
+      w.resolve();
     }
     unsubscribe();
     await Promise.all([decider.idle(), looker.idle()]);

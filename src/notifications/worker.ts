@@ -3,11 +3,14 @@ import { missedMessages, type LeasedMissedMessage } from '../store/repos/missed-
 import { users } from '../store/repos/users.js';
 import { isTrigger, type MissedMessage } from './triggers.js';
 import type { MissedMessageSenders } from './senders.js';
+import { sendsUnderWay } from './send-pressure.js';
 
 /** A node that took notifications and died frees them after this. */
 const LEASE_SECS = 300;
 /** Users taken per look (one statement leases all their rows). */
 const USERS_PER_LOOK = 100;
+/** While messages are being sent: few users a look (and a look a second, start.ts), so that the sends keep their pace. */
+const USERS_PER_LOOK_UNDER_SENDS = 10;
 /**
  * Users sent to at once, per kind: one slow user holds one of these, never the others, and
  * slow mail never holds up pushes.
@@ -53,7 +56,8 @@ export class NotificationWorker {
     const db = this.ctx.store.db;
     const tasks: Array<Promise<void>> = [];
     if (this.stopped) return { tasks, more: false };
-    const rows = await missedMessages.leaseDue(db, kind, now, now + LEASE_SECS, USERS_PER_LOOK);
+    const userCount = sendsUnderWay(this.ctx) ? USERS_PER_LOOK_UNDER_SENDS : USERS_PER_LOOK;
+    const rows = await missedMessages.leaseDue(db, kind, now, now + LEASE_SECS, userCount);
     if (rows.length === 0) return { tasks, more: false };
     const byUser = new Map<number, LeasedMissedMessage[]>();
     for (const r of rows) {
@@ -80,7 +84,7 @@ export class NotificationWorker {
       tasks.push(task);
     }
     this.markDone(done);
-    return { tasks, more: byUser.size >= USERS_PER_LOOK };
+    return { tasks, more: byUser.size >= userCount };
   }
 
   private markDone(ids: number[]): void {
