@@ -57,6 +57,8 @@ async function groupMembers(ctx: AppContext, realmId: number, groupIds: number[]
  */
 export async function decideBatch(ctx: AppContext, node: string, now: number): Promise<{ stored: number; more: boolean } | null> {
   const db = ctx.store.db;
+  // Nothing new: a read, so that an idle server's look writes nothing (the lease is a write).
+  if ((await missedMessages.messagesAfter(db, await notificationCursor.position(db), 1)).length === 0) return { stored: 0, more: false };
   if (!(await notificationCursor.lease(db, node, now, now + 30))) return null;
   const from = await notificationCursor.position(db);
   const fetched = await missedMessages.messagesAfter(db, from, BATCH);

@@ -66,6 +66,7 @@ export function startPushOutbox(ctx: AppContext): PushOutboxWorker {
     // While messages are being sent, a few calls a tick: the rest wait for a pause in the sends.
     const room = (sendsUnderWay(ctx) ? CALLS_PER_TICK_UNDER_SENDS : MAX_IN_FLIGHT) - inFlight.size;
     if (room <= 0 || stopped) return started;
+    if (!(await pushOutbox.anyDue(ctx.store.db, now))) return started;
     const lease = now + LEASE_SECS;
     for (const row of await pushOutbox.leaseDue(ctx.store.db, now, lease, room)) {
       const p = makeCall(row, now, lease).catch((err: unknown) => ctx.log.error({ err, endpoint: row.endpoint }, 'push notification service call failed unexpectedly'))

@@ -55,7 +55,7 @@ export class NotificationWorker {
   private async lookAt(kind: Kind, now: number): Promise<{ tasks: Array<Promise<void>>; more: boolean }> {
     const db = this.ctx.store.db;
     const tasks: Array<Promise<void>> = [];
-    if (this.stopped) return { tasks, more: false };
+    if (this.stopped || !(await missedMessages.anyDue(db, kind, now))) return { tasks, more: false };
     const userCount = sendsUnderWay(this.ctx) ? USERS_PER_LOOK_UNDER_SENDS : USERS_PER_LOOK;
     const rows = await missedMessages.leaseDue(db, kind, now, now + LEASE_SECS, userCount);
     if (rows.length === 0) return { tasks, more: false };

@@ -104,6 +104,11 @@ export const missedMessages = {
     }
   },
 
+  /** Whether any notification of `kind` is due and unheld: a read, so that an idle look writes nothing. */
+  anyDue: async (q: Q, kind: 'email' | 'push', now: number): Promise<boolean> =>
+    (await q.selectFrom('missed_message_notification').select('id').where('kind', '=', kind).where('due', '<=', now)
+      .where((e) => e.or([e('claimed_until', 'is', null), e('claimed_until', '<', now)])).limit(1).execute()).length > 0,
+
   /**
    * Takes, in one statement, every unheld notification of `kind` of up to `maxUsers` users
    * who have one due (an email batch is all of a user's, once the earliest is due): the rows

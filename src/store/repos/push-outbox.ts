@@ -44,6 +44,11 @@ export const pushOutbox = {
   hasPending: async (q: Q, endpoint: string): Promise<boolean> =>
     (await q.selectFrom('push_outbox').select('id').where('endpoint', '=', endpoint).limit(1).executeTakeFirst()) !== undefined,
 
+  /** Whether any call is due and unheld: a read, so that an idle tick writes nothing. */
+  anyDue: async (q: Q, now: number): Promise<boolean> =>
+    (await q.selectFrom('push_outbox').select('id').where('due', '<=', now)
+      .where((e) => e.or([e('lease_until', 'is', null), e('lease_until', '<', now)])).limit(1).execute()).length > 0,
+
   /** Takes up to `limit` due calls no node holds, in one statement: the rows this node now holds until `until`. */
   leaseDue: async (q: Q, now: number, until: number, limit: number): Promise<PushOutboxRow[]> =>
     q.updateTable('push_outbox').set({ lease_until: until })
