@@ -33,6 +33,8 @@ export async function withContext<T>(opts: Record<string, unknown>, fn: (ctx: Ap
     return await fn(ctx);
   } finally {
     await ctx.bus.close();
+    // Pooled SMTP connections would otherwise hold the command open after it is done.
+    ctx.mail.close();
     await ctx.store.close();
   }
 }
