@@ -92,7 +92,7 @@ async function convertOne(
 
   let topic = isPrivate ? '' : DEFAULT_TOPIC;
   const threadTs = optStr(message, 'thread_ts');
-  if (!isPrivate && threadTs !== undefined) topic = threads.topicFor(conv.folder, threadTs, content);
+  if (!isPrivate && threadTs !== undefined) topic = threads.topicFor(conv.folder, message, threadTs, content);
 
   const edited = obj(message, 'edited');
   chunk.zerver_message.push({
