@@ -62,7 +62,7 @@ const DECLARED_ARGS = {
 // Kysely's query starters and runners, and raw SQL: only src/store/ builds and runs queries.
 const QUERY_BUILDERS = ['selectFrom', 'insertInto', 'updateTable', 'deleteFrom', 'replaceInto', 'mergeInto', 'selectNoFrom',
   'execute', 'executeTakeFirst', 'executeTakeFirstOrThrow', 'executeQuery'];
-const NO_QUERIES = ['src/actions/**/*.ts', 'src/reads/**/*.ts', 'src/access/**/*.ts'];
+const NO_QUERIES = ['src/actions/**/*.ts', 'src/reads/**/*.ts', 'src/access/**/*.ts', 'src/import/**/*.ts', 'src/export/**/*.ts'];
 const NO_RAW_SQL = { name: 'kysely', importNames: ['sql'], message: 'no SQL here: write a repo function in src/store/repos and call it' };
 
 // Each source file gets exactly one of these (flat config replaces a rule's options
@@ -88,6 +88,9 @@ const LAYERS = [
   // Missed-message notifications (email, mobile push, digest): workers fed after the send
   // commits; actions (mark read, device tokens) call down into them, never the reverse.
   { folder: 'notifications', bans: [ban.http, ban.actions] },
+  // The importer loads a new organization through actions (import/load/); converters only read files.
+  { folder: 'import', bans: [ban.http] },
+  { folder: 'export', bans: [ban.http, ban.actions] },
   // Narrow parsing and matching is pure: resolving names (reads/narrow-resolve.ts) and the
   // SQL back end (store/narrow-sql.ts) live with the I/O.
   { folder: 'narrow', bans: ABOVE_THE_LEAVES, paths: noIo('narrow/ is pure: parse and match, no store and no I/O (resolving is reads/narrow-resolve.ts, SQL is store/narrow-sql.ts)') },

@@ -5,6 +5,7 @@ import { serverOptions, overridesFrom } from './options.js';
 import { addAdminCommands } from './admin.js';
 import { addDemoCommand } from './demo.js';
 import { addDigestCommand } from './digest.js';
+import { addTransferCommands } from './transfer.js';
 
 export { serverOptions, overridesFrom };
 
@@ -16,5 +17,6 @@ export function buildCli(): Command {
   addAdminCommands(program);
   addDemoCommand(program);
   addDigestCommand(program);
+  addTransferCommands(program);
   return program;
 }

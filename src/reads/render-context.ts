@@ -97,3 +97,47 @@ export async function renderContextFor(q: Q, realm: RealmRow, author: UserRow, c
     ...(featureLevel !== undefined ? { featureLevel } : {}),
   };
 }
+
+/**
+ * The importer's contexts, one per author, built once for a whole organization rather than
+ * per message: every user by name (deactivated ones too: a mention stays a mention), the
+ * public streams and the private ones the author belongs to, the groups, the custom emoji
+ * and linkifiers as they stand once the import has loaded them.
+ */
+export async function importRenderContexts(q: Q, realm: RealmRow, privateMembers: ReadonlyMap<number, ReadonlySet<number>>, featureLevel: number): Promise<(authorId: number) => RenderContext> {
+  const byName = new Map<string, RenderUser[]>();
+  const byId = new Map<number, RenderUser>();
+  for (const row of await users.listByRealm(q, realm.id)) {
+    const u = { id: row.id, full_name: row.full_name, email: row.email };
+    byId.set(u.id, u);
+    const key = u.full_name.toLowerCase();
+    byName.set(key, [...(byName.get(key) ?? []), u]);
+  }
+  const allStreams = await streams.listByRealm(q, realm.id);
+  const groups = await mentionableGroups(q, realm.id, featureLevel >= 333);
+  const emoji = new Map((await realmEmoji.listByRealm(q, realm.id)).filter((e) => e.deactivated === 0 && e.file_name !== null).map((e) => [e.name, presentRealmEmoji(e).source_url]));
+  const linkifiers = await realmLinkifiers(q, realm.id);
+  const defaultCodeBlockLanguage = realmSettings(realm.settings).default_code_block_language;
+  const contexts = new Map<number, RenderContext>();
+  return (authorId) => {
+    let rctx = contexts.get(authorId);
+    if (!rctx) {
+      const linkable = new Map<string, { id: number; name: string }>();
+      for (const st of allStreams) {
+        if (st.invite_only === 0 || privateMembers.get(st.id)?.has(authorId)) linkable.set(st.name_lower, { id: st.id, name: st.name });
+      }
+      rctx = {
+        userByName: (name) => byName.get(name.toLowerCase()) ?? [],
+        userById: (id) => byId.get(id),
+        groupByName: (name) => groups.get(name.toLowerCase()),
+        streamByName: (name) => linkable.get(name.toLowerCase()),
+        ...(emoji.size > 0 ? { customEmojiUrl: (name: string) => emoji.get(name) } : {}),
+        linkifiers,
+        defaultCodeBlockLanguage,
+        featureLevel,
+      };
+      contexts.set(authorId, rctx);
+    }
+    return rctx;
+  };
+}

@@ -26,7 +26,14 @@ export interface StoreDialect {
   searchMatch(words: string[]): Expression<SqlBool>;
   /** How the group commit's SQL is written for this engine (message-batch.ts). */
   batch: BatchSyntax;
+  /**
+   * `n` new ids of an id table, ascending, for rows inserted with explicit ids in the same
+   * transaction (the importer: recipient rows need their message's id before it is stored).
+   */
+  nextIds(q: Q, table: 'message', n: number): Promise<number[]>;
 }
+
+const range = (first: number, n: number) => Array.from({ length: n }, (_, i) => first + i);
 
 export const sqliteDialect: StoreDialect = {
   name: 'sqlite',
@@ -39,6 +46,12 @@ export const sqliteDialect: StoreDialect = {
     return sql<SqlBool>`message.id IN (SELECT rowid FROM message_fts WHERE message_fts MATCH ${match})`;
   },
   batch: SQLITE_BATCH,
+  // AUTOINCREMENT never reuses an id, even a deleted newest one: past both the counter and the
+  // newest row. The caller's write transaction holds the only writer, so nothing takes them meanwhile.
+  nextIds: async (q, table, n) => {
+    const { rows } = await sql<{ m: number | null }>`SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = ${table}), 0), coalesce((SELECT max(id) FROM ${sql.table(table)}), 0)) AS m`.execute(q);
+    return range(Number(rows[0]?.m ?? 0) + 1, n);
+  },
 };
 
 // Recipient rows keyed by user: one index step.
@@ -58,4 +71,9 @@ export const postgresDialect: StoreDialect = {
     return sql<SqlBool>`message.search_tsv @@ to_tsquery('english', ${query})`;
   },
   batch: POSTGRES_BATCH,
+  // From the sequence, as every other insert takes them: ascending, though not always contiguous.
+  nextIds: async (q, table, n) => {
+    const { rows } = await sql<{ id: string | number }>`SELECT nextval(pg_get_serial_sequence(${table}, 'id')) AS id FROM generate_series(1, ${n})`.execute(q);
+    return rows.map((r) => Number(r.id)).sort((a, b) => a - b);
+  },
 };

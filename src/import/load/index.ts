@@ -1,0 +1,140 @@
+/**
+ * Loading an export into a new organization. The organization is made under a placeholder
+ * name no host can reach (a dot is never part of a subdomain) and takes its real name in
+ * the last transaction, once everything is in: until then nobody can sign in to it, and
+ * whatever fails (a bad row, a missing file, a full disk, the process killed) leaves nothing
+ * that can be reached. A failure removes what was made; one killed outright leaves the
+ * placeholder, which the next import of that name clears once its heartbeat is stale.
+ */
+import type { AppContext } from '../../context.js';
+import { transact } from '../../actions/transaction.js';
+import { checkStringId } from '../../actions/realm-create.js';
+import { doCreateSystemGroups } from '../../actions/system-groups.js';
+import { doCreateSystemBots } from '../../actions/system-bots.js';
+import { realms } from '../../store/repos/realms.js';
+import { realmImport } from '../../store/repos/realm-import.js';
+import { ApiError } from '../../errors.js';
+import { nowSeconds } from '../../lib/time.js';
+import { ImportError, NO_PROGRESS, type ImportSource, type Progress } from '../source.js';
+import { realmFromZulip } from '../zulip-columns.js';
+import { field } from './ids.js';
+import { newState, tableOf, type LoadOptions, type LoadState } from './state.js';
+import { loadPeople } from './people.js';
+import { loadStreams } from './streams.js';
+import { loadEmoji, loadGroups, loadLinkifiers, loadPersonal, loadProfileFields } from './extras.js';
+import { loadMessages } from './messages.js';
+import { loadReactions } from './reactions.js';
+import { loadRealmAttachments } from './attachments.js';
+import { removeStored } from './files.js';
+import { anonymousGroups, mapIdOf } from './groups-map.js';
+import { loadBotDefaults } from './people.js';
+
+export type { LoadOptions } from './state.js';
+
+const PLACEHOLDER = '.import.';
+/** A placeholder whose heartbeat is older than this belongs to an import that died. */
+const STALE_SECONDS = 15 * 60;
+
+export interface LoadResult { realmId: number; users: number; streams: number; messages: number }
+
+export async function loadRealm(ctx: AppContext, source: ImportSource, opts: LoadOptions, progress: Progress = NO_PROGRESS): Promise<LoadResult> {
+  const stringId = checkedStringId(opts.stringId);
+  const zulipRealm = source.realm.zerver_realm?.[0];
+  if (!zulipRealm) throw new ImportError('the export has no organization (zerver_realm)');
+  const sourceRealmId = field.int(zulipRealm, 'id', 'zerver_realm');
+  const realm = await claim(ctx, stringId);
+  const s = newState(ctx, source, realm, progress, opts, sourceRealmId);
+  try {
+    await transact(ctx, async (tx) => {
+      for (const c of tableOf(s, 'zerver_client')) if (typeof c.id === 'number' && typeof c.name === 'string') s.clients.set(c.id, c.name.slice(0, 100));
+      await loadPeople(tx, s);
+      await loadGroups(tx, s);
+      await loadStreams(tx, s);
+      await loadBotDefaults(tx, s);
+      await loadProfileFields(tx, s);
+      await loadEmoji(tx, s);
+      await loadLinkifiers(tx, s);
+      await loadPersonal(tx, s);
+    });
+    const heartbeat = setInterval(() => void beat(ctx, realm.id), 60_000);
+    let messages: number;
+    try {
+      messages = await loadMessages(s);
+    } finally {
+      clearInterval(heartbeat);
+    }
+    const realmReactions = tableOf(s, 'zerver_reaction');
+    if (realmReactions.length > 0) await transact(ctx, (tx) => loadReactions(tx, s, realmReactions));
+    await loadRealmAttachments(s);
+    await finish(s, stringId, zulipRealm, opts.name);
+    return { realmId: realm.id, users: s.users.size, streams: s.streams.size, messages };
+  } catch (err) {
+    await undo(s);
+    if (err instanceof ApiError) throw new ImportError(`the export holds something Parley refuses: ${err.message}`);
+    throw err;
+  }
+}
+
+function checkedStringId(stringId: string): string {
+  try {
+    return checkStringId(stringId);
+  } catch (err) {
+    throw new ImportError(err instanceof Error ? err.message : String(err));
+  }
+}
+
+/** The placeholder organization, after making sure the name is free and no live import holds it. */
+async function claim(ctx: AppContext, stringId: string) {
+  if (await realms.findByStringId(ctx.store.db, stringId)) throw new ImportError(`an organization with the string id '${stringId}' already exists`);
+  const placeholder = `${PLACEHOLDER}${stringId}`;
+  const [held] = await realmImport.listByStringIdPrefix(ctx.store.db, placeholder);
+  if (held && held.string_id === placeholder) {
+    if (held.date_created > nowSeconds() - STALE_SECONDS) throw new ImportError(`an import of '${stringId}' is already under way`);
+    await transact(ctx, (tx) => realmImport.purge(tx.db, held.id, []));
+  }
+  return transact(ctx, async (tx) => {
+    const id = await realms.insert(tx.db, {
+      string_id: placeholder, name: stringId, description: '', settings: '{}', deactivated: 1, date_created: nowSeconds(),
+    });
+    const realm = (await realms.findById(tx.db, id))!;
+    await doCreateSystemGroups(tx, realm.id);
+    await doCreateSystemBots(tx, realm);
+    return realm;
+  }).catch((err: unknown) => {
+    // Two imports of one name started together: the placeholder's unique name let one through.
+    throw new ImportError(`an import of '${stringId}' is already under way (${(err as Error).message})`);
+  });
+}
+
+async function beat(ctx: AppContext, realmId: number): Promise<void> {
+  try {
+    await transact(ctx, (tx) => realms.update(tx.db, realmId, { date_created: nowSeconds() }));
+  } catch (err) {
+    ctx.log.warn({ err }, 'import heartbeat failed');
+  }
+}
+
+/** The organization's own settings, its first messages per stream, and its real name: it is reachable from here on. */
+async function finish(s: LoadState, stringId: string, row: Record<string, unknown>, name: string | undefined): Promise<void> {
+  const mapped = realmFromZulip(row, mapIdOf(s), tableOf(s, 'zerver_realmuserdefault')[0], anonymousGroups(s));
+  await transact(s.ctx, async (tx) => {
+    for (const r of await realmImport.streamFirstMessages(tx.db, s.realm.id)) {
+      if (r.stream_id !== null) await realmImport.setStreamFirstMessage(tx.db, r.stream_id, Number(r.first));
+    }
+    if (await realms.findByStringId(tx.db, stringId)) throw new ImportError(`an organization with the string id '${stringId}' was made while importing`);
+    await realms.update(tx.db, s.realm.id, {
+      string_id: stringId, name: name ?? mapped.name, description: mapped.description ?? '', settings: mapped.settings,
+      // A deactivated organization's export comes back active: importing it is the point.
+      deactivated: 0, date_created: mapped.date_created,
+    });
+  });
+}
+
+async function undo(s: LoadState): Promise<void> {
+  try {
+    await transact(s.ctx, (tx) => realmImport.purge(tx.db, s.realm.id, s.madeHuddles));
+  } catch (err) {
+    s.ctx.log.error({ err }, 'could not remove the organization of a failed import');
+  }
+  await removeStored(s);
+}

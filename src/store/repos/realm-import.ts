@@ -1,0 +1,72 @@
+import { sql } from 'kysely';
+import type { DB } from '../schema.js';
+import type { Q } from '../rows.js';
+import { insertMany } from '../bulk.js';
+import { dialectOf } from '../db.js';
+import { RecipientType } from '../../lib/recipient-type.js';
+import { rowsWritten } from '../changes.js';
+
+/** Tables whose rows belong to a realm through a user (deleted with the realm's users). */
+const BY_USER = ['user_message', 'reaction', 'subscription', 'user_topic', 'draft', 'saved_snippet', 'bot_storage', 'push_device',
+  'digest_state', 'push_active', 'missed_message_notification', 'muted_user', 'user_status', 'alert_word', 'user_presence', 'session'] as const;
+/** Tables with a realm_id of their own. */
+const BY_REALM = ['presence_sequence', 'email_change', 'scheduled_message', 'realm_filter', 'tus_upload', 'realm_emoji', 'invite',
+  'default_stream', 'push_realm', 'custom_profile_field', 'user_group'] as const;
+
+/** What the importer writes with: bulk inserts with explicit ids, and the removal of an import that failed. */
+export const realmImport = {
+  insertRows: (q: Q, table: keyof DB & string, columns: readonly string[], rows: ReadonlyArray<readonly unknown[]>): Promise<void> =>
+    insertMany(q, table, columns, rows),
+
+  nextMessageIds: (q: Q, n: number): Promise<number[]> => dialectOf(q).nextIds(q, 'message', n),
+
+  /** The realms whose string_id starts with `prefix` (an import's placeholder names). */
+  listByStringIdPrefix: (q: Q, prefix: string) =>
+    q.selectFrom('realm').select(['id', 'string_id', 'date_created']).where('string_id', 'like', `${prefix.replace(/[%_\\]/g, '\\$&')}%`).execute(),
+
+  /** The realm's messages' newest time per stream, and first id: what streams keep about their history. */
+  streamFirstMessages: (q: Q, realmId: number) =>
+    q.selectFrom('message').select(['stream_id', (eb) => eb.fn.min('id').as('first')]).where('realm_id', '=', realmId)
+      .where('stream_id', 'is not', null).groupBy('stream_id').execute(),
+
+  setStreamFirstMessage: async (q: Q, streamId: number, messageId: number): Promise<void> => {
+    await q.updateTable('stream').set({ first_message_id: messageId }).where('id', '=', streamId).execute();
+  },
+
+  /**
+   * Everything of a realm, children first: what an import that failed leaves. Huddles are
+   * keyed by their members, not a realm: the caller names the ones it made (a huddle row
+   * left by a killed import names users that no longer exist, and ids are never reused).
+   */
+  purge: async (q: Q, realmId: number, huddleIds: readonly number[]): Promise<void> => {
+    const realmUsers = q.selectFrom('users').select('id').where('realm_id', '=', realmId);
+    const realmStreams = q.selectFrom('stream').select('id').where('realm_id', '=', realmId);
+    const realmMessages = q.selectFrom('message').select('id').where('realm_id', '=', realmId);
+    await q.deleteFrom('user_message').where('message_id', 'in', realmMessages).execute();
+    await q.deleteFrom('reaction').where('message_id', 'in', realmMessages).execute();
+    await q.deleteFrom('attachment_message').where('attachment_id', 'in', q.selectFrom('attachment').select('id').where('realm_id', '=', realmId)).execute();
+    await q.deleteFrom('message').where('realm_id', '=', realmId).execute();
+    await q.deleteFrom('attachment').where('realm_id', '=', realmId).execute();
+    for (const table of BY_USER) {
+      await sql`DELETE FROM ${sql.table(table)} WHERE user_id IN (SELECT id FROM users WHERE realm_id = ${realmId})`.execute(q);
+    }
+    await q.deleteFrom('bot_service').where('bot_id', 'in', realmUsers).execute();
+    await q.deleteFrom('custom_profile_field_value').where('field_id', 'in', q.selectFrom('custom_profile_field').select('id').where('realm_id', '=', realmId)).execute();
+    const groups = q.selectFrom('user_group').select('id').where('realm_id', '=', realmId);
+    await q.deleteFrom('user_group_member').where('group_id', 'in', groups).execute();
+    await q.deleteFrom('user_group_subgroup').where((eb) => eb.or([eb('supergroup_id', 'in', groups), eb('subgroup_id', 'in', groups)])).execute();
+    for (const table of BY_REALM) await sql`DELETE FROM ${sql.table(table)} WHERE realm_id = ${realmId}`.execute(q);
+    await q.deleteFrom('recipient').where((eb) => eb.or([
+      eb.and([eb('type', '=', RecipientType.PERSONAL), eb('type_id', 'in', realmUsers)]),
+      eb.and([eb('type', '=', RecipientType.STREAM), eb('type_id', 'in', realmStreams)]),
+      ...(huddleIds.length > 0 ? [eb.and([eb('type', '=', RecipientType.HUDDLE), eb('type_id', 'in', [...huddleIds])])] : []),
+    ])).execute();
+    if (huddleIds.length > 0) await q.deleteFrom('huddle').where('id', 'in', [...huddleIds]).execute();
+    await q.deleteFrom('stream').where('realm_id', '=', realmId).execute();
+    await q.deleteFrom('users').where('realm_id', '=', realmId).execute();
+    await q.deleteFrom('realm').where('id', '=', realmId).execute();
+    rowsWritten(q, 'realms');
+    rowsWritten(q, 'users');
+    rowsWritten(q, 'streams');
+  },
+};
