@@ -19,8 +19,18 @@ const ROWS_PER_TX = 1000;
  * before commit): the decider waits for it this long, then takes it for rolled back or deleted.
  */
 const GAP_WAIT_SECS = 10;
+/**
+ * Messages sent longer ago than this are history, not news: an import's (which arrive with
+ * their original times, into an organization still being made) are never notified, nor are
+ * messages a decider fell this far behind on.
+ */
+const HISTORY_SECS = 24 * 3600;
+/** Messages read per batch while walking history: nothing is decided for them, so many at once. */
+const HISTORY_BATCH = 1000;
 /** Followed topics (Zulip's UserTopic FOLLOWED) exist from this feature level. */
 const FOLLOWED_TOPICS_LEVEL = 219;
+
+const isHistory = (m: UndecidedMessage, now: number): boolean => m.realm_deactivated === 1 || m.date_sent < now - HISTORY_SECS;
 
 const bool = (v: number | null): boolean | null => (v === null ? null : v !== 0);
 
@@ -58,12 +68,15 @@ async function groupMembers(ctx: AppContext, realmId: number, groupIds: number[]
 export async function decideBatch(ctx: AppContext, node: string, now: number): Promise<{ stored: number; more: boolean } | null> {
   const db = ctx.store.db;
   // Nothing new: a read, so that an idle server's look writes nothing (the lease is a write).
-  if ((await missedMessages.messagesAfter(db, await notificationCursor.position(db), 1)).length === 0) return { stored: 0, more: false };
+  const [next] = await missedMessages.messagesAfter(db, await notificationCursor.position(db), 1);
+  if (!next) return { stored: 0, more: false };
   if (!(await notificationCursor.lease(db, node, now, now + 30))) return null;
   const from = await notificationCursor.position(db);
-  const fetched = await missedMessages.messagesAfter(db, from, BATCH);
-  const msgs = contiguous(fetched, from, now);
-  if (msgs.length === 0) return { stored: 0, more: false };
+  const limit = isHistory(next, now) ? HISTORY_BATCH : BATCH;
+  const fetched = await missedMessages.messagesAfter(db, from, limit);
+  const scanned = contiguous(fetched, from, now);
+  if (scanned.length === 0) return { stored: 0, more: false };
+  const msgs = scanned.filter((m) => !isHistory(m, now));
   const ids = msgs.map((m) => m.id);
   const streamIds = [...new Set(msgs.flatMap((m) => (m.stream_id === null ? [] : [m.stream_id])))];
   const [recipients, subs, policies, mutes] = await Promise.all([
@@ -120,7 +133,7 @@ export async function decideBatch(ctx: AppContext, node: string, now: number): P
   // A push only for users with a device (Zulip's push_device_registered).
   const [state, devices] = await Promise.all([awayState(ctx, candidateIds), missedMessages.withDevices(db, pushers)]);
   const rows: NewMissedMessage[] = [];
-  let to = msgs[msgs.length - 1]!.id;
+  let to = scanned[scanned.length - 1]!.id;
   for (const [i, c] of candidates.entries()) {
     if (rows.length >= ROWS_PER_TX && c.m.id !== candidates[i - 1]!.m.id) {
       to = candidates[i - 1]!.m.id;
@@ -138,5 +151,5 @@ export async function decideBatch(ctx: AppContext, node: string, now: number): P
   });
   if (!moved) return null;
   // Stopped at a gap still filling: the next look (the timer's) goes on.
-  return { stored: rows.length, more: to < msgs[msgs.length - 1]!.id || (fetched.length === BATCH && msgs.length === fetched.length) };
+  return { stored: rows.length, more: to < scanned[scanned.length - 1]!.id || (fetched.length === limit && scanned.length === fetched.length) };
 }

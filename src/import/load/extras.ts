@@ -157,7 +157,12 @@ export async function loadEmoji(tx: Tx, s: LoadState): Promise<void> {
     }
     const data = Buffer.concat(chunks);
     const image = await processEmoji(data);
-    if (!image) throw new ImportError(`${where}: its image is not an image Parley can read`);
+    if (!image) {
+      // One unreadable picture is no reason to refuse years of history: the emoji is left out
+      // (reactions with it too), and the operator is told.
+      s.ctx.log.warn({ emoji: name }, 'import: a custom emoji image is not an image Parley can read; left out');
+      continue;
+    }
     const author = s.users.has(e.author) ? s.users.get(e.author, where) : acting.id;
     const id = await realmEmoji.insert(tx.db, { realm_id: s.realm.id, name, author_id: author });
     const stored = `${id}${image.ext}`;

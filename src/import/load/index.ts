@@ -116,14 +116,16 @@ async function beat(ctx: AppContext, realmId: number): Promise<void> {
 
 /** The organization's own settings, its first messages per stream, and its real name: it is reachable from here on. */
 async function finish(s: LoadState, stringId: string, row: Record<string, unknown>, name: string | undefined): Promise<void> {
-  const mapped = realmFromZulip(row, mapIdOf(s), tableOf(s, 'zerver_realmuserdefault')[0], anonymousGroups(s));
+  // Slack and Mattermost exports carry no organization name: the operator's, else the string id.
+  const given = typeof row.name === 'string' && row.name.trim() !== '' ? row.name : stringId;
+  const mapped = realmFromZulip({ ...row, name: (name ?? given).slice(0, 40) }, mapIdOf(s), tableOf(s, 'zerver_realmuserdefault')[0], anonymousGroups(s));
   await transact(s.ctx, async (tx) => {
     for (const r of await realmImport.streamFirstMessages(tx.db, s.realm.id)) {
       if (r.stream_id !== null) await realmImport.setStreamFirstMessage(tx.db, r.stream_id, Number(r.first));
     }
     if (await realms.findByStringId(tx.db, stringId)) throw new ImportError(`an organization with the string id '${stringId}' was made while importing`);
     await realms.update(tx.db, s.realm.id, {
-      string_id: stringId, name: name ?? mapped.name, description: mapped.description ?? '', settings: mapped.settings,
+      string_id: stringId, name: mapped.name, description: mapped.description ?? '', settings: mapped.settings,
       // A deactivated organization's export comes back active: importing it is the point.
       deactivated: 0, date_created: mapped.date_created,
     });

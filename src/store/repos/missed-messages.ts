@@ -6,6 +6,8 @@ export interface UndecidedMessage {
   rendered_content: string; date_sent: number;
   /** The sender's address and whether the server itself writes as them (Welcome Bot's messages notify nothing). */
   sender_email: string; sender_is_system_bot: number;
+  /** A deactivated organization notifies nobody (one being imported is deactivated until it is complete). */
+  realm_deactivated: number;
 }
 
 /** One recipient of a decided message, with its flags. */
@@ -53,9 +55,9 @@ export const notificationCursor = {
 export const missedMessages = {
   /** The next messages after `afterId`, in id order. */
   messagesAfter: (q: Q, afterId: number, limit: number): Promise<UndecidedMessage[]> =>
-    q.selectFrom('message').innerJoin('users', 'users.id', 'message.sender_id')
+    q.selectFrom('message').innerJoin('users', 'users.id', 'message.sender_id').innerJoin('realm', 'realm.id', 'message.realm_id')
       .select(['message.id', 'message.realm_id', 'message.sender_id', 'message.stream_id', 'message.topic_lower', 'message.rendered_content', 'message.date_sent',
-        'users.email as sender_email', 'users.is_system_bot as sender_is_system_bot'])
+        'users.email as sender_email', 'users.is_system_bot as sender_is_system_bot', 'realm.deactivated as realm_deactivated'])
       .where('message.id', '>', afterId).orderBy('message.id').limit(limit).execute(),
 
   /** The human, active recipients of these messages (bots are never notified) and their flags. */
