@@ -87,8 +87,11 @@ export async function writeSlackExport(file: string, opts: SlackExportOptions): 
   let files = 0;
   const add = (name: string, text: string, when = mtime) => {
     files++;
+    // yazl keeps each entry's stream function until the end: it must not keep the bytes.
+    let data: Buffer | undefined = Buffer.from(text);
     return new Promise<void>((resolve) => zip.addReadStreamLazy(name, { mtime: when }, (cb) => {
-      const s = Readable.from([Buffer.from(text)], { objectMode: false });
+      const s = Readable.from([data!], { objectMode: false });
+      data = undefined;
       // The next file is made only once this one is handed to the compressor: one in memory.
       s.on('end', resolve);
       cb(null, s);
@@ -313,7 +316,8 @@ function dayMessages(rng: Rng, ws: Workspace, conv: Conversation, dayStart: numb
   // Channels' replies: ~10 % of all messages (a conversation's first message of the day is never one),
   // in threads of ~4 under the day's top-level messages.
   let replyCount = 0;
-  if (conv.kind === 'channel' || conv.kind === 'group') for (let i = 1; i < count; i++) if (rng.chance(0.22)) replyCount++;
+  if (conv.kind === 'channel' || conv.kind === 'group') for (let i = 0; i < count; i++) if (rng.chance(0.135)) replyCount++;
+  replyCount = Math.min(replyCount, count - 1);
   const tops: Slot[] = [];
   for (let i = 0; i < count - replyCount; i++) {
     // Working hours, a few later; UTC stands in for the team's zones.
