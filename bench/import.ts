@@ -7,24 +7,20 @@
  * Prints messages per second, wall time, and the importing process's peak RSS (VmHWM: each
  * import runs in a child process of its own, which reports it when done, along with its RSS
  * before the import). The issue's goal: 10,000 messages/s and under 300 MB. The export is
- * written to the system's temporary directory and deleted afterwards. `--generate-only`
- * times the generator alone (its time and peak RSS).
+ * written to the system's temporary directory and deleted afterwards. The import runs the
+ * compiled build (dist/, rebuilt first when stale), as `parley import` does; the generator
+ * runs in a child of its own too. `--generate-only` times the generator alone (its time and
+ * peak RSS).
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { writeSlackExport, type SlackExportSummary } from './lib/slack-export.js';
 import { findPgBin, startCluster, type PgCluster } from '../test/helpers/pg.js';
-import { openContext } from '../src/app.js';
-import { ensureDefaultRealm } from '../src/cli/bootstrap.js';
-import type { AppContext } from '../src/context.js';
-import type { Progress } from '../src/import/source.js';
 
-type RunImport = (ctx: AppContext, kind: 'zulip' | 'slack' | 'mattermost', path: string,
-  opts: { stringId: string; name?: string; team?: string; token?: string }, progress?: Progress) => Promise<{ realmId: number; messages: number }>;
-
+/** bench/lib/import-child.mjs's line: runImport's count, its time, and the process's RSS before and at its peak. */
 interface ChildReport {
   messages: number;
   ms: number;
@@ -32,74 +28,16 @@ interface ChildReport {
   hwmKb: number;
 }
 
-function procKb(field: 'VmHWM' | 'VmRSS'): number {
+function procKb(field: 'VmHWM'): number {
   const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(fs.readFileSync('/proc/self/status', 'utf8'));
   return m ? Number(m[1]) : NaN;
 }
 
 const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MB`;
 
-/** Progress on stderr: one line per phase, redrawn at most twice a second. */
-function stderrProgress(): Progress {
-  let label = '';
-  let total: number | undefined;
-  let n = 0;
-  let drawn = 0;
-  const draw = (force = false) => {
-    const now = Date.now();
-    if (!force && now - drawn < 500) return;
-    drawn = now;
-    process.stderr.write(`\r  ${label}: ${n.toLocaleString('en')}${total ? ` / ${total.toLocaleString('en')} (${((100 * n) / total).toFixed(0)} %)` : ''}   `);
-  };
-  const endLine = () => {
-    draw(true);
-    process.stderr.write('\n');
-  };
-  return {
-    phase(l, t) {
-      if (label) endLine();
-      label = l;
-      total = t;
-      n = 0;
-      draw(true);
-    },
-    tick(k = 1) {
-      n += k;
-      draw();
-    },
-    done() {
-      if (label) endLine();
-      label = '';
-    },
-  };
-}
-
-/** In the child: one import on a fresh data directory (and the given database), reported as one JSON line. */
-async function importChild(zip: string, databaseUrl: string | undefined): Promise<void> {
-  // The lead's src/import/run.ts; imported by a computed name until it exists on this branch.
-  const runModule: string = '../src/import/run.js';
-  const { runImport } = (await import(runModule)) as { runImport: RunImport };
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-bench-import-'));
-  const ctx = await openContext({ dataDir, databaseUrl, logLevel: 'warn', rateLimiting: false });
-  try {
-    await ensureDefaultRealm(ctx, { welcome: false });
-    const rssBeforeKb = procKb('VmRSS');
-    const t0 = performance.now();
-    const r = await runImport(ctx, 'slack', zip, { stringId: 'slackbench', name: 'Slack benchmark' }, stderrProgress());
-    const report: ChildReport = { messages: r.messages, ms: performance.now() - t0, rssBeforeKb, hwmKb: procKb('VmHWM') };
-    process.stdout.write(`${JSON.stringify(report)}\n`);
-  } finally {
-    await ctx.bus.close();
-    ctx.mail.close();
-    await ctx.store.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
-}
-
-/** Runs this file as a child in `mode`, and answers the JSON line it prints when done. */
-async function inChild<T>(mode: string, args: string[]): Promise<T> {
-  const file = new URL(import.meta.url).pathname;
-  const proc = spawn(process.execPath, ['--import', 'tsx', file, mode, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+/** Runs a child process, and answers the JSON line it prints when done. */
+async function inChild<T>(argv: string[]): Promise<T> {
+  const proc = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'inherit'] });
   const line = new Promise<string | undefined>((resolve) => {
     const rl = readline.createInterface({ input: proc.stdout });
     rl.once('line', resolve);
@@ -107,7 +45,7 @@ async function inChild<T>(mode: string, args: string[]): Promise<T> {
   });
   const code = await new Promise<number | null>((resolve) => proc.on('close', resolve));
   const out = await line;
-  if (code !== 0 || !out) throw new Error(`bench import ${mode} failed (exit ${code})`);
+  if (code !== 0 || !out) throw new Error(`${argv.join(' ')} failed (exit ${code})`);
   return JSON.parse(out) as T;
 }
 
@@ -135,9 +73,13 @@ async function main(): Promise<void> {
   const messages = Number(args.find((a) => /^\d+$/.test(a)) ?? 1_000_000);
   const engines = args.includes('--sqlite') ? ['sqlite'] : args.includes('--pg') ? ['postgres'] : ['sqlite', 'postgres'];
   const zip = path.join(os.tmpdir(), `parley-bench-slack-${process.pid}.zip`);
+  if (!args.includes('--generate-only')) {
+    const built = spawnSync(process.execPath, [new URL('../scripts/build.mjs', import.meta.url).pathname, '--if-stale'], { stdio: 'inherit' });
+    if (built.status !== 0) throw new Error('the build failed');
+  }
   let cluster: PgCluster | undefined;
   try {
-    const summary = await inChild<GenerateReport>('generate', [zip, String(messages)]);
+    const summary = await inChild<GenerateReport>(['--import', 'tsx', new URL(import.meta.url).pathname, 'generate', zip, String(messages)]);
     console.log(`Slack export: ${summary.messages.toLocaleString('en')} messages (${summary.threadReplies.toLocaleString('en')} thread replies, ` +
       `${summary.messagesWithReactions.toLocaleString('en')} with reactions), ${summary.people} people and ${summary.bots} bots, ${summary.channels} channels ` +
       `(${summary.privateChannels} private), ${summary.dms} DMs, ${summary.mpims} group DMs, ${summary.files.toLocaleString('en')} files over ${summary.days} days, ` +
@@ -157,7 +99,7 @@ async function main(): Promise<void> {
         cluster = await startCluster(bin);
         databaseUrl = cluster.url;
       }
-      const r = await inChild<ChildReport>('import', [zip, ...(databaseUrl ? [databaseUrl] : [])]);
+      const r = await inChild<ChildReport>([new URL('./lib/import-child.mjs', import.meta.url).pathname, zip, ...(databaseUrl ? [databaseUrl] : [])]);
       cluster?.stop();
       cluster = undefined;
       console.log(`${engine.padEnd(10)} ${r.messages.toLocaleString('en').padStart(10)} ${`${(r.ms / 1000).toFixed(1)} s`.padStart(9)} ` +
@@ -171,6 +113,5 @@ async function main(): Promise<void> {
 }
 
 const [mode, a1, a2] = process.argv.slice(2);
-if (mode === 'import') await importChild(a1!, a2);
-else if (mode === 'generate') await generate(a1!, Number(a2));
+if (mode === 'generate') await generate(a1!, Number(a2));
 else await main();
