@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseFeatureLevel } from './lib/version.js';
+import { isValidEmail } from './lib/email.js';
 import { DEFAULT_RATE_LIMIT_RULES, parseRateLimitRules, type RateLimitRules } from './ratelimit/rules.js';
 
 export interface Config {
@@ -24,6 +25,11 @@ export interface Config {
   clusterName: string;
   /** Public base URL, e.g. http://chat.example.com; realm_uri derives from it. */
   externalUrl: string;
+  /**
+   * Zulip's FAKE_EMAIL_DOMAIN: the domain of made-up addresses (bots, imported people without
+   * one) where the organization's own host makes none, as on an IP address (realmEmailDomain).
+   */
+  fakeEmailDomain: string | undefined;
   orgName: string;
   adminEmail: string | undefined;
   adminPassword: string | undefined;
@@ -128,6 +134,13 @@ export function parseTrustProxy(v: string | undefined): boolean | string[] {
   return s.split(',').map((x) => x.trim()).filter(Boolean);
 }
 
+function checkFakeEmailDomain(domain: string | undefined): string | undefined {
+  if (domain === undefined) return undefined;
+  const d = domain.trim().toLowerCase();
+  if (!isValidEmail(`bot@${d}`)) throw new Error(`PARLEY_FAKE_EMAIL_DOMAIN: 'bot@${d}' is not a valid email address; name a domain such as chat.example.com`);
+  return d;
+}
+
 export function loadConfig(overrides: ConfigOverrides = {}): Config {
   const host = overrides.host ?? process.env.PARLEY_HOST ?? '127.0.0.1';
   const port = overrides.port ?? envInt('PARLEY_PORT', 9991);
@@ -142,6 +155,7 @@ export function loadConfig(overrides: ConfigOverrides = {}): Config {
     clusterBusMaxEntries: overrides.clusterBusMaxEntries ?? envInt('PARLEY_CLUSTER_BUS_MAX_ENTRIES', 200_000),
     clusterName: overrides.clusterName ?? process.env.PARLEY_CLUSTER_NAME ?? 'parley',
     externalUrl,
+    fakeEmailDomain: checkFakeEmailDomain(overrides.fakeEmailDomain ?? (process.env.PARLEY_FAKE_EMAIL_DOMAIN || undefined)),
     orgName: overrides.orgName ?? process.env.PARLEY_ORG_NAME ?? 'Parley',
     adminEmail: overrides.adminEmail ?? (process.env.PARLEY_ADMIN_EMAIL || undefined),
     adminPassword: overrides.adminPassword ?? (process.env.PARLEY_ADMIN_PASSWORD || undefined),

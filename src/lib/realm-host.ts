@@ -1,5 +1,7 @@
+import { isIP } from 'node:net';
 import type { Config } from '../config.js';
 import type { RealmRow } from '../rows.js';
+import { isValidEmail } from './email.js';
 
 /**
  * Zulip's model: the organization on the root host has string_id '' and each other
@@ -30,10 +32,33 @@ export function realmUri(config: Config, realm: Pick<RealmRow, 'string_id'>): st
   return `${u.protocol}//${realm.string_id}.${u.host}`;
 }
 
-/** Domain for addresses Parley makes up itself (bot emails, stream emails). */
+/**
+ * The domain of every address Parley makes up itself: bots' (`x-bot@DOMAIN`), and people an
+ * import brings without an email. Zulip's get_fake_email_domain: the organization's host when
+ * `bot@<host>` is a valid address, else the server's FAKE_EMAIL_DOMAIN (PARLEY_FAKE_EMAIL_DOMAIN,
+ * by default the external host). Unlike Zulip, the port never counts (Zulip's realm.host keeps
+ * it, so that a host with a port always falls back), and an organization on a subdomain of an
+ * IP address has no host of its own: `acme.127.0.0.1` is neither a name nor an address.
+ * Addresses are unique per organization, so organizations sharing the fallback never collide.
+ */
 export function realmEmailDomain(config: Config, realm: Pick<RealmRow, 'string_id'>): string {
-  const host = base(config).hostname;
-  return realm.string_id === ROOT_STRING_ID ? host : `${realm.string_id}.${host}`;
+  const { root } = rootOf(config);
+  if (realm.string_id === ROOT_STRING_ID) return usableDomain(root) ?? fallbackEmailDomain(config);
+  if (isIP(root.replace(/^\[|\]$/g, '')) !== 0) return fallbackEmailDomain(config);
+  return usableDomain(`${realm.string_id}.${root}`) ?? fallbackEmailDomain(config);
+}
+
+function usableDomain(domain: string): string | undefined {
+  return isValidEmail(`bot@${domain}`) ? domain : undefined;
+}
+
+/**
+ * Zulip refuses to run when its FAKE_EMAIL_DOMAIN is no valid domain; Parley's is checked when
+ * the configuration loads, and without one an external host that makes no valid address (one
+ * label, an underscore) falls back to `localhost`, the one name every email check takes.
+ */
+function fallbackEmailDomain(config: Config): string {
+  return config.fakeEmailDomain ?? usableDomain(rootOf(config).root) ?? 'localhost';
 }
 
 /** The string_id a request's Host header selects ('' for the root host). */
