@@ -91,22 +91,44 @@ class Budget {
   get bytes(): number {
     return this.total;
   }
+
+  private readonly folders = new Set<string>();
+
+  /** Makes a folder once, however many entries it holds. */
+  async folder(dir: string): Promise<void> {
+    if (this.folders.has(dir)) return;
+    await fs.promises.mkdir(dir, { recursive: true });
+    this.folders.add(dir);
+  }
 }
 
+/** Entries up to this size are gathered in memory and written in one call: most of an export is small JSON files. */
+const SMALL_ENTRY = 1024 * 1024;
+
 async function writeEntry(open: () => Promise<Readable>, target: string, rel: string, declared: number, budget: Budget): Promise<void> {
-  await fs.promises.mkdir(path.dirname(target), { recursive: true });
+  await budget.folder(path.dirname(target));
   const body = await open();
+  // yauzl's streams start flowing, and may fail their size check, before anything listens:
+  // the consumer below still sees the stream errored; the early report must not crash the process.
+  body.on('error', () => undefined);
   let written = 0;
-  const count = meter((n) => {
+  const count = (n: number) => {
     written += n;
     if (written > declared) throw new ImportError(`the archive entry ${JSON.stringify(rel)} holds more than its declared ${declared} bytes`);
     budget.add(n);
-  });
-  // yauzl's streams start flowing, and may fail their size check, before pipeline() listens:
-  // pipeline() still sees the stream errored; the early report must not crash the process.
-  body.on('error', () => undefined);
-  // `wx`: never replace a file (the folder is new, so this only ever catches a duplicate).
-  await pipeline(body, count, fs.createWriteStream(target, { flags: 'wx' }));
+  };
+  if (declared <= SMALL_ENTRY) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of body) {
+      count((chunk as Buffer).length);
+      chunks.push(chunk as Buffer);
+    }
+    if (written !== declared) throw new ImportError(`the archive entry ${JSON.stringify(rel)} holds ${written} bytes, not its declared ${declared}`);
+    // `wx`: never replace a file (the folder is new, so this only ever catches a duplicate).
+    await fs.promises.writeFile(target, Buffer.concat(chunks), { flag: 'wx' });
+    return;
+  }
+  await pipeline(body, meter(count), fs.createWriteStream(target, { flags: 'wx' }));
   if (written !== declared) throw new ImportError(`the archive entry ${JSON.stringify(rel)} holds ${written} bytes, not its declared ${declared}`);
 }
 
@@ -140,18 +162,21 @@ async function extractTarGz(file: string, into: string, limits: ArchiveLimits, p
   }
 }
 
+const ZIP_WRITES_IN_FLIGHT = 16;
+
 /** A zip's central directory declares every entry up front: all of it is checked before a byte is written. */
 async function extractZip(file: string, into: string, limits: ArchiveLimits, progress?: Progress): Promise<void> {
   let zip: yauzl.ZipFile;
   try {
     // strictFileNames: a backslash is refused rather than taken for a separator.
-    zip = await yauzl.openPromise(file, { lazyEntries: true, validateEntrySizes: true, strictFileNames: true, decodeStrings: true });
+    zip = await yauzl.openPromise(file, { autoClose: false, lazyEntries: true, validateEntrySizes: true, strictFileNames: true, decodeStrings: true });
   } catch (err) {
     throw readable(err, file);
   }
   const budget = new Budget(limits, into);
   // yauzl also reports a broken entry on the zip itself: heard here, it fails the unpacking below.
   let broken: Error | undefined;
+  const inFlight = new Set<Promise<void>>();
   zip.on('error', (err: Error) => {
     broken ??= err;
   });
@@ -169,12 +194,20 @@ async function extractZip(file: string, into: string, limits: ArchiveLimits, pro
       if (isDir) continue;
       budget.checkDeclared(rel, entry.uncompressedSize);
       const target = budget.claim(rel);
-      await writeEntry(() => zip.openReadStreamPromise(entry), target, rel, entry.uncompressedSize, budget);
-      progress?.tick(entry.compressedSize);
+      // Entries are written several at a time: one at a time, an export of many small files
+      // spent most of its unpacking waiting on each file's few reads and writes in turn.
+      const write = writeEntry(() => zip.openReadStreamPromise(entry), target, rel, entry.uncompressedSize, budget)
+        .then(() => progress?.tick(entry.compressedSize));
+      const slot = write.finally(() => inFlight.delete(slot));
+      inFlight.add(slot);
+      if (inFlight.size >= ZIP_WRITES_IN_FLIGHT) await Promise.race(inFlight);
       if (broken) throw broken;
     }
+    await Promise.all(inFlight);
     if (broken) throw broken;
   } catch (err) {
+    // The others are let finish (or fail) before the caller removes the folder they write in.
+    await Promise.allSettled(inFlight);
     throw readable(err, file);
   } finally {
     zip.close();
