@@ -6,8 +6,8 @@ import type { WireProfileData, WireUserStatus } from '../../schemas/wire.js';
 import type { WireUserGroup } from '../../presenters/user-group.js';
 import type { RegisterState } from './state.js';
 
-export function applyRealmUser(state: RegisterState, e: RealmUserEvent): void {
-  if (e.op === 'update' && e.person.avatar_source !== undefined) applyOwnAvatar(state, e.person);
+export function applyRealmUser(state: RegisterState, e: RealmUserEvent, viewerId: number): void {
+  if (e.op === 'update' && e.person.avatar_source !== undefined && e.person.user_id === viewerId) applyOwnAvatar(state, e.person);
   if (!state.realm_users) return;
   const inactive = (state.realm_non_active_users ??= []);
   if (e.op === 'add') {
@@ -42,7 +42,7 @@ export function applyRealmUser(state: RegisterState, e: RealmUserEvent): void {
 
 /** Zulip's apply_event: one's own new avatar also updates register's avatar fields, when it has them. */
 function applyOwnAvatar(state: RegisterState, person: RealmUserUpdatePerson): void {
-  if (state.user_id !== person.user_id || !('avatar_url' in state)) return;
+  if (!('avatar_url' in state)) return;
   Object.assign(state, { avatar_source: person.avatar_source, avatar_url: person.avatar_url, avatar_url_medium: person.avatar_url_medium });
   if ('avatar_version' in state && person.avatar_version !== undefined) state.avatar_version = person.avatar_version;
 }
