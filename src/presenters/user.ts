@@ -3,6 +3,7 @@ import type { RealmRow, UserRow } from '../rows.js';
 import { isoWithOffset } from '../lib/time.js';
 import { Role } from '../lib/roles.js';
 import { realmSettings } from '../lib/realm-settings.js';
+import { MEDIUM_AVATAR_SIZE } from '../lib/uploads.js';
 import type { WireProfileValue, WireUser } from '../schemas/wire.js';
 import {
   PER_USER_EMAIL_VISIBILITY_LEVEL, emailViewerOf, emailVisibilityOf, visibilityAllows, type EmailViewer,
@@ -25,9 +26,6 @@ function gravatarHash(email: string): string {
   }
   return hash;
 }
-
-/** Zulip's MEDIUM_AVATAR_SIZE: the `-medium` avatar, and the gravatar size asked for it. */
-export const MEDIUM_AVATAR_SIZE = 500;
 
 export function gravatarUrl(email: string, version: number, medium = false): string {
   const hash = gravatarHash(email);

@@ -1,11 +1,8 @@
 import sharp from 'sharp';
-import { MEDIUM_AVATAR_SIZE } from '../presenters/user.js';
+import { DEFAULT_AVATAR_SIZE, MEDIUM_AVATAR_SIZE } from '../lib/uploads.js';
 
 /** Zulip's MAX_AVATAR_FILE_SIZE_MIB. */
 export const MAX_AVATAR_FILE_SIZE_MIB = 5;
-
-/** Zulip's DEFAULT_AVATAR_SIZE: the avatar shown beside messages. */
-export const DEFAULT_AVATAR_SIZE = 100;
 
 /** Zulip's THUMBNAIL_ACCEPT_IMAGE_TYPES: what an avatar upload may declare itself to be. */
 export const AVATAR_IMAGE_TYPES: ReadonlySet<string> = new Set([
