@@ -220,6 +220,10 @@ export const emojiOneFile = () => badRequest('You must upload exactly one file.'
 export const emojiOverrideAdminsOnly = () => badRequest('Only administrators can override built-in emoji.');
 export const emojiNotAuthor = () => badRequest('Must be an organization administrator or emoji author');
 export const badImage = () => badRequest('Could not decode image; did you upload an image file?');
+// Avatars (Zulip's set_avatar_backend, delete_avatar_backend and upload_avatar_image).
+export const avatarOneFile = () => badRequest('You must upload exactly one avatar.');
+export const avatarChangesDisabled = () => badRequest('Avatar changes are disabled in this organization.');
+export const invalidImageFormat = () => badRequest('Invalid image format');
 
 // Incoming webhooks (Zulip's zerver/decorator.py webhook_view, zerver/lib/webhooks/common.py,
 // zerver/lib/exceptions.py, WildValue in zerver/lib/validator.py).

@@ -14,6 +14,8 @@ import { imageSizeTap, type ImageSize } from '../uploads/image-size.js';
 /** One file part of a multipart request, read as it arrives. */
 export interface IncomingFile {
   filename: string;
+  /** The part's declared Content-Type, when it had one. */
+  contentType?: string | undefined;
   stream: Readable;
   /** True once the stream ended early because the part passed the size limit. */
   truncated(): boolean;

@@ -34,10 +34,15 @@ async function notifyRealmEmoji(tx: Tx, realmId: number): Promise<void> {
   tx.notify({ type: 'realm_emoji', op: 'update', realm_emoji: dict as never }, await users.listActiveIdsInRealm(tx.db, realmId), realmId);
 }
 
-/** The one file of the request, read whole (it is at most 5 MiB: the parser stops it there); extra files are drained. */
-async function readOneFile(files: AsyncIterable<IncomingFile>): Promise<{ count: number; data?: Buffer; tooLarge: boolean }> {
+/**
+ * The one file of the request, read whole (its size is bounded: the parser stops it at the
+ * route's limit); extra files are drained. Avatars read theirs the same way.
+ */
+export async function readOneFile(files: AsyncIterable<IncomingFile>): Promise<{ count: number; data?: Buffer; fileName?: string; contentType?: string | undefined; tooLarge: boolean }> {
   let count = 0;
   let data: Buffer | undefined;
+  let contentType: string | undefined;
+  let fileName = '';
   let tooLarge = false;
   for await (const file of files) {
     count += 1;
@@ -48,9 +53,11 @@ async function readOneFile(files: AsyncIterable<IncomingFile>): Promise<{ count:
     const chunks: Buffer[] = [];
     for await (const chunk of file.stream) chunks.push(chunk as Buffer);
     data = Buffer.concat(chunks);
+    contentType = file.contentType;
+    fileName = file.filename;
     tooLarge = file.truncated();
   }
-  return { count, ...(data ? { data } : {}), tooLarge };
+  return { count, ...(data ? { data } : {}), fileName, contentType, tooLarge };
 }
 
 /** POST /realm/emoji/{emoji_name} (Zulip 5's upload_emoji and check_add_realm_emoji), checks in Zulip's order. */

@@ -30,7 +30,7 @@ function applyOne(state: RegisterState, e: ClientEvent, viewerId: number): void 
     case 'update_message': return applyUpdateMessage(state, e);
     case 'delete_message': return applyDeleteMessage(state, e);
     case 'update_message_flags': return applyMessageFlags(state, e, viewerId);
-    case 'realm_user': return applyRealmUser(state, e);
+    case 'realm_user': return applyRealmUser(state, e, viewerId);
     case 'realm_bot': return applyRealmBot(state, e);
     case 'presence': return applyPresence(state, e);
     case 'user_status': return applyUserStatus(state, e);

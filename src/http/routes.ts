@@ -26,6 +26,7 @@ import { realmRoutes } from './handlers/realm.js';
 import { linkifierRoutes } from './handlers/linkifiers.js';
 import { uploadRoutes } from './handlers/uploads.js';
 import { realmEmojiRoutes } from './handlers/realm-emoji.js';
+import { avatarRoutes } from './handlers/avatars.js';
 import { botRoutes } from './handlers/bots.js';
 import { webhookRoutes } from './handlers/webhooks.js';
 import { botStorageRoutes } from './handlers/bot-storage.js';
@@ -40,5 +41,5 @@ import { onboardingStepRoutes } from './handlers/onboarding-steps.js';
 export const routes: Route[] = [...serverRoutes, ...userRoutes, ...presenceRoutes, ...renderRoutes, ...messageSendRoutes, ...alertWordRoutes, ...messageReadRoutes,
   ...eventRoutes, ...streamRoutes, ...subscriptionRoutes, ...typingRoutes, ...messageEditRoutes, ...messageFlagRoutes, ...reactionRoutes, ...messageDeleteRoutes,
   ...settingsRoutes, ...draftRoutes, ...scheduledMessageRoutes, ...savedSnippetRoutes, ...userStatusRoutes, ...mutedUserRoutes, ...userGroupRoutes, ...profileFieldRoutes, ...realmRoutes,
-  ...linkifierRoutes, ...uploadRoutes, ...realmEmojiRoutes, ...botRoutes, ...botStorageRoutes, ...webhookRoutes,
+  ...linkifierRoutes, ...uploadRoutes, ...realmEmojiRoutes, ...avatarRoutes, ...botRoutes, ...botStorageRoutes, ...webhookRoutes,
   ...sessionRoutes, ...inviteRoutes, ...readReceiptRoutes, ...userTopicRoutes, ...pushTokenRoutes, ...onboardingStepRoutes];

@@ -66,3 +66,7 @@ export function uploadPathIds(content: string): string[] {
   }
   return [...out];
 }
+
+/** Zulip's DEFAULT_AVATAR_SIZE and MEDIUM_AVATAR_SIZE: the avatar beside messages, and the `-medium` one (also the gravatar size asked for it). */
+export const DEFAULT_AVATAR_SIZE = 100;
+export const MEDIUM_AVATAR_SIZE = 500;

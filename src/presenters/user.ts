@@ -3,6 +3,7 @@ import type { RealmRow, UserRow } from '../rows.js';
 import { isoWithOffset } from '../lib/time.js';
 import { Role } from '../lib/roles.js';
 import { realmSettings } from '../lib/realm-settings.js';
+import { MEDIUM_AVATAR_SIZE } from '../lib/uploads.js';
 import type { WireProfileValue, WireUser } from '../schemas/wire.js';
 import {
   PER_USER_EMAIL_VISIBILITY_LEVEL, emailViewerOf, emailVisibilityOf, visibilityAllows, type EmailViewer,
@@ -26,17 +27,34 @@ function gravatarHash(email: string): string {
   return hash;
 }
 
-export function gravatarUrl(email: string, version: number): string {
+export function gravatarUrl(email: string, version: number, medium = false): string {
   const hash = gravatarHash(email);
-  return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${version}`;
+  return `https://secure.gravatar.com/avatar/${hash}?d=identicon${medium ? `&s=${MEDIUM_AVATAR_SIZE}` : ''}&version=${version}`;
 }
 
-/** null tells a client_gravatar client to compute the gravatar URL itself. */
-export function avatarUrl(user: Pick<UserRow, 'avatar_source' | 'delivery_email' | 'avatar_version'>, clientGravatar: false): string;
-export function avatarUrl(user: Pick<UserRow, 'avatar_source' | 'delivery_email' | 'avatar_version'>, clientGravatar: boolean): string | null;
-export function avatarUrl(user: Pick<UserRow, 'avatar_source' | 'delivery_email' | 'avatar_version'>, clientGravatar: boolean): string | null {
-  if (user.avatar_source === 'G') return clientGravatar ? null : gravatarUrl(user.delivery_email, user.avatar_version);
-  return gravatarUrl(user.delivery_email, user.avatar_version);
+export type AvatarFields = Pick<UserRow, 'realm_id' | 'avatar_source' | 'avatar_key' | 'delivery_email' | 'avatar_version'>;
+
+/** Where an uploaded avatar's files live, without suffix (Zulip's user_avatar_path); undefined without one. */
+export function avatarStorageBase(user: Pick<UserRow, 'realm_id' | 'avatar_key'>): string | undefined {
+  return user.avatar_key === null ? undefined : `${user.realm_id}/${user.avatar_key}`;
+}
+
+/**
+ * Relative, as Zulip's local upload backend makes them: clients resolve it against the
+ * organization's URL (the push payload makes it absolute).
+ */
+function uploadedAvatarUrl(base: string, version: number, medium: boolean): string {
+  return `/user_avatars/${base}${medium ? '-medium' : ''}.png?version=${version}`;
+}
+
+/** null tells a client_gravatar client to compute the gravatar URL itself (never for an uploaded avatar). */
+export function avatarUrl(user: AvatarFields, clientGravatar: false, medium?: boolean): string;
+export function avatarUrl(user: AvatarFields, clientGravatar: boolean, medium?: boolean): string | null;
+export function avatarUrl(user: AvatarFields, clientGravatar: boolean, medium = false): string | null {
+  const base = user.avatar_source === 'U' ? avatarStorageBase(user) : undefined;
+  if (base !== undefined) return uploadedAvatarUrl(base, user.avatar_version, medium);
+  if (clientGravatar && user.avatar_source === 'G') return null;
+  return gravatarUrl(user.delivery_email, user.avatar_version, medium);
 }
 
 export interface UserPresentOpts {

@@ -39,6 +39,8 @@ export interface UserTable {
   /** 'G' gravatar, 'U' uploaded. */
   avatar_source: string;
   avatar_version: number;
+  /** An uploaded avatar's storage key after `<realm_id>/` (migration 068); null while none was uploaded. */
+  avatar_key: Generated<string | null>;
   /** JSON object of personal settings that differ from the defaults. */
   settings: string;
   /** A bot the server itself writes as (Notification Bot); never listed among the realm's users. */

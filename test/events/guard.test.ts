@@ -518,6 +518,25 @@ test('custom emoji: add, deactivate; register realm_emoji follows', async () => 
   await guard('deactivate it', viewer, api(viewer, 'DELETE', '/realm/emoji/guarded'), REGISTER, withEmoji);
 });
 
+test('avatars: upload and delete; the uploader\'s own avatar fields and everyone\'s user object follow (do_change_avatar_fields)', async () => {
+  const sharp = (await import('sharp')).default;
+  const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#c00' } }).png().toBuffer();
+  const own = [...COMPARED, 'avatar_source', 'avatar_url', 'avatar_url_medium', 'avatar_version'];
+  const upload = (as: TestUser) => async () => {
+    const r = await postMultipart(t, '/api/v1/users/me/avatar', as, [{ field: 'file', filename: 'me.png', contentType: 'image/png', content: png }]);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+  };
+  const [mine] = await guard('upload one\'s own avatar', viewer, upload(viewer), REGISTER, own);
+  assert.deepEqual(Object.keys(mine!.person).sort(), ['avatar_source', 'avatar_url', 'avatar_url_medium', 'avatar_version', 'user_id']);
+  assert.equal(mine!.person.avatar_source, 'U');
+  await guard('another\'s upload', viewer, upload(other), REGISTER, own);
+  // client_gravatar: an uploaded avatar's URL is sent all the same.
+  await guard('another\'s upload, client_gravatar', viewer, upload(other), { ...REGISTER, client_gravatar: true }, own);
+  const [back] = await guard('delete one\'s own avatar', viewer, api(viewer, 'DELETE', '/users/me/avatar'), REGISTER, own);
+  assert.equal(back!.person.avatar_source, 'G');
+  await guard('another\'s delete', viewer, api(other, 'DELETE', '/users/me/avatar'), REGISTER, own);
+});
+
 test('invites: invite, sign up through the link, multi-use link made and revoked', async () => {
   const lobby = await streamId('base', viewer);
   const sent = await guard('invite by email', viewer, api(t.owner, 'POST', '/invites', { invitee_emails: 'guarded-invitee@example.com', stream_ids: [lobby] }));

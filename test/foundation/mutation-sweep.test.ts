@@ -174,6 +174,8 @@ function baselines(): Call[] {
     // An emoji name of digits (valid) so that the sweep also mutates the segment; no file in a form body.
     { method: 'POST', path: '/realm/emoji/123', params: { note: 'no file here' }, expectError: true },
     { method: 'DELETE', path: '/realm/emoji/123', params: {}, expectError: true },
+    { method: 'POST', path: '/users/me/avatar', params: { note: 'no file here' }, expectError: true },
+    { method: 'DELETE', path: '/users/me/avatar', params: {} },
     // An incoming webhook: the bot's key as a parameter (the caller's basic auth is not its credential).
     { method: 'POST', path: '/external/helloworld', params: { api_key: hookKey, stream: 'general', topic: 'sweep', featured_title: 'Sweep', featured_url: 'https://example.com/sweep' } },
     { method: 'POST', path: '/invites', params: { invitee_emails: 'sweep-invitee@example.com', stream_ids: [streamId], invite_as: 400, invite_expires_in_days: 3 } },

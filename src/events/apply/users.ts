@@ -1,12 +1,13 @@
 /** Events about people applied to register's users, bots, statuses, presences and groups. */
 import type {
-  CustomProfileFieldsEvent, PresenceEvent, ProfileFieldValueChange, RealmBotEvent, RealmUserEvent, UserGroupEvent, UserStatusEvent,
+  CustomProfileFieldsEvent, PresenceEvent, ProfileFieldValueChange, RealmBotEvent, RealmUserEvent, RealmUserUpdatePerson, UserGroupEvent, UserStatusEvent,
 } from '../kinds/user.js';
 import type { WireProfileData, WireUserStatus } from '../../schemas/wire.js';
 import type { WireUserGroup } from '../../presenters/user-group.js';
 import type { RegisterState } from './state.js';
 
-export function applyRealmUser(state: RegisterState, e: RealmUserEvent): void {
+export function applyRealmUser(state: RegisterState, e: RealmUserEvent, viewerId: number): void {
+  if (e.op === 'update' && e.person.avatar_source !== undefined && e.person.user_id === viewerId) applyOwnAvatar(state, e.person);
   if (!state.realm_users) return;
   const inactive = (state.realm_non_active_users ??= []);
   if (e.op === 'add') {
@@ -29,13 +30,21 @@ export function applyRealmUser(state: RegisterState, e: RealmUserEvent): void {
   }
   if (e.op === 'update') {
     // A changed address arrives as `new_email`, as in Zulip.
-    const { new_email: newEmail, custom_profile_field: field, ...fields } = e.person;
+    // avatar_source and avatar_url_medium are register's own-user fields, in no user object.
+    const { new_email: newEmail, custom_profile_field: field, avatar_source: _source, avatar_url_medium: _medium, ...fields } = e.person;
     for (const list of [state.realm_users, inactive]) {
       const u = list.find((x) => x.user_id === e.person.user_id);
       if (u) Object.assign(u, fields, newEmail !== undefined ? { email: newEmail } : {});
       if (u?.profile_data && field) applyProfileValue(u.profile_data, field);
     }
   }
+}
+
+/** Zulip's apply_event: one's own new avatar also updates register's avatar fields, when it has them. */
+function applyOwnAvatar(state: RegisterState, person: RealmUserUpdatePerson): void {
+  if (!('avatar_url' in state)) return;
+  Object.assign(state, { avatar_source: person.avatar_source, avatar_url: person.avatar_url, avatar_url_medium: person.avatar_url_medium });
+  if ('avatar_version' in state && person.avatar_version !== undefined) state.avatar_version = person.avatar_version;
 }
 
 /** A realm_user update's `custom_profile_field`: a null value clears it; rendered_value only for text fields. */

@@ -12,6 +12,8 @@ export type ProfileFieldValueChange = { id: number; value: string | null; render
 /** What changed of a user: the fields changed, a new address as `new_email` (as Zulip). */
 export type RealmUserUpdatePerson = Partial<Omit<WireUser, 'user_id'>> & {
   user_id: number; new_email?: string; custom_profile_field?: ProfileFieldValueChange;
+  /** With a new avatar (Zulip's do_change_avatar_fields): what register's own-user fields hold; no user object has them. */
+  avatar_source?: string; avatar_url_medium?: string;
 };
 export interface RealmUserUpdateEvent { type: 'realm_user'; op: 'update'; person: RealmUserUpdatePerson }
 

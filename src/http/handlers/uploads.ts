@@ -19,7 +19,7 @@ export async function* filesOf(req: FastifyRequest, maxBytes: number): AsyncIter
   // exactly the limit is allowed, as Zulip's `<`.
   for await (const part of req.parts({ limits: { fileSize: maxBytes } })) {
     if (part.type !== 'file') continue;
-    yield { filename: part.filename, stream: part.file, truncated: () => part.file.truncated };
+    yield { filename: part.filename, contentType: part.mimetype, stream: part.file, truncated: () => part.file.truncated };
   }
 }
 

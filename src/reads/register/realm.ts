@@ -19,6 +19,7 @@ import { laterRealmState } from './realm-later.js';
 import { REPLACED_POLICY } from '../../lib/realm-group-settings.js';
 import { pushNotificationsEnabled } from '../../lib/push-status.js';
 import { SERVER_EMOJI_DATA_DIR, serverEmojiData } from '../../emoji/server-data.js';
+import { MAX_AVATAR_FILE_SIZE_MIB } from '../../uploads/avatar-image.js';
 
 /** register's `realm` state: the organization's settings and the server's limits. */
 export function realmState(config: Config, realm: RealmRow, user: UserRow): Record<string, unknown> {
@@ -84,7 +85,7 @@ export function realmState(config: Config, realm: RealmRow, user: UserRow): Reco
     development_environment: false,
     // The server's limit on POST /user_uploads (Zulip's MAX_FILE_UPLOAD_SIZE).
     max_file_upload_size_mib: config.maxFileUploadSizeMib,
-    max_avatar_file_size_mib: 0,
+    max_avatar_file_size_mib: MAX_AVATAR_FILE_SIZE_MIB,
     max_icon_file_size_mib: 0,
     max_logo_file_size_mib: 0,
     realm_logo_source: 'D',
@@ -169,6 +170,6 @@ export function ownUserState(user: UserRow, realm: RealmRow): Record<string, unk
     full_name: user.full_name,
     avatar_source: user.avatar_source,
     avatar_url: avatarUrl(user, false),
-    avatar_url_medium: avatarUrl(user, false),
+    avatar_url_medium: avatarUrl(user, false, true),
   };
 }
