@@ -69,7 +69,7 @@ test('hostile realm values fall back to the defaults', () => {
 const user: UserRow = {
   id: 7, realm_id: 2, email: 'user7@acme.test', email_lower: 'user7@acme.test', delivery_email: 'ann@example.com', full_name: 'Ann',
   password_hash: 'scrypt$secret', api_key: 'SECRETKEY', role: 200, is_active: 0, is_bot: 0, bot_type: null, bot_owner_id: null,
-  is_billing_admin: 1, timezone: 'Europe/Berlin', date_joined: 1_700_000_100, avatar_source: 'U', avatar_version: 3,
+  is_billing_admin: 1, timezone: 'Europe/Berlin', date_joined: 1_700_000_100, avatar_source: 'U', avatar_version: 3, avatar_key: null,
   settings: JSON.stringify({ twenty_four_hour_time: true, emojiset: 'twitter', web_font_size_px: 16, color_scheme: 2 }),
   is_system_bot: 0, can_change_user_emails: 0, default_sending_stream_id: null, default_events_register_stream_id: null, default_all_public_streams: 0,
 };

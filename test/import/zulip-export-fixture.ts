@@ -31,7 +31,7 @@ export async function zulipExport(tweak?: (f: ZulipFixture) => void): Promise<Zu
     zerver_client: [{ id: 1, name: 'website' }, { id: 2, name: 'ZulipMobile' }],
     zerver_userprofile: [
       user(11, 'iago@zulip.example', 'Iago', { role: 100 }),
-      user(12, 'cordelia@zulip.example', 'Cordelia, Lear\'s daughter'),
+      user(12, 'cordelia@zulip.example', 'Cordelia, Lear\'s daughter', { avatar_source: 'U', avatar_version: 4 }),
       user(13, 'hamlet@zulip.example', 'King Hamlet', { role: 200, timezone: 'Not/AZone' }),
       user(14, 'othello@zulip.example', 'Othello', { role: 600, is_active: false }),
       user(15, 'helper-bot@zulip.example', 'Helper', { is_bot: true, bot_type: 1, bot_owner: 11, default_sending_stream: 101 }),
@@ -131,6 +131,8 @@ export async function zulipExport(tweak?: (f: ZulipFixture) => void): Promise<Zu
     { path: IMAGE_PATH, s3_path: IMAGE_PATH, realm_id: SOURCE_REALM, user_profile_id: 13, size: png.length, content_type: 'image/png' },
   ]));
   put(`emoji/${SOURCE_REALM}/emoji/images/green_tick.png`, png);
+  put(`avatars/${SOURCE_REALM}/0123abcd.original`, png);
+  put('avatars/records.json', JSON.stringify([{ path: `${SOURCE_REALM}/0123abcd.original`, s3_path: `${SOURCE_REALM}/0123abcd.original`, realm_id: SOURCE_REALM, user_profile_id: 12, size: png.length }]));
   put('emoji/records.json', JSON.stringify([{ path: `${SOURCE_REALM}/emoji/images/green_tick.png`, file_name: 'green_tick.png', realm_id: SOURCE_REALM, user_profile_id: 11 }]));
   return fixture;
 }

@@ -38,6 +38,11 @@ test('a Zulip export becomes an organization with its people, streams, messages 
     assert.equal(byEmail.get('othello@zulip.example')!.is_active, false);
     assert.equal(byEmail.get('othello@zulip.example')!.role, 600);
     assert.equal(byEmail.get('irc-user@irc.example')!.is_active, false);
+    // An uploaded avatar, made again here and served.
+    const avatar = String(byEmail.get('cordelia@zulip.example')!.avatar_url);
+    assert.match(avatar, /^\/user_avatars\//);
+    const picture = await t.api('GET', avatar.split('?')[0]!, { host: ORG_HOST });
+    assert.equal(picture.status, 200);
     const bot = byEmail.get('helper-bot@zulip.example')!;
     assert.equal(bot.is_bot, true);
     assert.equal(bot.bot_owner_id, iago.id);

@@ -26,6 +26,7 @@ import { loadMessages } from './messages.js';
 import { loadReactions } from './reactions.js';
 import { loadRealmAttachments } from './attachments.js';
 import { removeStored } from './files.js';
+import { loadAvatars } from './avatars.js';
 import { anonymousGroups, mapIdOf } from './groups-map.js';
 import { loadBotDefaults } from './people.js';
 
@@ -56,6 +57,7 @@ export async function loadRealm(ctx: AppContext, source: ImportSource, opts: Loa
       await loadLinkifiers(tx, s);
       await loadPersonal(tx, s);
     });
+    await loadAvatars(s);
     const heartbeat = setInterval(() => void beat(ctx, realm.id), 60_000);
     let messages: number;
     try {
