@@ -1,0 +1,42 @@
+/**
+ * The commands as an operator runs them: `parley import ...` and `parley export`, exit code 0
+ * with a summary, or 1 with one clear line on stderr. On SQLite, as the other CLI tests: the
+ * store code under them is tested on both engines.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ENGINE } from '../helpers/app.js';
+import { zulipExport } from './zulip-export-fixture.js';
+
+const skip = ENGINE !== 'sqlite';
+
+function parley(dataDir: string, ...args: string[]): { code: number | null; out: string; err: string } {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args, '--data-dir', dataDir], { env: { ...process.env }, encoding: 'utf8' });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+test('parley import zulip: a summary and exit 0, then one line and exit 1 for a name taken or a broken export', { skip, timeout: 180_000 }, async (tc) => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-cli-import-'));
+  tc.after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  const fixture = await zulipExport();
+  const ok = parley(dataDir, 'import', 'zulip', fixture.dir, '--string-id', 'zulipdev');
+  assert.equal(ok.code, 0, ok.err);
+  assert.match(ok.out, /Imported 8 users, 3 streams and 8 messages into http:\/\/zulipdev\./);
+  assert.match(ok.err, /messages/, 'a progress bar per phase');
+
+  const again = parley(dataDir, 'import', 'zulip', fixture.dir, '--string-id', 'zulipdev');
+  assert.equal(again.code, 1);
+  assert.equal(again.err.trim().split('\n').pop(), "parley: an organization with the string id 'zulipdev' already exists");
+
+  const missing = parley(dataDir, 'import', 'slack', path.join(dataDir, 'nothing.zip'), '--string-id', 'other');
+  assert.equal(missing.code, 1);
+  assert.match(missing.err.trim().split('\n').pop()!, /^parley: .*nothing\.zip: no such file or folder$/);
+
+  const key = parley(dataDir, 'api-key', 'show', '--org', 'zulipdev', '--email', 'iago@zulip.example');
+  assert.equal(key.code, 0, key.err);
+  assert.match(JSON.parse(key.out).api_key, /^[A-Za-z0-9]{32}$/);
+});
