@@ -27,12 +27,20 @@ function insertText(q: Q, table: string, columns: readonly string[], rows: numbe
   return text;
 }
 
-/** Inserts `rows` (values in `columns` order) in as few statements as the parameter limits allow. */
+/**
+ * Inserts `rows` (values in `columns` order) in few statements: full ones as large as the
+ * parameter limits allow, the rest in power-of-two sizes. The engines keep each statement
+ * text they prepare; with a size per remainder, an import prepared hundreds of distinct
+ * statements of thousands of parameters each, and the writer's memory grew with them.
+ */
 export async function insertMany(q: Q, table: keyof DB & string, columns: readonly string[], rows: ReadonlyArray<readonly unknown[]>): Promise<void> {
   if (rows.length === 0) return;
-  const perStatement = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
-  for (let i = 0; i < rows.length; i += perStatement) {
-    const slice = rows.slice(i, i + perStatement);
+  const largest = 2 ** Math.floor(Math.log2(Math.max(1, Math.floor(MAX_PARAMS / columns.length))));
+  for (let i = 0; i < rows.length;) {
+    let size = largest;
+    while (size > rows.length - i) size /= 2;
+    const slice = rows.slice(i, i + size);
+    i += size;
     const params: unknown[] = [];
     for (const r of slice) for (const v of r) params.push(v);
     await q.executeQuery(CompiledQuery.raw(insertText(q, table, columns, slice.length), params));
