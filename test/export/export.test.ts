@@ -1,0 +1,233 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { people, testApp, type TestApp, type TestUser } from '../helpers/app.js';
+import { assertOk } from '../helpers/assert.js';
+import { sendMessage } from '../helpers/messages.js';
+import { postMultipart, uploadOne } from '../helpers/multipart.js';
+import { subscribe } from '../helpers/streams.js';
+import { exportRealm } from '../../src/export/export-realm.js';
+import { NO_PROGRESS, type Progress } from '../../src/import/source.js';
+import { allMessages, json, untar, type Row } from './untar.js';
+
+interface Org {
+  alice: TestUser; bob: TestUser; carol: TestUser; dave: TestUser; bot: TestUser;
+  general: number; secret: number; old: number;
+  edited: number; secretMsg: number; dm: number; groupDm: number; uploadPath: string;
+}
+
+/** An organization of every kind of row, made through the API. */
+async function buildOrg(t: TestApp): Promise<Org> {
+  const { alice, bob, carol, dave } = await t.createUsers(people('alice', 'bob', 'carol', 'dave'));
+  const bot = await t.createBot(alice, { fullName: 'Helper', shortName: 'helper' });
+  const general = await subscribe(t, alice, 'general', { principals: [alice.id, bob.id, carol.id] });
+  const secret = await subscribe(t, alice, 'secret', { invite_only: true, principals: [alice.id, carol.id] });
+  const old = await subscribe(t, alice, 'old', { principals: [alice.id] });
+  await sendMessage(t, alice, { type: 'stream', to: 'old', topic: 'bygone', content: 'from the past' });
+  assertOk(await t.api('DELETE', `/api/v1/streams/${old}`));
+
+  const edited = await sendMessage(t, alice, { type: 'stream', to: 'general', topic: 'plans', content: 'hello @**Bob Jones**' });
+  assertOk(await t.api('PATCH', `/api/v1/messages/${edited}`, { as: alice, params: { content: 'hello again @**Bob Jones**' } }));
+  const uploadPath = (await uploadOne(t, alice, 'notes.txt', 'private bytes')).replace(/^.*\/user_uploads\//, '');
+  const secretMsg = await sendMessage(t, alice, { type: 'stream', to: 'secret', topic: 'hush', content: `see [notes](/user_uploads/${uploadPath})` });
+  const dm = await sendMessage(t, alice, { type: 'private', to: JSON.stringify([bob.id]), content: 'just us' });
+  const groupDm = await sendMessage(t, bob, { type: 'private', to: JSON.stringify([alice.id, carol.id]), content: 'the three of us' });
+
+  const png = await sharp({ create: { width: 20, height: 20, channels: 4, background: '#3366ff' } }).png().toBuffer();
+  assertOk(await postMultipart(t, '/api/v1/realm/emoji/parley_logo', alice, [{ field: 'file', filename: 'parley_logo.png', content: png }]));
+  assertOk(await t.api('POST', `/api/v1/messages/${edited}/reactions`, { as: bob, params: { emoji_name: 'smile' } }));
+  assertOk(await t.api('POST', `/api/v1/messages/${edited}/reactions`, { as: carol, params: { emoji_name: 'parley_logo' } }));
+  assertOk(await t.api('POST', '/api/v1/messages/flags', { as: bob, params: { messages: [edited], op: 'add', flag: 'starred' } }));
+  assertOk(await t.api('POST', '/api/v1/messages/flags', { as: bob, params: { messages: [edited, dm], op: 'add', flag: 'read' } }));
+  assertOk(await t.api('POST', '/api/v1/user_groups/create', { as: alice, params: { name: 'designers', description: 'They draw', members: [alice.id, bob.id] } }));
+  assertOk(await t.api('POST', '/api/v1/users/me/alert_words', { as: bob, params: { alert_words: ['pixel'] } }));
+  assertOk(await t.api('POST', '/api/v1/user_topics', { as: bob, params: { stream_id: general, topic: 'plans', visibility_policy: 1 } }));
+  assertOk(await t.api('PATCH', '/api/v1/settings', { as: bob, params: { twenty_four_hour_time: true, emojiset: 'twitter' } }));
+  assertOk(await t.api('PATCH', '/api/v1/realm', { params: { mandatory_topics: true, waiting_period_threshold: 4 } }));
+  assertOk(await t.api('DELETE', `/api/v1/users/${dave.id}`));
+  return { alice, bob, carol, dave, bot, general, secret, old, edited, secretMsg, dm, groupDm, uploadPath };
+}
+
+function tmpFile(): { file: string; done: () => void } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-export-test-'));
+  return { file: path.join(dir, 'out.tar.gz'), done: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+const byId = (rows: Row[], id: number): Row => {
+  const r = rows.find((x) => x.id === id);
+  assert.ok(r, `row ${id} present`);
+  return r;
+};
+
+test('an organization exports in Zulip\'s layout with every kind of row, files, and no secrets', async () => {
+  const t = await testApp();
+  const out = tmpFile();
+  try {
+    const o = await buildOrg(t);
+    const phases: string[] = [];
+    const progress: Progress = { phase: (label) => phases.push(label), tick() {}, done() {} };
+    const result = await exportRealm(t.app.ctx, t.realm.id, out.file, progress);
+    assert.deepEqual(phases, ['Organization', 'Files', 'Messages']);
+    assert.equal(result.messages, 5);
+    assert.equal(result.files, 2);
+    const { top, files } = await untar(out.file);
+    assert.match(top, /^zulip-export-/);
+    for (const name of ['realm.json', 'messages-000001.json', 'attachment.json', 'migration_status.json', 'uploads/records.json', 'avatars/records.json', 'emoji/records.json', 'realm_icons/records.json']) {
+      assert.ok(files.has(name), name);
+    }
+    for (const [name, bytes] of files) {
+      const text = bytes.toString('utf8');
+      for (const u of [t.owner, o.alice, o.bob, o.carol, o.bot]) assert.equal(text.includes(u.apiKey), false, `${name} holds an API key`);
+      assert.equal(/"(api_key|password|password_hash)"/.test(text), false, `${name} names a secret column`);
+    }
+
+    const realm = json(files, 'realm.json');
+    const [realmRow] = realm.zerver_realm!;
+    assert.equal(realmRow!.mandatory_topics, true);
+    assert.equal(realmRow!.waiting_period_threshold, 4);
+    assert.equal(realmRow!.id, t.realm.id);
+
+    const users = realm.zerver_userprofile!;
+    assert.equal(byId(users, o.alice.id).full_name, 'Alice Smith');
+    assert.equal(byId(users, o.bob.id).twenty_four_hour_time, true);
+    assert.equal(byId(users, o.bob.id).emojiset, 'twitter');
+    assert.equal(byId(users, o.alice.id).twenty_four_hour_time, false);
+    assert.equal(byId(users, o.dave.id).is_active, false);
+    assert.equal(byId(users, t.owner.id).role, 100);
+    const bot = byId(users, o.bot.id);
+    assert.deepEqual([bot.is_bot, bot.bot_type, bot.bot_owner], [true, 1, o.alice.id]);
+    assert.ok(realm.zerver_userprofile_crossrealm!.length >= 1, 'the system bots, by email');
+    assert.equal(users.some((u) => realm.zerver_userprofile_crossrealm!.some((c) => c.id === u.id)), false);
+
+    const streams = realm.zerver_stream!;
+    assert.equal(byId(streams, o.secret).invite_only, true);
+    assert.equal(byId(streams, o.general).invite_only, false);
+    assert.equal(byId(streams, o.old).deactivated, true);
+    const recipients = realm.zerver_recipient!;
+    const streamRecipient = (id: number) => recipients.find((r) => r.type === 2 && r.type_id === id)!.id;
+    const subscribers = (recipient: unknown) => realm.zerver_subscription!.filter((s) => s.recipient === recipient).map((s) => s.user_profile).sort();
+    assert.deepEqual(subscribers(streamRecipient(o.secret)), [o.alice.id, o.carol.id].sort());
+    assert.equal(realm.zerver_huddle!.length, 1);
+    assert.deepEqual(subscribers(realm.zerver_huddle![0]!.recipient), [o.alice.id, o.bob.id, o.carol.id].sort());
+    // Everyone has their own conversation's recipient, as Zulip's importer expects.
+    assert.equal(byId(users, o.alice.id).recipient, recipients.find((r) => r.type === 1 && r.type_id === o.alice.id)!.id);
+
+    const emoji = realm.zerver_realmemoji!;
+    assert.equal(emoji.length, 1);
+    assert.equal(emoji[0]!.name, 'parley_logo');
+    const reactions = realm.zerver_reaction!;
+    assert.deepEqual(reactions.map((r) => [r.user_profile, r.message, r.emoji_name, r.reaction_type]).sort(), [
+      [o.bob.id, o.edited, 'smile', 'unicode_emoji'], [o.carol.id, o.edited, 'parley_logo', 'realm_emoji'],
+    ].sort());
+    assert.equal(reactions.find((r) => r.emoji_name === 'parley_logo')!.emoji_code, String(emoji[0]!.id));
+    const designers = realm.zerver_namedusergroup!.find((g) => g.name === 'designers')!;
+    assert.equal(designers.is_system_group, false);
+    assert.ok(realm.zerver_namedusergroup!.some((g) => g.name === 'role:members' && g.is_system_group === true));
+    assert.deepEqual(realm.zerver_usergroupmembership!.filter((m) => m.user_group === designers.usergroup_ptr).map((m) => m.user_profile).sort(), [o.alice.id, o.bob.id].sort());
+    assert.ok(realm.zerver_groupgroupmembership!.length > 0, 'system groups nest');
+    assert.deepEqual(realm.zerver_alertword!.map((w) => [w.user_profile, w.word]), [[o.bob.id, 'pixel']]);
+    assert.deepEqual(realm.zerver_usertopic!.map((u) => [u.user_profile, u.stream, u.topic_name, u.visibility_policy]), [[o.bob.id, o.general, 'plans', 1]]);
+    assert.ok(realm.zerver_client!.length >= 1);
+    assert.equal(realm.zerver_realmuserdefault!.length, 1);
+
+    const { zerver_message: messages, zerver_usermessage: userMessages } = allMessages(files);
+    assert.deepEqual(messages.map((m) => m.id), [...messages.map((m) => m.id as number)].sort((a, b) => a - b), 'ascending ids');
+    const edited = byId(messages, o.edited);
+    assert.equal(edited.content, 'hello again @**Bob Jones**');
+    assert.equal(edited.subject, 'plans');
+    assert.equal(typeof edited.date_sent, 'number');
+    assert.ok(typeof edited.edit_history === 'string' && (JSON.parse(edited.edit_history) as Row[])[0]!.prev_content === 'hello @**Bob Jones**');
+    const receivers = (id: number) => userMessages.filter((u) => u.message === id).map((u) => u.user_profile).sort();
+    assert.deepEqual(receivers(o.secretMsg), [o.alice.id, o.carol.id].sort(), 'a private stream\'s message only for its subscribers');
+    assert.deepEqual(receivers(o.dm), [o.alice.id, o.bob.id].sort());
+    assert.deepEqual(receivers(o.groupDm), [o.alice.id, o.bob.id, o.carol.id].sort());
+    const bobsEdited = userMessages.find((u) => u.message === o.edited && u.user_profile === o.bob.id)!;
+    // Zulip's flag bits: read 1, starred 2, mentioned 8.
+    assert.equal((bobsEdited.flags_mask as number) & 11, 11);
+    assert.equal((userMessages.find((u) => u.message === o.secretMsg && u.user_profile === o.carol.id)!.flags_mask as number) & 3, 0);
+
+    const attachments = json(files, 'attachment.json').zerver_attachment!;
+    assert.equal(attachments.length, 1);
+    assert.equal(attachments[0]!.path_id, o.uploadPath);
+    assert.deepEqual(attachments[0]!.messages, [o.secretMsg]);
+    const uploads = json<Row[]>(files, 'uploads/records.json');
+    assert.deepEqual(uploads.map((r) => [r.path, r.s3_path, r.user_profile_id, r.size]), [[o.uploadPath, o.uploadPath, o.alice.id, 13]]);
+    assert.equal(files.get(`uploads/${o.uploadPath}`)?.toString(), 'private bytes');
+    const emojiRecords = json<Row[]>(files, 'emoji/records.json');
+    assert.equal(emojiRecords.length, 1);
+    assert.ok(files.get(`emoji/${emojiRecords[0]!.path as string}`)!.length > 0, 'the emoji image');
+    assert.deepEqual(json<Row[]>(files, 'avatars/records.json'), []);
+    const status = json<Row>(files, 'migration_status.json');
+    assert.equal(typeof status.zulip_version, 'string');
+  } finally {
+    out.done();
+    await t.close();
+  }
+});
+
+test('an export is one snapshot: what is written while it runs is wholly out of it', async () => {
+  const t = await testApp();
+  const out = tmpFile();
+  try {
+    const { alice, bob, carol } = await t.createUsers(people('alice', 'bob', 'carol'));
+    await subscribe(t, alice, 'general', { principals: [alice.id, bob.id] });
+    const before: number[] = [];
+    for (let i = 0; i < 5; i++) before.push(await sendMessage(t, alice, { type: 'stream', to: 'general', topic: 't', content: `m${i}` }));
+    await uploadOne(t, alice, 'a.txt', 'aaa');
+
+    // Once the export has read the organization (and holds its snapshot), its first file read
+    // waits for writes of every kind to commit: none may show in what it reads after.
+    const storage = t.app.ctx.storage;
+    let written: Promise<void> | undefined;
+    const writeMeanwhile = async (): Promise<void> => {
+      await sendMessage(t, bob, { type: 'stream', to: 'general', topic: 't', content: 'during' });
+      await sendMessage(t, alice, { type: 'private', to: JSON.stringify([bob.id, carol.id]), content: 'a new group' });
+      assertOk(await t.api('POST', `/api/v1/messages/${before[0]}/reactions`, { as: bob, params: { emoji_name: 'smile' } }));
+      assertOk(await t.api('POST', '/api/v1/users/me/subscriptions', { as: alice, params: { subscriptions: [{ name: 'general' }], principals: [carol.id] } }));
+      await uploadOne(t, bob, 'b.txt', 'bbb');
+    };
+    const wrapped = Object.create(storage) as typeof storage;
+    wrapped.get = async (key: string) => {
+      written ??= writeMeanwhile();
+      await written;
+      return storage.get(key);
+    };
+    const ctx = { ...t.app.ctx, storage: wrapped };
+    const result = await exportRealm(ctx, t.realm.id, out.file, NO_PROGRESS);
+    assert.ok(written, 'the writes ran during the export');
+    await written;
+
+    const { files } = await untar(out.file);
+    const { zerver_message: messages, zerver_usermessage: userMessages } = allMessages(files);
+    assert.deepEqual(messages.map((m) => m.id), before, 'exactly the messages before the export');
+    assert.equal(result.messages, before.length);
+    const ids = new Set(messages.map((m) => m.id));
+    assert.ok(userMessages.every((u) => ids.has(u.message)), 'no usermessage without its message');
+    for (const id of before) assert.equal(userMessages.filter((u) => u.message === id).length, 2, 'recipients as they were');
+    const realm = json(files, 'realm.json');
+    assert.deepEqual(realm.zerver_reaction, []);
+    assert.equal(realm.zerver_huddle!.length, 0);
+    assert.equal(json(files, 'attachment.json').zerver_attachment!.length, 1);
+    // The writes did land.
+    const now = await t.api('GET', '/api/v1/messages', { as: alice, params: { anchor: 'newest', num_before: 100, num_after: 0 } });
+    assert.equal(assertOk(now).messages.length, before.length + 2);
+  } finally {
+    out.done();
+    await t.close();
+  }
+});
+
+test('a missing organization fails with one line and leaves no file', async () => {
+  const t = await testApp();
+  const out = tmpFile();
+  try {
+    await assert.rejects(exportRealm(t.app.ctx, 9999, out.file, NO_PROGRESS), /no organization with id 9999/);
+    assert.deepEqual(fs.readdirSync(path.dirname(out.file)), []);
+  } finally {
+    out.done();
+    await t.close();
+  }
+});
