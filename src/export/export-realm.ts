@@ -30,6 +30,7 @@ interface Run {
   work: string;
   progress: Progress;
   emailOf: Map<number, string>;
+  messagesPerFile: number;
 }
 
 /**
@@ -40,7 +41,8 @@ interface Run {
  * it is read (messages a page at a time, big tables through files on disk), so memory stays
  * bounded. The archive appears at `outFile` only once complete.
  */
-export async function exportRealm(ctx: AppContext, realmId: number, outFile: string, progress: Progress): Promise<{ messages: number; files: number }> {
+export async function exportRealm(ctx: AppContext, realmId: number, outFile: string, progress: Progress,
+  opts: { messagesPerFile?: number } = {}): Promise<{ messages: number; files: number }> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-export-'));
   const partial = path.join(path.dirname(path.resolve(outFile)), `.${path.basename(outFile)}.${crypto.randomBytes(6).toString('hex')}.partial`);
   const tar = new TarWriter(partial);
@@ -49,11 +51,20 @@ export async function exportRealm(ctx: AppContext, realmId: number, outFile: str
       progress.phase('Organization');
       const read = await readRealmTables(q, realmId);
       progress.done();
-      const run: Run = { ctx, q, realmId, tar, top: `zulip-export-${crypto.randomBytes(6).toString('hex')}`, work, progress, emailOf: read.emailOf };
+      const run: Run = {
+        ctx, q, realmId, tar, top: `zulip-export-${crypto.randomBytes(6).toString('hex')}`, work, progress, emailOf: read.emailOf,
+        messagesPerFile: opts.messagesPerFile ?? MESSAGES_PER_FILE,
+      };
       const files = await writeFiles(run, read.tables.zerver_realmemoji ?? []);
       const { count, clients } = await writeMessages(run);
       const realmJson = new JsonTablesFile(path.join(work, 'realm.json'));
       try {
+        // Scheduled messages name their client as messages do: by a zerver_client row.
+        for (const m of read.tables.zerver_scheduledmessage ?? []) {
+          const name = String(m.sending_client);
+          if (!clients.has(name)) clients.set(name, clients.size + 1);
+          m.sending_client = clients.get(name);
+        }
         for (const [name, rows] of Object.entries(read.tables)) await realmJson.table(name, rows);
         await realmJson.table('zerver_client', [...clients].map(([name, id]) => ({ id, name })));
         await writeReactions(run, realmJson);
@@ -100,7 +111,7 @@ async function writeMessages(run: Run): Promise<{ count: number; clients: Map<st
   let count = 0;
   let userMessageId = 0;
   for (;;) {
-    const page = await exportReads.messagePage(run.q, run.realmId, after, MESSAGES_PER_FILE);
+    const page = await exportReads.messagePage(run.q, run.realmId, after, run.messagesPerFile);
     if (page.length === 0) break;
     const userMessages = await exportReads.userMessagesOf(run.q, page.map((m) => m.id));
     const zerverMessage = page.map((m) => {

@@ -41,7 +41,7 @@ class Conversations {
 
   constructor(recipients: Array<{ id: number; type: number; type_id: number }>, huddles: Array<{ id: number; huddle_hash: string; recipient_id: number | null }>,
     readonly personal: Map<number, number>, readonly streamRecipient: Map<number, number>) {
-    this.nextRecipient = maxId(recipients) + 1;
+    this.nextRecipient = Math.max(maxId(recipients), huddles.reduce((m, h) => Math.max(m, h.recipient_id ?? 0), 0)) + 1;
     this.nextHuddle = maxId(huddles) + 1;
     for (const r of recipients) this.recipients.push({ id: r.id, type: r.type, type_id: r.type_id });
     for (const h of huddles) this.addHuddle(h.id, h.huddle_hash, h.recipient_id!);
@@ -111,7 +111,8 @@ export async function readRealmTables(q: Q, realmId: number): Promise<RealmTable
   tables.zerver_scheduledmessage = scheduled.map((m) => ({
     id: m.id, sender: m.sender_id, realm: m.realm_id, stream: m.stream_id,
     recipient: m.type === 'stream' ? streamRecipient.get(m.stream_id ?? -1) ?? null : conversations.privateRecipient(m.sender_id, m.recipient),
-    subject: m.topic, content: m.content, rendered_content: m.rendered_content, sending_client_name: m.client,
+    subject: m.topic, content: m.content, // The client's name until the export numbers the clients (zerver_client).
+    rendered_content: m.rendered_content, sending_client: m.client,
     scheduled_timestamp: m.scheduled_timestamp, read_by_sender: bool(m.read_by_sender), delivered: bool(m.delivered),
     delivered_message: m.delivered_message_id, failed: bool(m.failed), failure_message: m.failure_message, has_attachment: false,
     // Zulip's ScheduledMessage.SEND_LATER.

@@ -47,6 +47,16 @@ async function buildOrg(t: TestApp): Promise<Org> {
   assertOk(await t.api('POST', '/api/v1/user_topics', { as: bob, params: { stream_id: general, topic: 'plans', visibility_policy: 1 } }));
   assertOk(await t.api('PATCH', '/api/v1/settings', { as: bob, params: { twenty_four_hour_time: true, emojiset: 'twitter' } }));
   assertOk(await t.api('PATCH', '/api/v1/realm', { params: { mandatory_topics: true, waiting_period_threshold: 4 } }));
+  const now = Math.floor(Date.now() / 1000);
+  assertOk(await t.api('POST', '/api/v1/scheduled_messages', { as: alice, params: { type: 'stream', to: general, topic: 'later', content: 'in an hour', scheduled_delivery_timestamp: now + 3600 } }));
+  // A draft to a group nobody has written to yet: its conversation gets a recipient in the export.
+  assertOk(await t.api('POST', '/api/v1/drafts', { as: alice, params: { drafts: [{ type: 'private', to: [bob.id, t.owner.id], topic: '', content: 'draft to a new group', timestamp: now }] } }));
+  const field = assertOk(await t.api('POST', '/api/v1/realm/profile_fields', { params: { name: 'Phone', field_type: 1 } })).id as number;
+  assertOk(await t.api('PATCH', '/api/v1/users/me/profile_data', { as: carol, params: { data: [{ id: field, value: '555-0100' }] } }));
+  assertOk(await t.api('POST', '/api/v1/realm/filters', { params: { pattern: '#(?P<id>[0-9]+)', url_template: 'https://tracker.example/{id}' } }));
+  assertOk(await t.api('POST', '/api/v1/default_streams', { params: { stream_id: general } }));
+  assertOk(await t.api('POST', '/api/v1/users/me/status', { as: carol, params: { status_text: 'On leave' } }));
+  assertOk(await t.api('POST', `/api/v1/users/me/muted_users/${alice.id}`, { as: carol }));
   assertOk(await t.api('DELETE', `/api/v1/users/${dave.id}`));
   return { alice, bob, carol, dave, bot, general, secret, old, edited, secretMsg, dm, groupDm, uploadPath };
 }
@@ -110,8 +120,22 @@ test('an organization exports in Zulip\'s layout with every kind of row, files, 
     const streamRecipient = (id: number) => recipients.find((r) => r.type === 2 && r.type_id === id)!.id;
     const subscribers = (recipient: unknown) => realm.zerver_subscription!.filter((s) => s.recipient === recipient).map((s) => s.user_profile).sort();
     assert.deepEqual(subscribers(streamRecipient(o.secret)), [o.alice.id, o.carol.id].sort());
-    assert.equal(realm.zerver_huddle!.length, 1);
-    assert.deepEqual(subscribers(realm.zerver_huddle![0]!.recipient), [o.alice.id, o.bob.id, o.carol.id].sort());
+    assert.equal(realm.zerver_huddle!.length, 2);
+    const huddleOf = (ids: number[]) => realm.zerver_huddle!.find((h) => h.huddle_hash === [...ids].sort((a, b) => a - b).join(','))!;
+    assert.deepEqual(subscribers(huddleOf([o.alice.id, o.bob.id, o.carol.id]).recipient), [o.alice.id, o.bob.id, o.carol.id].sort());
+    const draftGroup = huddleOf([o.alice.id, o.bob.id, t.owner.id]);
+    assert.deepEqual(subscribers(draftGroup.recipient), [o.alice.id, o.bob.id, t.owner.id].sort());
+    assert.deepEqual(realm.zerver_draft!.map((d) => [d.user_profile, d.recipient, d.content]), [[o.alice.id, draftGroup.recipient, 'draft to a new group']]);
+    const [scheduled] = realm.zerver_scheduledmessage!;
+    assert.deepEqual([scheduled!.sender, scheduled!.recipient, scheduled!.subject, scheduled!.content], [o.alice.id, streamRecipient(o.general), 'later', 'in an hour']);
+    assert.ok(realm.zerver_client!.some((c) => c.id === scheduled!.sending_client), 'its client is a zerver_client row');
+    const [field] = realm.zerver_customprofilefield!;
+    assert.deepEqual([field!.name, field!.field_type], ['Phone', 1]);
+    assert.deepEqual(realm.zerver_customprofilefieldvalue!.map((v) => [v.user_profile, v.field, v.value]), [[o.carol.id, field!.id, '555-0100']]);
+    assert.deepEqual(realm.zerver_realmfilter!.map((f) => [f.pattern, f.url_template]), [['#(?P<id>[0-9]+)', 'https://tracker.example/{id}']]);
+    assert.deepEqual(realm.zerver_defaultstream!.map((d) => d.stream), [o.general]);
+    assert.deepEqual(realm.zerver_userstatus!.map((u) => [u.user_profile, u.status_text]), [[o.carol.id, 'On leave']]);
+    assert.deepEqual(realm.zerver_muteduser!.map((m) => [m.user_profile, m.muted_user]), [[o.carol.id, o.alice.id]]);
     // Everyone has their own conversation's recipient, as Zulip's importer expects.
     assert.equal(byId(users, o.alice.id).recipient, recipients.find((r) => r.type === 1 && r.type_id === o.alice.id)!.id);
 
@@ -147,7 +171,7 @@ test('an organization exports in Zulip\'s layout with every kind of row, files, 
     const bobsEdited = userMessages.find((u) => u.message === o.edited && u.user_profile === o.bob.id)!;
     // Zulip's flag bits: read 1, starred 2, mentioned 8.
     assert.equal((bobsEdited.flags_mask as number) & 11, 11);
-    assert.equal((userMessages.find((u) => u.message === o.secretMsg && u.user_profile === o.carol.id)!.flags_mask as number) & 3, 0);
+    assert.equal((userMessages.find((u) => u.message === o.groupDm && u.user_profile === o.alice.id)!.flags_mask as number) & 3, 0);
 
     const attachments = json(files, 'attachment.json').zerver_attachment!;
     assert.equal(attachments.length, 1);
@@ -162,6 +186,14 @@ test('an organization exports in Zulip\'s layout with every kind of row, files, 
     assert.deepEqual(json<Row[]>(files, 'avatars/records.json'), []);
     const status = json<Row>(files, 'migration_status.json');
     assert.equal(typeof status.zulip_version, 'string');
+
+    // Smaller message files: the same messages, split in order.
+    fs.rmSync(out.file);
+    await exportRealm(t.app.ctx, t.realm.id, out.file, NO_PROGRESS, { messagesPerFile: 2 });
+    const again = await untar(out.file);
+    assert.deepEqual(['messages-000001.json', 'messages-000002.json', 'messages-000003.json', 'messages-000004.json'].map((n) => again.files.has(n)), [true, true, true, false]);
+    assert.deepEqual(allMessages(again.files).zerver_message.map((m) => m.id), messages.map((m) => m.id));
+    assert.equal(allMessages(again.files).zerver_usermessage.length, userMessages.length);
   } finally {
     out.done();
     await t.close();
