@@ -73,6 +73,8 @@ export async function exportRealm(ctx: AppContext, realmId: number, outFile: str
         realmJson.destroy();
       }
       await tar.addFile(`${run.top}/realm.json`, realmJson.path);
+      // Parley keeps no usage statistics; Zulip's importer reads the file when it is there.
+      await tar.addBuffer(`${run.top}/analytics.json`, JSON.stringify({ analytics_realmcount: [], analytics_usercount: [], analytics_streamcount: [] }));
       await tar.addBuffer(`${run.top}/migration_status.json`, JSON.stringify({
         zulip_version: zulipVersionOf(LATEST_FEATURE_LEVEL).version, feature_level: LATEST_FEATURE_LEVEL,
         migrations_by_app: {}, parley_export_format: PARLEY_EXPORT_FORMAT,
@@ -145,10 +147,10 @@ async function writeReactions(run: Run, out: JsonTablesFile): Promise<void> {
 }
 
 /** A stored object copied to a file of the work folder: tar needs its exact size before its bytes. */
-async function spool(run: Run, key: string): Promise<string | undefined> {
+async function spool(run: Run, key: string, expected = true): Promise<string | undefined> {
   const body = await run.ctx.storage.get(key);
   if (!body) {
-    run.ctx.log.warn({ key }, 'export: a stored file is missing; left out of the export');
+    if (expected) run.ctx.log.warn({ key }, 'export: a stored file is missing; left out of the export');
     return undefined;
   }
   const file = path.join(run.work, 'spool');
@@ -201,17 +203,16 @@ async function writeFiles(run: Run, emoji: Row[]): Promise<number> {
   const emojiRecords: Row[] = [];
   for (const e of emoji) {
     if (typeof e.file_name !== 'string') continue;
-    const key = emojiStorageKey(run.realmId, e.file_name);
-    const spooled = await spool(run, key);
-    if (!spooled) continue;
-    await run.tar.addFile(`${run.top}/emoji/${key}`, spooled);
-    const author = typeof e.author === 'number' ? e.author : null;
-    emojiRecords.push({
-      path: key, s3_path: key, realm_id: run.realmId, user_profile_id: author, user_profile_email: author === null ? null : run.emailOf.get(author) ?? null,
-      file_name: e.file_name, name: e.name, id: e.id, deactivated: e.deactivated,
-    });
-    files += 1;
-    run.progress.tick();
+    const image = emojiStorageKey(run.realmId, e.file_name);
+    // The image as served, and as uploaded (Zulip exports both, the second as `.original`).
+    for (const key of [image, `${image}.original`]) {
+      const spooled = await spool(run, key, key === image);
+      if (!spooled) continue;
+      await run.tar.addFile(`${run.top}/emoji/${key}`, spooled);
+      emojiRecords.push({ realm_id: run.realmId, author: e.author, path: key, s3_path: key, file_name: e.file_name, name: e.name, deactivated: e.deactivated });
+      files += 1;
+      run.progress.tick();
+    }
   }
   await run.tar.addBuffer(`${run.top}/emoji/records.json`, JSON.stringify(emojiRecords));
   await run.tar.addBuffer(`${run.top}/avatars/records.json`, '[]');

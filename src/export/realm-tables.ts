@@ -96,7 +96,7 @@ export async function readRealmTables(q: Q, realmId: number): Promise<RealmTable
   tables.zerver_realmuserdefault = [toZulipRealmUserDefault(realm)];
   // Zulip's cross-realm bots are the server's; Parley's are each organization's own. Either way the importer makes its own and maps them by email.
   tables.zerver_userprofile = users.filter((u) => u.is_system_bot !== 1).map((u) => toZulipUser(u, personal.get(u.id) ?? null));
-  tables.zerver_userprofile_crossrealm = users.filter((u) => u.is_system_bot === 1).map((u) => ({ id: u.id, email: u.email, recipient: personal.get(u.id) ?? null }));
+  tables.zerver_userprofile_crossrealm = users.filter((u) => u.is_system_bot === 1).map((u) => ({ id: u.id, email: u.email, recipient_id: personal.get(u.id) ?? null }));
   tables.zerver_userprofile_mirrordummy = [];
   tables.zerver_stream = streams.map(toZulipStream);
 

@@ -82,7 +82,8 @@ test('an organization exports in Zulip\'s layout with every kind of row, files, 
     const result = await exportRealm(t.app.ctx, t.realm.id, out.file, progress);
     assert.deepEqual(phases, ['Organization', 'Files', 'Messages']);
     assert.equal(result.messages, 5);
-    assert.equal(result.files, 2);
+    // The upload, and the emoji as served and as uploaded.
+    assert.equal(result.files, 3);
     const { top, files } = await untar(out.file);
     assert.match(top, /^zulip-export-/);
     for (const name of ['realm.json', 'messages-000001.json', 'attachment.json', 'migration_status.json', 'uploads/records.json', 'avatars/records.json', 'emoji/records.json', 'realm_icons/records.json']) {
@@ -181,8 +182,10 @@ test('an organization exports in Zulip\'s layout with every kind of row, files, 
     assert.deepEqual(uploads.map((r) => [r.path, r.s3_path, r.user_profile_id, r.size]), [[o.uploadPath, o.uploadPath, o.alice.id, 13]]);
     assert.equal(files.get(`uploads/${o.uploadPath}`)?.toString(), 'private bytes');
     const emojiRecords = json<Row[]>(files, 'emoji/records.json');
-    assert.equal(emojiRecords.length, 1);
-    assert.ok(files.get(`emoji/${emojiRecords[0]!.path as string}`)!.length > 0, 'the emoji image');
+    assert.deepEqual(emojiRecords.map((r) => [r.name, r.author, r.file_name]), [['parley_logo', o.alice.id, emoji[0]!.file_name], ['parley_logo', o.alice.id, emoji[0]!.file_name]]);
+    assert.ok(emojiRecords.some((r) => String(r.path).endsWith('.original')));
+    for (const r of emojiRecords) assert.ok(files.get(`emoji/${r.path as string}`)!.length > 0, 'the emoji image');
+    assert.ok(files.has('analytics.json'));
     assert.deepEqual(json<Row[]>(files, 'avatars/records.json'), []);
     const status = json<Row>(files, 'migration_status.json');
     assert.equal(typeof status.zulip_version, 'string');
