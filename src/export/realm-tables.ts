@@ -164,7 +164,8 @@ export async function readRealmTables(q: Q, realmId: number): Promise<RealmTable
     emoji_name: s.emoji_name, emoji_code: s.emoji_code, reaction_type: s.reaction_type,
   }));
   tables.zerver_service = (await exportReads.botServices(q, realmId)).map((s) => ({
-    id: s.id, user_profile: s.bot_id, name: s.name, base_url: s.base_url, interface: s.interface, token: s.token,
+    // No token: like an API key it is a credential, and Zulip's importer makes a new one anyway.
+    id: s.id, user_profile: s.bot_id, name: s.name, base_url: s.base_url, interface: s.interface,
   }));
   tables.zerver_botstoragedata = (await exportReads.botStorage(q, realmId)).map((s) => ({ id: s.id, bot_profile: s.user_id, key: s.key, value: s.value }));
   return { tables, realmRow, emailOf: new Map(users.map((u) => [u.id, u.delivery_email])) };

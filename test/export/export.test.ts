@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { people, testApp, type TestApp, type TestUser } from '../helpers/app.js';
+import { asTestUser, people, testApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { assertOk } from '../helpers/assert.js';
 import { sendMessage } from '../helpers/messages.js';
 import { postMultipart, uploadOne } from '../helpers/multipart.js';
@@ -14,6 +14,7 @@ import { NO_PROGRESS, type Progress } from '../../src/import/source.js';
 import { allMessages, json, untar, type Row } from './untar.js';
 
 interface Org {
+  hookBot: TestUser;
   alice: TestUser; bob: TestUser; carol: TestUser; dave: TestUser; bot: TestUser;
   general: number; secret: number; old: number;
   edited: number; secretMsg: number; dm: number; groupDm: number; uploadPath: string;
@@ -57,8 +58,13 @@ async function buildOrg(t: TestApp): Promise<Org> {
   assertOk(await t.api('POST', '/api/v1/default_streams', { params: { stream_id: general } }));
   assertOk(await t.api('POST', '/api/v1/users/me/status', { as: carol, params: { status_text: 'On leave' } }));
   assertOk(await t.api('POST', `/api/v1/users/me/muted_users/${alice.id}`, { as: carol }));
+  const hook = assertOk(await t.api('POST', '/api/v1/bots', {
+    as: alice, params: { full_name: 'Hook', short_name: 'hook', bot_type: 3, payload_url: 'https://hooks.example/x', interface_type: 1 },
+  }));
+  const hookBot = asTestUser(await t.app.ctx.store.db.selectFrom('users').selectAll().where('id', '=', hook.user_id as number).executeTakeFirstOrThrow());
+  assertOk(await t.api('PUT', '/api/v1/bot_storage', { as: hookBot, params: { storage: { seen: '3' } } }));
   assertOk(await t.api('DELETE', `/api/v1/users/${dave.id}`));
-  return { alice, bob, carol, dave, bot, general, secret, old, edited, secretMsg, dm, groupDm, uploadPath };
+  return { hookBot, alice, bob, carol, dave, bot, general, secret, old, edited, secretMsg, dm, groupDm, uploadPath };
 }
 
 function tmpFile(): { file: string; done: () => void } {
@@ -89,9 +95,12 @@ test('an organization exports in Zulip\'s layout with every kind of row, files, 
     for (const name of ['realm.json', 'messages-000001.json', 'attachment.json', 'migration_status.json', 'uploads/records.json', 'avatars/records.json', 'emoji/records.json', 'realm_icons/records.json']) {
       assert.ok(files.has(name), name);
     }
+    const serviceTokens = (await t.app.ctx.store.db.selectFrom('bot_service').select('token').execute()).map((r) => r.token);
+    assert.equal(serviceTokens.length, 1);
     for (const [name, bytes] of files) {
       const text = bytes.toString('utf8');
-      for (const u of [t.owner, o.alice, o.bob, o.carol, o.bot]) assert.equal(text.includes(u.apiKey), false, `${name} holds an API key`);
+      for (const token of serviceTokens) assert.equal(text.includes(token), false, `${name} holds a service token`);
+      for (const u of [t.owner, o.alice, o.bob, o.carol, o.bot, o.hookBot]) assert.equal(text.includes(u.apiKey), false, `${name} holds an API key`);
       assert.equal(/"(api_key|password|password_hash)"/.test(text), false, `${name} names a secret column`);
     }
 
@@ -156,6 +165,9 @@ test('an organization exports in Zulip\'s layout with every kind of row, files, 
     assert.deepEqual(realm.zerver_alertword!.map((w) => [w.user_profile, w.word]), [[o.bob.id, 'pixel']]);
     assert.deepEqual(realm.zerver_usertopic!.map((u) => [u.user_profile, u.stream, u.topic_name, u.visibility_policy]), [[o.bob.id, o.general, 'plans', 1]]);
     assert.ok(realm.zerver_client!.length >= 1);
+    assert.deepEqual(realm.zerver_service!.map((x) => [x.user_profile, x.base_url, x.interface, 'token' in x]), [[o.hookBot.id, 'https://hooks.example/x', 1, false]]);
+    assert.deepEqual(realm.zerver_botstoragedata!.map((x) => [x.bot_profile, x.key, x.value]), [[o.hookBot.id, 'seen', '3']]);
+    assert.equal(byId(users, o.hookBot.id).bot_type, 3);
     assert.equal(realm.zerver_realmuserdefault!.length, 1);
 
     const { zerver_message: messages, zerver_usermessage: userMessages } = allMessages(files);
