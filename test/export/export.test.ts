@@ -12,6 +12,9 @@ import { subscribe } from '../helpers/streams.js';
 import { exportRealm } from '../../src/export/export-realm.js';
 import { NO_PROGRESS, type Progress } from '../../src/import/source.js';
 import { allMessages, json, untar, type Row } from './untar.js';
+import { archivedNameLower, realmFromZulip, toZulipRealm, streamFromZulip, subscriptionFromZulip, userFromZulip, userGroupFromZulip, type MapId } from '../../src/import/zulip-columns.js';
+import { realmSettings, type RealmSettings } from '../../src/lib/realm-settings.js';
+import { storedRealmUserDefaults, userSettings } from '../../src/lib/user-settings.js';
 
 interface Org {
   hookBot: TestUser;
@@ -273,6 +276,60 @@ test('a missing organization fails with one line and leaves no file', async () =
   try {
     await assert.rejects(exportRealm(t.app.ctx, 9999, out.file, NO_PROGRESS), /no organization with id 9999/);
     assert.deepEqual(fs.readdirSync(path.dirname(out.file)), []);
+  } finally {
+    out.done();
+    await t.close();
+  }
+});
+
+test('the exported rows read back through zulip-columns give the rows Parley has', async () => {
+  const t = await testApp();
+  const out = tmpFile();
+  try {
+    await buildOrg(t);
+    assertOk(await t.api('PATCH', '/api/v1/realm/user_settings_defaults', { params: { enter_sends: true } }));
+    await exportRealm(t.app.ctx, t.realm.id, out.file, NO_PROGRESS);
+    const realm = json((await untar(out.file)).files, 'realm.json');
+    const same: MapId = (_kind, id) => id;
+    const db = t.app.ctx.store.db;
+
+    const realmRow = (await db.selectFrom('realm').selectAll().where('id', '=', t.realm.id).executeTakeFirstOrThrow());
+    const back = realmFromZulip(realm.zerver_realm![0]!, same, realm.zerver_realmuserdefault![0]);
+    // Settings the source left unset export as their effective value and come back set to it:
+    // the same organization, so exporting it again gives the same row.
+    const systemGroups = new Map((await db.selectFrom('user_group').select(['id', 'name']).where('realm_id', '=', t.realm.id).where('is_system_group', '=', 1).execute()).map((g) => [g.name, g.id]));
+    assert.deepEqual(toZulipRealm({ ...realmRow, settings: back.settings }, systemGroups), toZulipRealm(realmRow, systemGroups));
+    const { user_settings_defaults: _d, ...own } = JSON.parse(realmRow.settings) as Record<string, unknown>;
+    for (const [k, v] of Object.entries(own)) assert.deepEqual(realmSettings(back.settings)[k as keyof RealmSettings], v, k);
+    assert.deepEqual(storedRealmUserDefaults(back.settings), storedRealmUserDefaults(realmRow.settings));
+    assert.deepEqual([back.name, back.description, back.date_created], [realmRow.name, realmRow.description, realmRow.date_created]);
+
+    const users = await db.selectFrom('users').selectAll().where('realm_id', '=', t.realm.id).where('is_system_bot', '=', 0).execute();
+    assert.equal(realm.zerver_userprofile!.length, users.length);
+    for (const row of realm.zerver_userprofile!) {
+      const { settings, ...u } = userFromZulip(row, same);
+      const { settings: dbSettings, id, realm_id: _r, api_key: _k, password_hash: _p, is_system_bot: _s, ...dbUser } = users.find((x) => x.id === row.id)!;
+      assert.deepEqual({ ...u, password_hash: undefined }, { ...dbUser, password_hash: undefined }, `user ${id}`);
+      assert.deepEqual({ ...userSettings(settings) }, { ...userSettings(dbSettings) }, `settings of user ${id}`);
+    }
+
+    const streams = await db.selectFrom('stream').selectAll().where('realm_id', '=', t.realm.id).execute();
+    for (const row of realm.zerver_stream!) {
+      const s = streamFromZulip(row, same);
+      const { id, realm_id: _r, recipient_id: _rc, email_token: _e, first_message_id: _f, rendered_description: _d, ...dbStream } = streams.find((x) => x.id === row.id)!;
+      const nameLower = s.deactivated === 1 ? archivedNameLower(id, s.name) : s.name_lower;
+      assert.deepEqual({ ...s, name_lower: nameLower, rendered_description: undefined }, { ...dbStream, rendered_description: undefined }, `stream ${id}`);
+    }
+    const subs = await db.selectFrom('subscription').selectAll().execute();
+    for (const sub of subs) {
+      const { id, user_id: _u, stream_id: _s, ...dbSub } = sub;
+      assert.deepEqual(subscriptionFromZulip(realm.zerver_subscription!.find((x) => x.id === id)!), dbSub, `subscription ${id}`);
+    }
+    const groups = await db.selectFrom('user_group').selectAll().where('realm_id', '=', t.realm.id).execute();
+    for (const row of realm.zerver_namedusergroup!) {
+      const { id, realm_id: _r, ...dbGroup } = groups.find((x) => x.id === row.usergroup_ptr)!;
+      assert.deepEqual(userGroupFromZulip(row, same), dbGroup, `group ${id}`);
+    }
   } finally {
     out.done();
     await t.close();
