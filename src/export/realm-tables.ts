@@ -168,5 +168,12 @@ export async function readRealmTables(q: Q, realmId: number): Promise<RealmTable
     id: s.id, user_profile: s.bot_id, name: s.name, base_url: s.base_url, interface: s.interface,
   }));
   tables.zerver_botstoragedata = (await exportReads.botStorage(q, realmId)).map((s) => ({ id: s.id, bot_profile: s.user_id, key: s.key, value: s.value }));
+  tables.zerver_savedsnippet = (await exportReads.savedSnippets(q, realmId)).map((x) => ({
+    id: x.id, realm: realmId, user_profile: x.user_id, title: x.title, content: x.content, date_created: x.date_created,
+  }));
+  tables.zerver_userpresence = (await exportReads.presences(q, realmId)).map((p, i) => ({
+    id: i + 1, user_profile: p.user_id, realm: p.realm_id, last_active_time: p.last_active_time, last_connected_time: p.last_connected_time,
+    last_update_id: p.last_update_id,
+  }));
   return { tables, realmRow, emailOf: new Map(users.map((u) => [u.id, u.delivery_email])) };
 }

@@ -66,6 +66,8 @@ async function buildOrg(t: TestApp): Promise<Org> {
   }));
   const hookBot = asTestUser(await t.app.ctx.store.db.selectFrom('users').selectAll().where('id', '=', hook.user_id as number).executeTakeFirstOrThrow());
   assertOk(await t.api('PUT', '/api/v1/bot_storage', { as: hookBot, params: { storage: { seen: '3' } } }));
+  assertOk(await t.api('POST', '/api/v1/saved_snippets', { as: bob, params: { title: 'Greeting', content: 'Hello there' } }));
+  assertOk(await t.api('POST', '/api/v1/users/me/presence', { as: carol, params: { status: 'active' } }));
   assertOk(await t.api('DELETE', `/api/v1/users/${dave.id}`));
   return { hookBot, alice, bob, carol, dave, bot, general, secret, old, edited, secretMsg, dm, groupDm, uploadPath };
 }
@@ -171,6 +173,8 @@ test('an organization exports in Zulip\'s layout with every kind of row, files, 
     assert.deepEqual(realm.zerver_service!.map((x) => [x.user_profile, x.base_url, x.interface, 'token' in x]), [[o.hookBot.id, 'https://hooks.example/x', 1, false]]);
     assert.deepEqual(realm.zerver_botstoragedata!.map((x) => [x.bot_profile, x.key, x.value]), [[o.hookBot.id, 'seen', '3']]);
     assert.equal(byId(users, o.hookBot.id).bot_type, 3);
+    assert.deepEqual(realm.zerver_savedsnippet!.map((x) => [x.user_profile, x.title, x.content]), [[o.bob.id, 'Greeting', 'Hello there']]);
+    assert.ok(realm.zerver_userpresence!.some((p) => p.user_profile === o.carol.id && typeof p.last_active_time === 'number'));
     assert.equal(realm.zerver_realmuserdefault!.length, 1);
 
     const { zerver_message: messages, zerver_usermessage: userMessages } = allMessages(files);

@@ -59,6 +59,9 @@ export const exportReads = {
     q.selectFrom('bot_service').innerJoin('users', 'users.id', 'bot_service.bot_id').selectAll('bot_service').where('users.realm_id', '=', realmId).orderBy('bot_service.id').execute(),
   botStorage: (q: Q, realmId: number) =>
     q.selectFrom('bot_storage').innerJoin('users', 'users.id', 'bot_storage.user_id').selectAll('bot_storage').where('users.realm_id', '=', realmId).orderBy('bot_storage.id').execute(),
+  savedSnippets: (q: Q, realmId: number) =>
+    q.selectFrom('saved_snippet').innerJoin('users', 'users.id', 'saved_snippet.user_id').selectAll('saved_snippet').where('users.realm_id', '=', realmId).orderBy('saved_snippet.id').execute(),
+  presences: (q: Q, realmId: number) => q.selectFrom('user_presence').selectAll().where('realm_id', '=', realmId).orderBy('user_id').execute(),
   scheduledMessages: (q: Q, realmId: number) => q.selectFrom('scheduled_message').selectAll().where('realm_id', '=', realmId).orderBy('id').execute(),
 
   messageCount: async (q: Q, realmId: number): Promise<number> =>
