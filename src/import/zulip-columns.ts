@@ -321,7 +321,14 @@ export type StreamInsert = Omit<Insertable<StreamTable>, 'id' | 'realm_id' | 're
   & { [K in StreamGroupSetting]: string | null };
 
 /**
+ * An archived stream's name_lower, as src/actions/stream-delete.ts frees the name for a new
+ * stream: the loader sets it once it knows the stream's new id (streamFromZulip cannot).
+ */
+export const archivedNameLower = (id: number, name: string): string => `!deactivated:${id}:${name.toLowerCase()}`;
+
+/**
  * The stream row an import makes, without realm, recipient and email token (the loader's);
+ * an archived stream's name_lower is its plain one until the loader applies archivedNameLower;
  * `rendered_description` is left empty for the loader to render from the description. A group
  * setting that does not map is null: the loader gives it the setting's default.
  */

@@ -6,6 +6,7 @@ import { BoundedPostgresDialect } from './long-lists.js';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import type { DB } from './schema.js';
+import type { Q } from './rows.js';
 import { migrations, type MigrationDb } from './migrations/index.js';
 import { BACKSTOP_PAGES, startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { SqliteWriter } from './sqlite-writer.js';
@@ -39,6 +40,13 @@ export interface Store {
   dialect: StoreDialect;
   /** SQLite on a file: the thread that owns the write connection (see sqlite-writer.ts). */
   writer?: SqliteWriter;
+  /**
+   * Runs `fn` on one consistent read-only view of the database, whatever is written meanwhile
+   * (an export while the server serves): PostgreSQL's REPEATABLE READ, READ ONLY transaction;
+   * on an SQLite file a connection of its own holding one read transaction (WAL keeps its
+   * snapshot). An in-memory SQLite store has one connection, and no writer beside it to hide.
+   */
+  snapshot<T>(fn: (q: Q) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -101,8 +109,12 @@ export async function openStore(opts: { databaseUrl?: string; sqlitePath?: strin
   // Started once the schema is in place, so a failed migration leaves nothing running.
   const checkpointer: Checkpointer | undefined = sqlitePath
     ? startCheckpointer(sqlitePath, opts.onError ?? ((m) => process.emitWarning(m))) : undefined;
+  const snapshot = <T>(fn: (q: Q) => Promise<T>): Promise<T> => {
+    if (dialect === postgresDialect) return db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(fn);
+    return sqlitePath ? sqliteSnapshot(sqlitePath, fn) : fn(db);
+  };
   return {
-    db, dialect, ...(writer ? { writer } : {}),
+    db, dialect, snapshot, ...(writer ? { writer } : {}),
     close: async () => {
       await checkpointer?.stop();
       await db.destroy();
@@ -111,6 +123,21 @@ export async function openStore(opts: { databaseUrl?: string; sqlitePath?: strin
 }
 
 export { withStatementCache } from './statement-lifetime.js';
+
+async function sqliteSnapshot<T>(file: string, fn: (q: Q) => Promise<T>): Promise<T> {
+  const sqlite = new Database(file, { readonly: true, fileMustExist: true });
+  sqlite.exec('PRAGMA busy_timeout = 5000;');
+  const snapshotDb = new Kysely<DB>({ dialect: new BoundedSqliteDialect({ database: sqlite }) });
+  try {
+    // A deferred transaction takes its snapshot at its first read: read at once.
+    sqlite.exec('BEGIN');
+    sqlite.prepare('SELECT count(*) FROM realm').get();
+    return await fn(snapshotDb);
+  } finally {
+    if (sqlite.inTransaction) sqlite.exec('ROLLBACK');
+    await snapshotDb.destroy();
+  }
+}
 
 /** Runs each migration not yet recorded, in order, each in its own transaction. */
 async function migrate(db: Kysely<DB>, dialect: StoreDialect): Promise<void> {
