@@ -1,7 +1,10 @@
-/** `parley import zulip|slack|mattermost`: an organization from another server's export. */
+/** `parley import zulip|slack|mattermost` and `parley export`: moving an organization in and out. */
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { runImport, type ImportKind } from '../import/run.js';
+import { exportRealm } from '../export/export-realm.js';
 import { ImportError, type Progress } from '../import/source.js';
 import { realmUri } from '../lib/realm-host.js';
 import { storeOptions } from './options.js';
@@ -77,4 +80,14 @@ export function addTransferCommands(program: Command): void {
         + `People have no password yet: they set one with "Forgot your password?", or see their API keys with: parley api-key show --org ${realm.string_id} --email ADDRESS\n`);
     })));
   }
+  storeOptions(program.command('export <out>').description("write an organization in Zulip's export format (.tar.gz), while the server runs"))
+    .option('--org <string_id>', 'organization string id (default: the root organization)', '')
+    .action(refusals(async (opts, out) => withContext(opts, async (ctx) => {
+      const realm = await findRealm(ctx, String(opts.org ?? ''));
+      const folder = path.dirname(path.resolve(out!));
+      if (!fs.existsSync(folder)) throw new CliError(`cannot write ${out}: no folder ${folder}`);
+      if (fs.existsSync(out!)) throw new CliError(`${out} exists already: give a new file name`);
+      const result = await exportRealm(ctx, realm.id, out!, phaseBars());
+      process.stdout.write(`\nExported ${result.messages} messages and ${result.files} files of ${realmUri(ctx.config, realm)} to ${out}\n`);
+    })));
 }

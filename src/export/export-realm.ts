@@ -8,6 +8,8 @@ import type { Q } from '../store/rows.js';
 import type { MessageRow } from '../store/rows.js';
 import { exportReads } from '../store/repos/export.js';
 import { emojiStorageKey } from '../presenters/realm-emoji.js';
+import { avatarStorageBase } from '../presenters/user.js';
+import { users } from '../store/repos/users.js';
 import { LATEST_FEATURE_LEVEL, zulipVersionOf } from '../lib/version.js';
 import type { Progress, Row } from '../import/source.js';
 import { readRealmTables } from './realm-tables.js';
@@ -158,7 +160,7 @@ async function spool(run: Run, key: string, expected = true): Promise<string | u
   return file;
 }
 
-/** uploads/ with attachment.json, emoji/, and the empty avatars/ and realm_icons/ (Parley keeps neither as files). */
+/** uploads/ with attachment.json, emoji/, avatars/, and the empty realm_icons/ (Parley keeps no icon files). */
 async function writeFiles(run: Run, emoji: Row[]): Promise<number> {
   run.progress.phase('Files');
   let files = 0;
@@ -215,7 +217,20 @@ async function writeFiles(run: Run, emoji: Row[]): Promise<number> {
     }
   }
   await run.tar.addBuffer(`${run.top}/emoji/records.json`, JSON.stringify(emojiRecords));
-  await run.tar.addBuffer(`${run.top}/avatars/records.json`, '[]');
+  // Uploaded avatars: the original as uploaded and the served size, as Zulip exports them.
+  const avatarRecords: Row[] = [];
+  for (const u of await users.listByRealm(run.q, run.realmId)) {
+    const base = u.avatar_source === 'U' ? avatarStorageBase(u) : undefined;
+    if (base === undefined) continue;
+    for (const key of [`${base}.original`, `${base}.png`]) {
+      const spooled = await spool(run, key);
+      if (!spooled) continue;
+      await run.tar.addFile(`${run.top}/avatars/${key}`, spooled);
+      avatarRecords.push({ path: key, s3_path: key, realm_id: run.realmId, user_profile_id: u.id, user_profile_email: run.emailOf.get(u.id) ?? '', size: fs.statSync(spooled).size });
+      files += 1;
+    }
+  }
+  await run.tar.addBuffer(`${run.top}/avatars/records.json`, JSON.stringify(avatarRecords));
   await run.tar.addBuffer(`${run.top}/realm_icons/records.json`, '[]');
   run.progress.done();
   return files;

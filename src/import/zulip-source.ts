@@ -36,6 +36,11 @@ async function records(root: string, kind: FileKind): Promise<FileRecord[]> {
 export async function openZulipSource(root: string, opts: { maxFileBytes: number }): Promise<ImportSource> {
   const realm = tablesOf(await readJson(root, 'realm.json', MAX_JSON_BYTES), 'realm.json');
   if (!Array.isArray(realm.zerver_realm) || realm.zerver_realm.length !== 1) throw new ImportError('realm.json must hold exactly one zerver_realm row');
+  // Zulip writes attachments to attachment.json beside realm.json (older exports kept them in it).
+  if (fs.existsSync(path.join(root, 'attachment.json'))) {
+    const attachments = tablesOf(await readJson(root, 'attachment.json', MAX_JSON_BYTES), 'attachment.json');
+    realm.zerver_attachment = [...(realm.zerver_attachment ?? []), ...(attachments.zerver_attachment ?? [])];
+  }
   const messageFiles = (await fs.promises.readdir(root)).filter((f) => /^messages-\d{6}\.json$/.test(f)).sort();
   const recordLists = Object.fromEntries(await Promise.all(FILE_KINDS.map(async (k) => [k, await records(root, k)] as const))) as Record<FileKind, FileRecord[]>;
   return {

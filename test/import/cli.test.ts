@@ -19,7 +19,7 @@ function parley(dataDir: string, ...args: string[]): { code: number | null; out:
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
-test('parley import zulip: a summary and exit 0, then one line and exit 1 for a name taken or a broken export', { skip, timeout: 180_000 }, async (tc) => {
+test('parley import and export: a summary and exit 0, or one line and exit 1', { skip, timeout: 180_000 }, async (tc) => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-cli-import-'));
   tc.after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
   const fixture = await zulipExport();
@@ -35,6 +35,25 @@ test('parley import zulip: a summary and exit 0, then one line and exit 1 for a 
   const missing = parley(dataDir, 'import', 'slack', path.join(dataDir, 'nothing.zip'), '--string-id', 'other');
   assert.equal(missing.code, 1);
   assert.match(missing.err.trim().split('\n').pop()!, /^parley: .*nothing\.zip: no such file or folder$/);
+
+  const out = path.join(dataDir, 'zulipdev.tar.gz');
+  const exported = parley(dataDir, 'export', out, '--org', 'zulipdev');
+  assert.equal(exported.code, 0, exported.err);
+  assert.match(exported.out, /Exported 8 messages and \d+ files of http:\/\/zulipdev\.[^ ]+ to /);
+  assert.ok(fs.statSync(out).size > 0);
+  const twice = parley(dataDir, 'export', out, '--org', 'zulipdev');
+  assert.equal(twice.code, 1);
+  assert.match(twice.err.trim().split('\n').pop()!, /^parley: .*exists already/);
+  const nowhere = parley(dataDir, 'export', path.join(dataDir, 'no', 'such', 'x.tar.gz'), '--org', 'zulipdev');
+  assert.equal(nowhere.code, 1);
+  assert.match(nowhere.err.trim().split('\n').pop()!, /^parley: cannot write .*: no folder/);
+  const unknown = parley(dataDir, 'export', path.join(dataDir, 'y.tar.gz'), '--org', 'nope');
+  assert.equal(unknown.code, 1);
+  assert.equal(unknown.err.trim().split('\n').pop(), "parley: No organization with string id 'nope'");
+  // What was exported imports again, under another name.
+  const back = parley(dataDir, 'import', 'zulip', out, '--string-id', 'again');
+  assert.equal(back.code, 0, back.err);
+  assert.match(back.out, /Imported 8 users, 3 streams and 8 messages/);
 
   const key = parley(dataDir, 'api-key', 'show', '--org', 'zulipdev', '--email', 'iago@zulip.example');
   assert.equal(key.code, 0, key.err);

@@ -15,12 +15,14 @@ import { doCreateDrafts, type DraftInput } from '../../actions/drafts.js';
 import { checkEmojiName, MAX_EMOJI_FILE_SIZE_MIB } from '../../actions/realm-emoji.js';
 import { users } from '../../store/repos/users.js';
 import { userGroups } from '../../store/repos/user-groups.js';
+import { profileFields } from '../../store/repos/profile-fields.js';
 import { mutedUsers } from '../../store/repos/muted-users.js';
 import { userStatuses } from '../../store/repos/user-status.js';
 import { realmEmoji } from '../../store/repos/realm-emoji.js';
 import { processEmoji } from '../../uploads/emoji-image.js';
 import { emojiStillKey, emojiStorageKey } from '../../presenters/realm-emoji.js';
 import { Role } from '../../lib/roles.js';
+import { userSettings } from '../../lib/user-settings.js';
 import { MAX_STATUS_TEXT_LENGTH } from '../../lib/limits.js';
 import type { UserRow } from '../../store/rows.js';
 import { ImportError, type Row } from '../source.js';
@@ -115,6 +117,8 @@ export async function loadProfileFields(tx: Tx, s: LoadState): Promise<void> {
       displayInSummary: field.bool(f, 'display_in_profile_summary'), required: field.bool(f, 'required'),
       editableByUser: field.bool(f, 'editable_by_user', true),
     }, tx.featureLevel);
+    // The export's order, as Zulip's importer keeps it (a new field's order is its id otherwise).
+    if (Number.isSafeInteger(f.order)) await profileFields.update(tx.db, id, { order: f.order as number });
     s.fields.set(field.int(f, 'id', where), id);
   }
   const byUser = new Map<number, Array<{ id: number; value: unknown }>>();
@@ -234,6 +238,8 @@ export async function loadPersonal(tx: Tx, s: LoadState): Promise<void> {
   }
   for (const [userId, list] of drafts) {
     const user = (await users.findById(tx.db, userId))!;
+    // Someone who turned draft synchronisation off has none kept here (the API would refuse them).
+    if (!userSettings(user.settings).enable_drafts_synchronization) continue;
     const inputs = list.flatMap((d): DraftInput[] => {
       const r = s.recipients.get(Number(d.recipient));
       const topic = typeof d.topic === 'string' ? d.topic : '';
@@ -241,7 +247,8 @@ export async function loadPersonal(tx: Tx, s: LoadState): Promise<void> {
       const timestamp = field.time(d, 'last_edit_time', s.realm.date_created);
       if (!r) return [{ type: '', to: [], topic: '', content, timestamp }];
       if (r.streamId !== null) return [{ type: 'stream', to: [r.streamId], topic, content, timestamp }];
-      return [];
+      const others = (r.members ?? []).filter((id) => id !== userId);
+      return [{ type: 'private', to: others.length > 0 ? others : [userId], topic: '', content, timestamp }];
     });
     if (inputs.length > 0) await doCreateDrafts(tx, user, inputs);
   }

@@ -27,6 +27,7 @@ import { loadReactions } from './reactions.js';
 import { loadRealmAttachments } from './attachments.js';
 import { removeStored } from './files.js';
 import { loadAvatars } from './avatars.js';
+import { loadBotData, loadScheduled } from './bot-data.js';
 import { anonymousGroups, mapIdOf } from './groups-map.js';
 import { loadBotDefaults } from './people.js';
 
@@ -56,6 +57,7 @@ export async function loadRealm(ctx: AppContext, source: ImportSource, opts: Loa
       await loadEmoji(tx, s);
       await loadLinkifiers(tx, s);
       await loadPersonal(tx, s);
+      await loadBotData(tx, s);
     });
     await loadAvatars(s);
     const heartbeat = setInterval(() => void beat(ctx, realm.id), 60_000);
@@ -68,6 +70,7 @@ export async function loadRealm(ctx: AppContext, source: ImportSource, opts: Loa
     const realmReactions = tableOf(s, 'zerver_reaction');
     if (realmReactions.length > 0) await transact(ctx, (tx) => loadReactions(tx, s, realmReactions));
     await loadRealmAttachments(s);
+    await transact(ctx, (tx) => loadScheduled(tx, s));
     await finish(s, stringId, zulipRealm, opts.name);
     return { realmId: realm.id, users: s.users.size, streams: s.streams.size, messages };
   } catch (err) {

@@ -11,7 +11,11 @@ export interface LoadOptions {
   maxFileBytes: number;
 }
 
-export interface MappedRecipient { id: number; type: RecipientType; streamId: number | null }
+export interface MappedRecipient {
+  id: number; type: RecipientType; streamId: number | null;
+  /** A person's or a group conversation's members, as Parley user ids (drafts and scheduled messages name them). */
+  members?: number[];
+}
 
 /** What one import has made so far: the id maps every later phase reads, and what a failure must undo. */
 export interface LoadState {

@@ -13,7 +13,7 @@ import { MAX_STREAM_DESCRIPTION_LENGTH, MAX_STREAM_NAME_LENGTH } from '../../lib
 import { ImportError, type Row } from '../source.js';
 import { field } from './ids.js';
 import { tableOf, type LoadState } from './state.js';
-import { streamFromZulip, subscriptionFromZulip } from '../zulip-columns.js';
+import { archivedNameLower, streamFromZulip, subscriptionFromZulip } from '../zulip-columns.js';
 import { STREAM_GROUP_SETTING_NAMES } from '../../lib/stream-group-settings.js';
 import { anonymousGroups, mapIdOf } from './groups-map.js';
 
@@ -46,6 +46,8 @@ export async function loadStreams(tx: Tx, s: LoadState): Promise<void> {
       ...groupSettings,
       stream_post_policy: mapped.stream_post_policy, message_retention_days: mapped.message_retention_days,
       date_created: mapped.date_created, deactivated: mapped.deactivated, is_recently_active: mapped.is_recently_active,
+      // An archived stream frees its name, as archiving one here does.
+      ...(mapped.deactivated === 1 ? { name_lower: archivedNameLower(stream.id, name) } : {}),
     });
     s.streams.set(field.int(row, 'id', 'zerver_stream'), stream.id);
     recipientOf.set(stream.id, stream.recipient_id!);
@@ -81,7 +83,7 @@ async function loadRecipients(tx: Tx, s: LoadState, recipientOf: ReadonlyMap<num
     const type = field.int(row, 'type', where);
     if (type === RecipientType.PERSONAL) {
       const userId = s.users.get(row.type_id, where);
-      s.recipients.set(id, { id: personal.get(userId)!, type: RecipientType.PERSONAL, streamId: null });
+      s.recipients.set(id, { id: personal.get(userId)!, type: RecipientType.PERSONAL, streamId: null, members: [userId] });
     } else if (type === RecipientType.STREAM) {
       const streamId = s.streams.get(row.type_id, where);
       s.recipients.set(id, { id: recipientOf.get(streamId)!, type: RecipientType.STREAM, streamId });
@@ -97,7 +99,7 @@ async function loadRecipients(tx: Tx, s: LoadState, recipientOf: ReadonlyMap<num
         recipientId = await recipients.insert(tx.db, RecipientType.HUDDLE, huddleId);
         await huddles.setRecipient(tx.db, huddleId, recipientId);
       }
-      s.recipients.set(id, { id: recipientId, type: RecipientType.HUDDLE, streamId: null });
+      s.recipients.set(id, { id: recipientId, type: RecipientType.HUDDLE, streamId: null, members });
       if (typeof row.type_id === 'number') s.huddles.set(row.type_id, recipientId);
     } else {
       throw new ImportError(`${where} has an unknown type ${type}`);
