@@ -34,15 +34,21 @@ function insertText(q: Q, table: string, columns: readonly string[], rows: numbe
  * statements of thousands of parameters each, and the writer's memory grew with them.
  */
 export async function insertMany(q: Q, table: keyof DB & string, columns: readonly string[], rows: ReadonlyArray<readonly unknown[]>): Promise<void> {
-  if (rows.length === 0) return;
-  const largest = 2 ** Math.floor(Math.log2(Math.max(1, Math.floor(MAX_PARAMS / columns.length))));
-  for (let i = 0; i < rows.length;) {
+  const flat: unknown[] = [];
+  for (const r of rows) for (const v of r) flat.push(v);
+  await insertFlat(q, table, columns, flat);
+}
+
+/** insertMany with the rows' values laid end to end (`columns.length` per row): no array per row. */
+export async function insertFlat(q: Q, table: keyof DB & string, columns: readonly string[], values: readonly unknown[]): Promise<void> {
+  const width = columns.length;
+  const rows = values.length / width;
+  if (rows === 0) return;
+  const largest = 2 ** Math.floor(Math.log2(Math.max(1, Math.floor(MAX_PARAMS / width))));
+  for (let i = 0; i < rows;) {
     let size = largest;
-    while (size > rows.length - i) size /= 2;
-    const slice = rows.slice(i, i + size);
+    while (size > rows - i) size /= 2;
+    await q.executeQuery(CompiledQuery.raw(insertText(q, table, columns, size), values.slice(i * width, (i + size) * width)));
     i += size;
-    const params: unknown[] = [];
-    for (const r of slice) for (const v of r) params.push(v);
-    await q.executeQuery(CompiledQuery.raw(insertText(q, table, columns, slice.length), params));
   }
 }

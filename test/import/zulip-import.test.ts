@@ -131,7 +131,8 @@ test('a Zulip export becomes an organization with its people, streams, messages 
     assert.ok(values.includes('+1-555-0100'));
     assert.ok(values.includes(JSON.stringify([hamlet.id])) || values.some((v) => Array.isArray(v) && v[0] === hamlet.id));
     assert.deepEqual((await api('GET', '/api/v1/users/me/alert_words', cordelia)).body.alert_words, ['castle']);
-    const state = (await api('POST', '/api/v1/register', cordelia, { fetch_event_types: JSON.stringify(['muted_topics', 'muted_users', 'drafts', 'realm_linkifiers', 'realm_emoji', 'user_status']) })).body;
+    const state = (await api('POST', '/api/v1/register', cordelia, { fetch_event_types: JSON.stringify(['muted_topics', 'muted_users', 'drafts', 'realm_linkifiers', 'realm_emoji', 'user_status']),
+      client_capabilities: JSON.stringify({ linkifier_url_template: true }) })).body;
     assert.deepEqual(state.muted_topics.map((m: unknown[]) => m.slice(0, 2)), [['Denmark', 'muted topic']]);
     assert.deepEqual(state.muted_users.map((m: Record<string, any>) => m.id), [(await person(t, 'othello@zulip.example')).id]);
     assert.deepEqual(state.drafts.map((d: Record<string, any>) => d.content), ['unsent thoughts']);

@@ -48,6 +48,11 @@ export async function loadRealm(ctx: AppContext, source: ImportSource, opts: Loa
   const s = newState(ctx, source, realm, progress, opts, sourceRealmId);
   try {
     await transact(ctx, async (tx) => {
+      // The organization's settings first, its group-valued ones at their defaults until the
+      // groups exist (finish() sets them): joining role groups follows the waiting period.
+      const early = realmFromZulip({ ...zulipRealm, name: realm.name }, () => undefined, tableOf(s, 'zerver_realmuserdefault')[0]);
+      await realms.update(tx.db, realm.id, { settings: early.settings });
+      s.realm = (await realms.findById(tx.db, realm.id))!;
       for (const c of tableOf(s, 'zerver_client')) if (typeof c.id === 'number' && typeof c.name === 'string') s.clients.set(c.id, c.name.slice(0, 100));
       await loadPeople(tx, s);
       await loadGroups(tx, s);

@@ -20,6 +20,8 @@ import type { LoadState } from './state.js';
 const MESSAGE_COLUMNS = ['id', 'realm_id', 'sender_id', 'recipient_id', 'stream_id', 'topic', 'topic_lower', 'content', 'rendered_content',
   'rendered_content_version', 'date_sent', 'client', 'last_edit_time', 'edit_history', 'is_me_message', 'has_link', 'has_image', 'has_attachment'] as const;
 const USER_MESSAGE_COLUMNS = ['user_id', 'message_id', 'flags'] as const;
+/** Messages per chunk, at most (Zulip writes 1000 a file): keys of recipient rows are numbers below 2^53. */
+const MAX_CHUNK = 2 ** 21;
 /** Zulip's flag bits Parley keeps (message-flags.ts); anything higher is dropped. */
 const KNOWN_FLAGS = 0x1fff;
 
@@ -78,6 +80,7 @@ export async function loadMessages(s: LoadState): Promise<number> {
 async function loadChunk(s: LoadState, chunk: MessageChunk, contexts: (authorId: number) => RenderContext, relink: (c: string) => string): Promise<number> {
   const rows = chunk.zerver_message;
   if (!Array.isArray(rows) || !Array.isArray(chunk.zerver_usermessage)) throw new ImportError('a messages file lacks zerver_message or zerver_usermessage');
+  if (rows.length > MAX_CHUNK) throw new ImportError(`a messages file holds ${rows.length} messages, more than ${MAX_CHUNK}`);
   // Rendering may use the thread pool: done before the transaction, which then only writes.
   const prepared = await mapLimit(rows, RENDERS_IN_FLIGHT, async (row) => {
     const where = `message ${JSON.stringify(row.id)}`;
@@ -99,31 +102,35 @@ async function loadChunk(s: LoadState, chunk: MessageChunk, contexts: (authorId:
   const copied = chunk.zerver_attachment ? await copyAttachments(s, chunk.zerver_attachment) : [];
   await transact(s.ctx, async (tx) => {
     const ids = await realmImport.nextMessageIds(tx.db, prepared.length);
+    // The chunk's messages by source id: their place in the chunk (and so their new id).
     const local = new Map<number, number>();
     const messageRows = prepared.map((m, i) => {
       const id = ids[i]!;
       s.messages.add(m.sourceId, id);
-      local.set(m.sourceId, id);
+      local.set(m.sourceId, i);
       return [id, s.realm.id, m.senderId, m.recipient.id, m.recipient.streamId, m.topic, m.topic.toLowerCase(), m.content, m.rendered.html, 1,
         m.sent, m.client, m.edited, m.history, m.rendered.isMeMessage ? 1 : 0, m.rendered.hasLink ? 1 : 0, m.rendered.hasImage ? 1 : 0,
         m.rendered.hasAttachment ? 1 : 0];
     });
     await realmImport.insertRows(tx.db, 'message', MESSAGE_COLUMNS, messageRows);
-    const flagRows: unknown[][] = [];
-    const seen = new Set<string>();
+    // Three values a row, end to end: a chunk has a hundred thousand rows and more.
+    const flagRows: number[] = [];
+    // A duplicate row (an export is untrusted) would break the insert: numbers, not strings, as keys.
+    const seen = new Set<number>();
     for (const um of chunk.zerver_usermessage) {
-      const messageId = local.get(Number(um.message));
-      if (messageId === undefined) throw new ImportError(`a usermessage row names message ${JSON.stringify(um.message)}, which is not in its file`);
+      const index = local.get(Number(um.message));
+      if (index === undefined) throw new ImportError(`a usermessage row names message ${JSON.stringify(um.message)}, which is not in its file`);
       // Rows of people outside the export (Zulip leaves them out too) are skipped.
       if (!s.users.has(um.user_profile)) continue;
       const userId = s.users.get(um.user_profile, 'a usermessage row');
-      const key = `${userId},${messageId}`;
+      const messageId = ids[index]!;
+      const key = userId * MAX_CHUNK + index;
       if (seen.has(key)) continue;
       seen.add(key);
       const mask = typeof um.flags_mask === 'number' ? um.flags_mask & KNOWN_FLAGS : 0;
-      flagRows.push([userId, messageId, mask]);
+      flagRows.push(userId, messageId, mask);
     }
-    await realmImport.insertRows(tx.db, 'user_message', USER_MESSAGE_COLUMNS, flagRows);
+    await realmImport.insertFlat(tx.db, 'user_message', USER_MESSAGE_COLUMNS, flagRows);
     if (chunk.zerver_reaction) await loadReactions(tx, s, chunk.zerver_reaction);
     await insertAttachments(tx, s, copied);
   });

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { DB } from '../schema.js';
 import type { Q } from '../rows.js';
-import { insertMany } from '../bulk.js';
+import { insertFlat, insertMany } from '../bulk.js';
 import { dialectOf } from '../db.js';
 import { RecipientType } from '../../lib/recipient-type.js';
 import { rowsWritten } from '../changes.js';
@@ -17,6 +17,10 @@ const BY_REALM = ['email_change', 'scheduled_message', 'realm_filter', 'tus_uplo
 export const realmImport = {
   insertRows: (q: Q, table: keyof DB & string, columns: readonly string[], rows: ReadonlyArray<readonly unknown[]>): Promise<void> =>
     insertMany(q, table, columns, rows),
+
+  /** Rows laid end to end, `columns.length` values each. */
+  insertFlat: (q: Q, table: keyof DB & string, columns: readonly string[], values: readonly unknown[]): Promise<void> =>
+    insertFlat(q, table, columns, values),
 
   nextMessageIds: (q: Q, n: number): Promise<number[]> => dialectOf(q).nextIds(q, 'message', n),
 
