@@ -68,16 +68,32 @@ export async function loadMessages(s: LoadState): Promise<number> {
   const uploadFrom = `/user_uploads/${s.sourceRealmId}/`;
   const uploadTo = `/user_uploads/${s.realm.id}/`;
   s.progress.phase('messages', s.source.messageCount);
+  const relink = (c: string) => c.split(uploadFrom).join(uploadTo);
   let count = 0;
-  for await (const chunk of s.source.messages()) {
-    count += await loadChunk(s, chunk, contexts, (c) => c.split(uploadFrom).join(uploadTo));
-    s.progress.tick(chunk.zerver_message.length);
+  // A chunk is read and rendered while the one before it is stored: on PostgreSQL the two
+  // overlap (SQLite's writer holds this thread while it writes, so there they alternate).
+  let storing: Promise<void> | undefined;
+  try {
+    for await (const chunk of s.source.messages()) {
+      const ready = await prepareChunk(s, chunk, contexts, relink);
+      await storing;
+      storing = storeChunk(s, chunk, ready).then(() => s.progress.tick(ready.messages.length));
+      // Awaited at the next chunk or the end; until then its failure must not count as unhandled.
+      storing.catch(() => undefined);
+      count += ready.messages.length;
+    }
+    await storing;
+  } finally {
+    // A failure while reading leaves the chunk being stored to finish before the import is undone.
+    await storing?.catch(() => undefined);
   }
   s.progress.done();
   return count;
 }
 
-async function loadChunk(s: LoadState, chunk: MessageChunk, contexts: (authorId: number) => RenderContext, relink: (c: string) => string): Promise<number> {
+type Prepared = Awaited<ReturnType<typeof prepareChunk>>;
+
+async function prepareChunk(s: LoadState, chunk: MessageChunk, contexts: (authorId: number) => RenderContext, relink: (c: string) => string) {
   const rows = chunk.zerver_message;
   if (!Array.isArray(rows) || !Array.isArray(chunk.zerver_usermessage)) throw new ImportError('a messages file lacks zerver_message or zerver_usermessage');
   if (rows.length > MAX_CHUNK) throw new ImportError(`a messages file holds ${rows.length} messages, more than ${MAX_CHUNK}`);
@@ -100,6 +116,11 @@ async function loadChunk(s: LoadState, chunk: MessageChunk, contexts: (authorId:
     };
   });
   const copied = chunk.zerver_attachment ? await copyAttachments(s, chunk.zerver_attachment) : [];
+  return { messages: prepared, copied };
+}
+
+async function storeChunk(s: LoadState, chunk: MessageChunk, ready: Prepared): Promise<void> {
+  const { messages: prepared, copied } = ready;
   await transact(s.ctx, async (tx) => {
     const ids = await realmImport.nextMessageIds(tx.db, prepared.length);
     // The chunk's messages by source id: their place in the chunk (and so their new id).
@@ -134,7 +155,6 @@ async function loadChunk(s: LoadState, chunk: MessageChunk, contexts: (authorId:
     if (chunk.zerver_reaction) await loadReactions(tx, s, chunk.zerver_reaction);
     await insertAttachments(tx, s, copied);
   });
-  return prepared.length;
 }
 
 /** Zulip's edit history, newest first, with its ids mapped and each earlier version rendered again. */
