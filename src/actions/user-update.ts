@@ -69,6 +69,15 @@ export async function notifyStreamsForRole(tx: Tx, user: UserRow, before: Stream
   }
 }
 
+/**
+ * An operator's `parley user password` (Zulip's manage.py change_password): how people an
+ * import brought in, who have no password, get one while Parley has no reset mail. The hash is
+ * made by the caller, outside the transaction (it takes a deliberate while).
+ */
+export async function doSetPasswordHash(tx: Tx, user: UserRow, passwordHash: string): Promise<void> {
+  await users.update(tx.db, user.id, { password_hash: passwordHash });
+}
+
 export async function doRegenerateApiKey(tx: Tx, user: UserRow): Promise<string> {
   const key = generateApiKey();
   await users.update(tx.db, user.id, { api_key: key });

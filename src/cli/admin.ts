@@ -10,9 +10,9 @@ import { doCreateRealm } from '../actions/realm-create.js';
 import { doCreateUser } from '../actions/user-create.js';
 import { doCreateBot } from '../actions/bot-create.js';
 import { isUrl } from '../lib/url.js';
-import { doRegenerateApiKey, doSetCanChangeUserEmails } from '../actions/user-update.js';
+import { doRegenerateApiKey, doSetCanChangeUserEmails, doSetPasswordHash } from '../actions/user-update.js';
+import { hashPassword, randomString } from '../lib/secrets.js';
 import { Role, BotType } from '../lib/roles.js';
-import { randomString } from '../lib/secrets.js';
 import { realmUri, ROOT_STRING_ID } from '../lib/realm-host.js';
 import { ensureDefaultRealm } from './bootstrap.js';
 import { overridesFrom, storeOptions } from './options.js';
@@ -110,6 +110,19 @@ export function addAdminCommands(program: Command): void {
         password: opts.password ? String(opts.password) : undefined,
       }));
       print({ user_id: created.id, email: created.email, api_key: created.api_key });
+    })));
+
+  orgOption(storeOptions(user.command('password').description("set a user's password (people an import brought in have none); prints it when generated")))
+    .requiredOption('--email <email>', 'the user')
+    .option('--password <password>', 'the new password (generated when absent)')
+    .action(run(async (opts) => withContext(opts, async (ctx) => {
+      const realm = await findRealm(ctx, String(opts.org));
+      const target = await findUser(ctx, realm, String(opts.email));
+      if (target.is_bot === 1) throw new CliError(`'${String(opts.email)}' is a bot: bots sign in with their API key`);
+      const password = opts.password ? String(opts.password) : randomString(20);
+      const hash = await hashPassword(password);
+      await transact(ctx, (tx) => doSetPasswordHash(tx, target, hash));
+      print({ user_id: target.id, email: target.email, ...(opts.password ? {} : { password }) });
     })));
 
   // Zulip's change_user_role for its special permissions: held by a person, granted only here.

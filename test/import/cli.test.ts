@@ -9,7 +9,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ENGINE } from '../helpers/app.js';
+import { ENGINE, HOST } from '../helpers/app.js';
+import { buildApp } from '../../src/app.js';
 import { zulipExport } from './zulip-export-fixture.js';
 
 const skip = ENGINE !== 'sqlite';
@@ -54,6 +55,24 @@ test('parley import and export: a summary and exit 0, or one line and exit 1', {
   const back = parley(dataDir, 'import', 'zulip', out, '--string-id', 'again');
   assert.equal(back.code, 0, back.err);
   assert.match(back.out, /Imported 8 users, 3 streams and 8 messages/);
+
+  // Imported people have no password: an operator gives them one, and they sign in with it.
+  const set = parley(dataDir, 'user', 'password', '--org', 'zulipdev', '--email', 'cordelia@zulip.example');
+  assert.equal(set.code, 0, set.err);
+  const { password } = JSON.parse(set.out) as { password: string };
+  assert.equal(password.length, 20);
+  const app = await buildApp({ dataDir, logLevel: 'silent', externalUrl: `http://${HOST}` });
+  try {
+    const login = await app.http.inject({
+      method: 'POST', url: '/api/v1/fetch_api_key', headers: { host: `zulipdev.${HOST}`, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ username: 'cordelia@zulip.example', password }).toString(),
+    });
+    assert.equal(login.statusCode, 200, login.body);
+  } finally {
+    await app.close();
+  }
+  const bot = parley(dataDir, 'user', 'password', '--org', 'zulipdev', '--email', 'helper-bot@zulip.example');
+  assert.equal(bot.code, 1);
 
   const key = parley(dataDir, 'api-key', 'show', '--org', 'zulipdev', '--email', 'iago@zulip.example');
   assert.equal(key.code, 0, key.err);
