@@ -9,6 +9,7 @@
 import type { AppContext } from '../../context.js';
 import { transact } from '../../actions/transaction.js';
 import { checkStringId } from '../../actions/realm-create.js';
+import { isUniqueViolation } from '../../actions/stream-create.js';
 import { doCreateSystemGroups } from '../../actions/system-groups.js';
 import { doCreateSystemBots } from '../../actions/system-bots.js';
 import { realms } from '../../store/repos/realms.js';
@@ -97,8 +98,8 @@ function checkedStringId(stringId: string): string {
 async function claim(ctx: AppContext, stringId: string) {
   if (await realms.findByStringId(ctx.store.db, stringId)) throw new ImportError(`an organization with the string id '${stringId}' already exists`);
   const placeholder = `${PLACEHOLDER}${stringId}`;
-  const [held] = await realmImport.listByStringIdPrefix(ctx.store.db, placeholder);
-  if (held && held.string_id === placeholder) {
+  const held = await realms.findByStringId(ctx.store.db, placeholder);
+  if (held) {
     if (held.date_created > nowSeconds() - STALE_SECONDS) throw new ImportError(`an import of '${stringId}' is already under way`);
     await transact(ctx, (tx) => realmImport.purge(tx.db, held.id, []));
   }
@@ -112,7 +113,8 @@ async function claim(ctx: AppContext, stringId: string) {
     return realm;
   }).catch((err: unknown) => {
     // Two imports of one name started together: the placeholder's unique name let one through.
-    throw new ImportError(`an import of '${stringId}' is already under way (${(err as Error).message})`);
+    if (isUniqueViolation(err)) throw new ImportError(`an import of '${stringId}' is already under way`);
+    throw err;
   });
 }
 

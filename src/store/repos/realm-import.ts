@@ -24,11 +24,7 @@ export const realmImport = {
 
   nextMessageIds: (q: Q, n: number): Promise<number[]> => dialectOf(q).nextIds(q, 'message', n),
 
-  /** The realms whose string_id starts with `prefix` (an import's placeholder names). */
-  listByStringIdPrefix: (q: Q, prefix: string) =>
-    q.selectFrom('realm').select(['id', 'string_id', 'date_created']).where('string_id', 'like', `${prefix.replace(/[%_\\]/g, '\\$&')}%`).execute(),
-
-  /** The realm's messages' newest time per stream, and first id: what streams keep about their history. */
+  /** The first message of each of the realm's streams (streams keep it: clients show where history starts). */
   streamFirstMessages: (q: Q, realmId: number) =>
     q.selectFrom('message').select(['stream_id', (eb) => eb.fn.min('id').as('first')]).where('realm_id', '=', realmId)
       .where('stream_id', 'is not', null).groupBy('stream_id').execute(),
