@@ -1,49 +1,26 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { openSlackSource, type SlackOptions } from '../../src/import/slack/index.js';
+import { fakeSlack, SLACK_TOKEN, type FakeSlack } from '../helpers/fake-slack.js';
 import { ImportError, type ImportSource, type MessageChunk, type Row } from '../../src/import/source.js';
 
 const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/slack/workspace');
-const TOKEN = 'xoxb-test';
+const TOKEN = SLACK_TOKEN;
 const NOW = 1700000000;
 
-/** What the fake Slack serves, by host and path; every answer needs the token. */
-const FILES: Record<string, string> = {
-  '/files.slack.com/files-pri/T1-F2/pic.png': 'PNGBYTES',
-  '/files.slack.com/files-pri/T1-F5/plan.pdf': '%PDF-',
-  '/ca.slack-edge.com/T1-U1-abc123-512': 'alice-avatar',
-  '/avatars.slack-edge.com/ci_72.png': 'ci-icon',
-  '/emoji.slack-edge.com/T1/partyparrot/abc.gif': 'GIF89a',
-};
-const EMOJI_LIST = { ok: true, emoji: { partyparrot: 'https://emoji.slack-edge.com/T1/partyparrot/abc.gif', shipit: 'alias:squirrel', bad: 'https://example.com/x.png' } };
-
-let server: http.Server;
-let base = '';
-const requested: string[] = [];
+let slack: FakeSlack;
+let requested: string[] = [];
 before(async () => {
-  server = http.createServer((req, res) => {
-    requested.push(req.url!);
-    if (req.headers.authorization !== `Bearer ${TOKEN}`) return void res.writeHead(403).end('no');
-    if (req.url === '/slack.com/api/emoji.list') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(EMOJI_LIST));
-    const body = FILES[req.url!];
-    if (body === undefined) return void res.writeHead(404).end();
-    res.writeHead(200).end(body);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  slack = await fakeSlack();
+  requested = slack.requested;
 });
-after(() => new Promise<void>((r) => server.close(() => r())));
+after(() => slack.close());
 
-/** Slack's hosts, served by the local server: https://host/path -> http://127.0.0.1:port/host/path. */
-const localFetch: typeof globalThis.fetch = (input, init) => {
-  const u = new URL(String(input));
-  return globalThis.fetch(`${base}/${u.host}${u.pathname}${u.search}`, init);
-};
+/** Slack's hosts, served by the fake: https://host/path -> its local server. */
+const localFetch: typeof globalThis.fetch = (input, init) => slack.fetch(input, init);
 const open = (extra: Partial<SlackOptions> = {}) =>
   openSlackSource(DIR, { emailDomain: 'example.org', maxFileBytes: 100, now: NOW, token: TOKEN, fetch: localFetch, ...extra });
 
