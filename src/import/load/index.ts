@@ -47,6 +47,11 @@ export async function loadRealm(ctx: AppContext, source: ImportSource, opts: Loa
   const sourceRealmId = field.int(zulipRealm, 'id', 'zerver_realm');
   const realm = await claim(ctx, stringId);
   const s = newState(ctx, source, realm, progress, opts, sourceRealmId);
+  // The placeholder's heartbeat: how a later import tells this one, alive, from one killed.
+  let beating = Promise.resolve();
+  const heartbeat = setInterval(() => {
+    beating = beat(ctx, realm.id);
+  }, 60_000);
   try {
     await transact(ctx, async (tx) => {
       // The organization's settings first, its group-valued ones at their defaults until the
@@ -66,23 +71,22 @@ export async function loadRealm(ctx: AppContext, source: ImportSource, opts: Loa
       await loadBotData(tx, s);
     });
     await loadAvatars(s);
-    const heartbeat = setInterval(() => void beat(ctx, realm.id), 60_000);
-    let messages: number;
-    try {
-      messages = await loadMessages(s);
-    } finally {
-      clearInterval(heartbeat);
-    }
+    const messages = await loadMessages(s);
     const realmReactions = tableOf(s, 'zerver_reaction');
     if (realmReactions.length > 0) await transact(ctx, (tx) => loadReactions(tx, s, realmReactions));
     await loadRealmAttachments(s);
     await transact(ctx, (tx) => loadScheduled(tx, s));
+    // No beat may land after finish() has set the organization's own creation time.
+    clearInterval(heartbeat);
+    await beating;
     await finish(s, stringId, zulipRealm, opts.name);
     return { realmId: realm.id, users: s.users.size, streams: s.streams.size, messages };
   } catch (err) {
     await undo(s);
     if (err instanceof ApiError) throw new ImportError(`the export holds something Parley refuses: ${err.message}`);
     throw err;
+  } finally {
+    clearInterval(heartbeat);
   }
 }
 
