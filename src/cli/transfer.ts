@@ -77,7 +77,8 @@ export function addTransferCommands(program: Command): void {
       }, phaseBars());
       const realm = await findRealm(ctx, String(opts.stringId));
       process.stdout.write(`\nImported ${result.users} users, ${result.streams} streams and ${result.messages} messages into ${realmUri(ctx.config, realm)}\n`
-        + `People have no password yet: they set one with "Forgot your password?", or see their API keys with: parley api-key show --org ${realm.string_id} --email ADDRESS\n`);
+        + `People have no password yet: give one with  parley user password --org ${realm.string_id} --email ADDRESS\n`
+        + `or see their API keys with  parley api-key show --org ${realm.string_id} --email ADDRESS\n`);
     })));
   }
   storeOptions(program.command('export <out>').description("write an organization in Zulip's export format (.tar.gz), while the server runs"))
