@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseFeatureLevel } from './lib/version.js';
 import { isValidEmail } from './lib/email.js';
+import { parseSsoConfig, type SsoConfig } from './lib/sso-config.js';
 import { DEFAULT_RATE_LIMIT_RULES, parseRateLimitRules, type RateLimitRules } from './ratelimit/rules.js';
 
 export interface Config {
@@ -72,6 +73,8 @@ export interface Config {
   sessionLifetimeSecs: number;
   /** The built web app (Vite's output): index.html and assets/. */
   webDir: string;
+  /** Single sign-on (OpenID Connect, SAML, LDAP) and whether passwords still sign in: src/lib/sso-config.ts. */
+  sso: SsoConfig;
   /** Request budgets on (Zulip's RATE_LIMITING); off for benchmarks and most tests. */
   rateLimiting: boolean;
   /** The budgets by domain (src/ratelimit/rules.ts): Zulip's defaults, overridden by PARLEY_RATE_LIMITS. */
@@ -175,6 +178,7 @@ export function loadConfig(overrides: ConfigOverrides = {}): Config {
     sessionLifetimeSecs: overrides.sessionLifetimeSecs ?? envInt('PARLEY_SESSION_LIFETIME_SECS', 14 * 86_400),
     // web/dist beside src/ (tsx) or dist/ (the build): the package's own folder either way.
     webDir: path.resolve(overrides.webDir ?? process.env.PARLEY_WEB_DIR ?? fileURLToPath(new URL('../web/dist', import.meta.url))),
+    sso: overrides.sso ?? parseSsoConfig(),
     rateLimiting: overrides.rateLimiting ?? envBool('PARLEY_RATE_LIMITING', true),
     rateLimits: overrides.rateLimits ?? parseRateLimitRules(process.env.PARLEY_RATE_LIMITS ?? '', DEFAULT_RATE_LIMIT_RULES),
     trustProxy: overrides.trustProxy ?? parseTrustProxy(process.env.PARLEY_TRUST_PROXY),

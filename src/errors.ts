@@ -19,6 +19,7 @@ export type ErrorCode =
   | 'REALM_DEACTIVATED'
   | 'NONEXISTENT_SUBDOMAIN'
   | 'AUTHENTICATION_FAILED'
+  | 'PASSWORD_AUTH_DISABLED'
   | 'RATE_LIMIT_HIT'
   | 'BAD_EVENT_QUEUE_ID'
   | 'BAD_NARROW'
@@ -100,6 +101,11 @@ export const principalNotAuthorized = (principal: string | number) =>
 export const authenticationFailed = () => new ApiError('AUTHENTICATION_FAILED', 'Your username or password is incorrect', 401);
 
 /** Zulip's RateLimitedError: seconds as a float, in the body and in Retry-After. */
+/** Zulip's PasswordAuthDisabledError: only single sign-on is on (PARLEY_PASSWORD_AUTH=off). */
+export const passwordAuthDisabled = () => new ApiError('PASSWORD_AUTH_DISABLED', 'Password authentication is disabled in this organization', 401);
+/** Zulip's validate_otp_params. */
+export const invalidOtp = () => badRequest('Invalid OTP');
+export const bothOtps = () => badRequest("Can't use both mobile_flow_otp and desktop_flow_otp together.");
 export const rateLimited = (retryAfterSecs: number) =>
   new ApiError('RATE_LIMIT_HIT', 'API usage exceeded rate limit', 429, { 'retry-after': retryAfterSecs }, true, { 'Retry-After': String(retryAfterSecs) });
 

@@ -1,7 +1,8 @@
 import type { AppContext } from '../context.js';
 import type { RealmRow, UserRow } from '../store/rows.js';
 import { users } from '../store/repos/users.js';
-import { authenticationFailed, rateLimited, realmDeactivated, userDeactivated } from '../errors.js';
+import { passwordFormEnabled } from '../lib/sso-config.js';
+import { authenticationFailed, passwordAuthDisabled, rateLimited, realmDeactivated, userDeactivated } from '../errors.js';
 import { hashPassword, needsRehash, randomString, verifyPassword } from '../lib/secrets.js';
 import type { RateLimitDomain } from '../ratelimit/rules.js';
 import type { RateLimiter } from '../ratelimit/limiter.js';
@@ -44,6 +45,8 @@ async function checkBudgets(limiter: RateLimiter, budgets: Budget[]): Promise<Ar
  */
 export async function fetchApiKey(ctx: AppContext, realm: RealmRow, username: string, password: string, ip: string): Promise<UserRow> {
   const { limiter } = ctx;
+  // Zulip's password_auth_enabled, checked before any budget: no password can ever work.
+  if (!passwordFormEnabled(ctx.config.sso)) throw passwordAuthDisabled();
   const budgets: Budget[] = limiter.enabled
     ? [{ domain: 'authenticate_by_username', key: `${realm.id}:${username.trim().toLowerCase()}` }, { domain: 'authenticate_by_ip', key: ip }]
     : [];

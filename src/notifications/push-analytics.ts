@@ -1,3 +1,4 @@
+import { realmAuthenticationMethods } from '../presenters/auth-methods.js';
 import type { AppContext } from '../context.js';
 import { pushOutbox, pushRealm, pushServer } from '../store/repos/push-outbox.js';
 import { realms } from '../store/repos/realms.js';
@@ -27,8 +28,6 @@ const CHECK_MS = 60_000;
 /** Nodes that register at once upload once: a second queueing this soon after another is skipped. */
 const AFTER_REGISTER_SPACING_SECS = 30;
 
-/** Zulip's authentication_methods_dict for Parley's one backend (email and password). */
-const AUTHENTICATION_METHODS = { Email: true };
 
 /** The form fields of Zulip's AnalyticsRequest: each a JSON text, as Zulip's model_dump(round_trip=True) posts them. */
 export async function serverDataForm(ctx: AppContext): Promise<Record<string, string>> {
@@ -45,7 +44,8 @@ export async function serverDataForm(ctx: AppContext): Promise<Record<string, st
       deactivated: realm.deactivated === 1,
       // Parley's system bots live in each organization: there is no system bot realm.
       is_system_bot_realm: false,
-      authentication_methods: AUTHENTICATION_METHODS,
+      // Zulip's authentication_methods_dict: the backends enabled.
+      authentication_methods: Object.fromEntries(Object.entries(realmAuthenticationMethods(ctx.config.sso)).filter(([, on]) => on)),
       uuid: derivedUuid(orgId, 'realm', realm.id),
       uuid_owner_secret: realmOwnerSecret(orgKey, realm.id),
     };

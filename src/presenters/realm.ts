@@ -6,6 +6,7 @@ import { versionFields } from '../lib/version.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import type { WireServerSettings } from '../schemas/wire.js';
 import { pushNotificationsEnabled } from '../lib/push-status.js';
+import { externalAuthenticationMethods, serverAuthenticationMethods } from './auth-methods.js';
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -24,16 +25,14 @@ export function realmIconUrl(realm: RealmRow): string {
 export function presentServerSettings(config: Config, realm: RealmRow): WireServerSettings {
   const settings = realmSettings(realm.settings);
   return {
-    authentication_methods: {
-      password: true, dev: false, email: true, ldap: false, remoteuser: false, github: false,
-      azuread: false, gitlab: false, apple: false, google: false, saml: false, 'openid connect': false,
-    },
-    external_authentication_methods: [],
+    authentication_methods: serverAuthenticationMethods(config.sso) as WireServerSettings['authentication_methods'],
+    external_authentication_methods: externalAuthenticationMethods(config.sso),
     ...versionFields(config.featureLevel),
     push_notifications_enabled: pushNotificationsEnabled(config),
     is_incompatible: false,
-    email_auth_enabled: true,
-    require_email_format_usernames: true,
+    email_auth_enabled: config.sso.passwordAuth,
+    // Zulip's require_email_format_usernames: a directory's usernames need not be addresses.
+    require_email_format_usernames: config.sso.ldap === null,
     realm_uri: realmUri(config, realm),
     // Level 257: the same URL under its new name.
     ...(config.featureLevel >= 257 ? { realm_url: realmUri(config, realm) } : {}),

@@ -437,6 +437,20 @@ export interface SessionTable {
 }
 export type SessionRow = Selectable<SessionTable>;
 
+/**
+ * A short-lived secret of single sign-on (migration 069): a flow begun and not yet finished,
+ * a desktop app's one-time login token, or a SAML assertion already used. Only the
+ * secret's SHA-256 is stored; `data` is JSON.
+ */
+export interface SsoTokenTable {
+  id_hash: string;
+  purpose: string;
+  realm_id: number;
+  data: string;
+  expires: number;
+}
+export type SsoTokenRow = Selectable<SsoTokenTable>;
+
 /** An invitation (migration 033): by email (works once) or a reusable link. `stream_ids`: JSON list. */
 export interface InviteTable {
   id: Generated<number>;
@@ -587,4 +601,5 @@ export interface DB {
   notification_cursor: NotificationCursorTable;
   missed_message_notification: MissedMessageNotificationTable;
   push_realm: PushRealmTable;
+  sso_token: SsoTokenTable;
 }

@@ -134,9 +134,11 @@ test('241, 242: announcement streams under their new names (old names at 122), z
 
 test('243: realm_authentication_methods as {enabled, available} from 243, booleans at 122; /server_settings keeps booleans', async () => {
   const methods = (await realmState(t)).realm_authentication_methods;
-  assert.deepEqual(methods.password, { enabled: true, available: true });
-  assert.deepEqual(methods.github, { enabled: false, available: true });
-  assert.equal((await realmState(spec)).realm_authentication_methods.password, true);
+  // Keyed by Zulip's backend names (authentication_methods_dict), unlike /server_settings.
+  assert.deepEqual(methods.Email, { enabled: true, available: true });
+  assert.deepEqual(methods.GitHub, { enabled: false, available: true });
+  assert.deepEqual(methods['OpenID Connect'], { enabled: false, available: true });
+  assert.equal((await realmState(spec)).realm_authentication_methods.Email, true);
   assert.equal(assertOk(await t.api('GET', '/api/v1/server_settings', { as: null })).authentication_methods.password, true);
 });
 

@@ -1,3 +1,4 @@
+import { realmAuthenticationMethods } from '../../presenters/auth-methods.js';
 import type { Q, RealmRow, UserRow } from '../../store/rows.js';
 import { hasRealmGroupPermission } from '../../access/realm-group-setting.js';
 import { serverSupportedPermissionSettings } from '../../lib/permission-settings.js';
@@ -46,7 +47,7 @@ export function realmState(config: Config, realm: RealmRow, user: UserRow): Reco
     realm_uri: realmUri(config, realm),
     realm_icon_url: realmIconUrl(realm),
     realm_date_created: realm.date_created,
-    realm_authentication_methods: AUTHENTICATION_METHODS,
+    realm_authentication_methods: realmAuthenticationMethods(config.sso),
     realm_available_video_chat_providers: { disabled: { name: 'None', id: 0 }, jitsi_meet: { name: 'Jitsi Meet', id: 1 } },
     realm_is_zephyr_mirror_realm: false,
     // The service's answer for this organization may turn it off: register/realm-push.ts.
@@ -98,7 +99,7 @@ export function realmState(config: Config, realm: RealmRow, user: UserRow): Reco
     ...ownUserState(user, realm),
     avatar_version: user.avatar_version,
   });
-  Object.assign(out, laterRealmState(config, realm, AUTHENTICATION_METHODS));
+  Object.assign(out, laterRealmState(config, realm, realmAuthenticationMethods(config.sso)));
   // Level 140: an absolute URL, fetched by clients without credentials.
   if (config.featureLevel >= 140) out.server_emoji_data_url = new URL(SERVER_EMOJI_DATA_DIR + serverEmojiData().name, realmUri(config, realm)).href;
   if (config.featureLevel >= 221) out.server_supported_permission_settings = serverSupportedPermissionSettings(config.featureLevel);
@@ -113,7 +114,6 @@ export function realmState(config: Config, realm: RealmRow, user: UserRow): Reco
   return out;
 }
 
-const AUTHENTICATION_METHODS = { password: true, dev: false, email: true, ldap: false, remoteuser: false, github: false, azuread: false, gitlab: false, apple: false, google: false, saml: false, 'openid connect': false };
 
 const GIPHY_RATING_OPTIONS = {
   disabled: { name: 'GIPHY integration disabled', id: 0 },

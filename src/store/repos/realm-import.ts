@@ -11,7 +11,7 @@ const BY_USER = ['user_message', 'reaction', 'subscription', 'user_topic', 'draf
   'digest_state', 'push_active', 'missed_message_notification', 'muted_user', 'user_status', 'alert_word', 'user_presence', 'session'] as const;
 /** Tables with a realm_id of their own. */
 const BY_REALM = ['email_change', 'scheduled_message', 'realm_filter', 'tus_upload', 'realm_emoji', 'invite',
-  'default_stream', 'push_realm', 'custom_profile_field', 'user_group'] as const;
+  'default_stream', 'push_realm', 'custom_profile_field', 'user_group', 'sso_token'] as const;
 
 /** What the importer writes with: bulk inserts with explicit ids, and the removal of an import that failed. */
 export const realmImport = {
