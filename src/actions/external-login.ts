@@ -5,6 +5,8 @@ import { transact } from './transaction.js';
 import { checkEmail, checkFullName, doCreateUser } from './user-create.js';
 import { ApiError } from '../errors.js';
 import { takeSsoToken } from './sso-tokens.js';
+import { doAcceptInviteBySignIn } from './invite-accept.js';
+import { isUniqueViolation } from './stream-create.js';
 
 /** Who an identity provider (or a directory) says signed in. */
 export interface ExternalIdentity {
@@ -59,8 +61,9 @@ export const refusalMessages = {
 
 /**
  * Zulip's login_or_register_remote_user, after a provider has vouched for `identity`: the
- * organization's account with that (verified) address, or with `autoSignup` a new one. Bots
- * never sign in this way. Throws an SsoRefusal for everything else.
+ * organization's account with that (verified) address; else the account an invitation to
+ * it promised; else with `autoSignup` a new member. Bots never sign in this way. Throws an
+ * SsoRefusal for everything else.
  */
 export async function signInExternally(ctx: AppContext, realm: RealmRow, identity: ExternalIdentity, opts: { autoSignup: boolean }): Promise<UserRow> {
   const log = { backend: identity.backend, realm: realm.string_id, email: identity.email };
@@ -78,13 +81,26 @@ export async function signInExternally(ctx: AppContext, realm: RealmRow, identit
     ctx.log.info({ ...log, userId: existing.id }, 'single sign-on');
     return existing;
   }
-  if (existing || !opts.autoSignup) throw new SsoRefusal('no_account', refusalMessages.noAccount(email, realm), log);
-  const user = await transact(ctx, async (tx) => {
-    // Two first sign-ins racing: the second finds the first's account.
+  if (existing) throw new SsoRefusal('no_account', refusalMessages.noAccount(email, realm), log);
+  const fullName = signupName(identity.fullName, email);
+  const create = () => transact(ctx, async (tx) => {
     const again = await users.findByDeliveryEmail(tx.db, realm.id, email);
     if (again) return again;
-    return doCreateUser(tx, realm, { email, fullName: signupName(identity.fullName, email) });
+    // Invited by email: the invitation's role and streams, whatever auto-signup says.
+    const invited = await doAcceptInviteBySignIn(tx, realm, email, fullName);
+    if (invited) return invited;
+    if (!opts.autoSignup) return undefined;
+    return doCreateUser(tx, realm, { email, fullName });
   });
+  let user: UserRow | undefined;
+  try {
+    user = await create();
+  } catch (err) {
+    // Two first sign-ins at once: the second's insert meets the first's account, which it then finds.
+    if (!isUniqueViolation(err)) throw err;
+    user = await create();
+  }
+  if (!user) throw new SsoRefusal('no_account', refusalMessages.noAccount(email, realm), log);
   if (user.is_active !== 1 || user.is_bot === 1) throw new SsoRefusal('no_account', refusalMessages.noAccount(email, realm), log);
   ctx.log.info({ ...log, userId: user.id }, 'single sign-on: account created');
   return user;

@@ -4,7 +4,8 @@ import { notificationBot } from '../reads/system-bots.js';
 import { sendMessage } from './message-send.js';
 import { silentMention } from './message-move-notices.js';
 import { INTERNAL_CLIENT } from '../lib/system-bots.js';
-import type { RealmRow, UserRow } from '../store/rows.js';
+import type { InviteRow, RealmRow, UserRow } from '../store/rows.js';
+import { nowSeconds } from '../lib/time.js';
 import { invites, INVITE_STATUS } from '../store/repos/invites.js';
 import { users } from '../store/repos/users.js';
 import { badRequest, confirmationLinkExpired, missingArgument, passwordTooWeak, realmDeactivated } from '../errors.js';
@@ -39,6 +40,24 @@ export async function doAcceptInvite(tx: Tx, realm: RealmRow, s: SignUp): Promis
   if ([...s.password].length < MIN_PASSWORD_LENGTH) throw passwordTooWeak();
   const existing = await users.findByDeliveryEmail(tx.db, realm.id, email);
   if (existing) throw badRequest(existing.is_active === 1 ? 'Already has an account.' : 'Account has been deactivated.');
+  return createInvitedUser(tx, realm, invite, email, s.fullName, s.password);
+}
+
+/**
+ * Single sign-on of someone invited by email who has no account yet (Zulip sends them on to
+ * registration with the invitation's role and streams): the newest usable invitation to
+ * `email` makes the account, without a password. None: undefined.
+ */
+export async function doAcceptInviteBySignIn(tx: Tx, realm: RealmRow, email: string, fullName: string): Promise<UserRow | undefined> {
+  const now = nowSeconds();
+  const usable = (await invites.listPendingByEmail(tx.db, realm.id, email.toLowerCase()))
+    .filter((i) => i.expires === null || i.expires > now).sort((a, b) => b.id - a.id);
+  const invite = usable[0];
+  if (!invite) return undefined;
+  return createInvitedUser(tx, realm, invite, email, fullName, undefined);
+}
+
+async function createInvitedUser(tx: Tx, realm: RealmRow, invite: InviteRow, email: string, fullName: string, password: string | undefined): Promise<UserRow> {
   if (invite.is_multiuse === 0) {
     // Two sign-ups racing on one link: the second finds it used.
     if (!(await invites.finish(tx.db, invite.id, INVITE_STATUS.USED))) throw confirmationLinkExpired();
@@ -47,7 +66,7 @@ export async function doAcceptInvite(tx: Tx, realm: RealmRow, s: SignUp): Promis
   }
   const withDefaults = invite.include_realm_default_subscriptions === null ? {} : { withDefaults: invite.include_realm_default_subscriptions === 1 };
   const user = await doCreateUser(tx, realm, {
-    email, fullName: s.fullName, password: s.password, role: invite.invited_as, streams: await inviteStreamRows(tx.db, invite), ...withDefaults,
+    email, fullName, password, role: invite.invited_as, streams: await inviteStreamRows(tx.db, invite), ...withDefaults,
   });
   // Level 322: the invitation's groups (those still there).
   for (const groupId of JSON.parse(invite.group_ids || '[]') as number[]) {
