@@ -229,3 +229,17 @@ test('the desktop pages\' scripts are served as scripts', async () => {
     assert.match(String(r.headers['content-type']), /javascript/);
   }
 });
+
+test("LDAP with passwords off: the password form stays (the directory's passwords), Parley's own are off, usernames need not be addresses", async () => {
+  const ldapOnly = await testApp({ sso: { passwordAuth: false, oidc: null, saml: null, ldap: LDAP } });
+  try {
+    const s = assertOk(await ldapOnly.api('GET', '/api/v1/server_settings', { as: null }));
+    assert.equal(s.authentication_methods.password, true);
+    assert.equal(s.authentication_methods.email, false);
+    assert.equal(s.authentication_methods.ldap, true);
+    assert.equal(s.require_email_format_usernames, false);
+    assert.deepEqual(s.external_authentication_methods, []);
+  } finally {
+    await ldapOnly.close();
+  }
+});
