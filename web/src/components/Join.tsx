@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, call } from '../api';
+import { ProviderButtons, useSignInSettings } from './SignInMethods';
 
 type Invite = { realm_name: string; email: string | null; invited_as: number };
 
@@ -11,6 +12,9 @@ export function Join({ inviteKey }: { inviteKey: string }) {
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
+  const settings = useSignInSettings();
+  // Parley's own passwords off: the invitation is taken up by signing in with the identity provider.
+  const passwords = settings?.authentication_methods.email !== false;
   useEffect(() => {
     call<Invite>('GET', `/accounts/invite/${encodeURIComponent(inviteKey)}`, {}, { prefix: '' }).then(setInvite, (e) => setProblem(e instanceof ApiError ? e.message : 'Could not reach the server.'));
   }, [inviteKey]);
@@ -38,9 +42,14 @@ export function Join({ inviteKey }: { inviteKey: string }) {
             {invite.email !== null ? <p>Signing up as <strong>{invite.email}</strong></p> : (
               <label>Email <input type="email" autocomplete="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} /></label>
             )}
-            <label>Full name <input autocomplete="name" required value={name} onInput={(e) => setName(e.currentTarget.value)} /></label>
-            <label>Password <input type="password" autocomplete="new-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} /></label>
-            <button type="submit" disabled={busy}>Sign up</button>
+            {settings && <ProviderButtons methods={settings.external_authentication_methods} signup />}
+            {passwords && (
+              <>
+                <label>Full name <input autocomplete="name" required value={name} onInput={(e) => setName(e.currentTarget.value)} /></label>
+                <label>Password <input type="password" autocomplete="new-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} /></label>
+                <button type="submit" disabled={busy}>Sign up</button>
+              </>
+            )}
           </>
         )}
         {problem && <p class="error" role="alert">{problem}</p>}

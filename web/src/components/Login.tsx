@@ -1,8 +1,13 @@
 import { useState } from 'preact/hooks';
 import { ApiError, login } from '../api';
+import { ProviderButtons, useSignInSettings } from './SignInMethods';
 
-/** Email and password; the server answers with the session cookies, and the page starts over signed in. */
+/**
+ * Email (or directory username) and password, and a button per identity provider; the
+ * server answers with the session cookies, and the page starts over signed in.
+ */
 export function Login({ onSignedIn }: { onSignedIn: () => void }) {
+  const settings = useSignInSettings();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -26,16 +31,24 @@ export function Login({ onSignedIn }: { onSignedIn: () => void }) {
     <main class="login">
       <form class="login-box" onSubmit={submit} aria-labelledby="login-title">
         <h1 id="login-title">Sign in to Parley</h1>
-        <label>
-          Email
-          <input type="email" name="username" autocomplete="username" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
-        </label>
-        <label>
-          Password
-          <input type="password" name="password" autocomplete="current-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
-        </label>
-        {error && <p class="error" role="alert">{error}</p>}
-        <button type="submit" disabled={busy}>{busy ? 'Signing in…' : 'Sign in'}</button>
+        {settings && <ProviderButtons methods={settings.external_authentication_methods} />}
+        {settings?.authentication_methods.password !== false && (
+          <>
+            {settings && settings.external_authentication_methods.length > 0 && <p class="sso-or">or</p>}
+            <label>
+              {settings?.require_email_format_usernames === false ? 'Email or username' : 'Email'}
+              {settings?.require_email_format_usernames === false
+                ? <input type="text" name="username" autocomplete="username" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+                : <input type="email" name="username" autocomplete="username" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />}
+            </label>
+            <label>
+              Password
+              <input type="password" name="password" autocomplete="current-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
+            </label>
+            {error && <p class="error" role="alert">{error}</p>}
+            <button type="submit" disabled={busy}>{busy ? 'Signing in…' : 'Sign in'}</button>
+          </>
+        )}
       </form>
     </main>
   );
