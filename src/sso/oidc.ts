@@ -111,19 +111,26 @@ function fullName(claims: Record<string, unknown>): string | null {
   return parts.length > 0 ? parts.join(' ') : null;
 }
 
-/** What of a library error may be logged: its code and the names involved, never a token or a value. */
+/**
+ * What of a library error may be logged: its code, messages and the name of a claim that
+ * failed, never a token or a value. openid-client wraps oauth4webapi's error (the precise
+ * message) in its own (the generic one).
+ */
 function libraryError(err: unknown): Record<string, unknown> {
   if (!(err instanceof Error)) return { error: String(err) };
   const out: Record<string, unknown> = { error: err.message };
-  const coded = err as Error & { code?: unknown; error?: unknown; status?: unknown; cause?: unknown };
+  const coded = err as Error & { code?: unknown; error?: unknown; status?: unknown };
   if (typeof coded.code === 'string') out.code = coded.code;
   if (typeof coded.error === 'string') out.oauthError = coded.error;
   if (typeof coded.status === 'number') out.status = coded.status;
-  const cause = coded.cause;
+  const inner = innerError(err);
+  if (inner !== err) out.detail = inner.message;
+  const cause = inner.cause;
   if (cause && typeof cause === 'object' && 'claim' in cause && typeof cause.claim === 'string') out.claim = cause.claim;
-  if (cause instanceof Error) out.cause = cause.message;
   return out;
 }
+
+const innerError = (err: Error): Error => (err.cause instanceof Error ? err.cause : err);
 
 /** The library's objection to the provider's answer, as the person reads it. */
 function refusalFor(cfg: OidcConfig, err: unknown): SsoRefusal {
@@ -142,7 +149,7 @@ function refusalFor(cfg: OidcConfig, err: unknown): SsoRefusal {
     if (code === 'OAUTH_JWT_TIMESTAMP_CHECK_FAILED') {
       return new SsoRefusal('expired', `The answer from ${cfg.name} has expired. Start again from the sign-in page.`, log);
     }
-    if (/"state"/.test((err as Error).message)) {
+    if (err instanceof Error && /"state"/.test(innerError(err).message)) {
       return new SsoRefusal('bad_state', 'This sign-in did not begin in this browser. Start again from the sign-in page.', log);
     }
     return new SsoRefusal('invalid_response', `The answer from ${cfg.name} failed Parley's checks, so it cannot sign you in. Start again from the sign-in page, or ask an administrator.`, log);
