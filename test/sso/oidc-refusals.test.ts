@@ -98,6 +98,16 @@ test('an email the provider has not verified (false, or not said) is refused, al
   }
 });
 
+test('a provider that gives no email address is refused', async () => {
+  idp.accounts.set('nomail', { name: 'No Mail' });
+  await noneCreated(t, async () => {
+    const b = new Browser(t);
+    const run = await signInThroughIdp(b, START, { login: 'nomail' });
+    assertRefused(run.callback, 400, /did not tell Parley your email address/);
+    return b;
+  });
+});
+
 test('a deactivated account is refused', async () => {
   const dave = await t.createUser({ name: 'Dave Long', email: 'dave@example.com' });
   await transact(t.app.ctx, (tx) => doDeactivateUser(tx, dave.row));
