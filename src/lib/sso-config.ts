@@ -17,6 +17,8 @@ export interface OidcConfig {
   icon: string | null;
   /** Create an account for a verified person who has none (Zulip's auto_signup). */
   autoSignup: boolean;
+  /** An ID token without email_verified counts as verified (providers that never send it, such as Entra ID). */
+  trustEmail: boolean;
 }
 
 export interface LdapConfig {
@@ -107,6 +109,7 @@ function parseOidc(env: Env): OidcConfig | null {
     name: val(env, 'PARLEY_OIDC_NAME') ?? 'OpenID Connect',
     icon: icon === undefined ? null : httpUrl('PARLEY_OIDC_ICON', icon),
     autoSignup: bool(env, 'PARLEY_OIDC_AUTO_SIGNUP', false),
+    trustEmail: bool(env, 'PARLEY_OIDC_TRUST_EMAIL', false),
   };
 }
 

@@ -100,7 +100,17 @@ export async function completeOidc(cfg: OidcConfig, currentUrl: URL, data: OidcF
   }
   const email = typeof claims.email === 'string' ? claims.email.trim() : '';
   if (!email) throw new SsoRefusal('invalid_response', `${cfg.name} did not tell Parley your email address (the "email" scope).`, { backend: 'oidc' });
-  return { backend: 'oidc', email, emailVerified: claims.email_verified === true || claims.email_verified === 'true', fullName: fullName(claims) };
+  return { backend: 'oidc', email, emailVerified: emailVerified(cfg, claims.email_verified), fullName: fullName(claims) };
+}
+
+/**
+ * email_verified true. A provider that never sends the claim (Entra ID) is believed only
+ * when the operator says its addresses are the organization's own (PARLEY_OIDC_TRUST_EMAIL);
+ * an explicit false is refused whatever the setting.
+ */
+function emailVerified(cfg: OidcConfig, claim: unknown): boolean {
+  if (claim === true || claim === 'true') return true;
+  return claim === undefined && cfg.trustEmail;
 }
 
 function fullName(claims: Record<string, unknown>): string | null {

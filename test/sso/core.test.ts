@@ -14,7 +14,7 @@ import { realms } from '../../src/store/repos/realms.js';
 import { Role } from '../../src/lib/roles.js';
 import crypto from 'node:crypto';
 
-const OIDC = { issuer: 'https://id.example.com', clientId: 'parley', clientSecret: 's3cret', name: 'Example ID', icon: null, autoSignup: false };
+const OIDC = { issuer: 'https://id.example.com', clientId: 'parley', clientSecret: 's3cret', name: 'Example ID', icon: null, autoSignup: false, trustEmail: false };
 const SAML = { file: '/dev/null', idps: [{ name: 'okta', displayName: 'Okta', icon: 'https://example.com/okta.png', autoSignup: false, settings: {} }], sp: {} };
 const LDAP = {
   url: 'ldaps://ldap.example.com', startTls: false, bindDn: null, bindPassword: null, userSearchBase: 'ou=people,dc=example,dc=com',

@@ -88,7 +88,7 @@ export async function startIdp(opts: IdpOptions): Promise<TestIdp> {
   handler = provider.callback();
   return {
     issuer, clientId, clientSecret, accounts,
-    oidc: (overrides = {}) => ({ issuer, clientId, clientSecret, name: 'Test IdP', icon: null, autoSignup: false, ...overrides }),
+    oidc: (overrides = {}) => ({ issuer, clientId, clientSecret, name: 'Test IdP', icon: null, autoSignup: false, trustEmail: false, ...overrides }),
     close: () => new Promise<void>((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());

@@ -98,6 +98,28 @@ test('an email the provider has not verified (false, or not said) is refused, al
   }
 });
 
+test('PARLEY_OIDC_TRUST_EMAIL: an address the provider does not qualify is believed; one it says is unverified is still refused', async () => {
+  const trusting = await testApp({ sso: { passwordAuth: true, oidc: idp.oidc({ trustEmail: true }), saml: null, ldap: null } });
+  try {
+    const carol = await trusting.createUser({ name: 'Carol', email: 'carol@example.com' });
+    idp.accounts.set('carol-unsaid', { email: 'carol@example.com', name: 'Carol' });
+    idp.accounts.set('carol-unverified', { email: 'carol@example.com', email_verified: false, name: 'Carol' });
+    const ok = await signInThroughIdp(new Browser(trusting), START, { login: 'carol-unsaid' });
+    assert.equal(ok.callback?.status, 302);
+    assert.ok(ok.callback?.setCookies.get('parley_session'), 'signed in');
+    const sessions = await trusting.app.ctx.store.db.selectFrom('session').select('user_id').where('user_id', '=', carol.id).execute();
+    assert.equal(sessions.length, 1, "Carol's session");
+    await noneCreated(trusting, async () => {
+      const b = new Browser(trusting);
+      const run = await signInThroughIdp(b, START, { login: 'carol-unverified' });
+      assertRefused(run.callback, 403, /has not verified your email address/);
+      return b;
+    });
+  } finally {
+    await trusting.close();
+  }
+});
+
 test('a provider that gives no email address is refused', async () => {
   idp.accounts.set('nomail', { name: 'No Mail' });
   await noneCreated(t, async () => {
@@ -265,7 +287,7 @@ test('a provider that is down: a clear page; discovery is tried again on the nex
   const port = (probe.address() as AddressInfo).port;
   await new Promise<void>((resolve) => probe.close(() => resolve()));
   const issuer = `http://127.0.0.1:${port}`;
-  const t3 = await testApp({ sso: { passwordAuth: true, oidc: { issuer, clientId: 'parley-test', clientSecret: 's', name: 'Down IdP', icon: null, autoSignup: false }, saml: null, ldap: null } });
+  const t3 = await testApp({ sso: { passwordAuth: true, oidc: { issuer, clientId: 'parley-test', clientSecret: 's', name: 'Down IdP', icon: null, autoSignup: false, trustEmail: false }, saml: null, ldap: null } });
   try {
     const b = new Browser(t3);
     const down = await b.get(START);
