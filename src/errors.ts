@@ -103,6 +103,9 @@ export const authenticationFailed = () => new ApiError('AUTHENTICATION_FAILED', 
 /** Zulip's RateLimitedError: seconds as a float, in the body and in Retry-After. */
 /** Zulip's PasswordAuthDisabledError: only single sign-on is on (PARLEY_PASSWORD_AUTH=off). */
 export const passwordAuthDisabled = () => new ApiError('PASSWORD_AUTH_DISABLED', 'Password authentication is disabled in this organization', 401);
+/** The organization's LDAP directory did not answer: not the person's fault, so not their wrong password either. */
+export const ldapUnavailable = () =>
+  new ApiError('AUTHENTICATION_FAILED', "The organization's directory (LDAP) cannot check your password right now. Try again later, or tell an administrator.", 503);
 /** Zulip's validate_otp_params. */
 export const invalidOtp = () => badRequest('Invalid OTP');
 export const bothOtps = () => badRequest("Can't use both mobile_flow_otp and desktop_flow_otp together.");

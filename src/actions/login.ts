@@ -2,11 +2,13 @@ import type { AppContext } from '../context.js';
 import type { RealmRow, UserRow } from '../store/rows.js';
 import { users } from '../store/repos/users.js';
 import { passwordFormEnabled } from '../lib/sso-config.js';
-import { authenticationFailed, passwordAuthDisabled, rateLimited, realmDeactivated, userDeactivated } from '../errors.js';
+import { authenticationFailed, ldapUnavailable, passwordAuthDisabled, rateLimited, realmDeactivated, userDeactivated } from '../errors.js';
 import { hashPassword, needsRehash, randomString, verifyPassword } from '../lib/secrets.js';
 import type { RateLimitDomain } from '../ratelimit/rules.js';
 import type { RateLimiter } from '../ratelimit/limiter.js';
 import { transact } from './transaction.js';
+import { signInExternally, SsoRefusal } from './external-login.js';
+import { authenticateLdap, LdapUnavailable, type LdapPerson } from '../sso/ldap.js';
 
 interface Budget { domain: RateLimitDomain; key: string }
 
@@ -38,10 +40,13 @@ async function checkBudgets(limiter: RateLimiter, budgets: Budget[]): Promise<Ar
 }
 
 /**
- * POST /fetch_api_key: email and password for the API key. Failures are limited per
- * account (Zulip's authenticate_by_username: 5 per 30 minutes) and per source address
- * (authenticate_by_ip), so that one password tried across many accounts is slowed too.
- * A hash of an older scheme or cost is replaced while the password is at hand.
+ * POST /fetch_api_key and the web's sign-in: a username and password for the account. As
+ * Zulip tries its backends in order: Parley's own password (the username an email) when
+ * PARLEY_PASSWORD_AUTH is on, then the LDAP directory (its username, or an email) when
+ * configured. Failures are limited per username (Zulip's authenticate_by_username: 5 per
+ * 30 minutes) and per source address (authenticate_by_ip), so that one password tried
+ * across many accounts is slowed too. A hash of an older scheme or cost is replaced while
+ * the password is at hand.
  */
 export async function fetchApiKey(ctx: AppContext, realm: RealmRow, username: string, password: string, ip: string): Promise<UserRow> {
   const { limiter } = ctx;
@@ -51,24 +56,64 @@ export async function fetchApiKey(ctx: AppContext, realm: RealmRow, username: st
     ? [{ domain: 'authenticate_by_username', key: `${realm.id}:${username.trim().toLowerCase()}` }, { domain: 'authenticate_by_ip', key: ip }]
     : [];
   const releases = await checkBudgets(limiter, budgets);
-  let user: UserRow | undefined;
+  let found: Credentials | null;
   try {
-    // The real address, as Zulip's EmailAuthBackend (a dummy `email` from feature level 163 is no username).
-    user = await users.findByDeliveryEmail(ctx.store.db, realm.id, username.trim());
-    // Hash even for unknown users so response time does not reveal which emails exist.
-    const ok = await verifyPassword(password, user?.password_hash ?? await dummyHash());
-    if (!user || !ok || user.password_hash === null) {
+    found = await checkCredentials(ctx, realm, username, password);
+    if (!found) {
       // Counted before the pending marks go, so that no check sees neither.
       for (const b of budgets) await limiter.hit(b.domain, b.key);
       throw authenticationFailed();
     }
+  } catch (err) {
+    if (!(err instanceof LdapUnavailable)) throw err;
+    // The directory's silence says nothing about the password: not a failure to count.
+    ctx.log.warn({ backend: 'ldap', realm: realm.string_id, username, error: err.message }, 'LDAP directory unavailable');
+    throw ldapUnavailable();
   } finally {
     for (const release of releases) release();
   }
+  if (found.via === 'ldap') return signInWithDirectory(ctx, realm, found.person, found.autoSignup);
+  const { user, hash } = found;
   if (realm.deactivated === 1) throw realmDeactivated();
   if (user.is_active !== 1) throw userDeactivated();
-  if (needsRehash(user.password_hash)) await upgradePasswordHash(ctx, user, password);
+  if (needsRehash(hash)) await upgradePasswordHash(ctx, user, password);
   return user;
+}
+
+type Credentials = { via: 'password'; user: UserRow; hash: string } | { via: 'ldap'; person: LdapPerson; autoSignup: boolean };
+
+/** Which method, if any, vouches for the username and password; throws LdapUnavailable. */
+async function checkCredentials(ctx: AppContext, realm: RealmRow, username: string, password: string): Promise<Credentials | null> {
+  const { sso } = ctx.config;
+  if (sso.passwordAuth) {
+    // The real address, as Zulip's EmailAuthBackend (a dummy `email` from feature level 163 is no username).
+    const user = await users.findByDeliveryEmail(ctx.store.db, realm.id, username.trim());
+    // Hash even for unknown users so response time does not reveal which emails exist.
+    const ok = await verifyPassword(password, user?.password_hash ?? await dummyHash());
+    if (user && ok && user.password_hash !== null) return { via: 'password', user, hash: user.password_hash };
+  }
+  if (sso.ldap) {
+    const person = await authenticateLdap(sso.ldap, username, password);
+    if (person) return { via: 'ldap', person, autoSignup: sso.ldap.autoSignup };
+  }
+  return null;
+}
+
+/**
+ * The account of the person the directory vouched for (created with PARLEY_LDAP_AUTO_SIGNUP).
+ * As Zulip's LDAP backend, an account it can neither find nor create answers the generic
+ * failure; the log says which.
+ */
+async function signInWithDirectory(ctx: AppContext, realm: RealmRow, person: LdapPerson, autoSignup: boolean): Promise<UserRow> {
+  try {
+    return await signInExternally(ctx, realm, { backend: 'ldap', email: person.email, emailVerified: true, fullName: person.fullName },
+      { autoSignup });
+  } catch (err) {
+    if (!(err instanceof SsoRefusal)) throw err;
+    ctx.log.info({ ...err.logDetail, reason: err.reason }, 'LDAP sign-in refused');
+    if (err.reason === 'no_account' || err.reason === 'invalid_email') throw authenticationFailed();
+    throw err.toApiError();
+  }
 }
 
 async function upgradePasswordHash(ctx: AppContext, user: UserRow, password: string): Promise<void> {

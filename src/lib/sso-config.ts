@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { readSamlConfig } from './saml-config.js';
 
 /**
@@ -34,6 +35,11 @@ export interface LdapConfig {
   emailAttr: string;
   nameAttr: string;
   autoSignup: boolean;
+  /**
+   * PEM certificates to trust for the directory's TLS besides Node's (the file named by
+   * PARLEY_LDAP_CA_CERT); NODE_EXTRA_CA_CERTS works as well.
+   */
+  ca: string | null;
 }
 
 /**
@@ -132,7 +138,17 @@ function parseLdap(env: Env): LdapConfig | null {
     emailAttr: val(env, 'PARLEY_LDAP_EMAIL_ATTR') ?? 'mail',
     nameAttr: val(env, 'PARLEY_LDAP_NAME_ATTR') ?? 'cn',
     autoSignup: bool(env, 'PARLEY_LDAP_AUTO_SIGNUP', false),
+    ca: readCa(val(env, 'PARLEY_LDAP_CA_CERT')),
   };
+}
+
+function readCa(file: string | undefined): string | null {
+  if (file === undefined) return null;
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new Error(`PARLEY_LDAP_CA_CERT: cannot read '${file}': ${(err as Error).message}`, { cause: err });
+  }
 }
 
 export function parseSsoConfig(env: Env = process.env): SsoConfig {
