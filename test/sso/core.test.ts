@@ -18,7 +18,7 @@ const OIDC = { issuer: 'https://id.example.com', clientId: 'parley', clientSecre
 const SAML = { file: '/dev/null', idps: [{ name: 'okta', displayName: 'Okta', icon: 'https://example.com/okta.png', autoSignup: false, settings: {} }], sp: {} };
 const LDAP = {
   url: 'ldaps://ldap.example.com', startTls: false, bindDn: null, bindPassword: null, userSearchBase: 'ou=people,dc=example,dc=com',
-  userFilter: '(uid={username})', emailAttr: 'mail', nameAttr: 'cn', autoSignup: false,
+  userFilter: '(uid={username})', emailAttr: 'mail', nameAttr: 'cn', autoSignup: false, ca: null,
 };
 
 let t: TestApp;
