@@ -34,11 +34,12 @@ export function writeConfig(dir: string, doc: unknown): string {
   return file;
 }
 
-/** `test` (no auto-signup) and `open` (auto-signup) on one server, both the same test IdP. */
-export async function samlWorld(opts: { sp?: Record<string, unknown>; idpKeys?: KeyPair; dir?: string } = {}): Promise<SamlWorld> {
+/** By default `test` (no auto-signup) and `open` (auto-signup) on one server, both the same test IdP. */
+export async function samlWorld(opts: { sp?: Record<string, unknown>; idpKeys?: KeyPair; dir?: string; idps?: (keys: KeyPair) => Record<string, unknown> } = {}): Promise<SamlWorld> {
   const dir = opts.dir ?? tempDir();
   const idpKeys = opts.idpKeys ?? makeKeyPair(dir, 'idp');
-  const file = writeConfig(dir, { sp: opts.sp ?? {}, idps: { test: idpEntry(idpKeys), open: idpEntry(idpKeys, { display_name: 'Open IdP', auto_signup: true }) } });
+  const idps = opts.idps?.(idpKeys) ?? { test: idpEntry(idpKeys), open: idpEntry(idpKeys, { display_name: 'Open IdP', auto_signup: true }) };
+  const file = writeConfig(dir, { sp: opts.sp ?? {}, idps });
   const t = await testApp({ sso: { passwordAuth: true, oidc: null, saml: readSamlConfig(file), ldap: null } });
   const meta = await t.app.http.inject({ method: 'GET', url: '/saml/metadata.xml', headers: { host: HOST } });
   assert.equal(meta.statusCode, 200);

@@ -14,7 +14,7 @@ import * as samlifyModule from 'samlify';
 import * as xmllint from '@authenio/samlify-node-xmllint';
 
 // samlify is CommonJS: Node's named exports miss a few (SamlLib), its default export has them all.
-const samlify = (samlifyModule as { default?: typeof samlifyModule }).default ?? samlifyModule;
+const samlify = (samlifyModule as unknown as { default?: typeof samlifyModule }).default ?? samlifyModule;
 samlify.setSchemaValidator(xmllint);
 
 export interface KeyPair { key: string; cert: string; keyFile: string; certFile: string }

@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { HOST } from '../helpers/app.js';
+import { HOST, ACME_HOST, createAcme } from '../helpers/app.js';
 import { transact } from '../../src/actions/transaction.js';
 import { doDeactivateRealm } from '../../src/actions/realm-create.js';
 import { realms } from '../../src/store/repos/realms.js';
@@ -147,7 +147,7 @@ test('replay: the same POST again is refused, and the same assertion for a new r
   assertRefused(await w.post(samlResponse, req.relayState), 400, /expired or was already used/);
   // An IdP (or someone holding its answer) sending the assertion again for a new request.
   const again = await w.begin();
-  assertRefused(await w.post(await w.idp.respond(again, dave.email, { assertionId }), again.relayState), 400, /already used/);
+  assertRefused(await w.post(await w.idp.respond(again, dave.email, { assertionId }), again.relayState), 400, /This answer from your identity provider was already used/);
 });
 
 test('unsolicited: no RelayState, an unknown one, another request\'s answer, or no InResponseTo are refused', async () => {
@@ -164,6 +164,18 @@ test('unsolicited: no RelayState, an unknown one, another request\'s answer, or 
   assertRefused(await w.post(await w.idp.respond(third, erin.email, { inResponseTo: '' }), third.relayState), 400, /could not be verified/);
   const missing = await w.begin();
   assertRefused(await w.post(undefined, missing.relayState), 400, /sent no SAML response/);
+});
+
+test('another organization: its own assertion consumer in the metadata; a flow begun here is refused there', async () => {
+  const acme = await createAcme(w.t);
+  const meta = await get('/saml/metadata.xml', { host: ACME_HOST });
+  assert.match(meta.body, /Location="http:\/\/acme\.parley\.test\/complete\/saml\/"/);
+  const req = await w.begin();
+  const res = await w.t.app.http.inject({
+    method: 'POST', url: '/complete/saml/', headers: { host: ACME_HOST, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({ SAMLResponse: await w.idp.respond(req, acme.owner.email), RelayState: req.relayState }).toString(),
+  });
+  assertRefused(res, 400, /expired or was already used/);
 });
 
 test('a deactivated user is refused', async () => {
