@@ -33,6 +33,7 @@ import { botStorageRoutes } from './handlers/bot-storage.js';
 import { sessionRoutes } from './handlers/session.js';
 import { ssoRoutes } from './handlers/sso.js';
 import { oidcRoutes } from './handlers/sso-oidc.js';
+import { samlRoutes } from './handlers/sso-saml.js';
 import { inviteRoutes } from './handlers/invites.js';
 import { readReceiptRoutes } from './handlers/read-receipts.js';
 import { userTopicRoutes } from './handlers/user-topics.js';
@@ -44,4 +45,4 @@ export const routes: Route[] = [...serverRoutes, ...userRoutes, ...presenceRoute
   ...eventRoutes, ...streamRoutes, ...subscriptionRoutes, ...typingRoutes, ...messageEditRoutes, ...messageFlagRoutes, ...reactionRoutes, ...messageDeleteRoutes,
   ...settingsRoutes, ...draftRoutes, ...scheduledMessageRoutes, ...savedSnippetRoutes, ...userStatusRoutes, ...mutedUserRoutes, ...userGroupRoutes, ...profileFieldRoutes, ...realmRoutes,
   ...linkifierRoutes, ...uploadRoutes, ...realmEmojiRoutes, ...avatarRoutes, ...botRoutes, ...botStorageRoutes, ...webhookRoutes,
-  ...sessionRoutes, ...ssoRoutes, ...oidcRoutes, ...inviteRoutes, ...readReceiptRoutes, ...userTopicRoutes, ...pushTokenRoutes, ...onboardingStepRoutes];
+  ...sessionRoutes, ...ssoRoutes, ...oidcRoutes, ...samlRoutes, ...inviteRoutes, ...readReceiptRoutes, ...userTopicRoutes, ...pushTokenRoutes, ...onboardingStepRoutes];

@@ -42,6 +42,25 @@ export interface LdapConfig {
   ca: string | null;
 }
 
+/** Where a SAML identity provider signs people in, and the certificates its signatures must verify with. */
+export interface SamlIdpEndpoint {
+  /** The IdP's entity id: an assertion's Issuer must be this. */
+  entityId: string;
+  /** Its single sign-on URL (HTTP-Redirect binding). */
+  ssoUrl: string;
+  /** Its signing certificates, PEM. */
+  certs: string[];
+}
+
+/** The attribute names a provider's assertion carries the person's details under (Zulip's attr_* keys). */
+export interface SamlAttributeNames {
+  email: string;
+  /** One attribute with the whole name (Parley's addition); else first and last name are joined. */
+  fullName: string | null;
+  firstName: string;
+  lastName: string;
+}
+
 /**
  * One SAML identity provider of PARLEY_SAML_IDPS (src/lib/saml-config.ts reads the file and
  * says its format). `name` is its part of the URLs (/accounts/login/social/saml/<name>).
@@ -51,16 +70,29 @@ export interface SamlIdpConfig {
   displayName: string;
   icon: string | null;
   autoSignup: boolean;
+  /** The entity id, SSO URL and certificates as configured, or the metadata URL to read them from at first use. */
+  endpoint: SamlIdpEndpoint | { metadataUrl: string; entityId: string | null };
+  attrs: SamlAttributeNames;
   /** The rest of its entry, as saml-config.ts checked it. */
   settings: Record<string, unknown>;
+}
+
+/** Parley as a SAML service provider. */
+export interface SamlSpConfig {
+  /** Zulip's SOCIAL_AUTH_SAML_SP_ENTITY_ID; null: the server's external URL. */
+  entityId: string | null;
+  /** A key (PEM) to sign AuthnRequests with, and its certificate for the SP metadata; both or neither. */
+  privateKey: string | null;
+  certificate: string | null;
+  /** Also require the Response around the assertion to be signed (default: the assertion's signature suffices). */
+  wantResponseSigned: boolean;
 }
 
 export interface SamlConfig {
   /** The JSON file the providers came from (PARLEY_SAML_IDPS). */
   file: string;
   idps: SamlIdpConfig[];
-  /** The file's service-provider part (entity id, signing key), as saml-config.ts checked it. */
-  sp: Record<string, unknown>;
+  sp: SamlSpConfig;
 }
 
 export interface SsoConfig {

@@ -15,7 +15,15 @@ import { Role } from '../../src/lib/roles.js';
 import crypto from 'node:crypto';
 
 const OIDC = { issuer: 'https://id.example.com', clientId: 'parley', clientSecret: 's3cret', name: 'Example ID', icon: null, autoSignup: false, trustEmail: false };
-const SAML = { file: '/dev/null', idps: [{ name: 'okta', displayName: 'Okta', icon: 'https://example.com/okta.png', autoSignup: false, settings: {} }], sp: {} };
+const SAML = {
+  file: '/dev/null',
+  idps: [{
+    name: 'okta', displayName: 'Okta', icon: 'https://example.com/okta.png', autoSignup: false, settings: {},
+    endpoint: { metadataUrl: 'https://example.okta.com/metadata', entityId: null },
+    attrs: { email: 'email', fullName: null, firstName: 'first_name', lastName: 'last_name' },
+  }],
+  sp: { entityId: null, privateKey: null, certificate: null, wantResponseSigned: false },
+};
 const LDAP = {
   url: 'ldaps://ldap.example.com', startTls: false, bindDn: null, bindPassword: null, userSearchBase: 'ou=people,dc=example,dc=com',
   userFilter: '(uid={username})', emailAttr: 'mail', nameAttr: 'cn', autoSignup: false, ca: null,
