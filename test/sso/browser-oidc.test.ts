@@ -1,9 +1,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { testApp, type TestApp } from '../helpers/app.js';
+import { freePort } from '../helpers/pg.js';
 import { axeProblems, ensureWebBuilt, launch, screenshot, SKIP, watch } from '../helpers/browser.js';
 import { startIdp, type TestIdp } from './oidc-idp.js';
 
@@ -17,14 +16,6 @@ let idp: TestIdp;
 let t: TestApp;
 let base: string;
 let browser: Browser;
-
-async function freePort(): Promise<number> {
-  const probe = http.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 before(async () => {
   if (SKIP) return;
