@@ -143,9 +143,28 @@ const EMAIL_NAME_ID = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
  * Checks the POSTed SAMLResponse for the flow's request and answers the person; refuses
  * (SsoRefusal) an unsigned, foreign, expired, misaddressed or unsolicited one.
  */
+/** A real response is some kilobytes; a few hundred is the most any provider sends with many attributes. */
+const MAX_RESPONSE_BYTES = 1024 * 1024;
+
+/**
+ * Before any XML parser sees it: no SAML message has a document type declaration, and one
+ * is how entity expansion bombs and external entities arrive (the parser would spend seconds
+ * of the event loop on a bomb), so any DTD is refused outright, as are oversized answers.
+ */
+function checkShape(samlResponse: string, log: Record<string, unknown>): void {
+  if (samlResponse.length > (MAX_RESPONSE_BYTES * 4) / 3 + 4) {
+    throw new SsoRefusal('invalid_response', 'The answer from your identity provider is too large.', { ...log, length: samlResponse.length });
+  }
+  const xml = Buffer.from(samlResponse, 'base64').toString('utf8');
+  if (/<!DOCTYPE|<!ENTITY/i.test(xml)) {
+    throw new SsoRefusal('invalid_response', 'The answer from your identity provider could not be verified. Start again from the sign-in page.', { ...log, error: 'document type declaration' });
+  }
+}
+
 export async function validateResponse(saml: SamlConfig, idp: SamlIdpConfig, sp: SpView, flow: SamlFlowData, samlResponse: string): Promise<SamlAssertionResult> {
-  const endpoint = await idpEndpoint(idp);
   const log = { backend: 'saml', idp: idp.name };
+  checkShape(samlResponse, log);
+  const endpoint = await idpEndpoint(idp);
   const client = new SAML(options(saml, sp, endpoint, {
     validateInResponseTo: ValidateInResponseTo.always, requestIdExpirationPeriodMs: REQUEST_TTL_MS, cacheProvider: onlyRequest(flow),
   }));
