@@ -115,12 +115,18 @@ test('with PARLEY_METRICS_ADDR, the metrics have a listener of their own and the
   const statuses: number[] = [];
   for (let i = 0; i < 3; i++) statuses.push((await t.api('GET', '/api/v1/users/me')).status);
   assert.deepEqual(statuses, [200, 200, 429]);
+  // A poll over real HTTP takes the fast path past Fastify (src/http/longpoll.ts): counted under its route all the same.
+  const base = await t.listen();
+  const poll = await fetch(`${base}/api/v1/events?queue_id=nope&dont_block=true`);
+  await poll.arrayBuffer();
   const r = await fetch(`${t.app.metricsUrl}/metrics`);
   assert.equal(r.status, 200);
   const { types, samples } = parseExposition(await r.text());
   assert.equal(types.get('parley_http_requests_total'), 'counter');
   assert.equal(value(samples, 'parley_http_requests_total', { route: '/api/v1/users/me', status: '429' }), 1);
   assert.equal(value(samples, 'parley_rate_limit_refusals_total', { domain: 'api_by_user' }), 1);
+  assert.equal(value(samples, 'parley_http_requests_total', { method: 'GET', route: '/api/v1/events', status: String(poll.status) }), 1);
+  assert.ok(!samples.some((x) => x.labels.route?.includes('nope')));
 });
 
 test('with both settings the metrics listener asks for the token too', async () => {
