@@ -4,6 +4,7 @@
  * concurrent senders (`case`: only the cases whose label contains it, e.g. `100 sub`).
  * The server runs in its own process. BENCH_NOTIFY=1: every subscriber is away and notified
  * of every stream message by email and push (sinks in this process take the mail and calls).
+ * BENCH_METRICS=1: Prometheus metrics on, scraped every 5 s (bench-app.ts), to compare with off.
  */
 import { runLoad, printStats, type LoadStats } from './lib/http-load.js';
 import { reportToParent, startChild } from './lib/child.js';

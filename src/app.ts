@@ -16,10 +16,14 @@ import { RedisRateLimiter } from './ratelimit/redis.js';
 import { UNLIMITED, type RateLimiter } from './ratelimit/limiter.js';
 import { setPasswordHashCost } from './lib/secrets.js';
 import { joinCluster } from './cluster/link.js';
+import { metricsWanted, startMetrics } from './metrics/metrics.js';
+import { startMetricsListener, type MetricsListener } from './metrics/listener.js';
 
 export interface App {
   ctx: AppContext;
   http: FastifyInstance;
+  /** The metrics' own listener (PARLEY_METRICS_ADDR), e.g. `http://127.0.0.1:9464`. */
+  metricsUrl: string | undefined;
   close(): Promise<void>;
 }
 
@@ -77,11 +81,23 @@ export async function buildApp(
   const ctx = await openContext(overrides, deps);
   const { log, store } = ctx;
   startServices(ctx, deps.notificationSenders);
+  // Before the HTTP server: it times every request from the first.
+  if (metricsWanted(ctx)) ctx.metrics = startMetrics(ctx);
   const http = await buildHttp(ctx);
+  let listener: MetricsListener | undefined;
+  if (ctx.metrics && ctx.config.metricsAddr) {
+    try {
+      listener = await startMetricsListener(ctx.config.metricsAddr, ctx.metrics, ctx.config.metricsToken, log);
+    } catch (err) {
+      // `parley serve` exits on this; nothing is left half-started that outlives the process.
+      throw new Error(`cannot serve metrics on PARLEY_METRICS_ADDR ${ctx.config.metricsAddr.host}:${ctx.config.metricsAddr.port}: ${(err as Error).message}`, { cause: err });
+    }
+  }
   let closed = false;
   return {
     ctx,
     http,
+    metricsUrl: listener?.url,
     close: async () => {
       if (closed) return;
       closed = true;
@@ -101,6 +117,7 @@ export async function buildApp(
           log.error({ err }, 'shutdown hook failed');
         }
       }
+      await listener?.close();
       await ctx.bus.close();
       // After every hook: the notification worker's last sends still use the pooled SMTP connections.
       ctx.mail.close();

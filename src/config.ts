@@ -105,6 +105,39 @@ export interface Config {
   outgoingWebhookBacklog: number;
   /** At shutdown, how long calls in flight may still finish before they are cut off. */
   outgoingWebhookShutdownGraceMs: number;
+  /**
+   * Where Prometheus scrapes GET /metrics: a listener of its own on this address (port 0:
+   * any free one, for tests). With metricsToken unset as well, there are no metrics at all.
+   */
+  metricsAddr: MetricsAddr | undefined;
+  /** GET /metrics on the main port (and the metrics address) needs `Authorization: Bearer <this>`. */
+  metricsToken: string | undefined;
+}
+
+export interface MetricsAddr {
+  host: string;
+  port: number;
+}
+
+/** PARLEY_METRICS_ADDR: `host:port`, `[ipv6]:port`, or `:port` (loopback). */
+export function parseMetricsAddr(v: string | undefined): MetricsAddr | undefined {
+  const s = v?.trim() ?? '';
+  if (s === '') return undefined;
+  const m = /^(?:\[([0-9a-fA-F:.]+)\]|([^:\s]*)):(\d{1,5})$/.exec(s);
+  const port = m ? Number(m[3]) : NaN;
+  if (!m || port > 65_535) throw new Error(`PARLEY_METRICS_ADDR must be host:port (e.g. 127.0.0.1:9464), got '${s}'`);
+  return { host: m[1] ?? (m[2] || '127.0.0.1'), port };
+}
+
+/** A bearer token short enough to guess would open the metrics to anyone; refused at start. */
+export const MIN_METRICS_TOKEN_LENGTH = 16;
+
+function checkMetricsToken(token: string | undefined): string | undefined {
+  if (token === undefined || token === '') return undefined;
+  if (token.length < MIN_METRICS_TOKEN_LENGTH || /\s/.test(token)) {
+    throw new Error(`PARLEY_METRICS_TOKEN must be at least ${MIN_METRICS_TOKEN_LENGTH} characters without spaces (e.g. openssl rand -hex 24)`);
+  }
+  return token;
 }
 
 export type ConfigOverrides = Partial<Config>;
@@ -189,5 +222,7 @@ export function loadConfig(overrides: ConfigOverrides = {}): Config {
     outgoingWebhookConcurrency: Math.max(1, overrides.outgoingWebhookConcurrency ?? envInt('PARLEY_OUTGOING_WEBHOOK_CONCURRENCY', 16)),
     outgoingWebhookBacklog: Math.max(1, overrides.outgoingWebhookBacklog ?? envInt('PARLEY_OUTGOING_WEBHOOK_BACKLOG', 1_000)),
     outgoingWebhookShutdownGraceMs: overrides.outgoingWebhookShutdownGraceMs ?? envInt('PARLEY_OUTGOING_WEBHOOK_SHUTDOWN_GRACE_MS', 3_000),
+    metricsAddr: 'metricsAddr' in overrides ? overrides.metricsAddr : parseMetricsAddr(process.env.PARLEY_METRICS_ADDR),
+    metricsToken: checkMetricsToken('metricsToken' in overrides ? overrides.metricsToken : process.env.PARLEY_METRICS_TOKEN),
   };
 }

@@ -27,6 +27,14 @@ export function benchLimits(): ConfigOverrides {
   return { rateLimiting: true, rateLimits: parseRateLimitRules(['api_by_user', 'api_by_ip', 'authenticate_by_username', 'authenticate_by_ip'].map((d) => `${d}=60:1000000000`).join(';')) };
 }
 
+/**
+ * BENCH_METRICS=1: Prometheus metrics on (PARLEY_METRICS_TOKEN), scraped every 5 s as a
+ * close-by Prometheus would, to measure what they cost on the hot paths.
+ */
+export function benchMetrics(): ConfigOverrides {
+  return process.env.BENCH_METRICS ? { metricsToken: 'bench-metrics-token-0123456789' } : {};
+}
+
 export interface BenchApp {
   app: App;
   realm: RealmRow;
@@ -40,7 +48,9 @@ export interface BenchApp {
 
 export async function startBenchApp(name: string, overrides: ConfigOverrides = {}): Promise<BenchApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `parley-bench-${name}-`));
-  const app = await buildApp({ dataDir, logLevel: 'silent', adminEmail: BENCH_OWNER, adminPassword: 'bench-password-1', ...benchLimits(), ...overrides });
+  const app = await buildApp({ dataDir, logLevel: 'silent', adminEmail: BENCH_OWNER, adminPassword: 'bench-password-1', ...benchLimits(), ...benchMetrics(), ...overrides });
+  const metrics = app.ctx.metrics;
+  if (metrics) setInterval(() => void metrics.registry.metrics(), 5_000).unref();
   // Benchmarks start from an empty organization, as their earlier figures did.
   await ensureDefaultRealm(app.ctx, { welcome: false });
   const realm = (await realms.findByStringId(app.ctx.store.db, ''))!;

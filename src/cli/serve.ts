@@ -22,8 +22,20 @@ export async function serve(overrides: ConfigOverrides, opts: { workers?: number
   }
 }
 
+/**
+ * Worker N's metrics listen on PARLEY_METRICS_ADDR's port + N - 1: each worker has its own
+ * counters, and on one shared port (Node's cluster shares a port between workers) each
+ * scrape would reach a different worker.
+ */
+function workerOverrides(overrides: ConfigOverrides, slot: number | undefined): ConfigOverrides {
+  if (slot === undefined) return overrides;
+  const addr = loadConfig(overrides).metricsAddr;
+  if (!addr || addr.port === 0) return overrides;
+  return { ...overrides, metricsAddr: { host: addr.host, port: addr.port + slot - 1 } };
+}
+
 async function serveOne(overrides: ConfigOverrides, slot: number | undefined, log: Logger | undefined): Promise<void> {
-  const app = await buildApp(overrides, log ? { log } : {});
+  const app = await buildApp(workerOverrides(overrides, slot), log ? { log } : {});
   const { ctx } = app;
   if (slot === undefined) {
     const boot = await ensureDefaultRealm(ctx);
@@ -37,6 +49,8 @@ async function serveOne(overrides: ConfigOverrides, slot: number | undefined, lo
   }
   await app.http.listen({ host: ctx.config.host, port: ctx.config.port });
   ctx.log.info(`Parley ${slot === undefined ? '' : `worker ${slot} `}listening on http://${ctx.config.host}:${ctx.config.port} (${ctx.store.dialect.name}); public URL ${ctx.config.externalUrl}`);
+
+  if (app.metricsUrl) ctx.log.info(`metrics on ${app.metricsUrl}/metrics`);
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -53,6 +53,11 @@ export class RedisBus implements EventBus {
    */
   private own = new Map<number, Entry>();
   private appended = 0;
+  /**
+   * How far behind the bus this node heard its latest batch: the time since Redis stamped
+   * the batch's last entry (its id is that time in ms). Read by the metrics.
+   */
+  lagMs = 0;
 
   constructor(readonly commands: Redis, private reader: Redis, private log: Logger, private opts: RedisBusOptions) {
     this.stream = busStream(opts.cluster);
@@ -66,6 +71,11 @@ export class RedisBus implements EventBus {
       this.commands.xtrim(this.stream, 'MAXLEN', '~', this.opts.maxEntries).catch((err: unknown) => this.log.warn({ err }, 'bus trim failed'));
     }, 10_000);
     this.trimTimer.unref();
+  }
+
+  /** Appends sent to Redis and not yet acknowledged. */
+  get appending(): number {
+    return this.inflight.size;
   }
 
   get unsettled(): boolean {
@@ -146,6 +156,8 @@ export class RedisBus implements EventBus {
       for (const [, entries] of batch ?? []) {
         for (const [id, fields] of entries) this.hear(id, fields);
       }
+      // Nothing to read for a whole BLOCK: nothing is behind.
+      this.lagMs = batch ? Math.max(0, Date.now() - Number.parseInt(this.last, 10)) : 0;
       this.wakeWaiters();
     }
   }

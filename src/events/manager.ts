@@ -68,6 +68,8 @@ export class QueueManager {
   private beatTimer: NodeJS.Timeout;
   private draining = false;
   private unsubscribe: () => void;
+  /** Events pushed onto queues since start (heartbeats not counted): read by the metrics. */
+  delivered = 0;
   readonly generation = SERVER_GENERATION;
 
   /** `makeHandover`: given when this process is a node of a cluster. */
@@ -92,6 +94,13 @@ export class QueueManager {
 
   get size(): number {
     return this.queues.size;
+  }
+
+  /** Polls parked now; counted when asked (a scrape), not kept on every park and answer. */
+  parked(): number {
+    let n = 0;
+    for (const q of this.queues.values()) if (q.waiter) n += 1;
+    return n;
   }
 
   /** A new queue; in a cluster, the promise settles once another node could rebuild it. */
@@ -182,6 +191,7 @@ export class QueueManager {
     // Rebuilt from just before this entry, the queue numbers its events from here.
     const ck = this.handover ? { id: q.state.nextEventId, pos: place.after } : undefined;
     for (const json of jsons) q.push(json, ck);
+    this.delivered += jsons.length;
   }
 
   /**

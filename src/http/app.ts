@@ -24,6 +24,7 @@ import { checkAnswer, checkingAnswers } from './answer-check.js';
 import { undeclaredNames } from './args.js';
 import { frameworkRefusal, onClientError, refusalBody } from './refusals.js';
 import { registerTus } from './tus.js';
+import { registerOpsRoutes } from './ops.js';
 
 export const API_PREFIX = '/api/v1';
 /** The same routes for the web app, authenticated by its session cookie and CSRF header (session-auth.ts). */
@@ -70,6 +71,16 @@ export async function buildHttp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(fastifyCookie);
   // Bodies of other types (webhook payloads in plain text, say) are kept as text.
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+
+  const metrics = ctx.metrics;
+  if (metrics) {
+    // The route's declared pattern, never the URL: one series per route, whatever the ids in it.
+    app.addHook('onResponse', (req, reply, done) => {
+      metrics.request(req.method, req.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
+      done();
+    });
+  }
+  registerOpsRoutes(app, ctx, () => closing);
 
   const logRequests = ctx.log.isLevelEnabled('info');
   if (logRequests) {

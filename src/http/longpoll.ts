@@ -7,6 +7,7 @@ import { authenticateSession, cookieOf, SESSION_COOKIE } from './session-auth.js
 import { chargeRequest, userBudgetKey } from './rate-limit.js';
 import { ApiError } from '../errors.js';
 import { SHUTTING_DOWN, refusalBody } from './refusals.js';
+import { HEALTH_PATH, READY_PATH } from './ops.js';
 import { Params, parseQuery } from './params.js';
 import { argsFactory } from './args.js';
 import { Bool, Default, Int, Opt, Str, Type, type ArgsOf } from '../schemas/params.js';
@@ -52,6 +53,15 @@ export async function serveEvents(ctx: AppContext, user: UserRow, args: ArgsOf<t
 }
 
 const EVENTS_PATHS = new Set(['/api/v1/events', '/api/v1/events/']);
+/** The polls' series in the request metrics: the routes' patterns, as Fastify would report them. */
+const EVENTS_ROUTE = '/api/v1/events';
+const WEB_EVENTS_ROUTE = '/json/events';
+
+/** Health probes are answered while the server stops: /ready then says so, and /health that the process still lives. */
+function isProbe(url: string, q: number): boolean {
+  const path = q < 0 ? url : url.slice(0, q);
+  return path === HEALTH_PATH || path === READY_PATH;
+}
 /** The web app's polls (session cookie, as every /json route): the same fast path. */
 const WEB_EVENTS_PATHS = new Set(['/json/events', '/json/events/']);
 
@@ -64,6 +74,7 @@ const WEB_EVENTS_PATHS = new Set(['/json/events', '/json/events/']);
  */
 export function createServer(ctx: AppContext, fastify: http.RequestListener, opts: { isClosing: () => boolean }): http.Server {
   const logRequests = ctx.log.isLevelEnabled('info');
+  const metrics = ctx.metrics;
   // One listener per connection, not one per poll: a keep-alive connection carries a poll
   // a second, and the socket outlives them all.
   const onSocketClose = function (this: MarkedSocket): void {
@@ -75,7 +86,7 @@ export function createServer(ctx: AppContext, fastify: http.RequestListener, opt
   const server = http.createServer((req, res) => {
     const url = req.url ?? '';
     const q = url.indexOf('?');
-    if (opts.isClosing()) {
+    if (opts.isClosing() && !isProbe(url, q)) {
       // Shutting down: a new request belongs to another node (or to this one once restarted).
       req.resume();
       res.writeHead(SHUTTING_DOWN.status, { 'content-type': 'application/json; charset=utf-8', connection: 'close' });
@@ -93,12 +104,13 @@ export function createServer(ctx: AppContext, fastify: http.RequestListener, opt
       socket[HOOKED] = true;
       socket.once('close', onSocketClose);
     }
-    const started = logRequests ? performance.now() : 0;
+    const started = logRequests || metrics ? performance.now() : 0;
     const reply = (status: number, body: string, headers?: Record<string, string>): void => {
       if (!res.destroyed) {
         res.writeHead(status, { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
         res.end(body);
       }
+      if (metrics) metrics.request('GET', web ? WEB_EVENTS_ROUTE : EVENTS_ROUTE, status, (performance.now() - started) / 1000);
       if (logRequests) ctx.log.info({ method: 'GET', url, status, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
     };
     const query = q < 0 ? '' : url.slice(q + 1);

@@ -34,10 +34,18 @@ export function dialectOf(q: { getExecutor(): { adapter: object } }): StoreDiale
   return q.getExecutor().adapter instanceof PostgresAdapter ? postgresDialect : sqliteDialect;
 }
 
+export interface PoolCounts {
+  readonly totalCount: number;
+  readonly idleCount: number;
+  readonly waitingCount: number;
+}
+
 export interface Store {
   db: Kysely<DB>;
   /** The engine's differences (dialects.ts). */
   dialect: StoreDialect;
+  /** PostgreSQL: the connection pool's counts, for the metrics (pg's Pool keeps them current). */
+  pool?: PoolCounts;
   /** SQLite on a file: the thread that owns the write connection (see sqlite-writer.ts). */
   writer?: SqliteWriter;
   /**
@@ -60,9 +68,10 @@ export async function openStore(opts: { databaseUrl?: string; sqlitePath?: strin
   let sqlitePath: string | undefined;
   let migrated = false;
   let writer: SqliteWriter | undefined;
+  let pool: pg.Pool | undefined;
   if (opts.databaseUrl) {
     dialect = postgresDialect;
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
     db = new Kysely<DB>({ dialect: new BoundedPostgresDialect({ pool }) });
   } else {
     dialect = sqliteDialect;
@@ -114,7 +123,7 @@ export async function openStore(opts: { databaseUrl?: string; sqlitePath?: strin
     return sqlitePath ? sqliteSnapshot(sqlitePath, fn) : fn(db);
   };
   return {
-    db, dialect, snapshot, ...(writer ? { writer } : {}),
+    db, dialect, snapshot, ...(writer ? { writer } : {}), ...(pool ? { pool } : {}),
     close: async () => {
       await checkpointer?.stop();
       await db.destroy();

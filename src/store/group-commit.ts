@@ -2,6 +2,7 @@ import { CompiledQuery, type Insertable, type Kysely } from 'kysely';
 import type { Store } from './db.js';
 import type { DB, MessageTable } from './schema.js';
 import { rowsWritten } from './changes.js';
+import { NO_WRITE_OBSERVER, type WriteObserver } from './write-observer.js';
 import {
   MAX_BATCH, POSTGRES_BATCH, RELEASE, ROLLBACK_TO, SAVEPOINT, SQLITE_BATCH, duplicateRowsError, firstMessageUpdate,
   messageInsert, recipientRowStatements, scheduledAlreadyHandled, scheduledDelivery, sortRecipientRows, type UnitResult,
@@ -25,6 +26,7 @@ export interface MessageWritten {
 
 interface Item {
   write: MessageWrite;
+  at: number;
   resolve: (v: MessageWritten) => void;
   reject: (e: unknown) => void;
 }
@@ -75,12 +77,19 @@ async function storeBatch(db: Kysely<DB>, writes: MessageWrite[]): Promise<UnitR
 class GroupCommitter {
   private pending: Item[] = [];
   private running = false;
+  /** Sends taken from `pending` whose batch has not committed yet. */
+  private storing = 0;
+  observer: WriteObserver = NO_WRITE_OBSERVER;
 
   constructor(private store: Store) {}
 
+  get queued(): number {
+    return this.pending.length + this.storing;
+  }
+
   submit(write: MessageWrite): Promise<MessageWritten> {
     return new Promise<MessageWritten>((resolve, reject) => {
-      this.pending.push({ write, resolve, reject });
+      this.pending.push({ write, at: performance.now(), resolve, reject });
       if (!this.running) {
         this.running = true;
         // Waiting one turn of the event loop lets every request that already arrived join.
@@ -99,22 +108,53 @@ class GroupCommitter {
 
   private async runBatch(batch: Item[]): Promise<void> {
     let results: UnitResult[];
+    this.storing = batch.length;
     try {
       results = await storeBatch(this.store.db, batch.map((i) => i.write));
     } catch (error) {
       // The batch as a whole failed (its recipient rows or its COMMIT): nothing was stored.
+      this.settled(batch, 0);
       for (const item of batch) item.reject(error);
       return;
+    } finally {
+      this.storing = 0;
     }
+    let stored = 0;
+    for (const r of results) if (!('error' in r)) stored += 1;
+    this.settled(batch, stored);
     for (const [i, item] of batch.entries()) {
       const r = results[i]!;
       if ('error' in r) item.reject(r.error);
       else item.resolve(r);
     }
   }
+
+  private settled(batch: Item[], stored: number): void {
+    if (this.observer === NO_WRITE_OBSERVER) return;
+    const now = performance.now();
+    for (const item of batch) this.observer.sendWait((now - item.at) / 1000);
+    this.observer.batch(batch.length, stored);
+  }
 }
 
 const committers = new WeakMap<Store, GroupCommitter>();
+
+function committerOf(store: Store): GroupCommitter {
+  let c = committers.get(store);
+  if (!c) committers.set(store, (c = new GroupCommitter(store)));
+  return c;
+}
+
+/** Tells `observer` of every batch of this store's sends, and of its writer's waits. */
+export function observeWrites(store: Store, observer: WriteObserver): void {
+  if (store.writer) store.writer.observer = observer;
+  else committerOf(store).observer = observer;
+}
+
+/** Sends (and, on SQLite, transactions) waiting for the writer now. */
+export function queuedWrites(store: Store): number {
+  return store.writer ? store.writer.queued : committerOf(store).queued;
+}
 
 /**
  * Stores one send within the next batch; resolves once that batch has committed. Never
@@ -128,9 +168,7 @@ export async function storeMessage(store: Store, write: MessageWrite): Promise<M
     for (const r of write.recipients) recipients.push(r.user_id, r.flags);
     written = await store.writer.storeMessage({ sql: text, params: parameters, firstOf: write.firstOf, recipients, scheduled: write.scheduled ?? null });
   } else {
-    let c = committers.get(store);
-    if (!c) committers.set(store, (c = new GroupCommitter(store)));
-    written = await c.submit(write);
+    written = await committerOf(store).submit(write);
   }
   // The stream row changed under whatever holds it.
   if (written.first) rowsWritten(store.db, 'streams');

@@ -2,6 +2,7 @@ import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } f
 import { startModuleWorker } from '../lib/module-worker.js';
 import Database from 'better-sqlite3';
 import type { MessageUnit } from './message-batch.js';
+import { NO_WRITE_OBSERVER, type WriteObserver } from './write-observer.js';
 
 /**
  * The thread that owns SQLite's write connection (its body: sqlite-writer-thread.ts). A
@@ -58,7 +59,11 @@ export class SqliteWriter {
   private worker: Worker;
   private sends: MessagePort;
   private nextId = 1;
-  private sending = new Map<number, { resolve: (r: { id: number; first: boolean }) => void; reject: (e: unknown) => void }>();
+  private sending = new Map<number, { resolve: (r: { id: number; first: boolean }) => void; reject: (e: unknown) => void; at: number }>();
+  /** Transactions waiting for the lock (the one holding it not counted). */
+  private lockWaiters = 0;
+  /** Told of each batch and wait (the metrics); nothing by default. */
+  observer: WriteObserver = NO_WRITE_OBSERVER;
   private failed: Error | undefined;
   private exited: Promise<void>;
   /** FIFO lock: a transaction holds the writer from BEGIN to COMMIT or ROLLBACK, a lone write for itself. */
@@ -97,8 +102,24 @@ export class SqliteWriter {
     const held = new Promise<void>((r) => (release = r));
     const before = this.tail;
     this.tail = before.then(() => held);
-    await before;
+    if (this.observer === NO_WRITE_OBSERVER) {
+      await before;
+      return release;
+    }
+    const asked = performance.now();
+    this.lockWaiters += 1;
+    try {
+      await before;
+    } finally {
+      this.lockWaiters -= 1;
+    }
+    this.observer.lockWait((performance.now() - asked) / 1000);
     return release;
+  }
+
+  /** Sends waiting for their batch's commit, and transactions waiting for the lock. */
+  get queued(): number {
+    return this.sending.size + this.lockWaiters;
   }
 
   /**
@@ -130,22 +151,29 @@ export class SqliteWriter {
     const id = this.nextId++;
     if (this.sending.size === 0) this.sends.ref();
     return new Promise((resolve, reject) => {
-      this.sending.set(id, { resolve, reject });
+      this.sending.set(id, { resolve, reject, at: performance.now() });
       this.sends.postMessage({ id, ...unit });
     });
   }
 
   private settleBatch(m: BatchReply): void {
+    const now = performance.now();
+    let stored = 0;
     for (const [i, id] of m.ids.entries()) {
       const w = this.sending.get(id);
       if (!w) continue;
       this.sending.delete(id);
+      this.observer.sendWait((now - w.at) / 1000);
       const r = m.results?.[i];
       if (m.error) w.reject(sqliteError(m.error));
       else if (!r) w.reject(new Error('SQLite writer gave no result for a send'));
       else if ('error' in r) w.reject(sqliteError(r.error));
-      else w.resolve(r);
+      else {
+        stored += 1;
+        w.resolve(r);
+      }
     }
+    this.observer.batch(m.ids.length, stored);
     if (this.sending.size === 0) this.sends.unref();
   }
 
