@@ -49,6 +49,8 @@ export interface Nginx {
   dir: string;
   /** Its error log so far, for a failing test's message. */
   errorLog(): string;
+  /** The requests it has logged, with the upstream (address:port) that answered each. */
+  accessLog(): { request: string; status: number; upstream: string }[];
   stop(): Promise<void>;
 }
 
@@ -79,7 +81,9 @@ export async function startNginx(bin: string, dir: string, site: string, port: n
     `error_log ${errorLog} warn;`,
     'events { worker_connections 256; }',
     'http {',
-    `  access_log ${path.join(dir, 'access.log')};`,
+    // Tab-separated, with the node that answered (a cluster test checks the spread).
+    "  log_format parley_test '$request\\t$status\\t$upstream_addr';",
+    `  access_log ${path.join(dir, 'access.log')} parley_test;`,
     ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${path.join(dir, t)};`),
     `  include ${path.join(dir, 'site.conf')};`,
     '}',
@@ -97,6 +101,14 @@ export async function startNginx(bin: string, dir: string, site: string, port: n
   }, { timeoutMs: 20_000, message: () => `nginx to listen on ${port}: ${out}${readLog()}` });
   return {
     dir, errorLog: readLog,
+    accessLog: () => {
+      const file = path.join(dir, 'access.log');
+      const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+      return text.split('\n').filter(Boolean).map((l) => {
+        const [request = '', status = '', upstream = ''] = l.split('\t');
+        return { request, status: Number(status), upstream };
+      });
+    },
     stop: async () => {
       // SIGQUIT: nginx's graceful stop; the long polls of the tests are over by then.
       if (child.exitCode === null) child.kill('SIGQUIT');
