@@ -105,6 +105,18 @@ export interface Config {
   outgoingWebhookBacklog: number;
   /** At shutdown, how long calls in flight may still finish before they are cut off. */
   outgoingWebhookShutdownGraceMs: number;
+  /**
+   * The periodic background jobs (src/jobs/: the storage sweep, ...) run in this process.
+   * Off for benchmarks and tests that want none; in a cluster, nodes with it off leave the
+   * jobs to the others (each job runs on one node at a time anyway).
+   */
+  backgroundJobs: boolean;
+  /**
+   * Days an upload no message, draft or scheduled message links is kept before the storage
+   * sweep deletes it (Zulip's delete_old_unclaimed_attachments: 3 weeks). A file unlinked by
+   * an edit or a deletion is counted from its upload, not from its unlinking.
+   */
+  unlinkedUploadGraceDays: number;
 }
 
 export type ConfigOverrides = Partial<Config>;
@@ -189,5 +201,7 @@ export function loadConfig(overrides: ConfigOverrides = {}): Config {
     outgoingWebhookConcurrency: Math.max(1, overrides.outgoingWebhookConcurrency ?? envInt('PARLEY_OUTGOING_WEBHOOK_CONCURRENCY', 16)),
     outgoingWebhookBacklog: Math.max(1, overrides.outgoingWebhookBacklog ?? envInt('PARLEY_OUTGOING_WEBHOOK_BACKLOG', 1_000)),
     outgoingWebhookShutdownGraceMs: overrides.outgoingWebhookShutdownGraceMs ?? envInt('PARLEY_OUTGOING_WEBHOOK_SHUTDOWN_GRACE_MS', 3_000),
+    backgroundJobs: overrides.backgroundJobs ?? envBool('PARLEY_BACKGROUND_JOBS', true),
+    unlinkedUploadGraceDays: overrides.unlinkedUploadGraceDays ?? envInt('PARLEY_UNLINKED_UPLOAD_GRACE_DAYS', 21),
   };
 }

@@ -12,6 +12,7 @@ import type { FullMemberPromotion } from './actions/full-members.js';
 import type { Digests } from './notifications/digest.js';
 import type { PushService } from './notifications/push.js';
 import type { Notifications } from './notifications/start.js';
+import type { Jobs } from './jobs/scheduler.js';
 
 /** Everything a handler or action needs, built once by buildApp. */
 export interface AppContext {
@@ -50,6 +51,8 @@ export interface AppContext {
   push?: PushService;
   /** Missed-message notifications (src/notifications/start.ts): tests call decideNow and runDue with a later clock. */
   notifications?: Notifications;
+  /** The periodic background jobs (src/jobs/scheduler.ts; absent with backgroundJobs off): `parley` commands and tests call runNow. */
+  jobs?: Jobs;
   /** Run after the HTTP server has closed, before the store closes (queue persistence, ...). */
   shutdownHooks: Array<() => Promise<void>>;
 }
