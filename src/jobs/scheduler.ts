@@ -101,9 +101,10 @@ export function startJobs(ctx: AppContext, jobs: Job[], opts: JobOptions = {}): 
       } finally {
         clearInterval(renewer);
       }
-      // Cut short by a stop: due again at once, for another node to finish. Otherwise (done or
-      // failed) its next turn; a run longer than the period is followed by the next at once.
-      const nextDue = stopped ? now() : Math.max(started + job.everyMs, now());
+      // Cut short (a stop; or the lease lost, when this release changes nothing): due again at
+      // once, for another node to finish. Otherwise (done or failed) at its next turn; a run
+      // longer than the period is followed by the next at once.
+      const nextDue = abort.signal.aborted ? now() : Math.max(started + job.everyMs, now());
       await releaseJobLease(ctx, job.name, holder, nextDue).catch((err: unknown) => ctx.log.warn({ err, job: job.name }, 'background job: lease release failed; it lapses instead'));
       if (failure !== undefined && early) throw failure;
       return true;
