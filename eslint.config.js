@@ -88,6 +88,8 @@ const LAYERS = [
   // Missed-message notifications (email, mobile push, digest): workers fed after the send
   // commits; actions (mark read, device tokens) call down into them, never the reverse.
   { folder: 'notifications', bans: [ban.http, ban.actions] },
+  // The periodic jobs' scheduler and their list: like the edges, they call actions and never query.
+  { folder: 'jobs', bans: [ban.http, ban.store] },
   // The importer loads a new organization through actions (import/load/); converters only read files.
   { folder: 'import', bans: [ban.http] },
   { folder: 'export', bans: [ban.http, ban.actions] },

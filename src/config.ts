@@ -112,6 +112,18 @@ export interface Config {
   metricsAddr: MetricsAddr | undefined;
   /** GET /metrics on the main port (and the metrics address) needs `Authorization: Bearer <this>`. */
   metricsToken: string | undefined;
+  /**
+   * The periodic background jobs (src/jobs/: the storage sweep, ...) run in this process.
+   * Off for benchmarks and tests that want none; in a cluster, nodes with it off leave the
+   * jobs to the others (each job runs on one node at a time anyway).
+   */
+  backgroundJobs: boolean;
+  /**
+   * Days an upload no message, draft or scheduled message links is kept before the storage
+   * sweep deletes it (Zulip's delete_old_unclaimed_attachments: 3 weeks). A file unlinked by
+   * an edit or a deletion is counted from its upload, not from its unlinking.
+   */
+  unlinkedUploadGraceDays: number;
 }
 
 export interface MetricsAddr {
@@ -224,5 +236,7 @@ export function loadConfig(overrides: ConfigOverrides = {}): Config {
     outgoingWebhookShutdownGraceMs: overrides.outgoingWebhookShutdownGraceMs ?? envInt('PARLEY_OUTGOING_WEBHOOK_SHUTDOWN_GRACE_MS', 3_000),
     metricsAddr: 'metricsAddr' in overrides ? overrides.metricsAddr : parseMetricsAddr(process.env.PARLEY_METRICS_ADDR),
     metricsToken: checkMetricsToken('metricsToken' in overrides ? overrides.metricsToken : process.env.PARLEY_METRICS_TOKEN),
+    backgroundJobs: overrides.backgroundJobs ?? envBool('PARLEY_BACKGROUND_JOBS', true),
+    unlinkedUploadGraceDays: overrides.unlinkedUploadGraceDays ?? envInt('PARLEY_UNLINKED_UPLOAD_GRACE_DAYS', 21),
   };
 }

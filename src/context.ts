@@ -13,6 +13,7 @@ import type { Digests } from './notifications/digest.js';
 import type { PushService } from './notifications/push.js';
 import type { Notifications } from './notifications/start.js';
 import type { ParleyMetrics } from './metrics/metrics.js';
+import type { Jobs } from './jobs/scheduler.js';
 
 /** Everything a handler or action needs, built once by buildApp. */
 export interface AppContext {
@@ -53,6 +54,8 @@ export interface AppContext {
   notifications?: Notifications;
   /** Prometheus metrics, when PARLEY_METRICS_ADDR or PARLEY_METRICS_TOKEN asks for them (src/metrics/). */
   metrics?: ParleyMetrics;
+  /** The periodic background jobs (src/jobs/scheduler.ts; absent with backgroundJobs off): `parley` commands and tests call runNow. */
+  jobs?: Jobs;
   /** Run after the HTTP server has closed, before the store closes (queue persistence, ...). */
   shutdownHooks: Array<() => Promise<void>>;
 }

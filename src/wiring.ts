@@ -14,6 +14,8 @@ import { sendMissedMessagePushes, startPush } from './notifications/push.js';
 import { sendMissedMessageEmails } from './notifications/email.js';
 import { startNotifications } from './notifications/start.js';
 import type { MissedMessageSenders } from './notifications/senders.js';
+import { startJobs } from './jobs/scheduler.js';
+import { scheduledJobs } from './jobs/schedule.js';
 
 /**
  * Everything a server runs besides answering requests, started explicitly once its
@@ -36,6 +38,12 @@ export function startServices(ctx: AppContext, senders?: MissedMessageSenders): 
   // Before the caches' and queues' hooks, so that its shutdown hook (a round finishing its sends) runs while they still serve.
   ctx.scheduledDelivery = startScheduledDelivery(ctx);
   ctx.fullMembers = startFullMemberPromotion(ctx);
+  // The periodic jobs (storage sweep, ...), one node of a cluster at a time; their hook ends the runs under way.
+  if (ctx.config.backgroundJobs) {
+    const jobs = startJobs(ctx, scheduledJobs());
+    ctx.jobs = jobs;
+    ctx.shutdownHooks.push(() => jobs.stop());
+  }
   // Mobile push through Zulip's service (PARLEY_PUSH_BOUNCER_URL): registers this server, then makes queued calls.
   startPush(ctx);
   // Who is away and notified of each message, decided after its send commits; emails batched, pushes through the outbox above.

@@ -31,7 +31,9 @@ export function serverOptions(cmd: Command): Command {
     .option('--trust-proxy <spec>', 'believe X-Forwarded-For from these proxies: true, or addresses/CIDRs (PARLEY_TRUST_PROXY)')
     .option('--password-hash-memory-kib <n>', 'Argon2id memory per password hash, default 19456 (PARLEY_PASSWORD_HASH_MEMORY_KIB)', (v) => Number(v))
     .option('--password-hash-time-cost <n>', 'Argon2id passes per password hash, default 2 (PARLEY_PASSWORD_HASH_TIME_COST)', (v) => Number(v))
-    .option('--metrics-addr <host:port>', 'serve Prometheus metrics on a listener of their own at this address (PARLEY_METRICS_ADDR)');
+    .option('--metrics-addr <host:port>', 'serve Prometheus metrics on a listener of their own at this address (PARLEY_METRICS_ADDR)')
+    .option('--no-background-jobs', 'run no periodic jobs (storage sweep, ...) in this process, e.g. for benchmarks (PARLEY_BACKGROUND_JOBS=false)')
+    .option('--unlinked-upload-grace-days <n>', 'days an upload nothing links is kept before the storage sweep deletes it, default 21 (PARLEY_UNLINKED_UPLOAD_GRACE_DAYS)', (v) => Number(v));
 }
 
 export function overridesFrom(opts: Record<string, unknown>): ConfigOverrides {
@@ -59,5 +61,7 @@ export function overridesFrom(opts: Record<string, unknown>): ConfigOverrides {
   if (opts.passwordHashMemoryKib !== undefined) o.passwordHashMemoryKib = Number(opts.passwordHashMemoryKib);
   if (opts.passwordHashTimeCost !== undefined) o.passwordHashTimeCost = Number(opts.passwordHashTimeCost);
   if (opts.metricsAddr !== undefined) o.metricsAddr = parseMetricsAddr(String(opts.metricsAddr));
+  if (opts.backgroundJobs === false) o.backgroundJobs = false;
+  if (opts.unlinkedUploadGraceDays !== undefined) o.unlinkedUploadGraceDays = Number(opts.unlinkedUploadGraceDays);
   return o;
 }

@@ -451,6 +451,18 @@ export interface SsoTokenTable {
 }
 export type SsoTokenRow = Selectable<SsoTokenTable>;
 
+/**
+ * A background job's lease (migration 070, src/jobs/scheduler.ts): `holder` is the node
+ * running it (null between runs); `expires`, in milliseconds, when that lease lapses or,
+ * between runs, when the job is next due.
+ */
+export interface JobLeaseTable {
+  name: string;
+  holder: string | null;
+  expires: number;
+}
+export type JobLeaseRow = Selectable<JobLeaseTable>;
+
 /** An invitation (migration 033): by email (works once) or a reusable link. `stream_ids`: JSON list. */
 export interface InviteTable {
   id: Generated<number>;
@@ -602,4 +614,5 @@ export interface DB {
   missed_message_notification: MissedMessageNotificationTable;
   push_realm: PushRealmTable;
   sso_token: SsoTokenTable;
+  job_lease: JobLeaseTable;
 }

@@ -49,9 +49,41 @@ export const attachments = {
     await q.deleteFrom('attachment_message').where('message_id', '=', messageId).where('attachment_id', 'in', attachmentIds).execute();
   },
 
-  /** Files no message links that were uploaded before `before` (seconds): Zulip's unclaimed attachments. */
-  listUnclaimed: (q: Q, before: number): Promise<AttachmentRow[]> =>
-    q.selectFrom('attachment').selectAll().where('create_time', '<', before)
+  /**
+   * Files no message links that were uploaded before `before` (seconds): Zulip's unclaimed
+   * attachments. `page`: the next `limit` of them after id `afterId`, of one organization if told.
+   */
+  listUnclaimed: (q: Q, before: number, page?: { afterId: number; limit: number; realmId?: number }): Promise<AttachmentRow[]> => {
+    let query = q.selectFrom('attachment').selectAll().where('create_time', '<', before)
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('attachment_message').select('attachment_message.message_id').whereRef('attachment_message.attachment_id', '=', 'attachment.id'))));
+    if (page) query = query.where('id', '>', page.afterId).limit(page.limit);
+    if (page?.realmId !== undefined) query = query.where('realm_id', '=', page.realmId);
+    return query.orderBy('id').execute();
+  },
+
+  /**
+   * What the organization's people have written but not sent that names an upload: drafts,
+   * scheduled messages not yet delivered, saved snippets. None of these claims a file (only
+   * a sent message does), yet each will link it once sent.
+   */
+  listUnsentTextsNamingUploads: async (q: Q, realmId: number): Promise<string[]> => {
+    const naming = '%/user_uploads/%';
+    const drafts = await q.selectFrom('draft').innerJoin('users', 'users.id', 'draft.user_id').select('draft.content')
+      .where('users.realm_id', '=', realmId).where('draft.content', 'like', naming).execute();
+    const scheduled = await q.selectFrom('scheduled_message').select('content')
+      .where('realm_id', '=', realmId).where('delivered', '=', 0).where('content', 'like', naming).execute();
+    const snippets = await q.selectFrom('saved_snippet').innerJoin('users', 'users.id', 'saved_snippet.user_id').select('saved_snippet.content')
+      .where('users.realm_id', '=', realmId).where('saved_snippet.content', 'like', naming).execute();
+    return [...drafts, ...scheduled, ...snippets].map((r) => r.content);
+  },
+
+  /** Whether a message links the file now. */
+  isClaimed: async (q: Q, attachmentId: number): Promise<boolean> =>
+    (await q.selectFrom('attachment_message').select('message_id').where('attachment_id', '=', attachmentId).limit(1).executeTakeFirst()) !== undefined,
+
+  /** Deletes the file's row unless a message links it now; true when it went. */
+  deleteUnclaimed: async (q: Q, id: number): Promise<boolean> =>
+    Number((await q.deleteFrom('attachment').where('id', '=', id)
       .where((eb) => eb.not(eb.exists(eb.selectFrom('attachment_message').select('attachment_message.message_id').whereRef('attachment_message.attachment_id', '=', 'attachment.id'))))
-      .orderBy('id').execute(),
+      .executeTakeFirst()).numDeletedRows) > 0,
 };
