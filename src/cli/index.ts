@@ -7,6 +7,7 @@ import { addDemoCommand } from './demo.js';
 import { addDigestCommand } from './digest.js';
 import { addTransferCommands } from './transfer.js';
 import { addStorageCommands } from './storage.js';
+import { addBackupCommands } from './backup.js';
 
 export { serverOptions, overridesFrom };
 
@@ -20,5 +21,6 @@ export function buildCli(): Command {
   addDigestCommand(program);
   addTransferCommands(program);
   addStorageCommands(program);
+  addBackupCommands(program);
   return program;
 }

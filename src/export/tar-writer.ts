@@ -23,13 +23,16 @@ export class TarWriter {
     });
   }
 
-  async addFile(name: string, file: string, mtime = new Date()): Promise<void> {
+  /** `onBytes` hears the file's bytes as they are packed (a progress bar over big files). */
+  async addFile(name: string, file: string, mtime = new Date(), onBytes?: (n: number) => void): Promise<void> {
     const { size } = await fs.promises.stat(file);
     let entry: ReturnType<tar.Pack['entry']> | undefined;
     const packed = new Promise<void>((resolve, reject) => {
       entry = this.pack.entry({ name, size, mtime, mode: 0o644 }, (err) => (err ? reject(err) : resolve()));
     });
-    await Promise.all([pipeline(fs.createReadStream(file), entry!), packed]);
+    const source = fs.createReadStream(file);
+    if (onBytes) source.on('data', (chunk) => onBytes(chunk.length));
+    await Promise.all([pipeline(source, entry!), packed]);
   }
 
   async finish(): Promise<void> {
