@@ -14,13 +14,15 @@ import { store } from './store';
 import { applyTheme } from './theme';
 import { loadCatalog } from './emoji';
 import { followHash, refetch } from './view';
+import { setLanguage } from './i18n';
 import './styles.css';
 
 const root = document.getElementById('app')!;
 
 function showLogin(): void {
   if (location.pathname !== '/login') history.replaceState(null, '', '/login');
-  render(<Login onSignedIn={() => location.assign('/')} />, root);
+  // Nobody to ask yet: the browser's language.
+  void setLanguage(navigator.language).finally(() => render(<Login onSignedIn={() => location.assign('/')} />, root));
 }
 
 /** Our own presence, as Zulip's web app reports it every minute while the page is open. */
@@ -34,7 +36,10 @@ async function boot(): Promise<void> {
   applyTheme();
   // An invitation link: the sign-up page, whoever is signed in.
   const join = /^\/join\/([^/]+)\/?$/.exec(location.pathname);
-  if (join) return render(<Join inviteKey={decodeURIComponent(join[1]!)} />, root);
+  if (join) {
+    await setLanguage(navigator.language);
+    return render(<Join inviteKey={decodeURIComponent(join[1]!)} />, root);
+  }
   try {
     await register();
   } catch (e) {
@@ -45,6 +50,8 @@ async function boot(): Promise<void> {
   }
   if (location.pathname !== '/') history.replaceState(null, '', `/${location.hash}`);
   store.conn = 'live';
+  const reg = store.state!.reg as { user_settings?: { default_language?: string }; default_language?: string };
+  await setLanguage(reg.user_settings?.default_language ?? reg.default_language);
   render(<App />, root);
   installShortcuts();
   followHash();

@@ -1,0 +1,47 @@
+/**
+ * Every string the app shows goes through t(): its English text is the key (gettext's way,
+ * and Zulip's `$t({defaultMessage})`), so that English needs no catalog and a missing
+ * translation falls back to English rather than to a key. Catalogs are loaded on demand,
+ * one chunk per language, picked by the user's `default_language` (register's
+ * `user_settings.default_language` / `default_language`), before the first render.
+ *
+ * Placeholders: `t('{n} unread', { n: 3 })`. Plurals: pass both forms through tn().
+ */
+
+type Catalog = Record<string, string>;
+
+/** Languages with a complete catalog (web/src/locales/<code>.json), beside English. */
+export const LANGUAGES: Record<string, () => Promise<{ default: Catalog }>> = {
+  de: () => import('./locales/de.json'),
+};
+
+let catalog: Catalog = {};
+let current = 'en';
+
+const fill = (s: string, vars?: Record<string, string | number>) =>
+  vars ? s.replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m)) : s;
+
+export function t(english: string, vars?: Record<string, string | number>): string {
+  return fill(catalog[english] ?? english, vars);
+}
+
+/** One of two forms by count (English's rule; the catalogs translate each form). */
+export function tn(one: string, other: string, n: number, vars?: Record<string, string | number>): string {
+  return t(n === 1 ? one : other, { n, ...vars });
+}
+
+export const currentLanguage = (): string => current;
+
+/** Loads the catalog of `language` (e.g. `de`, `de-AT`, `en`); unknown languages stay English. */
+export async function setLanguage(language: string | undefined): Promise<void> {
+  const code = (language ?? 'en').toLowerCase().split(/[-_]/)[0]!;
+  const load = LANGUAGES[code];
+  if (!load) {
+    catalog = {};
+    current = 'en';
+  } else {
+    catalog = (await load()).default;
+    current = code;
+  }
+  document.documentElement.lang = current;
+}
