@@ -100,3 +100,18 @@ test('the shortcuts list (?), settings and the dark theme: shown, accessible, an
   assert.deepEqual(seen, { errors: [], dialogs: [] });
   await context.close();
 });
+
+test('languages: a German browser gets the sign-in page in German, an unknown language English', { skip: SKIP, timeout: 60_000 }, async () => {
+  const german = await browser.newContext({ locale: 'de-DE' });
+  const page = await german.newPage();
+  await page.goto(`${base}/login`);
+  await page.getByRole('heading', { name: 'Bei Parley anmelden' }).waitFor();
+  assert.equal(await page.getAttribute('html', 'lang'), 'de');
+  assert.equal(await page.getByLabel('Passwort').count(), 1);
+  await german.close();
+  const other = await browser.newContext({ locale: 'sw-KE' });
+  const page2 = await other.newPage();
+  await page2.goto(`${base}/login`);
+  await page2.getByRole('heading', { name: 'Sign in to Parley' }).waitFor();
+  await other.close();
+});

@@ -1,3 +1,4 @@
+/// <reference types="vite/client" />
 /**
  * Every string the app shows goes through t(): its English text is the key (gettext's way,
  * and Zulip's `$t({defaultMessage})`), so that English needs no catalog and a missing
@@ -10,10 +11,18 @@
 
 type Catalog = Record<string, string>;
 
-/** Languages with a complete catalog (web/src/locales/<code>.json), beside English. */
-export const LANGUAGES: Record<string, () => Promise<{ default: Catalog }>> = {
-  de: () => import('./locales/de.json'),
-};
+/**
+ * A language's catalog is every file of web/src/locales/<code>/ (one per part of the app, so
+ * that parts are translated side by side), merged; each language one chunk, loaded on demand.
+ */
+const FILES = import.meta.glob<{ default: Catalog }>('./locales/*/*.json');
+
+export const LANGUAGES: Record<string, () => Promise<Catalog>> = {};
+for (const [file, load] of Object.entries(FILES)) {
+  const code = /\.\/locales\/([^/]+)\//.exec(file)![1]!;
+  const before = LANGUAGES[code];
+  LANGUAGES[code] = async () => ({ ...(before ? await before() : {}), ...(await load()).default });
+}
 
 let catalog: Catalog = {};
 let current = 'en';
@@ -40,7 +49,7 @@ export async function setLanguage(language: string | undefined): Promise<void> {
     catalog = {};
     current = 'en';
   } else {
-    catalog = (await load()).default;
+    catalog = await load();
     current = code;
   }
   document.documentElement.lang = current;

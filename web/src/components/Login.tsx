@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { ApiError, login } from '../api';
 import { ProviderButtons, useSignInSettings } from './SignInMethods';
+import { t } from '../i18n';
 
 /**
  * Email (or directory username) and password, and a button per identity provider; the
@@ -21,7 +22,7 @@ export function Login({ onSignedIn }: { onSignedIn: () => void }) {
       await login(email.trim(), password);
       onSignedIn();
     } catch (err) {
-      setError(err instanceof ApiError ? err.message : 'Could not reach the server. Try again.');
+      setError(err instanceof ApiError ? err.message : t('Could not reach the server. Try again.'));
     } finally {
       setBusy(false);
     }
@@ -30,23 +31,23 @@ export function Login({ onSignedIn }: { onSignedIn: () => void }) {
   return (
     <main class="login">
       <form class="login-box" onSubmit={submit} aria-labelledby="login-title">
-        <h1 id="login-title">Sign in to Parley</h1>
+        <h1 id="login-title">{t('Sign in to Parley')}</h1>
         {settings && <ProviderButtons methods={settings.external_authentication_methods} />}
         {settings?.authentication_methods.password !== false && (
           <>
-            {settings && settings.external_authentication_methods.length > 0 && <p class="sso-or">or</p>}
+            {settings && settings.external_authentication_methods.length > 0 && <p class="sso-or">{t('or')}</p>}
             <label>
-              {settings?.require_email_format_usernames === false ? 'Email or username' : 'Email'}
+              {settings?.require_email_format_usernames === false ? t('Email or username') : t('Email')}
               {settings?.require_email_format_usernames === false
                 ? <input type="text" name="username" autocomplete="username" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
                 : <input type="email" name="username" autocomplete="username" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />}
             </label>
             <label>
-              Password
+              {t('Password')}
               <input type="password" name="password" autocomplete="current-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
             </label>
             {error && <p class="error" role="alert">{error}</p>}
-            <button type="submit" disabled={busy}>{busy ? 'Signing in…' : 'Sign in'}</button>
+            <button type="submit" disabled={busy}>{busy ? t('Signing in…') : t('Sign in')}</button>
           </>
         )}
       </form>

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { call } from '../api';
+import { t } from '../i18n';
 
 export type ExternalMethod = { name: string; display_name: string; display_icon: string | null; login_url: string; signup_url: string };
 export type SignInSettings = {
@@ -31,7 +32,7 @@ export function ProviderButtons({ methods, signup = false }: { methods: External
         return (
           <a key={m.name} class="sso-button" href={url}>
             {m.display_icon && <img src={m.display_icon} alt="" width={20} height={20} />}
-            {signup ? `Sign up with ${m.display_name}` : `Sign in with ${m.display_name}`}
+            {signup ? t('Sign up with {name}', { name: m.display_name }) : t('Sign in with {name}', { name: m.display_name })}
           </a>
         );
       })}
