@@ -105,6 +105,8 @@ export interface Config {
   outgoingWebhookBacklog: number;
   /** At shutdown, how long calls in flight may still finish before they are cut off. */
   outgoingWebhookShutdownGraceMs: number;
+  /** Days archived messages (retention, src/actions/retention.ts) are kept before the purge deletes them: Zulip's ARCHIVED_DATA_VACUUMING_DELAY_DAYS, 30. */
+  archiveKeepDays: number;
 }
 
 export type ConfigOverrides = Partial<Config>;
@@ -189,5 +191,6 @@ export function loadConfig(overrides: ConfigOverrides = {}): Config {
     outgoingWebhookConcurrency: Math.max(1, overrides.outgoingWebhookConcurrency ?? envInt('PARLEY_OUTGOING_WEBHOOK_CONCURRENCY', 16)),
     outgoingWebhookBacklog: Math.max(1, overrides.outgoingWebhookBacklog ?? envInt('PARLEY_OUTGOING_WEBHOOK_BACKLOG', 1_000)),
     outgoingWebhookShutdownGraceMs: overrides.outgoingWebhookShutdownGraceMs ?? envInt('PARLEY_OUTGOING_WEBHOOK_SHUTDOWN_GRACE_MS', 3_000),
+    archiveKeepDays: overrides.archiveKeepDays ?? envInt('PARLEY_ARCHIVE_KEEP_DAYS', 30),
   };
 }

@@ -6,6 +6,7 @@ import { addAdminCommands } from './admin.js';
 import { addDemoCommand } from './demo.js';
 import { addDigestCommand } from './digest.js';
 import { addTransferCommands } from './transfer.js';
+import { addRetentionCommands } from './retention.js';
 
 export { serverOptions, overridesFrom };
 
@@ -18,5 +19,6 @@ export function buildCli(): Command {
   addDemoCommand(program);
   addDigestCommand(program);
   addTransferCommands(program);
+  addRetentionCommands(program);
   return program;
 }

@@ -30,7 +30,8 @@ export function serverOptions(cmd: Command): Command {
     .option('--rate-limits <spec>', "budgets by domain, 'domain=seconds:requests[,...][;domain=...]' (PARLEY_RATE_LIMITS)")
     .option('--trust-proxy <spec>', 'believe X-Forwarded-For from these proxies: true, or addresses/CIDRs (PARLEY_TRUST_PROXY)')
     .option('--password-hash-memory-kib <n>', 'Argon2id memory per password hash, default 19456 (PARLEY_PASSWORD_HASH_MEMORY_KIB)', (v) => Number(v))
-    .option('--password-hash-time-cost <n>', 'Argon2id passes per password hash, default 2 (PARLEY_PASSWORD_HASH_TIME_COST)', (v) => Number(v));
+    .option('--password-hash-time-cost <n>', 'Argon2id passes per password hash, default 2 (PARLEY_PASSWORD_HASH_TIME_COST)', (v) => Number(v))
+    .option('--archive-keep-days <n>', 'days archived (expired) messages are kept before the purge, default 30 (PARLEY_ARCHIVE_KEEP_DAYS)', (v) => Number(v));
 }
 
 export function overridesFrom(opts: Record<string, unknown>): ConfigOverrides {
@@ -57,5 +58,6 @@ export function overridesFrom(opts: Record<string, unknown>): ConfigOverrides {
   if (opts.trustProxy !== undefined) o.trustProxy = parseTrustProxy(String(opts.trustProxy));
   if (opts.passwordHashMemoryKib !== undefined) o.passwordHashMemoryKib = Number(opts.passwordHashMemoryKib);
   if (opts.passwordHashTimeCost !== undefined) o.passwordHashTimeCost = Number(opts.passwordHashTimeCost);
+  if (opts.archiveKeepDays !== undefined) o.archiveKeepDays = Number(opts.archiveKeepDays);
   return o;
 }
