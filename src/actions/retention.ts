@@ -7,11 +7,11 @@ import { streams } from '../store/repos/streams.js';
 import { userMessages } from '../store/repos/user-messages.js';
 import { removeMessages, updateFirstMessageId } from './message-delete.js';
 import { queueArchiveEvents, retireMessagesOnCommit } from './retention-events.js';
-import { pauseAfterBatch } from './retention-pace.js';
+import { BatchSizer, pauseAfterBatch } from './retention-pace.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { nowSeconds } from '../lib/time.js';
 
-/** Zulip's MESSAGE_BATCH_SIZE: messages per archiving transaction. */
+/** Zulip's MESSAGE_BATCH_SIZE: the most messages per archiving transaction (fewer when that would hold the writer long: retention-pace.ts). */
 export const ARCHIVE_BATCH_SIZE = 1000;
 const DAY = 86_400;
 /** message_retention_days' "keep forever" (the API's `unlimited`). */
@@ -20,7 +20,7 @@ const UNLIMITED = -1;
 export interface ArchiveOptions {
   /** One organization; every one when absent. */
   realmId?: number;
-  /** Messages per batch (each one short transaction); ARCHIVE_BATCH_SIZE by default. */
+  /** A fixed number of messages per batch (each one short transaction); by default sized to the time batches take, up to ARCHIVE_BATCH_SIZE. */
   batchSize?: number;
   /** The pause after a batch, as a multiple of the time the batch held the writer (retention-pace.ts). */
   pauseFactor?: number;
@@ -63,10 +63,11 @@ export async function archiveExpiredMessages(ctx: AppContext, opts: ArchiveOptio
 /** One stream's expired messages (or, without a stream, the organization's private ones), batch by batch. */
 async function archiveRuns(ctx: AppContext, realm: RealmRow, stream: StreamRow | undefined, days: number, opts: ArchiveOptions,
   summary: ArchiveSummary): Promise<void> {
-  const size = Math.max(1, opts.batchSize ?? ARCHIVE_BATCH_SIZE);
+  const sizer = new BatchSizer(Math.max(1, opts.batchSize ?? ARCHIVE_BATCH_SIZE), opts.batchSize !== undefined);
   const cutoff = (opts.now ?? nowSeconds()) - days * DAY;
   let after = 0;
   for (;;) {
+    const size = sizer.next;
     // Found on a reader, outside the write transaction: the walk never holds the writer.
     const ids = stream
       ? await archive.expiredStreamIds(ctx.store.db, stream.id, cutoff, after, size)
@@ -76,6 +77,7 @@ async function archiveRuns(ctx: AppContext, realm: RealmRow, stream: StreamRow |
     const started = performance.now();
     const moved = await transact(ctx, (tx) => doArchiveBatch(tx, ctx, realm, stream?.id, ids, cutoff, opts.now ?? nowSeconds()));
     const held = performance.now() - started;
+    sizer.record(moved, held);
     if (moved > 0) {
       summary.messages += moved;
       summary.batches += 1;

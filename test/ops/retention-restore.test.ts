@@ -158,7 +158,7 @@ test('more than a batch: each batch is its own archive transaction, with its own
   const batches = new Set(await Promise.all(ids.map(batchOf)));
   assert.equal(batches.size, 3);
   const events = log.find('delete_message', undefined, (e) => e.userIds.includes(bob.id));
-  assert.deepEqual(events.map((e) => (e.event as { message_ids: number[] }).message_ids), [ids.slice(0, 3), ids.slice(3, 6), ids.slice(6)]);
+  assert.deepEqual(events.map((e) => (e.event.message_ids as number[])), [ids.slice(0, 3), ids.slice(3, 6), ids.slice(6)]);
   // Restoring them brings back all three batches in order.
   const restored = await restoreArchive(t.app.ctx, { realmId: t.realm.id, since: now() - 60 });
   assert.equal(restored.batches >= 3, true);

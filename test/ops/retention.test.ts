@@ -41,7 +41,7 @@ const say = (as: TestUser, stream: string, content: string, topic = 'old times')
 const live = async (ids: number[]) => (await db().selectFrom('message').select('id').where('id', 'in', ids).execute()).map((r) => r.id).sort((a, b) => a - b);
 const archived = async (ids: number[]) => (await db().selectFrom('archived_message').select('id').where('id', 'in', ids).execute()).map((r) => r.id).sort((a, b) => a - b);
 const run = () => archiveExpiredMessages(t.app.ctx, { realmId: t.realm.id, pauseFactor: 0 });
-const deletions = (id: number) => log.find('delete_message', undefined, (e) => (e.event as { message_ids: number[] }).message_ids.includes(id));
+const deletions = (id: number) => log.find('delete_message', undefined, (e) => (e.event.message_ids as number[]).includes(id));
 
 test('with the organization at 30 days: older stream and private messages are archived, younger ones and an unlimited stream\'s stay', async () => {
   await setRealmSettings(t, { message_retention_days: 30 });
@@ -147,6 +147,6 @@ test('an expiring first message moves the stream\'s first_message_id to the olde
   await run();
   const row = await db().selectFrom('stream').select('first_message_id').where('id', '=', x!.id).executeTakeFirstOrThrow();
   assert.equal(row.first_message_id, second);
-  const e = log.one('stream', 'update', (env) => (env.event as { stream_id?: number }).stream_id === x!.id);
-  assert.equal((e.event as { value: number }).value, second);
+  const e = log.one('stream', 'update', (env) => env.event.stream_id === x!.id);
+  assert.equal(e.event.value, second);
 });
