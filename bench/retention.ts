@@ -6,7 +6,7 @@
  * retention (before and after), and while archiveExpiredMessages moves every seeded message to the
  * archive. The goal (issue 36): send p99 unchanged while 1,000,000 messages expire.
  * BENCH_PAUSE_FACTOR sets the pause between batches (src/actions/retention-pace.ts), BENCH_BATCH_SIZE
- * a fixed batch size instead of the adaptive one.
+ * a fixed batch size instead of the adaptive one, BENCH_HOLD_MS the adaptive one's target.
  */
 import readline from 'node:readline';
 import { runLoad, printStats } from './lib/http-load.js';
@@ -63,7 +63,9 @@ if (process.argv[2] === 'child') {
     let last = 0;
     const pauseFactor = process.env.BENCH_PAUSE_FACTOR === undefined ? undefined : Number(process.env.BENCH_PAUSE_FACTOR);
     const batchSize = process.env.BENCH_BATCH_SIZE === undefined ? undefined : Number(process.env.BENCH_BATCH_SIZE);
+    const holdMs = process.env.BENCH_HOLD_MS === undefined ? undefined : Number(process.env.BENCH_HOLD_MS);
     const r = await archiveExpiredMessages(app.ctx, {
+      ...(holdMs !== undefined ? { holdMs } : {}),
       ...(pauseFactor !== undefined ? { pauseFactor } : {}),
       ...(batchSize !== undefined ? { batchSize } : {}),
       onProgress: ({ archived }) => {

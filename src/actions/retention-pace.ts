@@ -8,8 +8,9 @@
  * the event loop, so that sends queued meanwhile go first.
  */
 export const DEFAULT_PAUSE_FACTOR = 2;
-export const TARGET_HOLD_MS = 20;
-const FIRST_SIZE = 100;
+export const TARGET_HOLD_MS = 5;
+// Small: the first batch of a stream of thousands of subscribers must not be the long one.
+const FIRST_SIZE = 10;
 
 export async function pauseAfterBatch(heldMs: number, factor = DEFAULT_PAUSE_FACTOR): Promise<void> {
   const ms = Math.max(0, heldMs * factor);
@@ -19,7 +20,7 @@ export async function pauseAfterBatch(heldMs: number, factor = DEFAULT_PAUSE_FAC
 /** Batch sizes: fixed when the caller names one (tests), else adapted to the time the last batch took. */
 export class BatchSizer {
   private size: number;
-  constructor(private readonly max: number, private readonly fixed: boolean) {
+  constructor(private readonly max: number, private readonly fixed: boolean, private readonly targetMs = TARGET_HOLD_MS) {
     this.size = fixed ? max : Math.min(FIRST_SIZE, max);
   }
 
@@ -32,7 +33,7 @@ export class BatchSizer {
     if (this.fixed || moved === 0) return;
     const perMessage = Math.max(heldMs, 0.1) / moved;
     // Halfway to the estimate each time: one slow batch (a checkpoint, a pause) does not collapse the size.
-    const wanted = TARGET_HOLD_MS / perMessage;
+    const wanted = this.targetMs / perMessage;
     this.size = Math.max(1, Math.min(this.max, Math.round((this.size + wanted) / 2)));
   }
 }

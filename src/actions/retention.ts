@@ -22,6 +22,8 @@ export interface ArchiveOptions {
   realmId?: number;
   /** A fixed number of messages per batch (each one short transaction); by default sized to the time batches take, up to ARCHIVE_BATCH_SIZE. */
   batchSize?: number;
+  /** The time a batch should hold the writer, ms (TARGET_HOLD_MS by default), when batchSize is not given. */
+  holdMs?: number;
   /** The pause after a batch, as a multiple of the time the batch held the writer (retention-pace.ts). */
   pauseFactor?: number;
   /** "Now", UNIX seconds. */
@@ -63,7 +65,7 @@ export async function archiveExpiredMessages(ctx: AppContext, opts: ArchiveOptio
 /** One stream's expired messages (or, without a stream, the organization's private ones), batch by batch. */
 async function archiveRuns(ctx: AppContext, realm: RealmRow, stream: StreamRow | undefined, days: number, opts: ArchiveOptions,
   summary: ArchiveSummary): Promise<void> {
-  const sizer = new BatchSizer(Math.max(1, opts.batchSize ?? ARCHIVE_BATCH_SIZE), opts.batchSize !== undefined);
+  const sizer = new BatchSizer(Math.max(1, opts.batchSize ?? ARCHIVE_BATCH_SIZE), opts.batchSize !== undefined, opts.holdMs);
   const cutoff = (opts.now ?? nowSeconds()) - days * DAY;
   let after = 0;
   for (;;) {
