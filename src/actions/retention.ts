@@ -99,7 +99,7 @@ async function archiveRuns(ctx: AppContext, realm: RealmRow, stream: StreamRow |
  */
 export async function doArchiveBatch(tx: Tx, ctx: AppContext, realm: RealmRow, streamId: number | undefined, ids: number[],
   cutoff: number, now: number): Promise<number> {
-  const rows = await archive.listExpired(tx.db, ids, cutoff);
+  const rows = await archive.listExpired(tx.db, ids, cutoff, streamId ?? null);
   if (rows.length === 0) return 0;
   const moving = rows.map((r) => r.id);
   // Re-read in the transaction: an earlier batch may have moved its first_message_id.

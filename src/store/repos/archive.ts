@@ -30,9 +30,14 @@ export const archive = {
     (await q.selectFrom('message').select('id').where('realm_id', '=', realmId).where('stream_id', 'is', null).where('id', '>', afterId)
       .where('date_sent', '<', cutoff).orderBy('id').limit(limit).execute()).map((r) => r.id),
 
-  /** Those of `ids` still there and still older than `cutoff`, re-read in the archiving transaction. */
-  listExpired: (q: Q, ids: number[], cutoff: number): Promise<MessageRow[]> =>
-    ids.length === 0 ? Promise.resolve([]) : q.selectFrom('message').selectAll().where('id', 'in', ids).where('date_sent', '<', cutoff).orderBy('id').execute(),
+  /**
+   * Those of `ids` still there, still older than `cutoff` and still where they were found
+   * (in stream `streamId`, or private when null: a message moved meanwhile goes by its new
+   * stream's retention), re-read in the archiving transaction.
+   */
+  listExpired: (q: Q, ids: number[], cutoff: number, streamId: number | null): Promise<MessageRow[]> =>
+    ids.length === 0 ? Promise.resolve([]) : q.selectFrom('message').selectAll().where('id', 'in', ids).where('date_sent', '<', cutoff)
+      .where('stream_id', streamId === null ? 'is' : '=', streamId).orderBy('id').execute(),
 
   createBatch: async (q: Q, type: number, realmId: number | null, timestamp: number): Promise<number> =>
     (await q.insertInto('archive_transaction').values({ type, realm_id: realmId, timestamp }).returning('id').executeTakeFirstOrThrow()).id,
