@@ -124,6 +124,8 @@ export interface Config {
    * an edit or a deletion is counted from its upload, not from its unlinking.
    */
   unlinkedUploadGraceDays: number;
+  /** Days archived messages (retention, src/actions/retention.ts) are kept before the purge deletes them: Zulip's ARCHIVED_DATA_VACUUMING_DELAY_DAYS, 30. */
+  archiveKeepDays: number;
 }
 
 export interface MetricsAddr {
@@ -238,5 +240,6 @@ export function loadConfig(overrides: ConfigOverrides = {}): Config {
     metricsToken: checkMetricsToken('metricsToken' in overrides ? overrides.metricsToken : process.env.PARLEY_METRICS_TOKEN),
     backgroundJobs: overrides.backgroundJobs ?? envBool('PARLEY_BACKGROUND_JOBS', true),
     unlinkedUploadGraceDays: overrides.unlinkedUploadGraceDays ?? envInt('PARLEY_UNLINKED_UPLOAD_GRACE_DAYS', 21),
+    archiveKeepDays: overrides.archiveKeepDays ?? envInt('PARLEY_ARCHIVE_KEEP_DAYS', 30),
   };
 }

@@ -8,6 +8,8 @@ export interface LoadStats { label: string; requests: number; rps: number; p50: 
  */
 export async function runLoad(label: string, opts: {
   base: string; concurrency: number; durationMs: number;
+  /** Ends the run early (before durationMs) once it answers true: e.g. when background work is done. */
+  stop?: () => boolean;
   request: (worker: number, i: number) => { method: string; path: string; auth: string; body?: string };
 }): Promise<LoadStats> {
   const url = new URL(opts.base);
@@ -34,7 +36,7 @@ export async function runLoad(label: string, opts: {
   });
   const started = Date.now();
   await Promise.all(Array.from({ length: opts.concurrency }, async (_, w) => {
-    for (let i = 0; Date.now() < end; i++) await one(opts.request(w, i));
+    for (let i = 0; Date.now() < end && !opts.stop?.(); i++) await one(opts.request(w, i));
   }));
   const elapsed = (Date.now() - started) / 1000;
   agent.destroy();

@@ -8,6 +8,7 @@ import { addDigestCommand } from './digest.js';
 import { addTransferCommands } from './transfer.js';
 import { addStorageCommands } from './storage.js';
 import { addBackupCommands } from './backup.js';
+import { addRetentionCommands } from './retention.js';
 
 export { serverOptions, overridesFrom };
 
@@ -22,5 +23,6 @@ export function buildCli(): Command {
   addTransferCommands(program);
   addStorageCommands(program);
   addBackupCommands(program);
+  addRetentionCommands(program);
   return program;
 }

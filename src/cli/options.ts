@@ -33,7 +33,8 @@ export function serverOptions(cmd: Command): Command {
     .option('--password-hash-time-cost <n>', 'Argon2id passes per password hash, default 2 (PARLEY_PASSWORD_HASH_TIME_COST)', (v) => Number(v))
     .option('--metrics-addr <host:port>', 'serve Prometheus metrics on a listener of their own at this address (PARLEY_METRICS_ADDR)')
     .option('--no-background-jobs', 'run no periodic jobs (storage sweep, ...) in this process, e.g. for benchmarks (PARLEY_BACKGROUND_JOBS=false)')
-    .option('--unlinked-upload-grace-days <n>', 'days an upload nothing links is kept before the storage sweep deletes it, default 21 (PARLEY_UNLINKED_UPLOAD_GRACE_DAYS)', (v) => Number(v));
+    .option('--unlinked-upload-grace-days <n>', 'days an upload nothing links is kept before the storage sweep deletes it, default 21 (PARLEY_UNLINKED_UPLOAD_GRACE_DAYS)', (v) => Number(v))
+    .option('--archive-keep-days <n>', 'days archived (expired) messages are kept before the purge, default 30 (PARLEY_ARCHIVE_KEEP_DAYS)', (v) => Number(v));
 }
 
 export function overridesFrom(opts: Record<string, unknown>): ConfigOverrides {
@@ -63,5 +64,6 @@ export function overridesFrom(opts: Record<string, unknown>): ConfigOverrides {
   if (opts.metricsAddr !== undefined) o.metricsAddr = parseMetricsAddr(String(opts.metricsAddr));
   if (opts.backgroundJobs === false) o.backgroundJobs = false;
   if (opts.unlinkedUploadGraceDays !== undefined) o.unlinkedUploadGraceDays = Number(opts.unlinkedUploadGraceDays);
+  if (opts.archiveKeepDays !== undefined) o.archiveKeepDays = Number(opts.archiveKeepDays);
   return o;
 }

@@ -569,6 +569,34 @@ export interface MissedMessageNotificationTable {
   first_due: number;
 }
 
+/** One batch of archived messages (migration 072; Zulip's ArchiveTransaction): type 1 retention, 2 manual; restored 0/1. */
+export interface ArchiveTransactionTable {
+  id: Generated<number>;
+  timestamp: number;
+  type: number;
+  realm_id: number | null;
+  restored: Generated<number>;
+}
+
+/** A message in the archive: the message row as it was, and its batch. */
+export interface ArchivedMessageTable extends Omit<MessageTable, 'id'> {
+  id: number;
+  archive_transaction_id: number;
+}
+
+export interface ArchivedUserMessageTable extends UserMessageTable {
+  archive_transaction_id: number;
+}
+
+export interface ArchivedReactionTable extends Omit<ReactionTable, 'id'> {
+  id: number;
+  archive_transaction_id: number;
+}
+
+export interface ArchivedAttachmentMessageTable extends AttachmentMessageTable {
+  archive_transaction_id: number;
+}
+
 export interface DB {
   realm: RealmTable;
   users: UserTable;
@@ -615,4 +643,9 @@ export interface DB {
   push_realm: PushRealmTable;
   sso_token: SsoTokenTable;
   job_lease: JobLeaseTable;
+  archive_transaction: ArchiveTransactionTable;
+  archived_message: ArchivedMessageTable;
+  archived_user_message: ArchivedUserMessageTable;
+  archived_reaction: ArchivedReactionTable;
+  archived_attachment_message: ArchivedAttachmentMessageTable;
 }

@@ -50,6 +50,7 @@ import * as m066 from './066-push-realm-status.js';
 import * as m068 from './068-avatar-key.js';
 import * as m069 from './069-sso-tokens.js';
 import * as m070 from './070-job-lease.js';
+import * as m072 from './072-message-archive.js';
 
 /**
  * What a migration runs against: the database of its day, not today's schema type (DB in
@@ -114,4 +115,5 @@ export const migrations: Migration[] = [
   { name: '068-avatar-key', up: m068.up },
   { name: '069-sso-tokens', up: m069.up },
   { name: '070-job-lease', up: m070.up },
+  { name: '072-message-archive', up: m072.up },
 ];

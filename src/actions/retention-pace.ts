@@ -1,0 +1,39 @@
+/**
+ * How archiving and purging share the writer with sends. A batch should hold the writer
+ * about as long as a group commit of sends does, so that a send arriving meanwhile waits
+ * no longer than it would behind other sends: batches are sized to take TARGET_HOLD_MS
+ * (up to Zulip's 1000 messages; a stream of a thousand subscribers has a thousand
+ * recipient rows per message, a private message two), and after each one retention
+ * rests `factor` times as long as it held the writer, and always at least one turn of
+ * the event loop, so that sends queued meanwhile go first.
+ */
+export const DEFAULT_PAUSE_FACTOR = 2;
+export const TARGET_HOLD_MS = 5;
+// Small: the first batch of a stream of thousands of subscribers must not be the long one.
+const FIRST_SIZE = 10;
+
+export async function pauseAfterBatch(heldMs: number, factor = DEFAULT_PAUSE_FACTOR): Promise<void> {
+  const ms = Math.max(0, heldMs * factor);
+  await new Promise<void>((resolve) => (ms >= 1 ? setTimeout(resolve, ms) : setImmediate(resolve)));
+}
+
+/** Batch sizes: fixed when the caller names one (tests), else adapted to the time the last batch took. */
+export class BatchSizer {
+  private size: number;
+  constructor(private readonly max: number, private readonly fixed: boolean, private readonly targetMs = TARGET_HOLD_MS) {
+    this.size = fixed ? max : Math.min(FIRST_SIZE, max);
+  }
+
+  get next(): number {
+    return this.size;
+  }
+
+  /** A batch of `moved` messages held the writer `heldMs`. */
+  record(moved: number, heldMs: number): void {
+    if (this.fixed || moved === 0) return;
+    const perMessage = Math.max(heldMs, 0.1) / moved;
+    // Halfway to the estimate each time: one slow batch (a checkpoint, a pause) does not collapse the size.
+    const wanted = this.targetMs / perMessage;
+    this.size = Math.max(1, Math.min(this.max, Math.round((this.size + wanted) / 2)));
+  }
+}

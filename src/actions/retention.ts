@@ -1,0 +1,165 @@
+import type { AppContext } from '../context.js';
+import { transact, type Tx } from './transaction.js';
+import type { RealmRow, StreamRow } from '../store/rows.js';
+import { archive, ArchiveType } from '../store/repos/archive.js';
+import { realms } from '../store/repos/realms.js';
+import { streams } from '../store/repos/streams.js';
+import { userMessages } from '../store/repos/user-messages.js';
+import { removeMessages, updateFirstMessageId } from './message-delete.js';
+import { queueArchiveEvents, retireMessagesOnCommit } from './retention-events.js';
+import { BatchSizer, pauseAfterBatch } from './retention-pace.js';
+import { realmSettings } from '../lib/realm-settings.js';
+import { nowSeconds } from '../lib/time.js';
+
+/** Zulip's MESSAGE_BATCH_SIZE: the most messages per archiving transaction (fewer when that would hold the writer long: retention-pace.ts). */
+export const ARCHIVE_BATCH_SIZE = 1000;
+const DAY = 86_400;
+/** message_retention_days' "keep forever" (the API's `unlimited`). */
+const UNLIMITED = -1;
+
+export interface ArchiveOptions {
+  /** One organization; every one when absent. */
+  realmId?: number;
+  /** A fixed number of messages per batch (each one short transaction); by default sized to the time batches take, up to ARCHIVE_BATCH_SIZE. */
+  batchSize?: number;
+  /** The time a batch should hold the writer, ms (TARGET_HOLD_MS by default), when batchSize is not given. */
+  holdMs?: number;
+  /** The pause after a batch, as a multiple of the time the batch held the writer (retention-pace.ts). */
+  pauseFactor?: number;
+  /** "Now", UNIX seconds. */
+  now?: number;
+  onProgress?: (p: { realmId: number; archived: number }) => void;
+}
+
+export interface ArchiveSummary { messages: number; batches: number }
+
+/**
+ * The days a stream's messages are kept: its own message_retention_days, or the
+ * organization's when it has none (null: `realm_default`); -1 is `unlimited`.
+ */
+export function streamRetentionDays(stream: StreamRow, realmDays: number): number {
+  return stream.message_retention_days ?? realmDays;
+}
+
+/**
+ * Zulip's archive_messages: in every organization, stream messages older than their
+ * stream's retention and private messages older than the organization's go to the
+ * archive, a batch per transaction, oldest first, with a pause between batches so that
+ * sends keep the writer. Clients hear `delete_message` as for a deletion by hand.
+ */
+export async function archiveExpiredMessages(ctx: AppContext, opts: ArchiveOptions = {}): Promise<ArchiveSummary> {
+  const summary: ArchiveSummary = { messages: 0, batches: 0 };
+  const all = await realms.list(ctx.store.db);
+  for (const realm of all.filter((r) => opts.realmId === undefined || r.id === opts.realmId)) {
+    const realmDays = realmSettings(realm.settings).message_retention_days;
+    const inRealm = [...await streams.listByRealm(ctx.store.db, realm.id), ...await streams.listArchivedByRealm(ctx.store.db, realm.id)];
+    for (const stream of inRealm) {
+      const days = streamRetentionDays(stream, realmDays);
+      if (days !== UNLIMITED && days > 0) await archiveRuns(ctx, realm, stream, days, opts, summary);
+    }
+    if (realmDays !== UNLIMITED && realmDays > 0) await archiveRuns(ctx, realm, undefined, realmDays, opts, summary);
+  }
+  return summary;
+}
+
+/** One stream's expired messages (or, without a stream, the organization's private ones), batch by batch. */
+async function archiveRuns(ctx: AppContext, realm: RealmRow, stream: StreamRow | undefined, days: number, opts: ArchiveOptions,
+  summary: ArchiveSummary): Promise<void> {
+  const sizer = new BatchSizer(Math.max(1, opts.batchSize ?? ARCHIVE_BATCH_SIZE), opts.batchSize !== undefined, opts.holdMs);
+  const cutoff = (opts.now ?? nowSeconds()) - days * DAY;
+  let after = 0;
+  for (;;) {
+    const size = sizer.next;
+    // Found on a reader, outside the write transaction: the walk never holds the writer.
+    const ids = stream
+      ? await archive.expiredStreamIds(ctx.store.db, stream.id, cutoff, after, size)
+      : await archive.expiredPrivateIds(ctx.store.db, realm.id, cutoff, after, size);
+    if (ids.length === 0) return;
+    after = ids[ids.length - 1]!;
+    const started = performance.now();
+    const moved = await transact(ctx, (tx) => doArchiveBatch(tx, ctx, realm, stream?.id, ids, cutoff, opts.now ?? nowSeconds()));
+    const held = performance.now() - started;
+    sizer.record(moved, held);
+    if (moved > 0) {
+      summary.messages += moved;
+      summary.batches += 1;
+      opts.onProgress?.({ realmId: realm.id, archived: summary.messages });
+    }
+    if (ids.length < size) return;
+    await pauseAfterBatch(held, opts.pauseFactor);
+  }
+}
+
+/**
+ * One batch, in the caller's transaction: the messages of `ids` still there and still
+ * expired are copied to the archive under a new archive_transaction, then deleted the one
+ * way messages are deleted (removeMessages: reactions, recipient rows, file links by the
+ * cascade, phones' pushes), with a manual deletion's events and first_message_id update.
+ * How many moved.
+ */
+export async function doArchiveBatch(tx: Tx, ctx: AppContext, realm: RealmRow, streamId: number | undefined, ids: number[],
+  cutoff: number, now: number): Promise<number> {
+  const rows = await archive.listExpired(tx.db, ids, cutoff, streamId ?? null);
+  if (rows.length === 0) return 0;
+  const moving = rows.map((r) => r.id);
+  // Re-read in the transaction: an earlier batch may have moved its first_message_id.
+  const stream = streamId === undefined ? undefined : await streams.findInRealmAny(tx.db, realm.id, streamId);
+  const holders = await userMessages.listByMessageIds(tx.db, moving);
+  await queueArchiveEvents(tx, realm.id, rows, holders, stream);
+  const batchId = await archive.createBatch(tx.db, ArchiveType.RETENTION_POLICY, realm.id, now);
+  await archive.copyToArchive(tx.db, batchId, moving);
+  await removeMessages(tx, moving);
+  if (stream) await updateFirstMessageId(tx, stream, moving);
+  retireMessagesOnCommit(ctx, tx, moving);
+  return moving.length;
+}
+
+export interface PurgeOptions {
+  /** Days an archived batch is kept; the configured PARLEY_ARCHIVE_KEEP_DAYS by default. */
+  keepDays?: number;
+  now?: number;
+  pauseFactor?: number;
+  onProgress?: (p: { purged: number }) => void;
+}
+
+/** Zulip's TRANSACTION_DELETION_BATCH_SIZE: batches listed at a time by the purge. */
+const PURGE_LIST_SIZE = 100;
+
+/**
+ * Zulip's clean_archived_data: archived batches made more than keep-days ago are deleted
+ * for good, restored ones' records included, one batch per transaction. The files they
+ * linked were unclaimed since the archiving; the storage sweep collects those.
+ */
+export async function purgeArchive(ctx: AppContext, opts: PurgeOptions = {}): Promise<ArchiveSummary> {
+  const keepDays = opts.keepDays ?? ctx.config.archiveKeepDays;
+  const before = (opts.now ?? nowSeconds()) - keepDays * DAY;
+  const summary: ArchiveSummary = { messages: 0, batches: 0 };
+  for (;;) {
+    const ids = await archive.listPurgeable(ctx.store.db, before, PURGE_LIST_SIZE);
+    for (const id of ids) {
+      const started = performance.now();
+      summary.messages += await transact(ctx, async (tx) => {
+        const n = await archive.countMessages(tx.db, id);
+        await archive.deleteBatch(tx.db, id);
+        return n;
+      });
+      summary.batches += 1;
+      opts.onProgress?.({ purged: summary.messages });
+      await pauseAfterBatch(performance.now() - started, opts.pauseFactor);
+    }
+    if (ids.length < PURGE_LIST_SIZE) return summary;
+  }
+}
+
+export interface RetentionSummary { archived: ArchiveSummary; purged: ArchiveSummary }
+
+/** What the hourly job runs (and `parley retention run`): archive what expired, then purge what was archived long ago. */
+export async function runRetention(ctx: AppContext, opts: ArchiveOptions & { keepDays?: number } = {}): Promise<RetentionSummary> {
+  const archived = await archiveExpiredMessages(ctx, opts);
+  const purged = await purgeArchive(ctx, {
+    ...(opts.keepDays !== undefined ? { keepDays: opts.keepDays } : {}),
+    ...(opts.now !== undefined ? { now: opts.now } : {}),
+    ...(opts.pauseFactor !== undefined ? { pauseFactor: opts.pauseFactor } : {}),
+  });
+  return { archived, purged };
+}
