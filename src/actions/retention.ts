@@ -29,6 +29,8 @@ export interface ArchiveOptions {
   /** "Now", UNIX seconds. */
   now?: number;
   onProgress?: (p: { realmId: number; archived: number }) => void;
+  /** Stops between batches (the scheduler's stop at shutdown); the next run goes on from there. */
+  signal?: AbortSignal;
 }
 
 export interface ArchiveSummary { messages: number; batches: number }
@@ -54,6 +56,7 @@ export async function archiveExpiredMessages(ctx: AppContext, opts: ArchiveOptio
     const realmDays = realmSettings(realm.settings).message_retention_days;
     const inRealm = [...await streams.listByRealm(ctx.store.db, realm.id), ...await streams.listArchivedByRealm(ctx.store.db, realm.id)];
     for (const stream of inRealm) {
+      if (opts.signal?.aborted) break;
       const days = streamRetentionDays(stream, realmDays);
       if (days !== UNLIMITED && days > 0) await archiveRuns(ctx, realm, stream, days, opts, summary);
     }
@@ -85,7 +88,7 @@ async function archiveRuns(ctx: AppContext, realm: RealmRow, stream: StreamRow |
       summary.batches += 1;
       opts.onProgress?.({ realmId: realm.id, archived: summary.messages });
     }
-    if (ids.length < size) return;
+    if (ids.length < size || opts.signal?.aborted) return;
     await pauseAfterBatch(held, opts.pauseFactor);
   }
 }
@@ -120,6 +123,7 @@ export interface PurgeOptions {
   now?: number;
   pauseFactor?: number;
   onProgress?: (p: { purged: number }) => void;
+  signal?: AbortSignal;
 }
 
 /** Zulip's TRANSACTION_DELETION_BATCH_SIZE: batches listed at a time by the purge. */
@@ -128,7 +132,7 @@ const PURGE_LIST_SIZE = 100;
 /**
  * Zulip's clean_archived_data: archived batches made more than keep-days ago are deleted
  * for good, restored ones' records included, one batch per transaction. The files they
- * linked were unclaimed since the archiving; the storage sweep collects those.
+ * linked become unclaimed with it; the storage sweep collects those.
  */
 export async function purgeArchive(ctx: AppContext, opts: PurgeOptions = {}): Promise<ArchiveSummary> {
   const keepDays = opts.keepDays ?? ctx.config.archiveKeepDays;
@@ -145,6 +149,7 @@ export async function purgeArchive(ctx: AppContext, opts: PurgeOptions = {}): Pr
       });
       summary.batches += 1;
       opts.onProgress?.({ purged: summary.messages });
+      if (opts.signal?.aborted) return summary;
       await pauseAfterBatch(performance.now() - started, opts.pauseFactor);
     }
     if (ids.length < PURGE_LIST_SIZE) return summary;
@@ -160,6 +165,7 @@ export async function runRetention(ctx: AppContext, opts: ArchiveOptions & { kee
     ...(opts.keepDays !== undefined ? { keepDays: opts.keepDays } : {}),
     ...(opts.now !== undefined ? { now: opts.now } : {}),
     ...(opts.pauseFactor !== undefined ? { pauseFactor: opts.pauseFactor } : {}),
+    ...(opts.signal !== undefined ? { signal: opts.signal } : {}),
   });
   return { archived, purged };
 }

@@ -1,5 +1,6 @@
 import type { Job } from './scheduler.js';
 import { sweepUploads } from '../actions/upload-sweep.js';
+import { runRetention } from '../actions/retention.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -11,5 +12,8 @@ export function scheduledJobs(): Job[] {
   return [
     // Uploads nothing links any more, past their grace period (src/actions/upload-sweep.ts).
     { name: 'storage-sweep', everyMs: HOUR_MS, run: (ctx, signal) => sweepUploads(ctx, { signal }) },
+    // Messages past their stream's or organization's message_retention_days to the archive,
+    // and archived batches past PARLEY_ARCHIVE_KEEP_DAYS purged (src/actions/retention.ts).
+    { name: 'retention', everyMs: HOUR_MS, run: (ctx, signal) => runRetention(ctx, { signal }) },
   ];
 }

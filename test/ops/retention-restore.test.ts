@@ -121,7 +121,7 @@ test('the purge deletes batches older than the keep-days for good, and only thos
   assert.equal(await batchOf(other), undefined);
 });
 
-test('files linked only by archived messages count as unlinked (the sweep collects them); a restore links them again', async () => {
+test('files linked only by archived messages stay claimed until the purge (the sweep leaves them for a restore); a restore links them again', async () => {
   const uri = await uploadOne(t, alice, 'old-notes.txt', 'notes');
   const id = await say(`[notes](${uri})`);
   const a = (await attachments.findByPathId(db(), uri.slice('/user_uploads/'.length)))!;
@@ -130,7 +130,8 @@ test('files linked only by archived messages count as unlinked (the sweep collec
   const since = now() - 1;
   await archive();
   assert.deepEqual(await attachments.listMessageIds(db(), a.id), []);
-  assert.ok((await attachments.listUnclaimed(db(), now() + 1)).some((x) => x.id === a.id));
+  assert.ok(!(await attachments.listUnclaimed(db(), now() + 1)).some((x) => x.id === a.id), 'an archived message still claims its file');
+  assert.equal(await attachments.isClaimed(db(), a.id), true);
   const list = assertOk(await t.api('GET', '/api/v1/attachments', { as: alice })).attachments.find((x: { id: number }) => x.id === a.id);
   assert.deepEqual(list.messages, []);
   await restoreArchive(t.app.ctx, { realmId: t.realm.id, since });

@@ -51,11 +51,14 @@ export const attachments = {
 
   /**
    * Files no message links that were uploaded before `before` (seconds): Zulip's unclaimed
-   * attachments. `page`: the next `limit` of them after id `afterId`, of one organization if told.
+   * attachments. A message retention archived still links its files until the archive is
+   * purged (Zulip's ArchivedAttachment): a restore must find them. `page`: the next `limit` of them after id `afterId`, of one organization if told.
    */
   listUnclaimed: (q: Q, before: number, page?: { afterId: number; limit: number; realmId?: number }): Promise<AttachmentRow[]> => {
     let query = q.selectFrom('attachment').selectAll().where('create_time', '<', before)
-      .where((eb) => eb.not(eb.exists(eb.selectFrom('attachment_message').select('attachment_message.message_id').whereRef('attachment_message.attachment_id', '=', 'attachment.id'))));
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('attachment_message').select('attachment_message.message_id').whereRef('attachment_message.attachment_id', '=', 'attachment.id'))))
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('archived_attachment_message').select('archived_attachment_message.message_id')
+        .whereRef('archived_attachment_message.attachment_id', '=', 'attachment.id'))));
     if (page) query = query.where('id', '>', page.afterId).limit(page.limit);
     if (page?.realmId !== undefined) query = query.where('realm_id', '=', page.realmId);
     return query.orderBy('id').execute();
@@ -77,13 +80,16 @@ export const attachments = {
     return [...drafts, ...scheduled, ...snippets].map((r) => r.content);
   },
 
-  /** Whether a message links the file now. */
+  /** Whether a message links the file now, or an archived one that a restore may bring back. */
   isClaimed: async (q: Q, attachmentId: number): Promise<boolean> =>
-    (await q.selectFrom('attachment_message').select('message_id').where('attachment_id', '=', attachmentId).limit(1).executeTakeFirst()) !== undefined,
+    (await q.selectFrom('attachment_message').select('message_id').where('attachment_id', '=', attachmentId).limit(1).executeTakeFirst()) !== undefined
+    || (await q.selectFrom('archived_attachment_message').select('message_id').where('attachment_id', '=', attachmentId).limit(1).executeTakeFirst()) !== undefined,
 
   /** Deletes the file's row unless a message links it now; true when it went. */
   deleteUnclaimed: async (q: Q, id: number): Promise<boolean> =>
     Number((await q.deleteFrom('attachment').where('id', '=', id)
       .where((eb) => eb.not(eb.exists(eb.selectFrom('attachment_message').select('attachment_message.message_id').whereRef('attachment_message.attachment_id', '=', 'attachment.id'))))
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('archived_attachment_message').select('archived_attachment_message.message_id')
+        .whereRef('archived_attachment_message.attachment_id', '=', 'attachment.id'))))
       .executeTakeFirst()).numDeletedRows) > 0,
 };
