@@ -1,5 +1,6 @@
 /** Zulip's core keyboard shortcuts (ignored while typing in a field, except Esc). */
 import { compose, openCompose } from './components/Compose';
+import { quoteAndReply } from './compose/quote';
 import { toggleStar } from './components/MessageRow';
 import { searchBox } from './components/Search';
 import { pmPartners } from './narrow';
@@ -75,6 +76,12 @@ export function installShortcuts(): void {
         const m = store.selected !== null ? store.messages.get(store.selected) : undefined;
         if (m) void toggleStar(m);
       },
+      // Zulip's > (quote and reply) and i (the selected message's actions menu).
+      '>': () => {
+        const m = store.selected !== null ? store.messages.get(store.selected) : undefined;
+        if (m) void quoteAndReply(m);
+      },
+      i: () => document.querySelector<HTMLButtonElement>(`.message[data-id="${store.selected}"] .menu-button`)?.click(),
       '?': () => {
         ui.help = !ui.help;
         store.changed();

@@ -83,6 +83,8 @@ export class Store {
   selected: number | null = null;
   /** The message being edited in place. */
   editing: number | null = null;
+  /** A view in which messages are not marked read as they are seen (after "Mark as unread from here"), until it is left. */
+  noAutoRead: MessageList | null = null;
   /** A one-line notice (a failed action), cleared by the next. */
   flash: string | null = null;
   /** The outbox's hook: a message event may confirm a local echo. */

@@ -13,6 +13,9 @@ import { stopTyping, typed } from '../typing';
 import type { Stream } from '../types';
 import { store } from '../store';
 import { withLinkTargets } from '../content';
+import { t } from '../i18n';
+import { uploadFile, uploadLink, uploadPlaceholder } from '../compose/upload';
+import '../compose/compose.css';
 
 const DRAFT_KEY = 'parley.compose-draft';
 type Draft = { mode: 'stream' | 'private'; stream: string; topic: string; to: string; content: string };
@@ -32,7 +35,54 @@ export const compose = {
   open: Boolean(saved?.content),
   draft: saved ?? { mode: 'stream', stream: '', topic: '', to: '', content: '' } as Draft,
   focus: null as null | (() => void),
+  /** The message box while it is on the page (its caret is where insertions go). */
+  box: null as null | HTMLTextAreaElement,
 };
+
+/**
+ * Puts text at the caret of the message box (at the end when the box is not shown), as
+ * Zulip's insert_syntax_and_focus: a block (a quote) on lines of its own, the caret after it.
+ */
+export function insertAtCursor(text: string, block = false): void {
+  const content = compose.draft.content;
+  const el = compose.box;
+  const start = el ? el.selectionStart : content.length;
+  const end = el ? el.selectionEnd : content.length;
+  const before = content.slice(0, start);
+  const after = content.slice(end);
+  let insert = text;
+  if (block) {
+    if (before && !before.endsWith('\n')) insert = `\n${insert}`;
+    insert += '\n';
+  }
+  setContent(before + insert + after, before.length + insert.length);
+}
+
+/** Replaces a placeholder put in by insertAtCursor (an upload's, a quote's), wherever the text around it went. */
+export function replaceInCompose(placeholder: string, text: string): void {
+  const content = compose.draft.content;
+  const at = content.indexOf(placeholder);
+  if (at < 0) return;
+  const el = compose.box;
+  let caret = el?.selectionStart ?? content.length;
+  if (caret > at) caret = Math.max(at + text.length, caret + text.length - placeholder.length);
+  setContent(content.slice(0, at) + text + content.slice(at + placeholder.length), caret);
+}
+
+function setContent(content: string, caret: number): void {
+  compose.draft = { ...compose.draft, content };
+  localStorage.setItem(DRAFT_KEY, JSON.stringify(compose.draft));
+  const el = compose.box;
+  if (el) {
+    // Now, not at the next render: the caret must not wait behind a fast typist's keys.
+    el.value = content;
+    el.setSelectionRange(caret, caret);
+  }
+  store.changed();
+}
+
+type Upload = { key: number; name: string; fraction: number };
+let uploadKey = 0;
 
 export function openCompose(d: Partial<Draft>): void {
   compose.open = true;
@@ -68,6 +118,57 @@ export function Compose() {
   const [ac, setAc] = useState<(Completion & { index: number }) | null>(null);
   const box = useRef<HTMLTextAreaElement>(null);
   compose.focus = () => box.current?.focus();
+  compose.box = box.current;
+  const [uploads, setUploads] = useState<Upload[]>([]);
+  const [dragging, setDragging] = useState(false);
+  const picker = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    compose.box = box.current;
+  });
+
+  /** Each file uploads on its own, its placeholder at the caret replaced by its link when done. */
+  const attach = (files: File[]) => {
+    const maxMib = (s.reg as { max_file_upload_size_mib?: number }).max_file_upload_size_mib;
+    for (const file of files) {
+      if (maxMib !== undefined && file.size > maxMib * 1024 * 1024) {
+        setProblem(t('File {name} is larger than the maximum upload size ({max} MiB).', { name: file.name, max: maxMib }));
+        continue;
+      }
+      const key = ++uploadKey;
+      const same = compose.draft.content.split(uploadPlaceholder(file.name, 1).slice(0, -3)).length;
+      const placeholder = uploadPlaceholder(file.name, same);
+      insertAtCursor(`${placeholder} `);
+      setUploads((u) => [...u, { key, name: file.name, fraction: 0 }]);
+      const progress = (fraction: number) => setUploads((u) => u.map((x) => (x.key === key ? { ...x, fraction } : x)));
+      uploadFile(file, progress).then(
+        (r) => replaceInCompose(placeholder, uploadLink(r.name, r.url)),
+        (err: Error) => {
+          replaceInCompose(`${placeholder} `, '');
+          setProblem(err.message);
+        },
+      ).finally(() => setUploads((u) => u.filter((x) => x.key !== key)));
+    }
+  };
+  const hasFiles = (e: DragEvent) => [...(e.dataTransfer?.types ?? [])].includes('Files');
+  const onDragOver = (e: DragEvent) => {
+    if (!hasFiles(e)) return;
+    e.preventDefault();
+    if (e.dataTransfer) e.dataTransfer.dropEffect = 'copy';
+    if (!dragging) setDragging(true);
+  };
+  const onDrop = (e: DragEvent) => {
+    setDragging(false);
+    const files = [...(e.dataTransfer?.files ?? [])];
+    if (!files.length) return;
+    e.preventDefault();
+    attach(files);
+  };
+  const onPaste = (e: ClipboardEvent) => {
+    const files = [...(e.clipboardData?.files ?? [])];
+    if (!files.length) return;
+    e.preventDefault();
+    attach(files);
+  };
 
   const update = (patch: Partial<Draft>) => {
     compose.draft = { ...compose.draft, ...patch };
@@ -180,7 +281,8 @@ export function Compose() {
   }
   const subs = (s.reg.subscriptions ?? []) as Stream[];
   return (
-    <form class="compose" aria-label="Compose" onSubmit={(e) => { e.preventDefault(); submit(); }}>
+    <form class={`compose ${dragging ? 'dropping' : ''}`} aria-label="Compose" onSubmit={(e) => { e.preventDefault(); submit(); }}
+      onDragOver={onDragOver} onDragLeave={() => setDragging(false)} onDrop={onDrop}>
       <div class="compose-to">
         <select aria-label="Message type" value={d.mode} onChange={(e) => update({ mode: e.currentTarget.value as Draft['mode'] })}>
           <option value="stream">Stream</option>
@@ -204,7 +306,7 @@ export function Compose() {
       {preview !== null ? (
         <div class="preview content" aria-label="Preview" dangerouslySetInnerHTML={{ __html: withLinkTargets(preview) }} />
       ) : (
-        <textarea ref={box} aria-label="Message" placeholder="Message (Enter to send, Shift+Enter for a new line)" value={d.content} onInput={onInput} onKeyDown={onKeyDown} />
+        <textarea ref={box} aria-label="Message" placeholder="Message (Enter to send, Shift+Enter for a new line)" value={d.content} onInput={onInput} onKeyDown={onKeyDown} onPaste={onPaste} />
       )}
       {ac && (
         <ul class="autocomplete" role="listbox" aria-label="Suggestions">
@@ -213,9 +315,22 @@ export function Compose() {
           ))}
         </ul>
       )}
+      {uploads.length > 0 && (
+        <ul class="uploads" aria-label={t('Uploads')}>
+          {uploads.map((u) => (
+            <li key={u.key}>
+              <span>{t('Uploading {name}…', { name: u.name })}</span>
+              <progress max={100} value={Math.round(u.fraction * 100)} aria-label={t('Uploading {name}…', { name: u.name })} />
+            </li>
+          ))}
+        </ul>
+      )}
       <div class="compose-bar">
         {problem && <span class="error" role="alert">{problem}</span>}
-        <button type="button" onClick={togglePreview}>{preview !== null ? 'Edit' : 'Preview'}</button>
+        <input ref={picker} type="file" multiple hidden aria-hidden="true" tabIndex={-1}
+          onChange={(e) => { const el = e.currentTarget; attach([...(el.files ?? [])]); el.value = ''; }} />
+        <button type="button" class="attach" aria-label={t('Upload files')} title={t('Upload files')} onClick={() => picker.current?.click()}>📎</button>
+        <button type="button" aria-pressed={preview !== null} onClick={togglePreview}>{preview !== null ? t('Edit') : t('Preview')}</button>
         <button type="submit">Send</button>
       </div>
     </form>

@@ -43,7 +43,7 @@ function useMarkRead(store: Store, scroller: { current: HTMLElement | null }) {
   useEffect(() => {
     const flush = () => {
       timer.current = 0;
-      if (document.visibilityState !== 'visible') return;
+      if (document.visibilityState !== 'visible' || store.noAutoRead === store.list) return queue.current.clear();
       const ids = [...queue.current].filter((id) => store.messages.get(id)?.flags.includes('read') === false);
       queue.current.clear();
       if (ids.length) post('/messages/flags', { messages: ids, op: 'add', flag: 'read' }).catch(() => {});

@@ -7,6 +7,8 @@ export const SHORTCUTS: Array<[string, string]> = [
   ['j / k', 'Select the next / previous message'],
   ['/', 'Search'],
   ['*', 'Star or unstar the selected message'],
+  ['>', 'Quote and reply to the selected message'],
+  ['i', 'Open the actions menu of the selected message'],
   ['?', 'This list'],
 ];
 

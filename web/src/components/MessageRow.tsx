@@ -1,4 +1,4 @@
-import { memo } from 'preact/compat';
+import { lazy, memo, Suspense } from 'preact/compat';
 import { useRef, useState } from 'preact/hooks';
 import { del, get, patch, post } from '../api';
 import { glyph } from '../emoji';
@@ -8,6 +8,10 @@ import type { Message, Reaction } from '../types';
 import { store } from '../store';
 import { discard } from '../outbox';
 import { Avatar } from './Avatar';
+import { t } from '../i18n';
+
+/** The actions menu is a chunk of its own, loaded when first opened. */
+const MessageActions = lazy(() => import('./MessageActions'));
 
 /** The server renders unicode emoji as `<span class="emoji emoji-1f44b" ...>:wave:</span>`; show the glyph. */
 const EMOJI_SPAN = /(<span[^>]*class="emoji emoji-([0-9a-f]+(?:-[0-9a-f]+)*)"[^>]*>):[^<:]+:<\/span>/g;
@@ -122,6 +126,8 @@ export const MessageRow = memo(function MessageRow({ m, selected, showSender, ed
   const [picking, setPicking] = useState(false);
   const reactButton = useRef<HTMLButtonElement>(null);
   const [confirming, setConfirming] = useState(false);
+  const [menu, setMenu] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
   const me = store.state!.me;
   const mine = m.sender_id === me;
   const starred = m.flags.includes('starred');
@@ -131,7 +137,7 @@ export const MessageRow = memo(function MessageRow({ m, selected, showSender, ed
   };
   return (
     <div
-      class={`message ${picking ? 'picking' : ''} ${selected ? 'selected' : ''} ${m.local_id ? 'echo' : ''} ${m.flags.includes('read') ? '' : 'unread'} ${m.flags.includes('mentioned') ? 'mentioned' : ''}`}
+      class={`message ${picking || menu ? 'picking' : ''} ${selected ? 'selected' : ''} ${m.local_id ? 'echo' : ''} ${m.flags.includes('read') ? '' : 'unread'} ${m.flags.includes('mentioned') ? 'mentioned' : ''}`}
       data-id={m.id}
       onClick={() => { if (m.id > 0 && store.selected !== m.id) { store.selected = m.id; store.changed(); } }}
     >
@@ -163,8 +169,10 @@ export const MessageRow = memo(function MessageRow({ m, selected, showSender, ed
           {!mine && m.type === 'stream' && <button aria-label="Move" onClick={() => setEditing(true)}>⇄</button>}
           {mine && !confirming && <button aria-label="Delete" onClick={() => setConfirming(true)}>🗑</button>}
           {mine && confirming && <button class="danger" onClick={() => del(`/messages/${m.id}`).catch(alertError)}>Delete?</button>}
+          <button ref={menuButton} class="menu-button" aria-label={t('Message actions')} aria-haspopup="menu" aria-expanded={menu} onClick={() => setMenu(!menu)}>⋮</button>
         </div>
       )}
+      {menu && <Suspense fallback={null}><MessageActions m={m} opener={menuButton} close={() => setMenu(false)} /></Suspense>}
       {picking && <EmojiPicker label="Add a reaction" opener={reactButton} close={() => setPicking(false)} onPick={(e) => void toggleReaction(m, e.name, e.code, e.type)} />}
     </div>
   );
