@@ -20,7 +20,7 @@ let general: number;
 const PASSWORD = 'admin-screens-password-1';
 
 const api = (as: TestUser, method: string, url: string, params: Record<string, unknown> = {}) => httpClient(() => base)(as, method, url, params);
-const realm = async (as: TestUser = t.owner) => (await api(as, 'POST', '/register', { fetch_event_types: ['realm', 'realm_user_settings_defaults', 'realm_bot', 'default_streams'] })).body;
+const realm = async (as: TestUser = t.owner) => (await api(as, 'POST', '/register', { fetch_event_types: ['realm', 'realm_user_settings_defaults', 'realm_bot', 'default_streams', 'realm_user_groups'] })).body;
 const bots = async () => (await realm()).realm_bots as Array<{ user_id: number; full_name: string; api_key: string; bot_type: number; owner_id: number; default_sending_stream: string | null; is_active: boolean; services: Array<{ base_url: string; interface: number }> }>;
 
 before(async () => {
@@ -88,7 +88,10 @@ test('the owner at desktop width: every screen, each change through the API', { 
   await panel.getByRole('form', { name: 'Message feed settings' }).getByRole('status').filter({ hasText: 'Saved' }).waitFor();
   assert.equal((await realm()).realm_inline_url_embed_preview, !was);
   await tab(page, 'Organization permissions', 'admin-permissions');
-  await panel.getByLabel('Who can create private streams').selectOption({ label: 'Admins' });
+  // The policy (feature level 122) or, from the levels that have it, the group setting in its place.
+  const privateStreams = panel.getByLabel('Who can create private streams');
+  const byGroup = (await privateStreams.locator('option', { hasText: 'Administrators' }).count()) > 0;
+  await privateStreams.selectOption({ label: byGroup ? 'Administrators' : 'Admins' });
   await panel.getByLabel('Time limit for editing messages').selectOption({ label: '1 hour' });
   await panel.getByLabel('Waiting period before new members turn into full members').fill('3');
   for (const form of ['Stream permissions', 'Messages and editing', 'Joining the organization']) {
@@ -96,7 +99,10 @@ test('the owner at desktop width: every screen, each change through the API', { 
     await panel.getByRole('form', { name: form }).getByRole('status').filter({ hasText: 'Saved' }).waitFor();
   }
   const r = await realm();
-  assert.equal(r.realm_create_private_stream_policy, 2);
+  if (byGroup) {
+    const admins = (r.realm_user_groups as Array<{ id: number; name: string }>).find((g) => g.name === 'role:administrators')!.id;
+    assert.equal(r.realm_can_create_private_channel_group, admins);
+  } else assert.equal(r.realm_create_private_stream_policy, 2);
   assert.equal(r.realm_message_content_edit_limit_seconds, 3600);
   assert.equal(r.realm_waiting_period_threshold, 3);
   // The policy holds: a member may no longer create a private stream.
@@ -258,4 +264,28 @@ test('a member sees no Organization entry and the API refuses them', { skip: SKI
   }
   assert.notEqual((await realm()).realm_name, 'Mine now');
   await page.context().close();
+});
+
+test('in German: the panel speaks the administrator\'s language', { skip: SKIP, timeout: 60_000 }, async () => {
+  assert.equal((await api(ada, 'PATCH', '/settings', { default_language: 'de' })).status, 200);
+  const page = await (await browser.newContext()).newPage();
+  const seen = watch(page);
+  try {
+    await signInPage(page, base, ada.email, PASSWORD);
+    await page.getByRole('button', { name: 'Organisation', exact: true }).click();
+    const panel = page.getByRole('dialog', { name: 'Organisation' });
+    for (const [name, text] of [['Organisationsberechtigungen', 'Änderungen speichern'], ['Benutzer', 'Benutzer suchen'], ['Bots', 'Neuen Bot hinzufügen'], ['Integrationen', 'URL der Integration']]) {
+      await panel.getByRole('tab', { name, exact: true }).click();
+      await panel.getByRole('heading', { name, level: 2, exact: true }).waitFor();
+      await panel.getByText(text).first().waitFor();
+      const english = await panel.evaluate((el) => (el as HTMLElement).innerText.match(/\b(Save changes|Who can|Search users|Add a new bot|Integration URL|Deactivate|Regenerate)\b/g));
+      assert.equal(english, null, `${name}: English left`);
+    }
+    await screenshot(page, 'admin-german');
+    assert.deepEqual(await axeProblems(page), []);
+    assert.deepEqual(seen, { errors: [], dialogs: [] });
+  } finally {
+    await api(ada, 'PATCH', '/settings', { default_language: 'en' });
+    await page.context().close();
+  }
 });

@@ -10,7 +10,7 @@ import { useStore } from '../../hooks';
 import { t, tn } from '../../i18n';
 import type { State } from '../../types';
 import { allStreams, amOwner, Notice, useRunner } from './common';
-import { type Field, GROUPS, OWNER_ONLY, type Section } from './settings-fields';
+import { type Field, GROUPS, OWNER_ONLY, type Section, SUPERSEDED, SYSTEM_GROUPS } from './settings-fields';
 
 /** Names the later feature levels gave a setting (register's key and PATCH's parameter alike). */
 const RENAMED: Record<string, string> = {
@@ -33,8 +33,12 @@ function limitValue(raw: unknown, unit: 'minutes' | 'days'): string {
   return String(unit === 'minutes' ? Math.round(Number(raw) / 60) : Number(raw));
 }
 
+/** A group setting's value that is not one system group (some people, several groups): shown, not offered. */
+const CUSTOM = 'custom';
+
 function formValue(f: Field, raw: unknown): string | boolean {
   if (f.kind === 'bool') return raw === true;
+  if (f.kind === 'group') return typeof raw === 'number' ? String(raw) : CUSTOM;
   if (f.kind === 'limit') return limitValue(raw, f.unit);
   if (f.kind === 'stream') return String(raw ?? -1);
   return raw === null || raw === undefined ? '' : String(raw);
@@ -45,8 +49,27 @@ function wireValue(f: Field, v: string | boolean): unknown {
   if (f.kind === 'bool' || typeof v === 'boolean') return v;
   if (f.kind === 'limit') return v === UNLIMITED ? UNLIMITED : f.unit === 'minutes' ? Number(v) * 60 : Number(v);
   if (f.kind === 'stream' || f.kind === 'number') return Number(v);
+  if (f.kind === 'group') return { new: Number(v) };
   if (f.kind === 'select') return f.options().some(([o]) => typeof o === 'number' && String(o) === v) ? Number(v) : v;
   return v;
+}
+
+type GroupConfig = { allow_internet_group?: boolean; allow_everyone_group?: boolean; allow_nobody_group?: boolean; allow_owners_group?: boolean; allowed_system_groups?: string[] };
+
+/** The system groups a setting accepts (register's server_supported_permission_settings), by Zulip's names. */
+function groupOptions(s: State, name: string, value: string | boolean): Array<[string, string]> {
+  const config = ((s.reg.server_supported_permission_settings as { realm?: Record<string, GroupConfig> } | undefined)?.realm?.[name]) ?? {};
+  const groups = (s.reg.realm_user_groups ?? []) as Array<{ id: number; name: string; is_system_group?: boolean }>;
+  const refused = (g: string) => (g === 'role:internet' && !config.allow_internet_group) || (g === 'role:everyone' && config.allow_everyone_group === false)
+    || (g === 'role:nobody' && config.allow_nobody_group === false) || (g === 'role:owners' && config.allow_owners_group === false)
+    || (config.allowed_system_groups !== undefined && config.allowed_system_groups.length > 0 && !config.allowed_system_groups.includes(g));
+  const out: Array<[string, string]> = [];
+  for (const [g, label] of SYSTEM_GROUPS()) {
+    const found = groups.find((x) => x.name === g && x.is_system_group !== false);
+    if (found && (!refused(g) || String(found.id) === value)) out.push([String(found.id), label]);
+  }
+  if (value === CUSTOM) out.push([CUSTOM, t('A custom group')]);
+  return out;
 }
 
 function Control({ f, id, value, disabled, set }: { f: Field; id: string; value: string | boolean; disabled: boolean; set: (v: string | boolean) => void }) {
@@ -62,6 +85,7 @@ function Control({ f, id, value, disabled, set }: { f: Field; id: string; value:
     let options: Array<[string, string]>;
     if (f.kind === 'select') options = f.options().map(([v, l]) => [String(v), l]);
     else if (f.kind === 'stream') options = [['-1', t('Disabled')], ...allStreams(s).map((st): [string, string] => [String(st.stream_id), `#${st.name}`])];
+    else if (f.kind === 'group') options = groupOptions(s, f.name, value);
     else if (f.kind === 'limit') {
       const unitText = (n: number) => (f.unit === 'days' ? tn('{n} day', '{n} days', n) : n % 1440 === 0 ? tn('{n} day', '{n} days', n / 1440) : n % 60 === 0 ? tn('{n} hour', '{n} hours', n / 60) : tn('{n} minute', '{n} minutes', n));
       const values = [...new Set([...f.options, ...(value !== UNLIMITED && value !== '' ? [Number(value)] : [])])].sort((a, b) => a - b);
@@ -79,7 +103,9 @@ function SectionForm({ section, alone }: { section: Section; alone: boolean }) {
   const [draft, setDraft] = useState<Record<string, string | boolean>>({});
   const [note, run] = useRunner();
   const owner = amOwner(s);
-  const fields = section.fields.map((f) => ({ f, param: paramOf(reg, f.name) })).filter((x): x is { f: Field; param: string } => x.param !== null);
+  const fields = section.fields
+    .filter((f) => !(SUPERSEDED[f.name] && `realm_${SUPERSEDED[f.name]}` in reg))
+    .map((f) => ({ f, param: paramOf(reg, f.name) })).filter((x): x is { f: Field; param: string } => x.param !== null);
   if (fields.length === 0) return null;
   const dirty = Object.keys(draft).length > 0;
   const save = async () => {

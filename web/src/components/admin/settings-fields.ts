@@ -12,7 +12,9 @@ export type Field =
   | { name: string; label: string; kind: 'select'; options: () => Options }
   /** Seconds or days; "unlimited" is the API's word for none. */
   | { name: string; label: string; kind: 'limit'; unit: 'minutes' | 'days'; options: number[] }
-  | { name: string; label: string; kind: 'number'; suffix: string };
+  | { name: string; label: string; kind: 'number'; suffix: string }
+  /** A group-valued permission (feature levels 209 on): a system group's id, as Zulip's web app offers them. */
+  | { name: string; label: string; kind: 'group' };
 export type Section = { id: string; title: string; fields: Field[] };
 export type Group = { id: string; title: string; sections: Section[] };
 
@@ -26,6 +28,7 @@ const common = (): Options => [ADMINS(), MODS(), FULL(), MEMBERS()];
 const commonMessage = (): Options => [ADMINS(), MODS(), FULL(), MEMBERS(), [5, t('Admins, moderators, members and guests')]];
 
 const bool = (name: string, label: string): Field => ({ name, label, kind: 'bool' });
+const group = (name: string, label: string): Field => ({ name, label, kind: 'group' });
 const select = (name: string, label: string, options: () => Options): Field => ({ name, label, kind: 'select', options });
 
 export const GROUPS = (): Group[] => [
@@ -80,6 +83,8 @@ export const GROUPS = (): Group[] => [
         select('invite_to_realm_policy', t('Who can invite users to this organization'), () => [ADMINS(), MODS(), FULL(), MEMBERS(), NOBODY()]),
         bool('emails_restricted_to_domains', t('Restrict email domains of new users to the organization\'s allowed domains')),
         bool('disallow_disposable_email_addresses', t('Don\'t allow disposable email addresses')),
+        group('can_invite_users_group', t('Who can invite users to this organization')),
+        group('create_multiuse_invite_group', t('Who can create reusable invitation links')),
         { name: 'waiting_period_threshold', label: t('Waiting period before new members turn into full members'), kind: 'number', suffix: t('days') },
       ] },
       { id: 'identity', title: t('User identity'), fields: [
@@ -89,12 +94,18 @@ export const GROUPS = (): Group[] => [
         bool('avatar_changes_disabled', t('Prevent users from changing their avatar')),
         bool('enable_guest_user_indicator', t('Display “(guest)” after names of guest users')),
         bool('enable_guest_user_dm_warning', t('Warn when composing a DM to a guest')),
+        group('can_access_all_users_group', t('Who can view all other users in the organization')),
         select('email_address_visibility', t('Who can access user email addresses'), () => [
           [1, t('Admins, moderators, members and guests')], [5, t('Admins and moderators')], [3, t('Admins only')], [4, t('Nobody')],
         ]),
       ] },
       { id: 'streams', title: t('Stream permissions'), fields: [
         select('create_public_stream_policy', t('Who can create public streams'), common),
+        group('can_create_public_channel_group', t('Who can create public streams')),
+        group('can_create_private_channel_group', t('Who can create private streams')),
+        group('can_create_web_public_channel_group', t('Who can create web-public streams')),
+        group('can_add_subscribers_group', t('Who can add users to streams')),
+        group('can_mention_many_users_group', t('Who can notify a large number of users with a wildcard mention')),
         select('create_private_stream_policy', t('Who can create private streams'), common),
         bool('enable_spectator_access', t('Allow creating web-public streams (visible to anyone on the Internet)')),
         select('create_web_public_stream_policy', t('Who can create web-public streams'), () => [[7, t('Owners')], ADMINS(), MODS(), NOBODY()]),
@@ -106,20 +117,34 @@ export const GROUPS = (): Group[] => [
       ] },
       { id: 'messages', title: t('Messages and editing'), fields: [
         select('private_message_policy', t('Direct messages'), () => [[1, t('Allowed')], [2, t('Disabled')]]),
+        group('direct_message_permission_group', t('Who can authorize a direct message conversation')),
+        group('direct_message_initiator_group', t('Who can start a direct message conversation')),
         bool('allow_message_editing', t('Allow message editing')),
         { name: 'message_content_edit_limit_seconds', label: t('Time limit for editing messages'), kind: 'limit', unit: 'minutes', options: [2, 10, 60, 1440, 10080] },
         select('edit_topic_policy', t('Who can move messages to another topic'), () => [...commonMessage().reverse(), NOBODY()]),
         { name: 'move_messages_within_stream_limit_seconds', label: t('Time limit for editing topics'), kind: 'limit', unit: 'minutes', options: [60, 1440, 4320, 10080] },
+        group('can_move_messages_between_topics_group', t('Who can move messages to another topic')),
+        group('can_resolve_topics_group', t('Who can resolve topics')),
+        group('can_move_messages_between_channels_group', t('Who can move messages to another stream')),
         select('move_messages_between_streams_policy', t('Who can move messages to another stream'), () => [...common(), NOBODY()]),
         { name: 'move_messages_between_streams_limit_seconds', label: t('Time limit for moving messages between streams'), kind: 'limit', unit: 'minutes', options: [60, 1440, 4320, 10080] },
         bool('allow_edit_history', t('Enable message edit history')),
         select('message_edit_history_visibility_policy', t('Allow viewing the history of a message'), () => [['all', t('Show edits and moves')], ['moves', t('Move history only')], ['none', t('Don\'t allow')]]),
         select('delete_own_message_policy', t('Who can delete their own messages'), commonMessage),
+        group('can_delete_own_message_group', t('Who can delete their own messages')),
+        group('can_delete_any_message_group', t('Who can delete any message')),
         { name: 'message_content_delete_limit_seconds', label: t('Time limit for deleting messages'), kind: 'limit', unit: 'minutes', options: [2, 10, 60, 1440, 10080] },
         bool('enable_read_receipts', t('Enable read receipts')),
       ] },
       { id: 'other-permissions', title: t('Other permissions'), fields: [
         select('add_custom_emoji_policy', t('Who can add custom emoji'), common),
+        group('can_add_custom_emoji_group', t('Who can add custom emoji')),
+        group('can_create_groups', t('Who can create user groups')),
+        group('can_manage_all_groups', t('Who can administer all user groups')),
+        group('can_create_bots_group', t('Who can create any bot')),
+        group('can_create_write_only_bots_group', t('Who can create bots that send messages into Zulip')),
+        group('can_summarize_topics_group', t('Who can use topic summaries')),
+        group('can_manage_billing_group', t('Who can manage plans and billing')),
         select('user_group_edit_policy', t('Who can create and manage user groups'), common),
         select('bot_creation_policy', t('Who can add bots'), () => [[3, t('Admins')], [2, t('Everyone, but only admins can add generic bots')], [1, t('Everyone')]]),
       ] },
@@ -127,5 +152,29 @@ export const GROUPS = (): Group[] => [
   },
 ];
 
+/** The policies a group setting took the place of: shown only where register has no group setting for them. */
+export const SUPERSEDED: Record<string, string> = {
+  invite_to_realm_policy: 'can_invite_users_group',
+  create_public_stream_policy: 'can_create_public_channel_group',
+  create_private_stream_policy: 'can_create_private_channel_group',
+  create_web_public_stream_policy: 'can_create_web_public_channel_group',
+  invite_to_stream_policy: 'can_add_subscribers_group',
+  wildcard_mention_policy: 'can_mention_many_users_group',
+  private_message_policy: 'direct_message_permission_group',
+  edit_topic_policy: 'can_move_messages_between_topics_group',
+  move_messages_between_streams_policy: 'can_move_messages_between_channels_group',
+  delete_own_message_policy: 'can_delete_own_message_group',
+  add_custom_emoji_policy: 'can_add_custom_emoji_group',
+  user_group_edit_policy: 'can_manage_all_groups',
+  bot_creation_policy: 'can_create_bots_group',
+};
+
+/** Zulip's system groups in its pickers' order, with its names for them. */
+export const SYSTEM_GROUPS = (): Array<[string, string]> => [
+  ['role:internet', t('Everyone on the internet')], ['role:everyone', t('Everyone including guests')], ['role:members', t('Everyone except guests')],
+  ['role:fullmembers', t('Full members')], ['role:moderators', t('Moderators')], ['role:administrators', t('Administrators')], ['role:owners', t('Owners')],
+  ['role:nobody', t('Nobody')],
+];
+
 /** Settings only an owner may change (Zulip's OrganizationOwnerRequiredError). */
-export const OWNER_ONLY = new Set(['invite_to_realm_policy', 'invite_required', 'emails_restricted_to_domains', 'disallow_disposable_email_addresses', 'waiting_period_threshold', 'message_retention_days']);
+export const OWNER_ONLY = new Set(['invite_to_realm_policy', 'can_invite_users_group', 'create_multiuse_invite_group', 'can_create_groups', 'can_manage_all_groups', 'can_manage_billing_group', 'invite_required', 'emails_restricted_to_domains', 'disallow_disposable_email_addresses', 'waiting_period_threshold', 'message_retention_days']);
