@@ -7,7 +7,7 @@ import { pmPartners } from './narrow';
 import { store } from './store';
 import { showNarrow } from './view';
 
-export const ui = { help: false, settings: false, streams: false, invites: false };
+export const ui = { help: false, settings: false, streams: false, invites: false, admin: false };
 
 function reply(): void {
   const s = store.state!;
@@ -50,7 +50,7 @@ export function installShortcuts(): void {
     const target = e.target as HTMLElement;
     const typing = target.closest('input, textarea, select, [contenteditable="true"]') !== null;
     if (e.key === 'Escape') {
-      if (ui.help || ui.settings || ui.streams || ui.invites) Object.assign(ui, { help: false, settings: false, streams: false, invites: false });
+      if (ui.help || ui.settings || ui.streams || ui.invites || ui.admin) Object.assign(ui, { help: false, settings: false, streams: false, invites: false, admin: false });
       else if (typing) (target as HTMLElement).blur();
       else if (compose.open) compose.open = false;
       else if (store.list.narrow.length) void showNarrow([]);

@@ -10,6 +10,11 @@ import { RightSidebar } from './RightSidebar';
 import { Search } from './Search';
 import { Settings } from './Settings';
 import { Streams } from './Streams';
+import { OnDemand } from './OnDemand';
+import { t } from '../i18n';
+
+/** The Organization panel (administrators and owners): a chunk of its own, loaded when opened. */
+const loadAdmin = () => import('./admin/Admin');
 
 const CONN_TEXT = { connecting: 'Connecting…', live: '', offline: 'Offline: trying to reconnect…' };
 
@@ -29,6 +34,7 @@ export function App() {
         <span class={`conn ${store.conn}`} role="status">{CONN_TEXT[store.conn]}</span>
         <button class="link-button" onClick={() => toggle('help', true)} aria-label="Keyboard shortcuts">?</button>
         {s.reg.is_admin === true && <button class="link-button" onClick={() => toggle('invites', true)}>Invite people</button>}
+        {s.reg.is_admin === true && <button class="link-button admin-entry" onClick={() => toggle('admin', true)}>{t('Organization')}</button>}
         <button class="link-button" onClick={() => toggle('settings', true)}>{me?.full_name ?? 'Settings'}</button>
         <button class="link-button" onClick={() => logout().finally(() => location.assign('/login'))}>Sign out</button>
       </header>
@@ -43,6 +49,7 @@ export function App() {
       {ui.settings && <Settings close={() => toggle('settings', false)} />}
       {ui.streams && <Streams close={() => toggle('streams', false)} />}
       {ui.invites && <Invites close={() => toggle('invites', false)} />}
+      {ui.admin && s.reg.is_admin === true && <OnDemand load={loadAdmin} props={{ close: () => toggle('admin', false) }} />}
     </div>
   );
 }
