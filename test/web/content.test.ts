@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { withLinkTargets } from '../../web/src/content.js';
+import { withFocusableCode, withLinkTargets } from '../../web/src/content.js';
 
 // The server renders bare links, as Zulip does; the web app decides how they open.
 test('the web app opens links that leave it in a new tab, and keeps links into it in place', () => {
@@ -12,4 +12,11 @@ test('the web app opens links that leave it in a new tab, and keeps links into i
   const already = '<a href="https://x.test" target="_blank" rel="noopener noreferrer" title="https://x.test">x</a>';
   assert.equal(withLinkTargets(already), already, 'messages rendered before the change keep their attributes, once');
   assert.equal(withLinkTargets('<p>no links</p>'), '<p>no links</p>');
+});
+
+test('code blocks are focusable, so that the keyboard can scroll them; other tags and existing tabindex untouched', () => {
+  assert.equal(withFocusableCode('<div class="codehilite"><pre><span></span><code>x</code></pre></div>'),
+    '<div class="codehilite"><pre tabindex="0"><span></span><code>x</code></pre></div>');
+  assert.equal(withFocusableCode('<pre class="a">x</pre><pre tabindex="-1">y</pre><preview>'), '<pre tabindex="0" class="a">x</pre><pre tabindex="-1">y</pre><preview>');
+  assert.equal(withFocusableCode('<p>no code</p>'), '<p>no code</p>');
 });

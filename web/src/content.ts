@@ -14,3 +14,11 @@ export function withLinkTargets(html: string): string {
     return `<a${attrs} target="_blank" rel="noopener noreferrer">`;
   });
 }
+
+/**
+ * A code block scrolls sideways when its lines are long: focusable, so that the keyboard can
+ * scroll it too (axe's scrollable-region-focusable; Zulip's web app does the same for code).
+ */
+export function withFocusableCode(html: string): string {
+  return html.includes('<pre') ? html.replace(/<pre(?=[\s>])(?![^>]*\stabindex=)/g, '<pre tabindex="0"') : html;
+}

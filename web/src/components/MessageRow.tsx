@@ -2,7 +2,7 @@ import { lazy, memo, Suspense } from 'preact/compat';
 import { useRef, useState } from 'preact/hooks';
 import { del, get, patch, post } from '../api';
 import { glyph } from '../emoji';
-import { withLinkTargets } from '../content';
+import { withFocusableCode, withLinkTargets } from '../content';
 import { EmojiPicker } from './EmojiPicker';
 import type { Message, Reaction } from '../types';
 import { store } from '../store';
@@ -148,7 +148,7 @@ export const MessageRow = memo(function MessageRow({ m, selected, showSender, ed
           <time dateTime={new Date(m.timestamp * 1000).toISOString()}>{time(m.timestamp)}</time>
         </div>
       )}
-      {editing ? <Editor m={m} done={() => setEditing(false)} /> : <div class="content" dangerouslySetInnerHTML={{ __html: withLinkTargets(withGlyphs(m.content)) }} />}
+      {editing ? <Editor m={m} done={() => setEditing(false)} /> : <div class="content" dangerouslySetInnerHTML={{ __html: withFocusableCode(withLinkTargets(withGlyphs(m.content))) }} />}
       {m.last_edit_timestamp !== undefined && !editing && <span class="edited">(edited)</span>}
       {m.failed && m.local_id && <button class="link-button" onClick={() => discard(m.local_id!)}>Dismiss</button>}
       {m.reactions.length > 0 && (
