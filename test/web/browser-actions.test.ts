@@ -97,8 +97,10 @@ test('react (picker, then joining a reaction), star, edit and delete, each shown
   await until(async () => (await editor.inputValue()) === 'Tacos?', { message: 'the raw content in the editor' });
   await editor.fill('Tacos!');
   await editor.press('Enter');
-  await row('Tacos!').locator('.edited').waitFor();
-  assert.equal((await api(alice, 'GET', `/messages/${mine}`)).body.raw_content, 'Tacos!');
+  // The edit lands first (the API says so), then its event reaches the page: on a loaded
+  // machine the second can take longer than a locator's default wait.
+  await until(async () => (await api(alice, 'GET', `/messages/${mine}`)).body.raw_content === 'Tacos!', { message: 'the edit saved' });
+  await row('Tacos!').locator('.edited').waitFor({ timeout: 60_000 });
   await row('Tacos!').hover();
   await row('Tacos!').getByRole('button', { name: 'Delete' }).click();
   await row('Tacos!').getByRole('button', { name: 'Delete?' }).click();
