@@ -8,8 +8,12 @@ import { Invites } from './Invites';
 import { LeftSidebar } from './LeftSidebar';
 import { RightSidebar } from './RightSidebar';
 import { Search } from './Search';
-import { Settings } from './Settings';
+import { lazy, Suspense } from 'preact/compat';
+import { NotifyBanner } from './NotifyBanner';
 import { Streams } from './Streams';
+
+// Personal settings: a chunk of their own, fetched when first opened.
+const SettingsPanel = lazy(() => import('./SettingsPanel'));
 
 const CONN_TEXT = { connecting: 'Connecting…', live: '', offline: 'Offline: trying to reconnect…' };
 
@@ -35,12 +39,13 @@ export function App() {
       <LeftSidebar onNewStream={() => toggle('streams', true)} />
       <main class="middle">
         {store.flash && <p class="flash" role="alert" onClick={() => { store.flash = null; store.changed(); }}>{store.flash}</p>}
+        <NotifyBanner />
         <Feed />
         <Compose />
       </main>
       <RightSidebar />
       {ui.help && <Help close={() => toggle('help', false)} />}
-      {ui.settings && <Settings close={() => toggle('settings', false)} />}
+      {ui.settings && <Suspense fallback={<div class="modal" aria-busy="true" />}><SettingsPanel close={() => toggle('settings', false)} /></Suspense>}
       {ui.streams && <Streams close={() => toggle('streams', false)} />}
       {ui.invites && <Invites close={() => toggle('invites', false)} />}
     </div>
