@@ -188,6 +188,10 @@ async function everySection(page: Page, as: TestUser, tag: string, phone: boolea
   await dialog.getByText('You have not muted any topics.').waitFor();
   assert.deepEqual((await registered(as)).muted_topics, []);
 
+  // The keyboard stays inside: Shift+Tab from the first control goes to the last, Tab back to the first.
+  await dialog.getByRole('button', { name: 'Close settings' }).focus();
+  await page.keyboard.press('Shift+Tab');
+  assert.equal(await page.evaluate(() => document.activeElement?.closest('.settings-panel') !== null), true);
   // Esc closes the panel; the focus goes back to the button that opened it.
   await page.keyboard.press('Escape');
   await dialog.waitFor({ state: 'detached' });
@@ -285,6 +289,9 @@ test('notifications: permission from a button, a direct message notified with a 
   // Never asked on load: a visible button asks.
   assert.equal(await get<number>('__asked'), 0);
   const banner = page.getByRole('region', { name: 'Desktop notifications' });
+  await banner.getByRole('button', { name: 'Enable desktop notifications' }).waitFor();
+  await screenshot(page, 'notifications-permission-banner');
+  assert.deepEqual(await axeProblems(page), []);
   await banner.getByRole('button', { name: 'Enable desktop notifications' }).click();
   await banner.waitFor({ state: 'detached' });
   assert.equal(await get<number>('__asked'), 1);

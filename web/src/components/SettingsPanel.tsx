@@ -453,6 +453,21 @@ const VIEWS: Record<Section, (p: { s: State }) => preact.JSX.Element> = {
   'alert-words': AlertWords, 'muted-users': MutedUsers, 'muted-topics': MutedTopics,
 };
 
+/** Tab and Shift+Tab stay inside the panel while it is open. */
+function trapTab(e: KeyboardEvent): void {
+  if (e.key !== 'Tab') return;
+  const box = (e.currentTarget as HTMLElement).querySelector('.settings-panel')!;
+  const all = [...box.querySelectorAll<HTMLElement>('button, input, select, textarea, a[href]')].filter((el) => !el.hasAttribute('disabled') && el.tabIndex >= 0 && el.offsetParent !== null);
+  const [first, last] = [all[0], all[all.length - 1]];
+  if (e.shiftKey && document.activeElement === first) {
+    e.preventDefault();
+    last?.focus();
+  } else if (!e.shiftKey && document.activeElement === last) {
+    e.preventDefault();
+    first?.focus();
+  }
+}
+
 export default function SettingsPanel({ close, section: first = 'profile' }: { close: () => void; section?: Section }) {
   const s = useStore().state!;
   const [section, setSection] = useState<Section>(first);
@@ -466,7 +481,7 @@ export default function SettingsPanel({ close, section: first = 'profile' }: { c
   const View = VIEWS[section];
   const title = SECTIONS.find(([k]) => k === section)![1];
   return (
-    <div class="modal" role="dialog" aria-modal="true" aria-labelledby="settings-title" onClick={(e) => { if (e.target === e.currentTarget) close(); }}>
+    <div class="modal" role="dialog" aria-modal="true" aria-labelledby="settings-title" onClick={(e) => { if (e.target === e.currentTarget) close(); }} onKeyDown={trapTab}>
       <div class="modal-box settings-panel" ref={box}>
         <header class="settings-head">
           <h2 id="settings-title">{t('Settings')}</h2>
