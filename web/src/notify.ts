@@ -14,7 +14,7 @@ import { onEvents } from './live';
 import { pmPartners } from './narrow';
 import { store } from './store';
 import type { ClientEvent, Message, State } from './types';
-import { mentionCount, privateCount, streamCount } from './unread';
+import { mentionCount, privateCount } from './unread';
 import { showNarrow } from './view';
 
 type NotificationData = { close: () => void };
@@ -65,8 +65,16 @@ export function notifiableCount(s: State): number {
   const none = renumbered ? setting === 4 : setting === 3;
   if (none) return 0;
   if (setting !== 1) return privateCount(s) + mentionCount(s);
+  // One pass over the unread topics (10,000 unread in hundreds of streams), not one per stream.
+  // A muted stream's unmuted or followed topics count; a muted topic never does.
+  const muted = new Map(subsOf(s).map((sub) => [sub.stream_id, streamMuted(sub)]));
   let n = privateCount(s);
-  for (const sub of subsOf(s)) if (!streamMuted(sub)) n += streamCount(s, sub.stream_id);
+  for (const e of (s.reg.unread_msgs?.streams ?? []) as Array<{ stream_id: number; topic: string; unread_message_ids: number[] }>) {
+    const streamIsMuted = muted.get(e.stream_id);
+    if (streamIsMuted === undefined) continue;
+    const policy = topicPolicy(s, e.stream_id, e.topic);
+    if (streamIsMuted ? policy === 2 || policy === 3 : policy !== 1) n += e.unread_message_ids.length;
+  }
   return n;
 }
 
