@@ -6,10 +6,10 @@
  * password; then desktop notifications (a recorded Notification), the sound, the count in the
  * title and Zulip's desktop-app bridge.
  */
-import { after, before, test } from 'node:test';
+import { after, afterEach, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import sharp from 'sharp';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { httpClient, people, testApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { createStreams } from '../helpers/streams.js';
 import { axeProblems, ensureWebBuilt, launch, screenshot, signInPage, SKIP, watch } from '../helpers/browser.js';
@@ -42,6 +42,17 @@ before(async () => {
   png = await sharp({ create: { width: 64, height: 64, channels: 4, background: '#3a7' } }).png().toBuffer();
   await api(t.owner, 'POST', '/realm/profile_fields', { name: 'Team', field_type: 1, hint: 'Your team' });
   browser = await launch();
+});
+// Every context closes after its test, passed or failed: a page left open (in All messages)
+// would read the next test's messages on sight.
+const open: BrowserContext[] = [];
+const newContext = async (options?: BrowserContextOptions) => {
+  const c = await browser.newContext(options);
+  open.push(c);
+  return c;
+};
+afterEach(async () => {
+  for (const c of open.splice(0)) await c.close().catch(() => {});
 });
 after(async () => {
   await browser?.close();
@@ -131,14 +142,14 @@ async function everySection(page: Page, as: TestUser, tag: string, phone: boolea
   await dialog.getByLabel('Dark').check();
   await saved();
   assert.equal(await page.evaluate(() => getComputedStyle(document.body).backgroundColor), 'rgb(21, 25, 30)');
-  await dialog.getByLabel('Compact mode').click();
+  await dialog.getByLabel('Show counts for starred messages').click();
   await saved();
   const us = (await registered(as)).user_settings;
-  assert.deepEqual([us.emojiset, us.timezone, us.color_scheme, us.dense_mode], ['text', 'Europe/Berlin', 2, false]);
+  assert.deepEqual([us.emojiset, us.timezone, us.color_scheme, us.starred_message_counts], ['text', 'Europe/Berlin', 2, false]);
   await screenshot(page, `settings-preferences-${tag}`);
   await dialog.getByLabel('Light').check();
   await saved();
-  await dialog.getByLabel('Compact mode').click();
+  await dialog.getByLabel('Show counts for starred messages').click();
   await saved();
 
   // Notifications: a switch and the sound.
@@ -200,7 +211,7 @@ async function everySection(page: Page, as: TestUser, tag: string, phone: boolea
 }
 
 test('settings at desktop width: every section, each change saved and checked through the API', { skip: SKIP, timeout: 120_000 }, async () => {
-  const context = await browser.newContext();
+  const context = await newContext();
   const page = await context.newPage();
   const seen = watch(page);
   await signInPage(page, base, alice.email, PASSWORD);
@@ -210,7 +221,7 @@ test('settings at desktop width: every section, each change saved and checked th
 });
 
 test('settings at 360 px: every section fits the screen, touchable, each change saved', { skip: SKIP, timeout: 120_000 }, async () => {
-  const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+  const context = await newContext({ viewport: { width: 360, height: 740 } });
   const page = await context.newPage();
   const seen = watch(page);
   await signInPage(page, base, bob.email, PASSWORD);
@@ -220,7 +231,7 @@ test('settings at 360 px: every section fits the screen, touchable, each change 
 });
 
 test('the language setting switches the app to German at once, and back', { skip: SKIP, timeout: 60_000 }, async () => {
-  const context = await browser.newContext();
+  const context = await newContext();
   const page = await context.newPage();
   const seen = watch(page);
   await signInPage(page, base, carol.email, PASSWORD);
@@ -280,7 +291,7 @@ async function notifiedPage(context: BrowserContext, as: TestUser): Promise<Page
 }
 
 test('notifications: permission from a button, a direct message notified with a sound, the count in the title and to the desktop app; muted users, settings and "none" followed', { skip: SKIP, timeout: 120_000 }, async () => {
-  const context = await browser.newContext();
+  const context = await newContext();
   await context.grantPermissions(['notifications'], { origin: base });
   await context.addInitScript(STUBS(false));
   const page = await notifiedPage(context, alice);
@@ -356,7 +367,7 @@ test('notifications: permission from a button, a direct message notified with a 
 });
 
 test("Zulip's desktop app: notifications through electron_bridge.new_notification, the unread count through send_event", { skip: SKIP, timeout: 60_000 }, async () => {
-  const context = await browser.newContext();
+  const context = await newContext();
   await context.addInitScript(STUBS(true));
   const page = await notifiedPage(context, carol);
   const seen = watch(page);
