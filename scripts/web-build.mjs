@@ -26,6 +26,8 @@ const INPUTS = [
   path.join(WEB, 'src'), path.join(WEB, 'index.html'), path.join(WEB, 'vite.config.ts'), path.join(WEB, 'tsconfig.json'),
   path.join(root, 'src', 'events'), path.join(root, 'src', 'narrow'), path.join(root, 'src', 'schemas'),
   path.join(root, 'src', 'lib', 'message-flags.ts'),
+  // The settings panel's choices: the languages and the emoji sets and sounds the server takes.
+  path.join(root, 'src', 'lib', 'languages.ts'), path.join(root, 'src', 'lib', 'user-settings.ts'),
   // The emoji catalog chunk is made from the server's emoji data.
   path.join(root, 'src', 'emoji'),
 ];

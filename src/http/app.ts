@@ -187,8 +187,8 @@ async function webhookRequest(ctx: AppContext, route: Extract<Route, { auth: 'we
 
 /** An API route at /api/v1 and again at /json; a page outside the API (its own prefix) once. */
 function registerBoth(app: FastifyInstance, ctx: AppContext, route: Route): void {
-  registerRoute(app, ctx, route, false);
-  if (route.prefix === undefined) registerRoute(app, ctx, route, true);
+  if (route.only !== 'web') registerRoute(app, ctx, route, false);
+  if (route.prefix === undefined && route.only !== 'api') registerRoute(app, ctx, route, true);
 }
 
 function registerRoute(app: FastifyInstance, ctx: AppContext, route: Route, web: boolean): void {

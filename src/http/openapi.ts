@@ -99,7 +99,7 @@ export function openApiDocument(routes: readonly Route[], level: number): Json {
   };
   const paths: Record<string, Json> = {};
   for (const route of routes) {
-    if (route.prefix !== undefined) continue;
+    if (route.prefix !== undefined || route.only === 'web') continue;
     const path = route.path.replace(/:([a-z_]+)/g, '{$1}');
     (paths[path] ??= {})[route.method.toLowerCase()] = operation(route, components);
   }

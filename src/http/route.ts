@@ -47,6 +47,8 @@ export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
  * rules), the one place they are named; `answer`: the success body beside `result` and
  * `msg`. Both feed the OpenAPI document (src/http/openapi.ts) and the tests.
  * `prefix` replaces /api/v1 for the few pages outside the API (a confirmation link's target).
+ * `only`: the route answers at one of /api/v1 ('api') or /json ('web') alone, where Zulip's two
+ * differ (POST /fetch_api_key: a username and password there, the session and a password here).
  * `streamsFiles`: the handler reads a multipart body's parts itself as they arrive
  * (uploads), instead of every part being collected into `params` first.
  */
@@ -54,6 +56,7 @@ interface Common<P extends TProperties> {
   method: Method;
   path: string;
   prefix?: string;
+  only?: 'api' | 'web';
   summary?: string;
   params?: P;
   answer?: TSchema;

@@ -54,7 +54,7 @@ async function freshCaller(i: number): Promise<TestUser | null> {
 
 // Pages outside the API answer HTML; their own tests cover awkward input. So do file
 // downloads (a wildcard path answering bytes or HTML: test/uploads).
-for (const route of routes.filter((r) => r.prefix === undefined && !r.path.includes('*'))) {
+for (const route of routes.filter((r) => r.prefix === undefined && r.only !== 'web' && !r.path.includes('*'))) {
   test(`fuzz ${route.method} ${route.path}: never a 500, always the JSON envelope`, { timeout: 120_000 }, async () => {
     await fc.assert(fc.asyncProperty(params, fc.array(segment, { minLength: 1, maxLength: 3 }), fc.nat({ max: callers.length }), fc.boolean(),
       async (p, segs, who, asQuery) => {
@@ -128,7 +128,7 @@ function encode(enc: (typeof ENCODINGS)[number], p: Record<string, string>): { u
   return { url: '', headers: { 'content-type': `multipart/form-data; boundary=${b}` }, payload: Buffer.from(`${parts.join('')}--${b}--\r\n`) };
 }
 
-for (const route of routes.filter((r) => r.prefix === undefined && !r.path.includes('*'))) {
+for (const route of routes.filter((r) => r.prefix === undefined && r.only !== 'web' && !r.path.includes('*'))) {
   test(`schema fuzz ${route.method} ${route.path}: wrong-type, oversize, malformed and missing parameters`, { timeout: 180_000 }, async () => {
     const specs = routeParams(route);
     const record = fc.record(Object.fromEntries(specs.map((s) => [s.name, choiceFor(s)])) as Record<string, fc.Arbitrary<Choice>>);

@@ -87,8 +87,10 @@ test('the shortcuts list (?), settings and the dark theme: shown, accessible, an
   const settings = page.getByRole('dialog', { name: 'Settings' });
   await settings.waitFor();
   assert.deepEqual(await axeProblems(page), []);
-  await settings.getByLabel('light').check();
+  await settings.getByRole('button', { name: 'Preferences', exact: true }).click();
+  await settings.getByLabel('Light', { exact: true }).check();
   assert.equal(await background(), 'rgb(255, 255, 255)', 'light, as chosen');
+  await settings.getByRole('button', { name: 'Profile', exact: true }).click();
   await settings.getByLabel('Full name').fill('The Administrator');
   await settings.getByRole('button', { name: 'Save name' }).click();
   // The name comes back through the event queue.

@@ -22,11 +22,14 @@ let lastEventId = -1;
 let running = false;
 const reconnectHooks = new Set<() => void>();
 const registerHooks = new Set<() => void>();
+const eventHooks = new Set<(events: ClientEvent[]) => void>();
 
 /** Called when polling works again after a failure (the outbox resends then). */
 export const onReconnect = (fn: () => void) => reconnectHooks.add(fn);
 /** Called after every (re-)register (the view refetches then). */
 export const onRegister = (fn: () => void) => registerHooks.add(fn);
+/** Called with each batch of events once the store applied them (notifications, settings). */
+export const onEvents = (fn: (events: ClientEvent[]) => void) => eventHooks.add(fn);
 
 export class SignedOut extends Error {}
 
@@ -93,7 +96,10 @@ export async function poll(): Promise<void> {
       failures = 0;
       for (const e of res.events) lastEventId = Math.max(lastEventId, e.id);
       const real = res.events.filter((e) => e.type !== 'heartbeat');
-      if (real.length) store.apply(real);
+      if (real.length) {
+        store.apply(real);
+        for (const fn of eventHooks) fn(real);
+      }
       if (wasDown) for (const fn of reconnectHooks) fn();
     } catch (e) {
       if (e instanceof SignedOut || (e instanceof ApiError && e.status === 401)) {

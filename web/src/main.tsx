@@ -15,6 +15,8 @@ import { applyTheme } from './theme';
 import { loadCatalog } from './emoji';
 import { followHash, refetch } from './view';
 import { setLanguage } from './i18n';
+import { installNotifications } from './notify';
+import { installSettingsSync } from './settings-sync';
 import './styles.css';
 
 const root = document.getElementById('app')!;
@@ -52,7 +54,9 @@ async function boot(): Promise<void> {
   store.conn = 'live';
   const reg = store.state!.reg as { user_settings?: { default_language?: string }; default_language?: string };
   await setLanguage(reg.user_settings?.default_language ?? reg.default_language);
+  installSettingsSync();
   render(<App />, root);
+  installNotifications();
   installShortcuts();
   followHash();
   addEventListener('popstate', followHash);

@@ -8,13 +8,17 @@ import { Invites } from './Invites';
 import { LeftSidebar } from './LeftSidebar';
 import { RightSidebar } from './RightSidebar';
 import { Search } from './Search';
-import { Settings } from './Settings';
+import { lazy, Suspense } from 'preact/compat';
+import { NotifyBanner } from './NotifyBanner';
 import { Streams } from './Streams';
 import { OnDemand } from './OnDemand';
 import { t } from '../i18n';
 
 /** The Organization panel (administrators and owners): a chunk of its own, loaded when opened. */
 const loadAdmin = () => import('./admin/Admin');
+
+// Personal settings: a chunk of their own, fetched when first opened.
+const SettingsPanel = lazy(() => import('./SettingsPanel'));
 
 const CONN_TEXT = { connecting: 'Connecting…', live: '', offline: 'Offline: trying to reconnect…' };
 
@@ -41,12 +45,13 @@ export function App() {
       <LeftSidebar onNewStream={() => toggle('streams', true)} />
       <main class="middle">
         {store.flash && <p class="flash" role="alert" onClick={() => { store.flash = null; store.changed(); }}>{store.flash}</p>}
+        <NotifyBanner />
         <Feed />
         <Compose />
       </main>
       <RightSidebar />
       {ui.help && <Help close={() => toggle('help', false)} />}
-      {ui.settings && <Settings close={() => toggle('settings', false)} />}
+      {ui.settings && <Suspense fallback={<div class="modal" aria-busy="true" />}><SettingsPanel close={() => toggle('settings', false)} /></Suspense>}
       {ui.streams && <Streams close={() => toggle('streams', false)} />}
       {ui.invites && <Invites close={() => toggle('invites', false)} />}
       {ui.admin && s.reg.is_admin === true && <OnDemand load={loadAdmin} props={{ close: () => toggle('admin', false) }} />}
