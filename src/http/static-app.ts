@@ -31,9 +31,14 @@ const NOT_BUILT = `<!doctype html>
 
 export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const assets = path.join(ctx.config.webDir, 'assets');
-  // Hashed names: a file's content never changes under its name.
+  // Hashed names: a file's content never changes under its name. The build wrote brotli and
+  // gzip copies beside each compressible file (scripts/web-build.mjs); preCompressed sends
+  // the one the request's Accept-Encoding takes (Content-Encoding, Vary: Accept-Encoding),
+  // else the plain file, and never compresses per request.
   if (existsSync(assets)) {
-    await app.register(fastifyStatic, { root: assets, prefix: '/assets/', index: false, immutable: true, maxAge: '365d', wildcard: true });
+    await app.register(fastifyStatic, {
+      root: assets, prefix: '/assets/', index: false, immutable: true, maxAge: '365d', wildcard: true, preCompressed: true,
+    });
   }
   const page = (_req: FastifyRequest, reply: FastifyReply) => sendAppPage(ctx, reply);
   for (const url of ['/', '/login', '/join/:key/']) app.get(url, page);
