@@ -42,6 +42,9 @@ after(async () => {
 });
 
 async function openPanel(page: Page) {
+  // On a phone the top bar's text buttons are behind its menu.
+  const menu = page.getByRole('button', { name: 'Menu' });
+  if (await menu.isVisible()) await menu.click();
   await page.getByRole('button', { name: 'Organization' }).click();
   const panel = page.getByRole('dialog', { name: 'Organization' });
   await panel.waitFor();

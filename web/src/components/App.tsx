@@ -13,6 +13,7 @@ import { NotifyBanner } from './NotifyBanner';
 import { Streams } from './Streams';
 import { OnDemand } from './OnDemand';
 import { t } from '../i18n';
+import { panelClass, PanelBackdrop, PanelToggle } from './Panels';
 
 /** The Organization panel (administrators and owners): a chunk of its own, loaded when opened. */
 const loadAdmin = () => import('./admin/Admin');
@@ -31,16 +32,21 @@ export function App() {
     store.changed();
   };
   return (
-    <div class="app">
+    <div class={`app ${panelClass()}`}>
       <header class="top">
+        <PanelToggle side="left" />
         <span class="brand">{s.reg.realm_name ?? 'Parley'}</span>
         <Search />
         <span class={`conn ${store.conn}`} role="status">{CONN_TEXT[store.conn]}</span>
+        <div class="top-actions" id="top-actions">
         <button class="link-button" onClick={() => toggle('help', true)} aria-label="Keyboard shortcuts">?</button>
         {s.reg.is_admin === true && <button class="link-button" onClick={() => toggle('invites', true)}>Invite people</button>}
         {s.reg.is_admin === true && <button class="link-button admin-entry" onClick={() => toggle('admin', true)}>{t('Organization')}</button>}
         <button class="link-button" onClick={() => toggle('settings', true)}>{me?.full_name ?? 'Settings'}</button>
         <button class="link-button" onClick={() => logout().finally(() => location.assign('/login'))}>Sign out</button>
+        </div>
+        <PanelToggle side="right" />
+        <PanelToggle side="menu" />
       </header>
       <LeftSidebar onNewStream={() => toggle('streams', true)} />
       <main class="middle">
@@ -50,6 +56,7 @@ export function App() {
         <Compose />
       </main>
       <RightSidebar />
+      <PanelBackdrop />
       {ui.help && <Help close={() => toggle('help', false)} />}
       {ui.settings && <Suspense fallback={<div class="modal" aria-busy="true" />}><SettingsPanel close={() => toggle('settings', false)} /></Suspense>}
       {ui.streams && <Streams close={() => toggle('streams', false)} />}

@@ -64,7 +64,7 @@ export function LeftSidebar({ onNewStream }: { onNewStream: () => void }) {
   const pms = (s.reg.recent_private_conversations ?? []) as Array<{ user_ids: number[] }>;
   const pmWith = narrow.length === 1 && only?.operator === 'pm-with' ? only.operand : undefined;
   return (
-    <nav class="left-sidebar" aria-label="Views, streams and conversations">
+    <nav class="left-sidebar" id="left-panel" aria-label="Views, streams and conversations">
       <ul class="views">
         <li><NavLink narrow={[]} label="All messages" count={totalCount(s)} current={narrow.length === 0} /></li>
         <li><NavLink narrow={[{ operator: 'is', operand: 'mentioned' }]} label="Mentions" count={mentionCount(s)} current={only?.operator === 'is' && only.operand === 'mentioned'} /></li>

@@ -23,7 +23,7 @@ export function RightSidebar() {
     .map((u) => ({ u, p: u.user_id === s.me ? 'active' as const : presenceOf(s.reg.presences?.[u.email], now) }))
     .sort((a, b) => rank[a.p] - rank[b.p] || a.u.full_name.localeCompare(b.u.full_name));
   return (
-    <aside class="right-sidebar" aria-label="Users">
+    <aside class="right-sidebar" id="right-panel" aria-label="Users">
       <h2 class="section">Users</h2>
       <ul class="users">
         {rows.map(({ u, p }) => (
