@@ -75,7 +75,7 @@ test('at 360 px: no sideways scroll, sidebars as panels, a menu for the top bar,
     const streamsButton = page.getByRole('button', { name: 'Streams and views' });
     assert.equal(await streamsButton.getAttribute('aria-expanded'), 'false');
     await streamsButton.click();
-    assert.equal(await streamsButton.getAttribute('aria-expanded'), 'true');
+    await until(async () => (await streamsButton.getAttribute('aria-expanded')) === 'true', { message: 'the button says the panel is open' });
     const left = page.getByRole('navigation', { name: 'Views, streams and conversations' });
     await left.waitFor();
     const box = (await left.boundingBox())!;
@@ -88,7 +88,7 @@ test('at 360 px: no sideways scroll, sidebars as panels, a menu for the top bar,
     await until(async () => !(await visible(page, '.left-sidebar')), { message: 'the panel closes on choosing a stream' });
     await page.locator('.view-title', { hasText: 'general' }).waitFor();
     await until(() => page.evaluate(() => location.hash.includes('general')), { message: 'the narrow in the address' });
-    assert.equal(await streamsButton.getAttribute('aria-expanded'), 'false');
+    await until(async () => (await streamsButton.getAttribute('aria-expanded')) === 'false', { message: 'the button says the panel is closed' });
 
     // A tap outside closes it too (on the shade, away from the panel).
     await streamsButton.click();
@@ -101,7 +101,7 @@ test('at 360 px: no sideways scroll, sidebars as panels, a menu for the top bar,
     await peopleButton.click();
     const right = page.getByRole('complementary', { name: 'Users' });
     await right.getByRole('link', { name: /Bob Jones/ }).waitFor();
-    assert.equal(await peopleButton.getAttribute('aria-expanded'), 'true');
+    await until(async () => (await peopleButton.getAttribute('aria-expanded')) === 'true', { message: 'the people button says its panel is open' });
     await noSideScroll(page, 'the people panel');
     assert.deepEqual(await smallTargets(page), []);
     await screenshot(page, 'phone-360-people');

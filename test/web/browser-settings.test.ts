@@ -61,6 +61,9 @@ after(async () => {
 
 async function openSettings(page: Page, as: TestUser): Promise<ReturnType<Page['getByRole']>> {
   const name = (await api(as, 'GET', '/users/me')).body.full_name as string;
+  // On a phone the top bar's text buttons are behind its menu.
+  const menu = page.getByRole('button', { name: 'Menu' });
+  if (await menu.isVisible()) await menu.click();
   await page.getByRole('button', { name, exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Settings' });
   await dialog.waitFor();
@@ -104,7 +107,8 @@ async function everySection(page: Page, as: TestUser, tag: string, phone: boolea
   await dialog.getByRole('button', { name: 'Save name' }).click();
   await saved();
   await eventually(async () => (await api(as, 'GET', '/users/me')).body.full_name === newName, 'the name is saved');
-  await page.getByRole('button', { name: newName, exact: true }).waitFor();
+  // The top bar's button shows the new name (on a phone it is inside the closed menu: attached, not visible).
+  await page.locator('.top-actions button', { hasText: newName }).waitFor({ state: 'attached' });
   await dialog.getByLabel('Team').fill(`Team ${tag}`);
   await dialog.getByRole('button', { name: 'Save profile' }).click();
   await saved();
@@ -207,7 +211,11 @@ async function everySection(page: Page, as: TestUser, tag: string, phone: boolea
   // Esc closes the panel; the focus goes back to the button that opened it.
   await page.keyboard.press('Escape');
   await dialog.waitFor({ state: 'detached' });
-  await until(() => page.getByRole('button', { name: newName, exact: true }).evaluate((el) => el === document.activeElement), { message: 'the focus returns to the opener' });
+  // The opener, or on a phone (where the opener is in the top bar's closed menu) the menu's button.
+  await until(() => page.evaluate((name) => {
+    const el = document.activeElement as HTMLElement | null;
+    return !!el && ((el.textContent === name && el.closest('.top-actions') !== null) || el.classList.contains('panel-toggle'));
+  }, newName), { message: 'the focus returns to the opener' });
 }
 
 test('settings at desktop width: every section, each change saved and checked through the API', { skip: SKIP, timeout: 120_000 }, async () => {

@@ -476,7 +476,8 @@ export default function SettingsPanel({ close, section: first = 'profile' }: { c
   useEffect(() => {
     const opener = document.activeElement as HTMLElement | null;
     box.current?.querySelector<HTMLElement>('.settings-nav button[aria-current="page"]')?.focus();
-    return () => opener?.focus?.();
+    // On a phone the opener sits in the top bar's menu, closed by now: the menu's button then.
+    return () => (opener && opener.offsetParent !== null ? opener : document.querySelector<HTMLElement>('.panel-toggle.menu'))?.focus?.();
   }, []);
   const View = VIEWS[section];
   const title = SECTIONS.find(([k]) => k === section)![1];
