@@ -6,7 +6,6 @@ import { checkEmail, checkFullName, doCreateUser } from './user-create.js';
 import { ApiError } from '../errors.js';
 import { takeSsoToken } from './sso-tokens.js';
 import { doAcceptInviteBySignIn } from './invite-accept.js';
-import { isUniqueViolation } from './stream-create.js';
 
 /** Who an identity provider (or a directory) says signed in. */
 export interface ExternalIdentity {
@@ -96,9 +95,11 @@ export async function signInExternally(ctx: AppContext, realm: RealmRow, identit
   try {
     user = await create();
   } catch (err) {
-    // Two first sign-ins at once: the second's insert meets the first's account, which it then finds.
-    if (!isUniqueViolation(err)) throw err;
-    user = await create();
+    // Two first sign-ins at once: the second meets the first's account (the unique index, or
+    // doCreateUser's own check once the first committed), which it then finds.
+    const again = await users.findByDeliveryEmail(ctx.store.db, realm.id, email);
+    if (!again) throw err;
+    user = again;
   }
   if (!user) throw new SsoRefusal('no_account', refusalMessages.noAccount(email, realm), log);
   if (user.is_active !== 1 || user.is_bot === 1) throw new SsoRefusal('no_account', refusalMessages.noAccount(email, realm), log);
