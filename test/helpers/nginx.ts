@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
@@ -156,7 +157,8 @@ export function request(url: string, host: string, opts: RequestOptions = {}): P
 
 /** A multipart body with one file part, as a client uploads it. */
 export function multipartFile(name: string, content: Buffer): { body: Buffer; contentType: string } {
-  const boundary = `----parley${Math.random().toString(16).slice(2)}`;
+  // A fixed-length boundary: tests size bodies to the byte from an empty file's wrapping.
+  const boundary = `----parley${crypto.randomBytes(12).toString('hex')}`;
   const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`);
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   return { body: Buffer.concat([head, content, tail]), contentType: `multipart/form-data; boundary=${boundary}` };
