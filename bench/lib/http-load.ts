@@ -4,12 +4,17 @@ export interface LoadStats { label: string; requests: number; rps: number; p50: 
 
 /**
  * Closed-loop load with per-request bodies and credentials (autocannon sends one fixed
- * request): `concurrency` workers each send, wait for the answer, send again.
+ * request): `concurrency` workers each send, wait for the answer, send again. With
+ * `rate`, the workers together start `rate` requests a second on a fixed schedule instead,
+ * and latency counts from each request's scheduled start: a stalled server then shows in
+ * the figures rather than slowing the schedule (no coordinated omission).
  */
 export async function runLoad(label: string, opts: {
   base: string; concurrency: number; durationMs: number;
   /** Ends the run early (before durationMs) once it answers true: e.g. when background work is done. */
   stop?: () => boolean;
+  /** Requests per second in all, on a schedule (open loop); absent: as fast as answers come. */
+  rate?: number;
   request: (worker: number, i: number) => { method: string; path: string; auth: string; body?: string };
 }): Promise<LoadStats> {
   const url = new URL(opts.base);
@@ -17,8 +22,7 @@ export async function runLoad(label: string, opts: {
   const latencies: number[] = [];
   let errors = 0;
   const end = Date.now() + opts.durationMs;
-  const one = (r: ReturnType<typeof opts.request>) => new Promise<void>((resolve) => {
-    const t0 = performance.now();
+  const one = (r: ReturnType<typeof opts.request>, t0 = performance.now()) => new Promise<void>((resolve) => {
     const req = http.request({
       host: url.hostname, port: url.port, method: r.method, path: r.path, agent,
       headers: { authorization: r.auth, ...(r.body ? { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(r.body) } : {}) },
@@ -35,8 +39,18 @@ export async function runLoad(label: string, opts: {
     req.end();
   });
   const started = Date.now();
+  const origin = performance.now();
   await Promise.all(Array.from({ length: opts.concurrency }, async (_, w) => {
-    for (let i = 0; Date.now() < end && !opts.stop?.(); i++) await one(opts.request(w, i));
+    for (let i = 0; Date.now() < end && !opts.stop?.(); i++) {
+      if (opts.rate === undefined) {
+        await one(opts.request(w, i));
+        continue;
+      }
+      const due = origin + ((i * opts.concurrency + w) * 1000) / opts.rate;
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      await one(opts.request(w, i), due);
+    }
   }));
   const elapsed = (Date.now() - started) / 1000;
   agent.destroy();
