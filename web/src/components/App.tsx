@@ -21,7 +21,7 @@ const loadAdmin = () => import('./admin/Admin');
 // Personal settings: a chunk of their own, fetched when first opened.
 const SettingsPanel = lazy(() => import('./SettingsPanel'));
 
-const CONN_TEXT = { connecting: 'Connecting…', live: '', offline: 'Offline: trying to reconnect…' };
+const CONN_TEXT = () => ({ connecting: t('Connecting…'), live: '', offline: t('Offline: trying to reconnect…') });
 
 export function App() {
   const store = useStore();
@@ -35,15 +35,15 @@ export function App() {
     <div class={`app ${panelClass()}`}>
       <header class="top">
         <PanelToggle side="left" />
-        <span class="brand">{s.reg.realm_name ?? 'Parley'}</span>
+        <span class="brand">{s.reg.realm_name ?? t('Parley')}</span>
         <Search />
-        <span class={`conn ${store.conn}`} role="status">{CONN_TEXT[store.conn]}</span>
+        <span class={`conn ${store.conn}`} role="status">{CONN_TEXT()[store.conn]}</span>
         <div class="top-actions" id="top-actions">
-        <button class="link-button" onClick={() => toggle('help', true)} aria-label="Keyboard shortcuts">?</button>
-        {s.reg.is_admin === true && <button class="link-button" onClick={() => toggle('invites', true)}>Invite people</button>}
+        <button class="link-button" onClick={() => toggle('help', true)} aria-label={t('Keyboard shortcuts')}>?</button>
+        {s.reg.is_admin === true && <button class="link-button" onClick={() => toggle('invites', true)}>{t('Invite people')}</button>}
         {s.reg.is_admin === true && <button class="link-button admin-entry" onClick={() => toggle('admin', true)}>{t('Organization')}</button>}
-        <button class="link-button" onClick={() => toggle('settings', true)}>{me?.full_name ?? 'Settings'}</button>
-        <button class="link-button" onClick={() => logout().finally(() => location.assign('/login'))}>Sign out</button>
+        <button class="link-button" onClick={() => toggle('settings', true)}>{me?.full_name ?? t('Settings')}</button>
+        <button class="link-button" onClick={() => logout().finally(() => location.assign('/login'))}>{t('Sign out')}</button>
         </div>
         <PanelToggle side="right" />
         <PanelToggle side="menu" />

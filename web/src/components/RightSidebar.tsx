@@ -2,6 +2,7 @@ import { useStore } from '../hooks';
 import { showNarrow } from '../view';
 import type { RegisterState } from '../types';
 import { Avatar } from './Avatar';
+import { t } from '../i18n';
 
 /** Zulip's presence rule: active within 140 s is active, otherwise idle within the same window, else offline. */
 const OFFLINE_AFTER_S = 140;
@@ -23,8 +24,8 @@ export function RightSidebar() {
     .map((u) => ({ u, p: u.user_id === s.me ? 'active' as const : presenceOf(s.reg.presences?.[u.email], now) }))
     .sort((a, b) => rank[a.p] - rank[b.p] || a.u.full_name.localeCompare(b.u.full_name));
   return (
-    <aside class="right-sidebar" id="right-panel" aria-label="Users">
-      <h2 class="section">Users</h2>
+    <aside class="right-sidebar" id="right-panel" aria-label={t('Users')}>
+      <h2 class="section">{t('Users')}</h2>
       <ul class="users">
         {rows.map(({ u, p }) => (
           <li key={u.user_id}>
