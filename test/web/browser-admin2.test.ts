@@ -29,7 +29,8 @@ const groups = async () => ((await api(t.owner, 'GET', '/user_groups')).body.use
 type PField = { id: number; name: string; hint: string; type: number; field_data: string; order: number };
 const fields = async () => ((await api(t.owner, 'GET', '/realm/profile_fields')).body.custom_fields as PField[]).sort((a, b) => a.order - b.order);
 const emoji = async () => Object.values((await api(t.owner, 'GET', '/realm/emoji')).body.emoji as Record<string, { name: string; deactivated: boolean; author_id?: number; author?: { id: number } }>).filter((e) => !e.deactivated);
-type Lk = { id: number; pattern: string; url_template?: string; url_format_string?: string };
+type Lk = { id: number; pattern: string; url_template?: string; url_format?: string };
+const urlOf = (l: Lk) => l.url_template ?? l.url_format ?? '';
 const linkifiers = async () => (await api(t.owner, 'GET', '/realm/linkifiers')).body.linkifiers as Lk[];
 
 before(async () => {
@@ -126,7 +127,7 @@ test('the owner at desktop width: groups, profile fields, emoji, linkifiers thro
   // Custom profile fields: a list of options with its options, a short text; edit, reorder, delete.
   await tab(page, 'Custom profile fields', 'admin2-fields-empty', 'Add a new profile field');
   const form = panel.getByRole('form', { name: 'Add a new profile field' });
-  await form.getByLabel('Type').selectOption({ label: 'List of options' });
+  await form.getByLabel('Type', { exact: true }).selectOption({ label: 'List of options' });
   await form.getByLabel('Label').fill('Team');
   await form.getByLabel('Hint (up to 80 characters)').fill('Where you work');
   await form.getByLabel('Choice 1', { exact: true }).fill('Backend');
@@ -140,7 +141,7 @@ test('the owner at desktop width: groups, profile fields, emoji, linkifiers thro
   const team = (await fields()).find((f) => f.name === 'Team')!;
   assert.equal(team.type, 3);
   assert.deepEqual(Object.values(JSON.parse(team.field_data) as Record<string, { text: string }>).map((o) => o.text), ['Backend', 'Frontend']);
-  await form.getByLabel('Type').selectOption({ label: 'Short text' });
+  await form.getByLabel('Type', { exact: true }).selectOption({ label: 'Short text' });
   await form.getByLabel('Label').fill('Office');
   await form.getByRole('button', { name: 'Add', exact: true }).click();
   await until(async () => (await fields()).map((f) => f.name).join() === 'Team,Office', { message: 'second field' });
@@ -190,11 +191,12 @@ test('the owner at desktop width: groups, profile fields, emoji, linkifiers thro
   await until(async () => (await linkifiers()).length === 1, { message: 'linkifier added' });
   const lk = (await linkifiers())[0]!;
   assert.equal(lk.pattern, '#(?P<id>[0-9]+)');
-  assert.match(lk.url_template ?? lk.url_format_string ?? '', /tracker\.example\.com/);
+  assert.match(urlOf(lk), /tracker\.example\.com/);
+  await panel.getByText(urlOf(lk)).waitFor();
   await panel.getByRole('button', { name: `Edit ${lk.pattern}` }).click();
   await panel.locator(`#lk-${lk.id}-url`).fill(template ? 'https://bugs.example.com/{id}' : 'https://bugs.example.com/%(id)s');
   await panel.locator('.admin2-editor').getByRole('button', { name: 'Save changes' }).click();
-  await until(async () => /bugs\.example\.com/.test(((await linkifiers())[0]!.url_template ?? (await linkifiers())[0]!.url_format_string) ?? ''), { message: 'linkifier edited' });
+  await until(async () => /bugs\.example\.com/.test(urlOf((await linkifiers())[0]!)), { message: 'linkifier edited' });
   await screenshot(page, 'admin2-linkifiers');
   assert.deepEqual(await axeProblems(page), [], 'linkifiers: axe');
   await panel.getByRole('button', { name: `Delete ${lk.pattern}`, exact: true }).click();
@@ -222,12 +224,12 @@ test('an administrator at 360 px: every screen fits; a group, field, emoji and l
 
   await tab(page, 'Custom profile fields', 'admin2-phone-fields', 'Add a new profile field');
   const form = panel.getByRole('form', { name: 'Add a new profile field' });
-  await form.getByLabel('Type').selectOption({ label: 'External account' });
+  await form.getByLabel('Type', { exact: true }).selectOption({ label: 'External account' });
   await form.getByLabel('External account type').selectOption({ label: 'GitHub' });
   await screenshot(page, 'admin2-phone-fields-external');
   await form.getByRole('button', { name: 'Add', exact: true }).click();
   await until(async () => (await fields()).some((f) => f.type === 7 && f.field_data.includes('github')), { message: 'external account field' });
-  await form.getByLabel('Type').selectOption({ label: 'Date picker' });
+  await form.getByLabel('Type', { exact: true }).selectOption({ label: 'Date picker' });
   await form.getByLabel('Label').fill('Birthday');
   await form.getByRole('button', { name: 'Add', exact: true }).click();
   await until(async () => (await fields()).some((f) => f.type === 4 && f.name === 'Birthday'), { message: 'date field' });

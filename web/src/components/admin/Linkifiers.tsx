@@ -2,7 +2,8 @@
  * Linkifiers, as Zulip's "Linkifiers" settings: the organization's patterns in the order they
  * apply (moved up or down through PATCH /realm/linkifiers from feature level 202), the form to
  * add one, each one's edit and deletion. The URL is a `url_template` (RFC 6570) from feature
- * level 176 and a `url_format_string` (with %(name)s) before it, as register's entries say.
+ * level 176 and a `url_format_string` (with %(name)s) before it; register's entries have
+ * `url_template` or, before 176, `url_format`.
  * The `realm_linkifiers` events keep the list current.
  */
 import { useState } from 'preact/hooks';
@@ -13,7 +14,7 @@ import './admin2.css';
 import { ConfirmButton } from './ConfirmButton';
 import { Notice, useRunner } from './common';
 
-type Linkifier = { id: number; pattern: string; url_template?: string; url_format_string?: string };
+type Linkifier = { id: number; pattern: string; url_template?: string; url_format?: string; url_format_string?: string };
 
 const TEMPLATE_LEVEL = 176;
 const REORDER_LEVEL = 202;
@@ -23,7 +24,7 @@ export default function Linkifiers() {
   const level = s.reg.zulip_feature_level ?? 0;
   const key = level >= TEMPLATE_LEVEL ? 'url_template' : 'url_format_string';
   const list = (s.reg.realm_linkifiers ?? []) as Linkifier[];
-  const urlOf = (l: Linkifier) => l.url_template ?? l.url_format_string ?? '';
+  const urlOf = (l: Linkifier) => l.url_template ?? l.url_format ?? l.url_format_string ?? '';
   const [pattern, setPattern] = useState('');
   const [url, setUrl] = useState('');
   const [editing, setEditing] = useState<{ id: number; pattern: string; url: string } | null>(null);
