@@ -6,7 +6,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -135,11 +135,15 @@ test('the owner at desktop width: groups, profile fields, emoji, linkifiers thro
   await form.getByLabel('Choice 2', { exact: true }).fill('Frontend');
   await screenshot(page, 'admin2-fields-options');
   assert.deepEqual(await axeProblems(page), [], 'options editor: axe');
+  const summary = form.getByLabel('Display in profile summary');
+  const hasSummary = (await summary.count()) > 0;
+  if (hasSummary) await summary.check();
   await form.getByRole('button', { name: 'Add', exact: true }).click();
   await saidBy(form, 'Custom profile field added.');
   await until(async () => (await fields()).some((f) => f.name === 'Team'), { message: 'field created' });
   const team = (await fields()).find((f) => f.name === 'Team')!;
   assert.equal(team.type, 3);
+  if (hasSummary) assert.equal((team as PField & { display_in_profile_summary?: boolean }).display_in_profile_summary, true);
   assert.deepEqual(Object.values(JSON.parse(team.field_data) as Record<string, { text: string }>).map((o) => o.text), ['Backend', 'Frontend']);
   await form.getByLabel('Type', { exact: true }).selectOption({ label: 'Short text' });
   await form.getByLabel('Label').fill('Office');
@@ -197,6 +201,15 @@ test('the owner at desktop width: groups, profile fields, emoji, linkifiers thro
   await panel.locator(`#lk-${lk.id}-url`).fill(template ? 'https://bugs.example.com/{id}' : 'https://bugs.example.com/%(id)s');
   await panel.locator('.admin2-editor').getByRole('button', { name: 'Save changes' }).click();
   await until(async () => /bugs\.example\.com/.test(urlOf((await linkifiers())[0]!)), { message: 'linkifier edited' });
+  // From feature level 202 the order can change.
+  if ((await panel.getByRole('button', { name: `Move ${lk.pattern} up` }).count()) > 0 || (await panel.getByRole('button', { name: `Move ${lk.pattern} down` }).count()) > 0) {
+    assert.equal((await api(t.owner, 'POST', '/realm/filters', { pattern: 'T(?P<id>[0-9]+)', url_template: 'https://t.example.com/{id}' })).status, 200);
+    await panel.getByRole('button', { name: 'Move T(?P<id>[0-9]+) up' }).click();
+    await until(async () => (await linkifiers())[0]!.pattern === 'T(?P<id>[0-9]+)', { message: 'linkifiers reordered' });
+    await panel.getByRole('button', { name: 'Delete T(?P<id>[0-9]+)', exact: true }).click();
+    await panel.getByRole('button', { name: 'Delete T(?P<id>[0-9]+)?' }).click();
+    await until(async () => (await linkifiers()).length === 1, { message: 'second linkifier deleted' });
+  }
   await screenshot(page, 'admin2-linkifiers');
   assert.deepEqual(await axeProblems(page), [], 'linkifiers: axe');
   await panel.getByRole('button', { name: `Delete ${lk.pattern}`, exact: true }).click();
@@ -272,4 +285,18 @@ test('a member sees no editing controls and the API refuses them', { skip: SKIP,
     assert.equal(res.status, 400, `${method} ${url}: ${JSON.stringify(res.body)}`);
   }
   await page.context().close();
+});
+
+test('German covers every string of these screens', async () => {
+  const dir = 'web/src/components/admin';
+  const files = ['UserGroups.tsx', 'ProfileFields.tsx', 'Emoji.tsx', 'Linkifiers.tsx', 'Chunk.tsx', 'ConfirmButton.tsx'];
+  const wanted = new Set<string>(['User groups', 'Custom profile fields', 'Custom emoji', 'Linkifiers']);
+  for (const f of files) {
+    const src = await readFile(path.join(dir, f), 'utf8');
+    for (const m of src.matchAll(/\bt\('((?:[^'\\]|\\.)*)'/g)) wanted.add(m[1]!);
+    for (const m of src.matchAll(/\btn\('((?:[^'\\]|\\.)*)', '((?:[^'\\]|\\.)*)'/g)) { wanted.add(m[1]!); wanted.add(m[2]!); }
+  }
+  const de: Record<string, string> = {};
+  for (const f of await readdir('web/src/locales/de')) Object.assign(de, JSON.parse(await readFile(path.join('web/src/locales/de', f), 'utf8')));
+  assert.deepEqual([...wanted].filter((k) => !(k in de)), []);
 });
