@@ -2,6 +2,7 @@
  * Profile cards and one's own status: what opens them (the card itself is a chunk of its own,
  * components/UserCard.tsx) and the status emoji shown next to names in the feed and user list.
  */
+import { useEffect, useState } from 'preact/hooks';
 import { glyph } from './emoji';
 import { store } from './store';
 
@@ -37,8 +38,18 @@ export function statusOf(userId: number): Status {
   return all?.[String(userId)] ?? {};
 }
 
-/** The status emoji of a person, as text (unicode) or null; custom emoji show their name. */
+const keyOf = (userId: number) => {
+  const st = statusOf(userId);
+  return `${st.emoji_name ?? ''}:${st.emoji_code ?? ''}:${st.status_text ?? ''}`;
+};
+
+/**
+ * The status emoji of a person. It follows the store by itself (re-rendered only when this
+ * person's status changed), as the feed's rows are memoised and do not re-render on events.
+ */
 export function StatusEmoji({ userId }: { userId: number }) {
+  const [, setKey] = useState(() => keyOf(userId));
+  useEffect(() => store.subscribe(() => setKey(keyOf(userId))), [userId]);
   const st = statusOf(userId);
   if (!st.emoji_name) return null;
   if (st.reaction_type === 'realm_emoji') {

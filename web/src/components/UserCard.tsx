@@ -156,7 +156,7 @@ function SetStatus() {
   const cur = statusOf(s.me);
   const { box, onKeyDown } = useDialog();
   const [text, setText] = useState(cur.status_text ?? '');
-  const [emoji, setEmoji] = useState<{ name: string; code: string; type: string } | null>(cur.emoji_name ? { name: cur.emoji_name, code: cur.emoji_code ?? '', type: cur.reaction_type ?? 'unicode_emoji' } : null);
+  const [emoji, setEmoji] = useState<{ name: string; code: string; type: string; preset?: boolean } | null>(cur.emoji_name ? { name: cur.emoji_name, code: cur.emoji_code ?? '', type: cur.reaction_type ?? 'unicode_emoji' } : null);
   const [away, setAway] = useState(cur.away === true);
   const [picking, setPicking] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -171,7 +171,8 @@ function SetStatus() {
   };
   const submit = (e: Event) => {
     e.preventDefault();
-    void save({ status_text: text.trim(), away, emoji_name: emoji?.name ?? '', ...(emoji ? { emoji_code: emoji.code, reaction_type: emoji.type } : {}) });
+    void save({ status_text: text.trim(), away, emoji_name: emoji?.name ?? '', // A preset names its emoji only: the server takes today's code for the name.
+      ...(emoji && !emoji.preset ? { emoji_code: emoji.code, reaction_type: emoji.type } : {}) });
   };
   return (
     <div class="people-backdrop" onClick={(e) => { if (e.target === e.currentTarget) closePeople(); }}>
@@ -187,7 +188,7 @@ function SetStatus() {
         {picking && <EmojiPicker label={t('Choose a status emoji')} opener={emojiButton} close={() => setPicking(false)} onPick={(e: EmojiItem) => { setEmoji({ name: e.name, code: e.code, type: e.type }); setPicking(false); }} />}
         <ul class="status-presets" aria-label={t('Suggested statuses')}>
           {PRESETS.map((p) => (
-            <li key={p.text}><button type="button" onClick={() => { setText(t(p.text)); setEmoji({ name: p.name, code: p.code, type: 'unicode_emoji' }); }}>{glyph(p.code)} {t(p.text)}</button></li>
+            <li key={p.text}><button type="button" onClick={() => { setText(t(p.text)); setEmoji({ name: p.name, code: p.code, type: 'unicode_emoji', preset: true }); }}>{glyph(p.code)} {t(p.text)}</button></li>
           ))}
         </ul>
         <label class="status-away"><input type="checkbox" checked={away} onChange={(e) => setAway(e.currentTarget.checked)} /> {t('Set yourself as away')}</label>
