@@ -111,7 +111,7 @@ test('switching the language to German in the settings re-renders the main scree
   const seen = watch(page);
   await signInPage(page, base, ben.email, PASSWORD);
   await page.getByRole('heading', { name: 'All messages' }).waitFor();
-  await page.getByRole('button', { name: 'Ben Jones', exact: true }).click();
+  await page.locator('#top-actions').getByRole('button', { name: 'Ben Jones', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Settings' });
   await dialog.getByRole('button', { name: 'Preferences', exact: true }).click();
   await dialog.getByLabel('Language').selectOption('de');

@@ -31,7 +31,9 @@ function files(dir: string, ext: RegExp): string[] {
 
 const ATTRIBUTES = new Set(['aria-label', 'title', 'placeholder', 'label', 'alt', 'aria-placeholder', 'aria-roledescription']);
 /** A word: two letters in a row (so "#", "?" or "3" are no words). */
-const isWords = (s: string) => /\p{L}{2}/u.test(s) && !ALLOWED.has(s.trim());
+// Examples of code in placeholders (an emoji name, a pattern, a URL template) are not prose.
+const isCode = (s: string) => /^\S+$/.test(s.trim()) && /[_/%#()<>[\]]/.test(s);
+const isWords = (s: string) => /\p{L}{2}/u.test(s) && !ALLOWED.has(s.trim()) && !isCode(s);
 
 /** The untranslated strings of one .tsx file, as `file:line: text`. */
 function untranslated(file: string): string[] {
