@@ -10,13 +10,14 @@ import { RightSidebar } from './RightSidebar';
 import { Search } from './Search';
 import { lazy, Suspense } from 'preact/compat';
 import { NotifyBanner } from './NotifyBanner';
-import { Streams } from './Streams';
 import { OnDemand } from './OnDemand';
 import { t } from '../i18n';
 import { panelClass, PanelBackdrop, PanelToggle } from './Panels';
 
 /** The Organization panel (administrators and owners): a chunk of its own, loaded when opened. */
 const loadAdmin = () => import('./admin/Admin');
+/** The stream settings (browse, create, each stream's settings): a chunk of their own. */
+const loadStreams = () => import('./streams/StreamSettings');
 
 // Personal settings: a chunk of their own, fetched when first opened.
 const SettingsPanel = lazy(() => import('./SettingsPanel'));
@@ -59,7 +60,7 @@ export function App() {
       <PanelBackdrop />
       {ui.help && <Help close={() => toggle('help', false)} />}
       {ui.settings && <Suspense fallback={<div class="modal" aria-busy="true" />}><SettingsPanel close={() => toggle('settings', false)} /></Suspense>}
-      {ui.streams && <Streams close={() => toggle('streams', false)} />}
+      {ui.streams && <OnDemand load={loadStreams} props={{ close: () => toggle('streams', false) }} />}
       {ui.invites && <Invites close={() => toggle('invites', false)} />}
       {ui.admin && s.reg.is_admin === true && <OnDemand load={loadAdmin} props={{ close: () => toggle('admin', false) }} />}
     </div>
