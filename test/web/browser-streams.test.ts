@@ -86,6 +86,11 @@ test('the owner at desktop width: browse, create a private stream, change one, i
   await dialog.getByRole('button', { name: 'lobby: settings' }).getByText('Come in').waitFor();
   await screenshot(page, 'streams-browse');
   assert.deepEqual(await axeProblems(page), [], 'browse: axe');
+  // Another joins lobby: its count follows by event.
+  assert.equal((await api(bob, 'POST', '/users/me/subscriptions', { subscriptions: [{ name: 'lobby' }] })).status, 200);
+  await dialog.getByRole('button', { name: 'lobby: settings' }).getByText('2 subscribers').waitFor();
+  assert.equal((await api(bob, 'DELETE', '/users/me/subscriptions', { subscriptions: ['lobby'] })).status, 200);
+  await dialog.getByRole('button', { name: 'lobby: settings' }).getByText('1 subscriber', { exact: true }).waitFor();
   await filter.fill('lob');
   await until(async () => (await dialog.locator('.streams-list li').count()) === 1, { message: 'the filter leaves lobby alone' });
   await filter.fill('');
@@ -168,6 +173,8 @@ test('the owner at desktop width: browse, create a private stream, change one, i
 });
 
 test('a member at 360 px: subscribe and unsubscribe from All streams, no administrators\' controls', { skip: SKIP, timeout: 120_000 }, async () => {
+  // Only administrators may create private streams: the member's form offers Public alone.
+  assert.equal((await api(t.owner, 'PATCH', '/realm', { create_private_stream_policy: 2 })).status, 200);
   const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
   const page = await context.newPage();
   const seen = watch(page);
@@ -215,6 +222,8 @@ test('a member at 360 px: subscribe and unsubscribe from All streams, no adminis
   await dialog.getByRole('button', { name: 'Create stream' }).click();
   const form = dialog.getByRole('form', { name: 'Create stream' });
   assert.equal(await form.getByText('Message retention period').count(), 0);
+  assert.equal(await form.getByLabel(/^Private/).count(), 0, 'no private choices');
+  await form.getByLabel(/^Public/).waitFor();
   await form.getByLabel('Stream name').fill('alices corner');
   await noSideScroll(page, 'the create form');
   await screenshot(page, 'streams-360-create');

@@ -9,6 +9,8 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiError, del, get, post } from '../../api';
 import { useStore } from '../../hooks';
+import { onEvents } from '../../live';
+import { store } from '../../store';
 import { t, tn } from '../../i18n';
 import type { State, Stream } from '../../types';
 import { CreateStream } from './CreateStream';
@@ -29,6 +31,36 @@ export const members = {
     return r.subscribers;
   },
 };
+
+const notifyMembers = () => { for (const f of members.listeners) f(); };
+
+/** Others joining and leaving (peer_add/peer_remove), the viewer's own subscriptions and archived streams keep the counts current. */
+onEvents((events) => {
+  let changed = false;
+  for (const e of events as Array<{ type: string; op?: string; stream_ids?: number[]; user_ids?: number[]; subscriptions?: Array<{ stream_id: number }>; streams?: Array<{ stream_id: number }> }>) {
+    if (e.type === 'subscription' && (e.op === 'peer_add' || e.op === 'peer_remove')) {
+      for (const id of e.stream_ids ?? []) {
+        const now = members.byId.get(id);
+        if (!now) continue;
+        const set = new Set(now);
+        for (const u of e.user_ids ?? []) (e.op === 'peer_add' ? set.add(u) : set.delete(u));
+        members.byId.set(id, [...set]);
+        changed = true;
+      }
+    } else if (e.type === 'subscription' && (e.op === 'add' || e.op === 'remove')) {
+      const me = store.state?.me;
+      for (const x of e.subscriptions ?? []) {
+        const now = members.byId.get(x.stream_id);
+        if (!now || me === undefined) continue;
+        members.byId.set(x.stream_id, e.op === 'add' ? [...new Set([...now, me])] : now.filter((u) => u !== me));
+        changed = true;
+      }
+    } else if (e.type === 'stream' && e.op === 'delete') {
+      for (const x of e.streams ?? []) changed = members.byId.delete(x.stream_id) || changed;
+    }
+  }
+  if (changed) notifyMembers();
+});
 
 export function useMembers(): void {
   const [, set] = useState(0);
