@@ -9,7 +9,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { httpClient, OWNER_PASSWORD, testApp, type TestApp, type TestUser } from '../helpers/app.js';
+import { FEATURE_LEVEL, httpClient, OWNER_PASSWORD, testApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { createStreams } from '../helpers/streams.js';
 import { axeProblems, ensureWebBuilt, launch, screenshot, signInPage, SKIP, watch } from '../helpers/browser.js';
 import { until } from '../helpers/until.js';
@@ -199,7 +199,7 @@ test('a member at 360 px: subscribe and unsubscribe from All streams, no adminis
 
   // A stream's settings, full screen: read only, no archive, nobody else's unsubscribe button.
   await dialog.getByRole('button', { name: 'town square: settings' }).click();
-  await dialog.getByText('Only organization administrators can change these settings.').waitFor();
+  await dialog.getByText(/^Only organization administrators (and channel administrators )?can change these settings\.$/).waitFor();
   assert.equal(await dialog.locator('.streams-left').isVisible(), false, 'the list gives way to the settings');
   assert.equal(await dialog.getByRole('button', { name: 'Save changes' }).count(), 0);
   assert.equal(await dialog.getByRole('button', { name: 'Archive stream' }).count(), 0);
@@ -232,4 +232,45 @@ test('a member at 360 px: subscribe and unsubscribe from All streams, no adminis
   await dialog.getByRole('heading', { name: /alices corner/, level: 3 }).waitFor();
   assert.ok((await streamsOf(alice)).some((s) => s.name === 'alices corner' && !s.invite_only));
   assert.deepEqual(seen.errors, []);
+});
+
+test('from feature level 325, a channel administrator who is a member changes the stream', { skip: SKIP || FEATURE_LEVEL < 325, timeout: 90_000 }, async () => {
+  const made = await api(t.owner, 'PATCH', `/streams/${general}`, { can_administer_channel_group: { new: { direct_members: [bob.id], direct_subgroups: [] } } });
+  assert.equal(made.status, 200, JSON.stringify(made.body));
+  const page = await (await browser.newContext()).newPage();
+  const seen = watch(page);
+  await signInPage(page, base, bob.email, PASSWORD);
+  const dialog = await openStreams(page);
+  await dialog.getByRole('button', { name: 'town square: settings' }).click();
+  const settings = dialog.getByRole('form', { name: 'General settings of town square' });
+  await settings.getByLabel('Stream description').fill('Looked after by Bob');
+  await settings.getByRole('button', { name: 'Save changes' }).click();
+  await settings.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+  assert.equal((await streamsOf(t.owner)).find((s) => s.stream_id === general)!.description, 'Looked after by Bob');
+  // Not lobby's administrator: read only there.
+  await dialog.getByRole('tab', { name: 'All streams' }).click();
+  await dialog.getByRole('button', { name: 'lobby: settings' }).click();
+  await dialog.getByText(/^Only organization administrators (and channel administrators )?can change these settings\.$/).waitFor();
+  await screenshot(page, 'streams-channel-admin');
+  assert.deepEqual(await axeProblems(page), []);
+  assert.deepEqual(seen.errors, []);
+});
+
+test('in German (the user\'s default_language): the stream screens\' strings translated', { skip: SKIP, timeout: 60_000 }, async () => {
+  assert.equal((await api(bob, 'PATCH', '/settings', { default_language: 'de' })).status, 200);
+  try {
+    const page = await (await browser.newContext()).newPage();
+    await signInPage(page, base, bob.email, PASSWORD);
+    await page.locator('.left-sidebar .section button').first().click();
+    const dialog = page.getByRole('dialog', { name: 'Streams' });
+    await dialog.getByLabel('Streams filtern').waitFor();
+    await dialog.getByRole('tab', { name: 'Alle Streams' }).click();
+    await dialog.getByRole('button', { name: 'lobby abonnieren' }).waitFor();
+    await dialog.getByRole('button', { name: 'Stream erstellen' }).click();
+    await dialog.getByText('Wer hat Zugriff auf den Stream?').waitFor();
+    await screenshot(page, 'streams-de-create');
+    assert.deepEqual(await axeProblems(page), []);
+  } finally {
+    await api(bob, 'PATCH', '/settings', { default_language: 'en' });
+  }
 });

@@ -66,7 +66,7 @@ function General({ stream, admin, onArchived }: { stream: Stream; admin: boolean
   if (!admin) {
     return (
       <div class="streams-form">
-        <p class="streams-hint">{t('Only organization administrators can change these settings.')}</p>
+        <p class="streams-hint">{'can_administer_channel_group' in stream ? t('Only organization administrators and channel administrators can change these settings.') : t('Only organization administrators can change these settings.')}</p>
         <dl class="streams-facts">
           <dt>{t('Stream description')}</dt><dd>{stream.description || t('This stream does not yet have a description.')}</dd>
           <dt>{t('Who can access the stream?')}</dt><dd><strong>{privacyLabel}</strong>: {privacyHelp}</dd>
