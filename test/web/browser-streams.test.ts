@@ -150,8 +150,10 @@ test('the owner at desktop width: browse, create a private stream, change one, i
   await dialog.getByRole('status').filter({ hasText: 'Alice Smith was unsubscribed.' }).waitFor();
   assert.deepEqual(await membersOf(secret.stream_id), [t.owner.id, bob.id].sort((a, b) => a - b));
 
-  // Personal settings: pin and mute, through subscription properties.
-  await dialog.getByRole('tab', { name: 'Personal' }).click();
+  // Personal settings (reached by the arrow keys from Subscribers): pin and mute, through subscription properties.
+  await dialog.getByRole('tab', { name: 'Subscribers' }).focus();
+  await page.keyboard.press('ArrowLeft');
+  await until(() => dialog.getByRole('tab', { name: 'Personal' }).evaluate((el) => el === document.activeElement && el.getAttribute('aria-selected') === 'true'), { message: 'the arrow key chose Personal' });
   await dialog.getByLabel('Pin stream to top of left sidebar').check();
   await dialog.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
   await dialog.getByLabel('Mute stream').check();
@@ -199,6 +201,7 @@ test('a member at 360 px: subscribe and unsubscribe from All streams, no adminis
 
   // A stream's settings, full screen: read only, no archive, nobody else's unsubscribe button.
   await dialog.getByRole('button', { name: 'town square: settings' }).click();
+  await until(() => dialog.getByRole('button', { name: 'Back to streams' }).evaluate((el) => el === document.activeElement), { message: 'focus on Back to streams' });
   await dialog.getByText(/^Only organization administrators (and channel administrators )?can change these settings\.$/).waitFor();
   assert.equal(await dialog.locator('.streams-left').isVisible(), false, 'the list gives way to the settings');
   assert.equal(await dialog.getByRole('button', { name: 'Save changes' }).count(), 0);
@@ -216,8 +219,10 @@ test('a member at 360 px: subscribe and unsubscribe from All streams, no adminis
   assert.deepEqual(await axeProblems(page), [], '360 subscribers: axe');
   // The API agrees: a member may not rename the stream.
   assert.equal((await api(alice, 'PATCH', `/streams/${general}`, { new_name: 'mine' })).status, 400);
-  await dialog.getByRole('button', { name: 'Back to streams' }).click();
-  await dialog.getByRole('button', { name: 'town square: settings' }).waitFor();
+  // Back by keyboard: the focus returns to the stream's row.
+  await dialog.getByRole('button', { name: 'Back to streams' }).focus();
+  await page.keyboard.press('Enter');
+  await until(() => dialog.getByRole('button', { name: 'town square: settings' }).evaluate((el) => el === document.activeElement), { message: 'focus back on the row' });
   // A member creates a public stream (the organization lets members): with no retention setting.
   await dialog.getByRole('button', { name: 'Create stream' }).click();
   const form = dialog.getByRole('form', { name: 'Create stream' });

@@ -10,6 +10,7 @@ import { useStore } from '../../hooks';
 import { t, tn } from '../../i18n';
 import type { Stream } from '../../types';
 import { PeoplePicker } from './PeoplePicker';
+import { tabKeys } from './tabs';
 import { POST_POLICY, PRIVACY, privacyOf, privacyParams, type Privacy, mayCreate } from './policy';
 import { RetentionField, retentionOf, retentionParam, type Retention } from './Retention';
 import { errorText, isSubscribed, members, useMembers } from './StreamSettings';
@@ -33,7 +34,7 @@ export function StreamDetail({ stream, admin, onArchived }: { stream: Stream; ad
       <div class="streams-tabs" role="tablist" aria-label={t('Settings of {name}', { name: stream.name })}>
         {tabs.map(([k, label]) => (
           <button key={k} role="tab" id={`stream-tab-${k}`} aria-controls="stream-panel" aria-selected={current === k} tabIndex={current === k ? 0 : -1}
-            onClick={() => setTab(k)}>{label}</button>
+            data-tab={k} onClick={() => setTab(k)} onKeyDown={tabKeys(tabs.map(([x]) => x), current, setTab)}>{label}</button>
         ))}
       </div>
       <div id="stream-panel" role="tabpanel" aria-labelledby={`stream-tab-${current}`}>

@@ -16,6 +16,7 @@ import type { State, Stream } from '../../types';
 import { CreateStream } from './CreateStream';
 import { mayAdminister, mayCreate, privacyIcon, privacyName } from './policy';
 import { StreamDetail } from './StreamDetail';
+import { tabKeys } from './tabs';
 import './streams.css';
 
 type Right = { kind: 'none' } | { kind: 'create' } | { kind: 'stream'; id: number };
@@ -119,6 +120,22 @@ export default function StreamSettings({ close }: { close: () => void }) {
   const canCreate = (['public', 'private-shared', 'private-protected', 'web-public'] as const).some((k) => mayCreate(s, k));
   const open = right.kind === 'stream' ? s.streamsById.get(right.id) : undefined;
   const showRight = right.kind === 'create' || open !== undefined;
+  const back = useRef<HTMLButtonElement>(null);
+  const opener = useRef<HTMLElement | null>(null);
+  // On a phone one side shows at a time: the focus goes along (to "Back to streams", then back to the row).
+  const go = (r: Right) => {
+    const wasRight = showRight;
+    if (r.kind !== 'none' && !wasRight) opener.current = document.activeElement as HTMLElement | null;
+    setRight(r);
+  };
+  useEffect(() => {
+    if (showRight && back.current && back.current.offsetParent !== null) back.current.focus();
+    else if (!showRight) {
+      const a = document.activeElement as HTMLElement | null;
+      if (a && a !== document.body && a.offsetParent !== null) return;
+      (opener.current?.isConnected && opener.current.offsetParent !== null ? opener.current : filterBox.current)?.focus();
+    }
+  }, [showRight]);
 
   const toggleSub = async (st: Stream) => {
     setNote(null);
@@ -144,14 +161,14 @@ export default function StreamSettings({ close }: { close: () => void }) {
             <div class="streams-tabs" role="tablist" aria-label={t('Streams')}>
               {tabs.map(([k, label]) => (
                 <button key={k} role="tab" aria-selected={tab === k} aria-controls="streams-list" id={`streams-tab-${k}`}
-                  tabIndex={tab === k ? 0 : -1} onClick={() => setTab(k)}
-                  onKeyDown={(e) => { if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') { e.preventDefault(); setTab(k === 'all' ? 'subscribed' : 'all'); } }}>{label}</button>
+                  tabIndex={tab === k ? 0 : -1} onClick={() => setTab(k)} data-tab={k}
+                  onKeyDown={tabKeys(['subscribed', 'all'] as const, tab, setTab)}>{label}</button>
               ))}
             </div>
             <div class="streams-tools">
               <input ref={filterBox} type="search" value={filter} placeholder={t('Filter streams')} aria-label={t('Filter streams')}
                 onInput={(e) => setFilter(e.currentTarget.value)} />
-              {canCreate && <button class="streams-create" onClick={() => setRight({ kind: 'create' })}>{t('Create stream')}</button>}
+              {canCreate && <button class="streams-create" onClick={() => go({ kind: 'create' })}>{t('Create stream')}</button>}
             </div>
             {note && <p class="streams-note error" role="alert">{note}</p>}
             <div class="streams-list" id="streams-list" role="tabpanel" aria-labelledby={`streams-tab-${tab}`}>
@@ -161,7 +178,7 @@ export default function StreamSettings({ close }: { close: () => void }) {
                 const sub = subscribedIds.has(st.stream_id);
                 return (
                   <li key={st.stream_id} class={right.kind === 'stream' && right.id === st.stream_id ? 'active' : ''}>
-                    <button class="streams-row" onClick={() => setRight({ kind: 'stream', id: st.stream_id })} aria-label={t('{name}: settings', { name: st.name })}>
+                    <button class="streams-row" onClick={() => go({ kind: 'stream', id: st.stream_id })} aria-label={t('{name}: settings', { name: st.name })}>
                       <span class="streams-name"><span aria-label={privacyName(st)} role="img" title={privacyName(st)}>{privacyIcon(st)}</span> {st.name}</span>
                       <span class="streams-desc">{st.description}</span>
                       {n !== undefined && <span class="streams-count">{tn('{n} subscriber', '{n} subscribers', n)}</span>}
@@ -177,7 +194,7 @@ export default function StreamSettings({ close }: { close: () => void }) {
             </div>
           </section>
           <section class="streams-right" aria-label={open ? t('Settings of {name}', { name: open.name }) : right.kind === 'create' ? t('Create stream') : t('Stream settings')}>
-            {showRight && <button class="streams-back" onClick={() => setRight({ kind: 'none' })}>{t('Back to streams')}</button>}
+            {showRight && <button class="streams-back" ref={back} onClick={() => go({ kind: 'none' })}>{t('Back to streams')}</button>}
             {right.kind === 'create'
               ? <CreateStream onCreated={(id) => setRight({ kind: 'stream', id })} onCancel={() => setRight({ kind: 'none' })} />
               : open
