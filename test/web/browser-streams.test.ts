@@ -126,13 +126,16 @@ test('the owner at desktop width: browse, create a private stream, change one, i
   await settings.getByLabel('Stream name').fill('town square');
   await settings.getByLabel('Stream description').fill('Everyone, everything');
   await settings.getByLabel('Who can post to the stream?').selectOption({ label: 'Only organization administrators can post' });
+  // The owner's retention period: 30 days.
+  await settings.getByLabel('Messages are kept').selectOption({ label: 'Custom period' });
+  await settings.getByLabel('Retention period (days)').fill('30');
   await screenshot(page, 'streams-settings');
   assert.deepEqual(await axeProblems(page), [], 'settings: axe');
   await settings.getByRole('button', { name: 'Save changes' }).click();
   // The form follows the event: its name is the new one.
   await dialog.getByRole('form', { name: 'General settings of town square' }).getByRole('status').filter({ hasText: 'Saved' }).waitFor();
   const renamed = (await streamsOf(t.owner)).find((s) => s.stream_id === general)!;
-  assert.deepEqual([renamed.name, renamed.description, renamed.stream_post_policy], ['town square', 'Everyone, everything', 2]);
+  assert.deepEqual([renamed.name, renamed.description, renamed.stream_post_policy, (renamed as ApiStream & { message_retention_days: number | null }).message_retention_days], ['town square', 'Everyone, everything', 2, 30]);
   await page.locator('.left-sidebar').getByText('town square').waitFor();
 
   // Subscribers of secret plans: add Bob, remove Alice.
