@@ -193,6 +193,9 @@ test('a member at 360 px: subscribe and unsubscribe from All streams, no adminis
 
   // All streams: lobby, subscribed to and left again.
   await dialog.getByRole('tab', { name: 'All streams' }).click();
+  // A private stream she left: listed, but only its subscribers can add her back.
+  await dialog.getByRole('button', { name: 'secret plans: settings' }).waitFor();
+  assert.equal(await dialog.getByRole('button', { name: 'Subscribe to secret plans' }).count(), 0);
   await dialog.getByRole('button', { name: 'Subscribe to lobby' }).click();
   await dialog.getByRole('button', { name: 'Unsubscribe from lobby' }).waitFor();
   assert.ok((await subscribedIds(alice)).includes(lobby), 'Alice subscribed to lobby');

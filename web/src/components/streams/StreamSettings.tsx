@@ -183,9 +183,9 @@ export default function StreamSettings({ close }: { close: () => void }) {
                       <span class="streams-desc">{st.description}</span>
                       {n !== undefined && <span class="streams-count">{tn('{n} subscriber', '{n} subscribers', n)}</span>}
                     </button>
-                    <button class="streams-sub" onClick={() => void toggleSub(st)} aria-label={sub ? t('Unsubscribe from {name}', { name: st.name }) : t('Subscribe to {name}', { name: st.name })}>
+                    {(sub || !st.invite_only || mayAdminister(s, st)) && <button class="streams-sub" onClick={() => void toggleSub(st)} aria-label={sub ? t('Unsubscribe from {name}', { name: st.name }) : t('Subscribe to {name}', { name: st.name })}>
                       {sub ? t('Unsubscribe') : t('Subscribe')}
-                    </button>
+                    </button>}
                   </li>
                 );
               })}
