@@ -285,3 +285,21 @@ test('in German (the user\'s default_language): the stream screens\' strings tra
     await api(bob, 'PATCH', '/settings', { default_language: 'en' });
   }
 });
+
+test('leaving a private stream asks first', { skip: SKIP, timeout: 60_000 }, async () => {
+  const secret = (await streamsOf(t.owner)).find((s) => s.name === 'secret plans')!.stream_id;
+  const page = await (await browser.newContext()).newPage();
+  await signInPage(page, base, bob.email, PASSWORD);
+  const dialog = await openStreams(page);
+  await dialog.getByRole('button', { name: 'Unsubscribe from secret plans' }).click();
+  const ask = dialog.getByRole('group', { name: 'Unsubscribe from secret plans?' });
+  await ask.getByText('Once you leave this stream, you will not be able to rejoin.').waitFor();
+  await screenshot(page, 'streams-leave-private');
+  assert.deepEqual(await axeProblems(page), []);
+  await ask.getByRole('button', { name: 'Cancel' }).click();
+  await ask.waitFor({ state: 'detached' });
+  assert.ok((await subscribedIds(bob)).includes(secret), 'still subscribed after Cancel');
+  await dialog.getByRole('button', { name: 'Unsubscribe from secret plans' }).click();
+  await ask.getByRole('button', { name: 'Confirm' }).click();
+  await until(async () => !(await subscribedIds(bob)).includes(secret), { message: 'Bob left secret plans' });
+});

@@ -137,8 +137,12 @@ export default function StreamSettings({ close }: { close: () => void }) {
     }
   }, [showRight]);
 
-  const toggleSub = async (st: Stream) => {
+  const [leaving, setLeaving] = useState<number | null>(null);
+  const toggleSub = async (st: Stream, confirmed = false) => {
     setNote(null);
+    // Leaving a private stream: Zulip asks first, as one cannot come back by oneself.
+    if (subscribedIds.has(st.stream_id) && st.invite_only && !confirmed && !mayAdminister(s, st)) return setLeaving(st.stream_id);
+    setLeaving(null);
     try {
       if (subscribedIds.has(st.stream_id)) await del('/users/me/subscriptions', { subscriptions: [st.name] });
       else await post('/users/me/subscriptions', { subscriptions: [{ name: st.name }] });
@@ -186,6 +190,15 @@ export default function StreamSettings({ close }: { close: () => void }) {
                     {(sub || !st.invite_only || mayAdminister(s, st)) && <button class="streams-sub" onClick={() => void toggleSub(st)} aria-label={sub ? t('Unsubscribe from {name}', { name: st.name }) : t('Subscribe to {name}', { name: st.name })}>
                       {sub ? t('Unsubscribe') : t('Subscribe')}
                     </button>}
+                    {leaving === st.stream_id && (
+                      <div class="streams-confirm" role="group" aria-label={t('Unsubscribe from {name}?', { name: st.name })}>
+                        <p>{t('Once you leave this stream, you will not be able to rejoin.')}</p>
+                        <div class="row">
+                          <button class="danger" onClick={() => void toggleSub(st, true)}>{t('Confirm')}</button>
+                          <button onClick={() => setLeaving(null)}>{t('Cancel')}</button>
+                        </div>
+                      </div>
+                    )}
                   </li>
                 );
               })}
