@@ -4,7 +4,7 @@
  * may not change them), Personal (the viewer's subscription: color, pin, mute,
  * notifications) and Subscribers (list, add, remove).
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { del, patch, post } from '../../api';
 import { useStore } from '../../hooks';
 import { t, tn } from '../../i18n';
@@ -56,11 +56,16 @@ function General({ stream, admin, onArchived }: { stream: Stream; admin: boolean
   const [note, setNote] = useState<Note>(null);
   const [confirming, setConfirming] = useState(false);
   // Another's change arrives by event: the form follows what the server holds.
-  useEffect(() => setName(stream.name), [stream.name]);
-  useEffect(() => setDescription(stream.description), [stream.description]);
-  useEffect(() => setPrivacy(privacyOf(stream)), [stream.invite_only, stream.history_public_to_subscribers, stream.is_web_public]);
-  useEffect(() => setPostPolicy(stream.stream_post_policy), [stream.stream_post_policy]);
-  useEffect(() => setRetention(retentionOf(stream.message_retention_days)), [stream.message_retention_days]);
+  // (Only on a change: effects run after the first paint, when the user may already be typing.)
+  const held = useRef({ name: stream.name, description: stream.description, privacy: privacyOf(stream), post: stream.stream_post_policy, retention: stream.message_retention_days });
+  useEffect(() => {
+    const h = held.current;
+    if (h.name !== stream.name) setName(h.name = stream.name);
+    if (h.description !== stream.description) setDescription(h.description = stream.description);
+    if (h.privacy !== privacyOf(stream)) setPrivacy(h.privacy = privacyOf(stream));
+    if (h.post !== stream.stream_post_policy) setPostPolicy(h.post = stream.stream_post_policy);
+    if (h.retention !== stream.message_retention_days) setRetention(retentionOf(h.retention = stream.message_retention_days));
+  });
 
   const policyName = POST_POLICY().find(([v]) => v === stream.stream_post_policy)?.[1] ?? '';
   const [privacyLabel, privacyHelp] = PRIVACY().filter(([k]) => k === privacyOf(stream)).map(([, l, h]) => [l, h])[0]!;
