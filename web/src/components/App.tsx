@@ -10,7 +10,6 @@ import { RightSidebar } from './RightSidebar';
 import { Search } from './Search';
 import { lazy, Suspense } from 'preact/compat';
 import { NotifyBanner } from './NotifyBanner';
-import { Streams } from './Streams';
 import { OnDemand } from './OnDemand';
 import { t } from '../i18n';
 import { openStatus, people } from '../people';
@@ -20,6 +19,8 @@ import { panelClass, PanelBackdrop, PanelToggle } from './Panels';
 const loadAdmin = () => import('./admin/Admin');
 /** Profile cards and the set-status dialog: a chunk of their own. */
 const loadPeople = () => import('./UserCard');
+/** The stream settings (browse, create, each stream's settings): a chunk of their own. */
+const loadStreams = () => import('./streams/StreamSettings');
 
 // Personal settings: a chunk of their own, fetched when first opened.
 const SettingsPanel = lazy(() => import('./SettingsPanel'));
@@ -63,7 +64,7 @@ export function App() {
       <PanelBackdrop />
       {ui.help && <Help close={() => toggle('help', false)} />}
       {ui.settings && <Suspense fallback={<div class="modal" aria-busy="true" />}><SettingsPanel close={() => toggle('settings', false)} /></Suspense>}
-      {ui.streams && <Streams close={() => toggle('streams', false)} />}
+      {ui.streams && <OnDemand load={loadStreams} props={{ close: () => toggle('streams', false) }} />}
       {ui.invites && <Invites close={() => toggle('invites', false)} />}
       {ui.admin && s.reg.is_admin === true && <OnDemand load={loadAdmin} props={{ close: () => toggle('admin', false) }} />}
       {(people.card !== null || people.status) && <OnDemand load={loadPeople} props={{}} />}
