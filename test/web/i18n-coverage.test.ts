@@ -35,6 +35,8 @@ const ATTRIBUTES = new Set(['aria-label', 'title', 'placeholder', 'label', 'alt'
 const isCode = (s: string) => /^\S+$/.test(s.trim()) && /[_/%#()<>[\]]/.test(s);
 const isWords = (s: string) => /\p{L}{2}/u.test(s) && !ALLOWED.has(s.trim()) && !isCode(s);
 
+const COMPARISONS = new Set([ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken, ts.SyntaxKind.EqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsToken]);
+
 /** The untranslated strings of one .tsx file, as `file:line: text`. */
 function untranslated(file: string): string[] {
   const text = fs.readFileSync(file, 'utf8');
@@ -61,6 +63,8 @@ function untranslated(file: string): string[] {
         const literals: ts.Node[] = [];
         const find = (m: ts.Node) => {
           if (ts.isCallExpression(m)) return;
+          // `kind === 'create' ? t(...) : ...`: a compared value is never shown.
+          if (ts.isBinaryExpression(m) && COMPARISONS.has(m.operatorToken.kind)) return;
           if ((ts.isStringLiteral(m) || ts.isNoSubstitutionTemplateLiteral(m)) && isWords(m.text)) literals.push(m);
           else if (ts.isTemplateExpression(m) && isWords(m.head.text + m.templateSpans.map((x) => x.literal.text).join(''))) literals.push(m);
           else m.forEachChild(find);
