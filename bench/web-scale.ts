@@ -113,6 +113,8 @@ const idle = (page: Page) => page.evaluate(() => new Promise<void>((r) => reques
 // 3. Cold loads.
 const firstPaint: number[] = [];
 const longAtLoad: number[][] = [];
+/** Per load: JS loaded, register asked, answered, messages asked, answered (ms from navigation). */
+const phases: number[][] = [];
 let jsGzip = 0;
 for (let i = 0; i < RUNS; i++) {
   const context = await signedIn();
@@ -126,6 +128,13 @@ for (let i = 0; i < RUNS; i++) {
   const at = await page.waitForFunction(() => (document.querySelector('.message') ? performance.now() : 0), undefined, { polling: 'raf', timeout: 60_000 });
   painted = true;
   firstPaint.push(Number(await at.jsonValue()));
+  phases.push(await page.evaluate(() => {
+    const r = (part: string) => performance.getEntriesByType('resource').find((e) => e.name.includes(part)) as PerformanceResourceTiming | undefined;
+    const reg = r('/json/register');
+    const msgs = r('/json/messages');
+    const js = performance.getEntriesByType('resource').filter((e) => e.name.endsWith('.js')).reduce((a, e) => Math.max(a, e.responseEnd), 0);
+    return [js, reg?.requestStart ?? 0, reg?.responseEnd ?? 0, msgs?.requestStart ?? 0, msgs?.responseEnd ?? 0];
+  }));
   jsGzip = (await Promise.all(scripts)).reduce((a, n) => a + n, 0);
   await idle(page);
   longAtLoad.push(await page.evaluate(() => (window as any).__long as number[]));
@@ -229,6 +238,7 @@ const longAll = longAtLoad.flat();
 const rows: Array<[string, string]> = [
   ['organization', `${USERS} users, ${STREAMS} streams (${SUBSCRIBED} subscribed), ${UNREAD} unread; seeded in ${Math.round((Date.now() - t0) / 1000)} s`],
   ['navigation -> first messages painted', fmt(firstPaint)],
+  ['  of which: scripts loaded / register sent / answered / messages sent / answered', [0, 1, 2, 3, 4].map((k) => median(phases.map((p) => p[k]!)).toFixed(0)).join(' / ') + ' ms (medians)'],
   ['register (server alone, the web app\'s arguments)', `${fmt(regTimes)}; answer ${(regBytes / 1024).toFixed(0)} KB (${(regGzip / 1024).toFixed(0)} KB gzip)`],
   ['JavaScript before first paint', `${(jsGzip / 1024).toFixed(1)} KB gzip`],
   ['long tasks (> 50 ms) from navigation to idle', `${longAtLoad.map((l) => l.length).join(', ')} per load; longest ${longAll.length ? Math.max(...longAll).toFixed(0) : 0} ms, total ${median(longAtLoad.map((l) => l.reduce((a, x) => a + x, 0))).toFixed(0)} ms (median)`],
