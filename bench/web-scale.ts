@@ -84,6 +84,7 @@ const auth = 'Basic ' + Buffer.from(`${owner.email}:${owner.api_key}`).toString(
 const regTimes: number[] = [];
 let regBytes = 0;
 let regGzip = 0;
+let regKeys: Array<[string, number]> = [];
 for (let i = 0; i < 3 + RUNS * 2; i++) {
   const r0 = performance.now();
   const res = await fetch(`${base}/api/v1/register`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' },
@@ -92,6 +93,7 @@ for (let i = 0; i < 3 + RUNS * 2; i++) {
   if (res.status !== 200) throw new Error(`register: ${res.status} ${text.slice(0, 200)}`);
   if (i >= 3) regTimes.push(performance.now() - r0);
   regBytes = text.length;
+  regKeys = Object.entries(JSON.parse(text) as Record<string, unknown>).map(([k, v]) => [k, JSON.stringify(v).length] as [string, number]).sort((x, y) => y[1] - x[1]).slice(0, 4);
   regGzip = zlib.gzipSync(text).length;
 }
 
@@ -119,6 +121,8 @@ let jsGzip = 0;
 for (let i = 0; i < RUNS; i++) {
   const context = await signedIn();
   const page = await context.newPage();
+  if (process.env.BENCH_DEBUG) page.on('response', (r) => { if (r.url().includes('/json/') || r.status() >= 400) process.stderr.write(`${r.status()} ${r.url().slice(0, 120)}\n`); });
+  if (process.env.BENCH_DEBUG) page.on('console', (m) => process.stderr.write(`page: ${m.text()}\n`)).on('pageerror', (e) => process.stderr.write(`page error: ${e.message}\n`));
   const scripts: Promise<number>[] = [];
   let painted = false;
   page.on('response', (r) => {
@@ -132,7 +136,7 @@ for (let i = 0; i < RUNS; i++) {
     const r = (part: string) => performance.getEntriesByType('resource').find((e) => e.name.includes(part)) as PerformanceResourceTiming | undefined;
     const reg = r('/json/register');
     const msgs = r('/json/messages');
-    const js = performance.getEntriesByType('resource').filter((e) => e.name.endsWith('.js')).reduce((a, e) => Math.max(a, e.responseEnd), 0);
+    const js = performance.getEntriesByType('resource').filter((e) => //assets/index-[^/]*.js$/.test(e.name)).reduce((a, e) => Math.max(a, e.responseEnd), 0);
     return [js, reg?.requestStart ?? 0, reg?.responseEnd ?? 0, msgs?.requestStart ?? 0, msgs?.responseEnd ?? 0];
   }));
   jsGzip = (await Promise.all(scripts)).reduce((a, n) => a + n, 0);
@@ -144,6 +148,8 @@ for (let i = 0; i < RUNS; i++) {
 // 4. Settings screens: click -> content shown, timed inside the page (one frame's precision).
 const context = await signedIn();
 const page = await context.newPage();
+if (process.env.BENCH_DEBUG) page.on('response', (r) => { if (r.url().includes('/json/') || r.status() >= 400) process.stderr.write(`${r.status()} ${r.url().slice(0, 120)}\n`); });
+if (process.env.BENCH_DEBUG) page.on('console', (m) => process.stderr.write(`page: ${m.text()}\n`)).on('pageerror', (e) => process.stderr.write(`page error: ${e.message}\n`));
 await page.goto(`${base}/`);
 await page.locator('.message').first().waitFor({ timeout: 60_000 });
 await idle(page);
@@ -239,7 +245,7 @@ const rows: Array<[string, string]> = [
   ['organization', `${USERS} users, ${STREAMS} streams (${SUBSCRIBED} subscribed), ${UNREAD} unread; seeded in ${Math.round((Date.now() - t0) / 1000)} s`],
   ['navigation -> first messages painted', fmt(firstPaint)],
   ['  of which: scripts loaded / register sent / answered / messages sent / answered', [0, 1, 2, 3, 4].map((k) => median(phases.map((p) => p[k]!)).toFixed(0)).join(' / ') + ' ms (medians)'],
-  ['register (server alone, the web app\'s arguments)', `${fmt(regTimes)}; answer ${(regBytes / 1024).toFixed(0)} KB (${(regGzip / 1024).toFixed(0)} KB gzip)`],
+  ['register (server alone, the web app\'s arguments)', `${fmt(regTimes)}; answer ${(regBytes / 1024).toFixed(0)} KB (${(regGzip / 1024).toFixed(0)} KB gzip); largest: ${regKeys.map(([k, n]) => `${k} ${(n / 1024).toFixed(0)} KB`).join(', ')}`],
   ['JavaScript before first paint', `${(jsGzip / 1024).toFixed(1)} KB gzip`],
   ['long tasks (> 50 ms) from navigation to idle', `${longAtLoad.map((l) => l.length).join(', ')} per load; longest ${longAll.length ? Math.max(...longAll).toFixed(0) : 0} ms, total ${median(longAtLoad.map((l) => l.reduce((a, x) => a + x, 0))).toFixed(0)} ms (median)`],
   ...screens.map(([name, xs]) => [`open ${name}`, fmt(xs)] as [string, string]),
