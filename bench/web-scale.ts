@@ -136,7 +136,7 @@ for (let i = 0; i < RUNS; i++) {
     const r = (part: string) => performance.getEntriesByType('resource').find((e) => e.name.includes(part)) as PerformanceResourceTiming | undefined;
     const reg = r('/json/register');
     const msgs = r('/json/messages');
-    const js = performance.getEntriesByType('resource').filter((e) => /\/assets\/index-[^/]*\.js$/.test(e.name)).reduce((a, e) => Math.max(a, e.responseEnd), 0);
+    const js = performance.getEntriesByType('resource').filter((e) => /\/assets\/index-[^/]*\.js$/.test(e.name)).reduce((a, e) => Math.max(a, (e as PerformanceResourceTiming).responseEnd), 0);
     return [js, reg?.requestStart ?? 0, reg?.responseEnd ?? 0, msgs?.requestStart ?? 0, msgs?.responseEnd ?? 0];
   }));
   jsGzip = (await Promise.all(scripts)).reduce((a, n) => a + n, 0);
