@@ -83,7 +83,7 @@ test('the shortcuts list (?), settings and the dark theme: shown, accessible, an
   await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor({ state: 'detached' });
   assert.equal(await page.getByRole('dialog').count(), 0);
 
-  await page.getByRole('button', { name: 'Administrator' }).click();
+  await page.locator('#top-actions').getByRole('button', { name: 'Administrator' }).click();
   const settings = page.getByRole('dialog', { name: 'Settings' });
   await settings.waitFor();
   assert.deepEqual(await axeProblems(page), []);
@@ -94,7 +94,7 @@ test('the shortcuts list (?), settings and the dark theme: shown, accessible, an
   await settings.getByLabel('Full name').fill('The Administrator');
   await settings.getByRole('button', { name: 'Save name' }).click();
   // The name comes back through the event queue.
-  await page.getByRole('button', { name: 'The Administrator' }).waitFor();
+  await page.getByRole('button', { name: 'The Administrator', exact: true }).waitFor();
   await screenshot(page, 'settings');
   await page.reload();
   await page.locator('.app').waitFor();
