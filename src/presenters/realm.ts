@@ -12,7 +12,13 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
 
 const icons = new Map<number, string>();
 
+/** Zulip's realm_icon_url: the uploaded icon (its version in the URL), else a Gravatar identicon. */
 export function realmIconUrl(realm: RealmRow): string {
+  const settings = realmSettings(realm.settings) as { icon_source: string; icon_version?: unknown };
+  if (settings.icon_source === 'U') {
+    const version = typeof settings.icon_version === 'number' ? settings.icon_version : 1;
+    return `/user_avatars/${realm.id}/realm/icon.png?version=${version}`;
+  }
   let url = icons.get(realm.id);
   if (url === undefined) {
     const hash = crypto.createHash('md5').update(`realm-${realm.string_id}-${realm.id}`).digest('hex');
