@@ -231,6 +231,9 @@ export const emojiNotAuthor = () => badRequest('Must be an organization administ
 export const badImage = () => badRequest('Could not decode image; did you upload an image file?');
 // Avatars (Zulip's set_avatar_backend, delete_avatar_backend and upload_avatar_image).
 export const avatarOneFile = () => badRequest('You must upload exactly one avatar.');
+export const iconOneFile = () => badRequest('You must upload exactly one icon.');
+export const invalidPlayground = () => badRequest('Invalid playground');
+export const playgroundInvalid = (msg: string, errors: Record<string, string[]>) => badRequest(msg, { errors });
 export const avatarChangesDisabled = () => badRequest('Avatar changes are disabled in this organization.');
 export const invalidImageFormat = () => badRequest('Invalid image format');
 

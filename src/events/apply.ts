@@ -49,6 +49,7 @@ function applyOne(state: RegisterState, e: ClientEvent, viewerId: number): void 
     case 'realm': return applyRealm(state, e);
     case 'realm_user_settings_defaults': return applyUserSettingsDefaults(state, e);
     case 'realm_linkifiers': return replacePart(state, 'realm_linkifiers', e.realm_linkifiers);
+    case 'realm_playgrounds': return replacePart(state, 'realm_playgrounds', e.realm_playgrounds);
     case 'realm_filters': return replacePart(state, 'realm_filters', e.realm_filters);
     case 'realm_emoji': return replacePart(state, 'realm_emoji', e.realm_emoji);
     case 'onboarding_steps': return replacePart(state, 'onboarding_steps', e.onboarding_steps);

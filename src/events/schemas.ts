@@ -121,6 +121,12 @@ export const EVENT_SCHEMAS: Record<string, Record<string, Check>> = {
     type: str, id: int,
     realm_linkifiers: arrayOf((v) => shape({ pattern: str, url_format: str, id: int })(v) || shape({ pattern: str, url_template: str, id: int })(v)),
   },
+  // url_template from level 196, url_prefix before (the server's level).
+  realm_playgrounds: {
+    type: str, id: int,
+    realm_playgrounds: arrayOf((v) => shape({ id: int, name: str, pygments_language: str, url_template: str })(v)
+      || shape({ id: int, name: str, pygments_language: str, url_prefix: str })(v)),
+  },
   onboarding_steps: { type: str, id: int, onboarding_steps: arrayOf(shape({ type: str, name: str })) },
   realm_filters: { type: str, id: int, realm_filters: arrayOf((v) => Array.isArray(v) && v.length === 3 && str(v[0]) && str(v[1]) && int(v[2])) },
 };

@@ -19,7 +19,7 @@ import type {
 } from './kinds/stream.js';
 import type {
   AlertWordsEvent, AttachmentAddEvent, AttachmentRemoveEvent, AttachmentUpdateEvent, DraftsAddEvent, DraftsRemoveEvent, DraftsUpdateEvent,
-  ClientRealmLinkifiersEvent, InvitesChangedEvent, OnboardingStepsEvent, RealmEmojiUpdateEvent, RealmFiltersEvent, RealmLinkifiersEvent, RealmUpdateEvent, RealmUpdateDictEvent,
+  ClientRealmLinkifiersEvent, InvitesChangedEvent, OnboardingStepsEvent, RealmEmojiUpdateEvent, RealmFiltersEvent, RealmLinkifiersEvent, RealmPlaygroundsEvent, RealmUpdateEvent, RealmUpdateDictEvent,
   RealmUserSettingsDefaultsUpdateEvent, UpdateDisplaySettingsEvent, UpdateGlobalNotificationsEvent, UserSettingsUpdateEvent,
 } from './kinds/settings.js';
 import type { UserTopicEvent } from './kinds/user-topic.js';
@@ -81,6 +81,7 @@ export type ParleyEvent =
   | RealmUpdateDictEvent
   | RealmUserSettingsDefaultsUpdateEvent
   | RealmLinkifiersEvent
+  | RealmPlaygroundsEvent
   | OnboardingStepsEvent
   | RealmFiltersEvent
   | RealmEmojiUpdateEvent
@@ -169,6 +170,7 @@ export const EVENT_KINDS = {
   realm: ['update', 'update_dict'],
   realm_user_settings_defaults: ['update'],
   realm_linkifiers: [],
+  realm_playgrounds: [],
   realm_filters: [],
   attachment: ['add', 'update', 'remove'],
   realm_emoji: ['update'],

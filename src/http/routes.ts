@@ -27,6 +27,8 @@ import { linkifierRoutes } from './handlers/linkifiers.js';
 import { uploadRoutes } from './handlers/uploads.js';
 import { realmEmojiRoutes } from './handlers/realm-emoji.js';
 import { avatarRoutes } from './handlers/avatars.js';
+import { realmIconRoutes } from './handlers/realm-icon.js';
+import { realmPlaygroundRoutes } from './handlers/realm-playgrounds.js';
 import { botRoutes } from './handlers/bots.js';
 import { webhookRoutes } from './handlers/webhooks.js';
 import { botStorageRoutes } from './handlers/bot-storage.js';
@@ -44,5 +46,5 @@ import { onboardingStepRoutes } from './handlers/onboarding-steps.js';
 export const routes: Route[] = [...serverRoutes, ...userRoutes, ...presenceRoutes, ...renderRoutes, ...messageSendRoutes, ...alertWordRoutes, ...messageReadRoutes,
   ...eventRoutes, ...streamRoutes, ...subscriptionRoutes, ...typingRoutes, ...messageEditRoutes, ...messageFlagRoutes, ...reactionRoutes, ...messageDeleteRoutes,
   ...settingsRoutes, ...draftRoutes, ...scheduledMessageRoutes, ...savedSnippetRoutes, ...userStatusRoutes, ...mutedUserRoutes, ...userGroupRoutes, ...profileFieldRoutes, ...realmRoutes,
-  ...linkifierRoutes, ...uploadRoutes, ...realmEmojiRoutes, ...avatarRoutes, ...botRoutes, ...botStorageRoutes, ...webhookRoutes,
+  ...linkifierRoutes, ...uploadRoutes, ...realmEmojiRoutes, ...avatarRoutes, ...realmIconRoutes, ...realmPlaygroundRoutes, ...botRoutes, ...botStorageRoutes, ...webhookRoutes,
   ...sessionRoutes, ...ssoRoutes, ...oidcRoutes, ...samlRoutes, ...inviteRoutes, ...readReceiptRoutes, ...userTopicRoutes, ...pushTokenRoutes, ...onboardingStepRoutes];

@@ -12,7 +12,14 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
 
 const icons = new Map<number, string>();
 
+/** Zulip's realm_icon_url: the uploaded icon (its version in the URL), else a Gravatar identicon. */
 export function realmIconUrl(realm: RealmRow): string {
+  const settings = realmSettings(realm.settings) as { icon_source: string; icon_version?: unknown };
+  // icon_version is written only by POST /realm/icon (src/actions/realm-icon.ts): an imported
+  // organization's icon_source 'U' comes without its file (realm_icons/ is not imported yet).
+  if (settings.icon_source === 'U' && typeof settings.icon_version === 'number') {
+    return `/user_avatars/${realm.id}/realm/icon.png?version=${settings.icon_version}`;
+  }
   let url = icons.get(realm.id);
   if (url === undefined) {
     const hash = crypto.createHash('md5').update(`realm-${realm.string_id}-${realm.id}`).digest('hex');

@@ -373,6 +373,16 @@ export interface RealmFilterTable {
   position: Generated<number>;
 }
 
+/** A code playground (migration 073; Zulip's RealmPlayground). */
+export interface RealmPlaygroundTable {
+  id: Generated<number>;
+  realm_id: number;
+  name: string;
+  pygments_language: string;
+  /** Level 196's RFC 6570 template with the one variable `code`. */
+  url_template: string;
+}
+
 /** An uploaded file (migration 022); `path_id` is its storage key and URL tail. */
 export interface AttachmentTable {
   id: Generated<number>;
@@ -625,6 +635,7 @@ export interface DB {
   custom_profile_field: CustomProfileFieldTable;
   custom_profile_field_value: CustomProfileFieldValueTable;
   realm_filter: RealmFilterTable;
+  realm_playground: RealmPlaygroundTable;
   attachment: AttachmentTable;
   attachment_message: AttachmentMessageTable;
   tus_upload: TusUploadTable;

@@ -484,6 +484,29 @@ test('linkifiers: add, update, remove (the current and the legacy event)', async
   await guard('remove a linkifier', viewer, api(viewer, 'DELETE', `/realm/filters/${id}`), register, compared);
 });
 
+test('code playgrounds: add, remove (url_template from level 196, url_prefix below)', async () => {
+  const compared = [...COMPARED, 'realm_playgrounds'];
+  const url = FEATURE_LEVEL >= 196 ? { url_template: 'https://play.example.com/?c={code}' } : { url_prefix: 'https://play.example.com/?c=' };
+  let id = 0;
+  const added = await guard('add a playground', viewer, async () => {
+    id = (await api(viewer, 'POST', '/realm/playgrounds', { name: 'Play', pygments_language: 'python', ...url })()).id;
+  }, REGISTER, compared);
+  assert.deepEqual(added.map((e) => e.type), ['realm_playgrounds']);
+  await guard('remove a playground', viewer, api(viewer, 'DELETE', `/realm/playgrounds/${id}`), REGISTER, compared);
+});
+
+test('organization icon: upload and remove (realm update_dict icon)', async () => {
+  const sharp = (await import('sharp')).default;
+  const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#0c0' } }).png().toBuffer();
+  const compared = [...COMPARED, 'realm_icon_url', 'realm_icon_source'];
+  const [up] = await guard('upload the organization icon', viewer, async () => {
+    const r = await postMultipart(t, '/api/v1/realm/icon', viewer, [{ field: 'file', filename: 'icon.png', contentType: 'image/png', content: png }]);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+  }, REGISTER, compared);
+  assert.deepEqual([up!.type, up!.op, up!.property, up!.data.icon_source], ['realm', 'update_dict', 'icon', 'U']);
+  await guard('remove the organization icon', other, api(viewer, 'DELETE', '/realm/icon'), REGISTER, compared);
+});
+
 test('uploads: add, update when a message links one and when an edit drops it, remove; no register state (as Zulip 5)', async () => {
   let uri = '';
   const added = await guard('upload a file', viewer, async () => {

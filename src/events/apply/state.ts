@@ -4,6 +4,7 @@
  * fetch type was asked for (src/reads/register/index.ts); the rest of the answer (and the
  * organization settings, named `realm_<property>`) is reached by name.
  */
+import type { WireRealmPlayground } from '../../presenters/realm-playground.js';
 import type {
   WireBot, WireClientPresence, WireModernPresence, WireNeverSubscribedStream, WireStream, WireSubscription, WireUser, WireUserStatus,
   WireLinkifier,
@@ -53,6 +54,7 @@ export type RegisterState = {
   user_settings?: Record<string, unknown>;
   realm_user_settings_defaults?: Record<string, unknown>;
   realm_linkifiers?: WireLinkifier[];
+  realm_playgrounds?: WireRealmPlayground[];
   onboarding_steps?: Array<{ type: string; name: string }>;
   realm_filters?: Array<[string, string, number]>;
   realm_emoji?: Record<string, WireRealmEmoji>;

@@ -2,6 +2,7 @@
 import type { WireDraft } from '../../presenters/draft.js';
 import type { WireRealmEmoji } from '../../presenters/realm-emoji.js';
 import type { WireLinkifier } from '../../schemas/wire.js';
+import type { WireRealmPlayground } from '../../presenters/realm-playground.js';
 
 export interface UserSettingsUpdateEvent { type: 'user_settings'; op: 'update'; property: string; value: unknown }
 /** The legacy form of a display setting change, for clients without user_settings_object. */
@@ -11,8 +12,11 @@ export interface UpdateGlobalNotificationsEvent { type: 'update_global_notificat
 
 /** Organization settings changed (Zulip's do_set_realm_property and its grouped siblings), to every active user. */
 export interface RealmUpdateEvent { type: 'realm'; op: 'update'; property: string; value: unknown }
-/** Settings changed together (Zulip's realm/update_dict, `property: 'default'`): the realm group settings (level 209 on). */
-export interface RealmUpdateDictEvent { type: 'realm'; op: 'update_dict'; property: 'default'; data: Record<string, unknown> }
+/**
+ * Settings changed together (Zulip's realm/update_dict): `property: 'default'` for the realm group
+ * settings (level 209 on), 'icon' for the organization icon (icon_url, icon_source).
+ */
+export interface RealmUpdateDictEvent { type: 'realm'; op: 'update_dict'; property: 'default' | 'icon'; data: Record<string, unknown> }
 export type RealmEvent = RealmUpdateEvent | RealmUpdateDictEvent | RealmUserSettingsDefaultsUpdateEvent;
 export interface RealmUserSettingsDefaultsUpdateEvent { type: 'realm_user_settings_defaults'; op: 'update'; property: string; value: unknown }
 
@@ -20,6 +24,8 @@ export interface RealmUserSettingsDefaultsUpdateEvent { type: 'realm_user_settin
 export interface RealmLinkifiersEvent { type: 'realm_linkifiers'; realm_linkifiers: Array<{ pattern: string; url_format: string; url_template: string | null; id: number }> }
 /** realm_linkifiers as a queue receives it: one form (src/events/personalize.ts). */
 export interface ClientRealmLinkifiersEvent { type: 'realm_linkifiers'; realm_linkifiers: WireLinkifier[] }
+/** The organization's whole list of code playgrounds (level 49), as register's `realm_playgrounds`. */
+export interface RealmPlaygroundsEvent { type: 'realm_playgrounds'; realm_playgrounds: WireRealmPlayground[] }
 /** The legacy form of the linkifiers: [pattern, url format, id]. */
 export interface RealmFiltersEvent { type: 'realm_filters'; realm_filters: Array<[string, string, number]> }
 

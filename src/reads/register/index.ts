@@ -28,6 +28,9 @@ import { realmProfileFields } from '../profile-fields.js';
 import { incomingWebhookBots } from '../../webhooks/index.js';
 import { legacyRealmFilters, presentLinkifiers, realmLinkifiers } from '../linkifiers.js';
 import { realmEmojiDict } from '../realm-emoji.js';
+import { realmPlaygrounds } from '../../store/repos/realm-playgrounds.js';
+import { presentRealmPlaygrounds } from '../../presenters/realm-playground.js';
+import { PLAYGROUND_TEMPLATE_LEVEL } from '../../lib/playground-rules.js';
 
 /**
  * register's initial state, by fetch type: each part is a read of its own (realm.ts,
@@ -138,7 +141,9 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
   const { linkifier_url_template: templates, linkifiers_withheld: withheld } = opts.capabilities;
   if (want('realm_linkifiers')) state.realm_linkifiers = withheld ? [] : presentLinkifiers(await realmLinkifiers(db, realm.id), templates === true);
   if (want('realm_filters')) state.realm_filters = withheld || templates ? [] : legacyRealmFilters(await realmLinkifiers(db, realm.id));
-  if (want('realm_playgrounds')) state.realm_playgrounds = [];
+  if (want('realm_playgrounds')) {
+    state.realm_playgrounds = presentRealmPlaygrounds(await realmPlaygrounds.listByRealm(db, realm.id), config.featureLevel >= PLAYGROUND_TEMPLATE_LEVEL);
+  }
   // Level 233: the one-time notices left to show; Parley's web app has none (Zulip with its tutorial off).
   if (want('onboarding_steps') && config.featureLevel >= 233) state.onboarding_steps = [];
   // Static (no events update it); shown from feature level 207, whose fields it has.

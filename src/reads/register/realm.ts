@@ -21,6 +21,7 @@ import { REPLACED_POLICY } from '../../lib/realm-group-settings.js';
 import { pushNotificationsEnabled } from '../../lib/push-status.js';
 import { SERVER_EMOJI_DATA_DIR, serverEmojiData } from '../../emoji/server-data.js';
 import { MAX_AVATAR_FILE_SIZE_MIB } from '../../uploads/avatar-image.js';
+import { MAX_ICON_FILE_SIZE_MIB } from '../../lib/realm-icon.js';
 
 /** register's `realm` state: the organization's settings and the server's limits. */
 export function realmState(config: Config, realm: RealmRow, user: UserRow): Record<string, unknown> {
@@ -87,7 +88,7 @@ export function realmState(config: Config, realm: RealmRow, user: UserRow): Reco
     // The server's limit on POST /user_uploads (Zulip's MAX_FILE_UPLOAD_SIZE).
     max_file_upload_size_mib: config.maxFileUploadSizeMib,
     max_avatar_file_size_mib: MAX_AVATAR_FILE_SIZE_MIB,
-    max_icon_file_size_mib: 0,
+    max_icon_file_size_mib: MAX_ICON_FILE_SIZE_MIB,
     max_logo_file_size_mib: 0,
     realm_logo_source: 'D',
     realm_logo_url: '',

@@ -51,6 +51,7 @@ import * as m068 from './068-avatar-key.js';
 import * as m069 from './069-sso-tokens.js';
 import * as m070 from './070-job-lease.js';
 import * as m072 from './072-message-archive.js';
+import * as m073 from './073-realm-playgrounds.js';
 
 /**
  * What a migration runs against: the database of its day, not today's schema type (DB in
@@ -116,4 +117,5 @@ export const migrations: Migration[] = [
   { name: '069-sso-tokens', up: m069.up },
   { name: '070-job-lease', up: m070.up },
   { name: '072-message-archive', up: m072.up },
+  { name: '073-realm-playgrounds', up: m073.up },
 ];

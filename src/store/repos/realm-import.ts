@@ -10,7 +10,7 @@ import { rowsWritten } from '../changes.js';
 const BY_USER = ['user_message', 'reaction', 'subscription', 'user_topic', 'draft', 'saved_snippet', 'bot_storage', 'push_device',
   'digest_state', 'push_active', 'missed_message_notification', 'muted_user', 'user_status', 'alert_word', 'user_presence', 'session'] as const;
 /** Tables with a realm_id of their own. */
-const BY_REALM = ['email_change', 'scheduled_message', 'realm_filter', 'tus_upload', 'realm_emoji', 'invite',
+const BY_REALM = ['email_change', 'scheduled_message', 'realm_filter', 'realm_playground', 'tus_upload', 'realm_emoji', 'invite',
   'default_stream', 'push_realm', 'custom_profile_field', 'user_group', 'sso_token'] as const;
 
 /** What the importer writes with: bulk inserts with explicit ids, and the removal of an import that failed. */

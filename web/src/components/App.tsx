@@ -47,7 +47,7 @@ export function App() {
     <div class={`app ${panelClass()}`}>
       <header class="top">
         <PanelToggle side="left" />
-        <span class="brand">{s.reg.realm_name ?? t('Parley')}</span>
+        <span class="brand">{typeof s.reg.realm_icon_url === 'string' && <img class="brand-icon" src={s.reg.realm_icon_url} alt="" width={24} height={24} />}{s.reg.realm_name ?? t('Parley')}</span>
         <Search />
         <span class={`conn ${store.conn}`} role="status">{CONN_TEXT()[store.conn]}</span>
         <div class="top-actions" id="top-actions">

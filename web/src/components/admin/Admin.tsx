@@ -22,8 +22,9 @@ const loadGroups = () => import('./UserGroups');
 const loadFields = () => import('./ProfileFields');
 const loadEmoji = () => import('./Emoji');
 const loadLinkifiers = () => import('./Linkifiers');
+const loadPlaygrounds = () => import('./Playgrounds');
 
-type Tab = 'profile' | 'settings' | 'permissions' | 'default-streams' | 'user-defaults' | 'users' | 'bots' | 'integrations' | 'user-groups' | 'profile-fields' | 'emoji' | 'linkifiers';
+type Tab = 'profile' | 'settings' | 'permissions' | 'default-streams' | 'user-defaults' | 'users' | 'bots' | 'integrations' | 'user-groups' | 'profile-fields' | 'emoji' | 'linkifiers' | 'playgrounds';
 
 const TABS = (): Array<[Tab, string]> => [
   ['profile', t('Organization profile')],
@@ -38,6 +39,7 @@ const TABS = (): Array<[Tab, string]> => [
   ['profile-fields', t('Custom profile fields')],
   ['emoji', t('Custom emoji')],
   ['linkifiers', t('Linkifiers')],
+  ['playgrounds', t('Code playgrounds')],
 ];
 
 export default function Admin({ close, initial = 'profile' }: { close: () => void; initial?: Tab }) {
@@ -93,6 +95,7 @@ export default function Admin({ close, initial = 'profile' }: { close: () => voi
               : tab === 'profile-fields' ? <Chunk load={loadFields} props={{}} />
               : tab === 'emoji' ? <Chunk load={loadEmoji} props={{}} />
               : tab === 'linkifiers' ? <Chunk load={loadLinkifiers} props={{}} />
+              : tab === 'playgrounds' ? <Chunk load={loadPlaygrounds} props={{}} />
               : <Integrations openBots={() => setTab('bots')} />}
           </div>
         </div>

@@ -12,6 +12,9 @@ import './admin2.css';
 import { ConfirmButton } from './ConfirmButton';
 import { Notice, useRunner } from './common';
 
+/** An example, the same in every language (no words to translate). */
+const NAME_EXAMPLE = 'leafy_green_vegetable';
+
 type Emoji = { id: string; name: string; source_url: string; deactivated: boolean; author_id?: number | null; author?: { id: number } | null };
 
 export async function upload(path: string, file: File): Promise<void> {
@@ -44,7 +47,7 @@ export default function Emoji() {
       <form class="admin-section" aria-labelledby="emoji-new-h" onSubmit={(e) => { e.preventDefault(); void add(); }}>
         <h3 id="emoji-new-h">{t('Add a new emoji')}</h3>
         <div class="admin-field"><label for="emoji-name">{t('Emoji name')}</label>
-          <input id="emoji-name" value={name} placeholder="leafy_green_vegetable" onInput={(e) => setName(e.currentTarget.value)} /></div>
+          <input id="emoji-name" value={name} placeholder={NAME_EXAMPLE} onInput={(e) => setName(e.currentTarget.value)} /></div>
         <div class="admin-field"><label for="emoji-file">{t('Image (PNG, GIF or JPEG, square works best)')}</label>
           <input id="emoji-file" ref={input} type="file" accept="image/png,image/gif,image/jpeg,image/webp" onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)} /></div>
         <div class="row"><button type="submit" disabled={!file || name.trim() === ''}>{t('Add emoji')}</button></div>

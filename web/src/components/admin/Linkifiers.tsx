@@ -14,6 +14,9 @@ import './admin2.css';
 import { ConfirmButton } from './ConfirmButton';
 import { Notice, useRunner } from './common';
 
+/** An example, the same in every language (no words to translate). */
+const PATTERN_EXAMPLE = '#(?P<id>[0-9]+)';
+
 type Linkifier = { id: number; pattern: string; url_template?: string; url_format?: string; url_format_string?: string };
 
 const TEMPLATE_LEVEL = 176;
@@ -49,7 +52,7 @@ export default function Linkifiers() {
       <form class="admin-section" aria-labelledby="lk-new-h" onSubmit={(e) => { e.preventDefault(); void add(); }}>
         <h3 id="lk-new-h">{t('Add a new linkifier')}</h3>
         <p class="admin-hint">{t('Configure regular expression patterns that will be used to automatically transform any matching text in messages and topics into links.')}</p>
-        <div class="admin-field"><label for="lk-pattern">{t('Pattern')}</label><input id="lk-pattern" value={pattern} placeholder="#(?P<id>[0-9]+)" onInput={(e) => setPattern(e.currentTarget.value)} /></div>
+        <div class="admin-field"><label for="lk-pattern">{t('Pattern')}</label><input id="lk-pattern" value={pattern} placeholder={PATTERN_EXAMPLE} onInput={(e) => setPattern(e.currentTarget.value)} /></div>
         <div class="admin-field"><label for="lk-url">{urlLabel}</label><input id="lk-url" value={url} placeholder={example} onInput={(e) => setUrl(e.currentTarget.value)} /></div>
         <div class="row"><button type="submit" disabled={pattern === '' || url === ''}>{t('Add linkifier')}</button></div>
         <Notice note={note} />

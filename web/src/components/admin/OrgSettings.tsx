@@ -10,6 +10,7 @@ import { useStore } from '../../hooks';
 import { t, tn } from '../../i18n';
 import type { State } from '../../types';
 import { allStreams, amOwner, Notice, useRunner } from './common';
+import OrgIcon from './OrgIcon';
 import { type Field, GROUPS, OWNER_ONLY, type Section, SUPERSEDED, SYSTEM_GROUPS } from './settings-fields';
 
 /** Names the later feature levels gave a setting (register's key and PATCH's parameter alike). */
@@ -137,5 +138,10 @@ function SectionForm({ section, alone }: { section: Section; alone: boolean }) {
 
 export default function OrgSettings({ group }: { group: 'profile' | 'settings' | 'permissions' }) {
   const g = GROUPS().find((x) => x.id === group)!;
-  return <div class="admin-sections">{g.sections.map((sec) => <SectionForm key={sec.id} section={sec} alone={g.sections.length === 1} />)}</div>;
+  return (
+    <div class="admin-sections">
+      {group === 'profile' && <OrgIcon />}
+      {g.sections.map((sec) => <SectionForm key={sec.id} section={sec} alone={g.sections.length === 1} />)}
+    </div>
+  );
 }

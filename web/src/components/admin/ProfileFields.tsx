@@ -14,6 +14,9 @@ import './admin2.css';
 import { ConfirmButton } from './ConfirmButton';
 import { Notice, useRunner } from './common';
 
+/** An example, the same in every language (no words to translate). */
+const URL_PATTERN_EXAMPLE = 'https://example.com/%(username)s';
+
 type Field = { id: number; type: number; name: string; hint: string; field_data: string; order: number; display_in_profile_summary?: boolean };
 type Draft = { type: number; name: string; hint: string; options: string[]; subtype: string; url_pattern: string; summary: boolean };
 
@@ -67,7 +70,7 @@ function FieldForm({ idp, draft, set, creating, level }: { idp: string; draft: D
       )}
       {draft.type === EXTERNAL && draft.subtype === 'custom' && (
         <div class="admin-field"><label for={`${idp}-pattern`}>{t('URL pattern')}</label>
-          <input id={`${idp}-pattern`} value={draft.url_pattern} placeholder="https://example.com/%(username)s" onInput={(e) => set({ ...draft, url_pattern: e.currentTarget.value })} /></div>
+          <input id={`${idp}-pattern`} value={draft.url_pattern} placeholder={URL_PATTERN_EXAMPLE} onInput={(e) => set({ ...draft, url_pattern: e.currentTarget.value })} /></div>
       )}
       {!external && (
         <>
