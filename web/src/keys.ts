@@ -5,6 +5,7 @@ import { toggleStar } from './components/MessageRow';
 import { searchBox } from './components/Search';
 import { pmPartners } from './narrow';
 import { store } from './store';
+import { openCard } from './people';
 import { showNarrow } from './view';
 
 export const ui = { help: false, settings: false, streams: false, invites: false, admin: false };
@@ -80,6 +81,11 @@ export function installShortcuts(): void {
       '>': () => {
         const m = store.selected !== null ? store.messages.get(store.selected) : undefined;
         if (m) void quoteAndReply(m);
+      },
+      // Zulip's u: the selected message's sender's profile card.
+      u: () => {
+        const m = store.selected !== null ? store.messages.get(store.selected) : undefined;
+        if (m) openCard(m.sender_id, document.querySelector<HTMLElement>(`.message[data-id="${m.id}"]`));
       },
       i: () => document.querySelector<HTMLButtonElement>(`.message[data-id="${store.selected}"] .menu-button`)?.click(),
       '?': () => {

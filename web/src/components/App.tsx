@@ -13,10 +13,13 @@ import { NotifyBanner } from './NotifyBanner';
 import { Streams } from './Streams';
 import { OnDemand } from './OnDemand';
 import { t } from '../i18n';
+import { openStatus, people } from '../people';
 import { panelClass, PanelBackdrop, PanelToggle } from './Panels';
 
 /** The Organization panel (administrators and owners): a chunk of its own, loaded when opened. */
 const loadAdmin = () => import('./admin/Admin');
+/** Profile cards and the set-status dialog: a chunk of their own. */
+const loadPeople = () => import('./UserCard');
 
 // Personal settings: a chunk of their own, fetched when first opened.
 const SettingsPanel = lazy(() => import('./SettingsPanel'));
@@ -42,6 +45,7 @@ export function App() {
         <button class="link-button" onClick={() => toggle('help', true)} aria-label="Keyboard shortcuts">?</button>
         {s.reg.is_admin === true && <button class="link-button" onClick={() => toggle('invites', true)}>Invite people</button>}
         {s.reg.is_admin === true && <button class="link-button admin-entry" onClick={() => toggle('admin', true)}>{t('Organization')}</button>}
+        <button class="link-button set-status-entry" onClick={(e) => openStatus(e.currentTarget)}>{t('Set status')}</button>
         <button class="link-button" onClick={() => toggle('settings', true)}>{me?.full_name ?? 'Settings'}</button>
         <button class="link-button" onClick={() => logout().finally(() => location.assign('/login'))}>Sign out</button>
         </div>
@@ -62,6 +66,7 @@ export function App() {
       {ui.streams && <Streams close={() => toggle('streams', false)} />}
       {ui.invites && <Invites close={() => toggle('invites', false)} />}
       {ui.admin && s.reg.is_admin === true && <OnDemand load={loadAdmin} props={{ close: () => toggle('admin', false) }} />}
+      {(people.card !== null || people.status) && <OnDemand load={loadPeople} props={{}} />}
     </div>
   );
 }

@@ -9,6 +9,7 @@ import { store } from '../store';
 import { discard } from '../outbox';
 import { Avatar } from './Avatar';
 import { t } from '../i18n';
+import { openCard, StatusEmoji } from '../people';
 
 /** The actions menu is a chunk of its own, loaded when first opened. */
 const MessageActions = lazy(() => import('./MessageActions'));
@@ -143,8 +144,10 @@ export const MessageRow = memo(function MessageRow({ m, selected, showSender, ed
     >
       {showSender && (
         <div class="sender-line">
-          <Avatar url={m.avatar_url ?? store.state!.usersById.get(m.sender_id)?.avatar_url} name={m.sender_full_name} userId={m.sender_id} size="large" />
-          <strong class="sender">{m.sender_full_name}</strong>
+          <button class="sender-card" aria-haspopup="dialog" onClick={(e) => openCard(m.sender_id, e.currentTarget)}>
+            <Avatar url={m.avatar_url ?? store.state!.usersById.get(m.sender_id)?.avatar_url} name={m.sender_full_name} userId={m.sender_id} size="large" />
+            <strong class="sender">{m.sender_full_name}</strong><StatusEmoji userId={m.sender_id} />
+          </button>
           <time dateTime={new Date(m.timestamp * 1000).toISOString()}>{time(m.timestamp)}</time>
         </div>
       )}

@@ -2,11 +2,13 @@ import { useStore } from '../hooks';
 import { showNarrow } from '../view';
 import type { RegisterState } from '../types';
 import { Avatar } from './Avatar';
+import { openCard, StatusEmoji } from '../people';
+import { t } from '../i18n';
 
 /** Zulip's presence rule: active within 140 s is active, otherwise idle within the same window, else offline. */
 const OFFLINE_AFTER_S = 140;
 
-function presenceOf(p: NonNullable<RegisterState['presences']>[string] | undefined, now: number): 'active' | 'idle' | 'offline' {
+export function presenceOf(p: NonNullable<RegisterState['presences']>[string] | undefined, now: number): 'active' | 'idle' | 'offline' {
   // The web app registers without slim_presence: legacy entries.
   const agg = p && 'aggregated' in p ? p.aggregated : undefined;
   if (!agg || now - agg.timestamp > OFFLINE_AFTER_S) return 'offline';
@@ -27,7 +29,7 @@ export function RightSidebar() {
       <h2 class="section">Users</h2>
       <ul class="users">
         {rows.map(({ u, p }) => (
-          <li key={u.user_id}>
+          <li key={u.user_id} class="user-row">
             <a
               href="#"
               class="nav-link user"
@@ -38,8 +40,9 @@ export function RightSidebar() {
             >
               <Avatar url={u.avatar_url} name={u.full_name} userId={u.user_id} />
               <span class={`presence ${p}`} role="img" aria-label={p} />
-              <span class="label">{u.full_name}</span>
+              <span class="label">{u.full_name}<StatusEmoji userId={u.user_id} /></span>
             </a>
+            <button class="card-button" aria-label={t('View profile of {name}', { name: u.full_name })} onClick={(e) => openCard(u.user_id, e.currentTarget)}>⋮</button>
           </li>
         ))}
       </ul>
