@@ -36,7 +36,10 @@ before(async () => {
   const shift = (await api(t.owner, 'POST', '/realm/profile_fields', {
     name: 'Shift', field_type: 3, field_data: JSON.stringify({ early: { text: 'Early bird', order: '1' }, late: { text: 'Night owl', order: '2' } }),
   })).body.id as number;
-  assert.equal((await api(alice, 'PATCH', '/users/me/profile_data', { data: JSON.stringify([{ id: team, value: 'Platform crew' }, { id: shift, value: 'late' }]) })).status, 200);
+  const buddy = (await api(t.owner, 'POST', '/realm/profile_fields', { name: 'Buddy', field_type: 6 })).body.id as number;
+  const github = (await api(t.owner, 'POST', '/realm/profile_fields', { name: 'GitHub', field_type: 7, field_data: JSON.stringify({ subtype: 'github' }) })).body.id as number;
+  const data = [{ id: team, value: 'Platform crew' }, { id: shift, value: 'late' }, { id: buddy, value: [bob.id] }, { id: github, value: 'alice-gh' }];
+  assert.equal((await api(alice, 'PATCH', '/users/me/profile_data', { data: JSON.stringify(data) })).status, 200);
   assert.equal((await api(alice, 'PATCH', '/settings', { timezone: 'Asia/Tokyo' })).status, 200);
   await api(alice, 'POST', '/messages', { type: 'stream', to: 'general', topic: 'cards', content: 'Hello from Alice' });
   await api(bob, 'POST', '/messages', { type: 'stream', to: 'general', topic: 'cards', content: 'Hello from Bob' });
@@ -63,6 +66,9 @@ test('the profile card: from a sender\'s name, with role, local time, custom fie
   await c.getByRole('heading', { name: /Alice Smith/ }).waitFor();
   await c.getByText('Platform crew').waitFor();
   await c.getByText('Night owl').waitFor();
+  await c.getByText('Member', { exact: true }).waitFor();
+  await c.locator('dd', { hasText: 'Bob Jones' }).waitFor();
+  assert.equal(await c.getByRole('link', { name: 'alice-gh' }).getAttribute('href'), 'https://github.com/alice-gh');
   const local = await c.locator('.local-time').textContent();
   const tokyo = new Intl.DateTimeFormat([], { hour: 'numeric', minute: '2-digit', timeZone: 'Asia/Tokyo' }).format(new Date());
   assert.match(local ?? '', /^Local time: /);
@@ -147,5 +153,38 @@ test('at 360 px: the card is a full-width sheet, without sideways scrolling, axe
   await screenshot(page, 'people-card-phone');
   await page.keyboard.press('Escape');
   await c.waitFor({ state: 'detached' });
+  assert.deepEqual(seen, { errors: [], dialogs: [] });
+});
+
+test('at 360 px: the status dialog from the top bar\'s menu, away saved, the focus back on the menu', { skip: SKIP, timeout: 90_000 }, async () => {
+  const page = await (await browser.newContext({ viewport: { width: 360, height: 740 } })).newPage();
+  const seen = watch(page);
+  await signInPage(page, base, bob.email, PASSWORD);
+  await page.goto(`${base}/#narrow/stream/${general}-general/topic/cards`);
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByRole('button', { name: 'Set status' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Set status' });
+  await dialog.getByRole('button', { name: /Working remotely/ }).waitFor();
+  const box = (await dialog.boundingBox())!;
+  assert.ok(box.width >= 358 && box.x <= 1, `full width: ${JSON.stringify(box)}`);
+  const small = await dialog.evaluate((el) => [...el.querySelectorAll<HTMLElement>('button, input[type=text], input:not([type])')].filter((b) => b.getBoundingClientRect().height < 40).map((b) => b.outerHTML.slice(0, 80)));
+  assert.deepEqual(small, []);
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true);
+  assert.deepEqual(await axeProblems(page), []);
+  await screenshot(page, 'people-set-status-phone');
+  await dialog.getByRole('button', { name: /Working remotely/ }).click();
+  // At level 122 `away` is part of the status.
+  await dialog.getByLabel('Set yourself as away').check();
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  await eventually(async () => (await statusOf(bob)).status_text === 'Working remotely' && (await statusOf(bob)).away === true, 'the status and away are saved');
+  assert.equal((await statusOf(bob)).emoji_name, 'house');
+  assert.equal(await page.getByRole('button', { name: 'Menu' }).evaluate((el) => el === document.activeElement), true);
+  // Escape closes the dialog unsaved.
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByRole('button', { name: 'Set status' }).click();
+  assert.equal(await dialog.getByLabel('Status text').inputValue(), 'Working remotely');
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'detached' });
   assert.deepEqual(seen, { errors: [], dialogs: [] });
 });
