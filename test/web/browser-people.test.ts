@@ -124,8 +124,17 @@ test('own status: a preset saved through the API, seen live by another person, t
   await alicePage.locator('.message', { hasText: 'Hello from Alice' }).locator('button.sender-card').click();
   await card(alicePage).getByRole('button', { name: 'Set status' }).click();
   await dialog.getByLabel('Status text').fill('Lunch');
+  // The emoji from the picker.
+  await dialog.getByRole('button', { name: 'Status emoji: calendar' }).click();
+  const picker = alicePage.getByRole('dialog', { name: 'Choose a status emoji' });
+  await picker.getByLabel('Search emoji').fill('pizza');
+  await picker.getByRole('button', { name: 'pizza', exact: true }).click();
+  await picker.waitFor({ state: 'detached' });
+  await dialog.getByRole('button', { name: 'Status emoji: pizza' }).waitFor();
   await dialog.getByRole('button', { name: 'Save' }).click();
   await eventually(async () => (await statusOf(alice)).status_text === 'Lunch', 'the typed status is saved');
+  assert.equal((await statusOf(alice)).emoji_name, 'pizza');
+  await bobPage.locator('.message', { hasText: 'Hello from Alice' }).locator('.status-emoji[aria-label="pizza"]').waitFor();
   await alicePage.getByRole('button', { name: 'Set status' }).click();
   await dialog.getByRole('button', { name: 'Clear status' }).click();
   await dialog.waitFor({ state: 'detached' });
