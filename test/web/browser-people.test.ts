@@ -7,7 +7,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { httpClient, people, testApp, type TestApp, type TestUser } from '../helpers/app.js';
+import { asTestUser, httpClient, people, testApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { createStreams } from '../helpers/streams.js';
 import { axeProblems, ensureWebBuilt, launch, screenshot, signInPage, SKIP, watch } from '../helpers/browser.js';
 import { until } from '../helpers/until.js';
@@ -41,6 +41,10 @@ before(async () => {
   const data = [{ id: team, value: 'Platform crew' }, { id: shift, value: 'late' }, { id: buddy, value: [bob.id] }, { id: github, value: 'alice-gh' }];
   assert.equal((await api(alice, 'PATCH', '/users/me/profile_data', { data: JSON.stringify(data) })).status, 200);
   assert.equal((await api(alice, 'PATCH', '/settings', { timezone: 'Asia/Tokyo' })).status, 200);
+  const made = await api(alice, 'POST', '/bots', { full_name: 'Deploy Bot', short_name: 'deploy' });
+  assert.equal(made.status, 200, JSON.stringify(made.body));
+  const deploy = asTestUser(await t.app.ctx.store.db.selectFrom('users').selectAll().where('id', '=', made.body.user_id as number).executeTakeFirstOrThrow());
+  assert.equal((await api(deploy, 'POST', '/messages', { type: 'stream', to: 'general', topic: 'cards', content: 'Beep from the bot' })).status, 200);
   await api(alice, 'POST', '/messages', { type: 'stream', to: 'general', topic: 'cards', content: 'Hello from Alice' });
   await api(bob, 'POST', '/messages', { type: 'stream', to: 'general', topic: 'cards', content: 'Hello from Bob' });
   browser = await launch();
@@ -96,6 +100,16 @@ test('the profile card: from a sender\'s name, with role, local time, custom fie
   await c.getByRole('button', { name: 'Send direct message' }).click();
   await c.waitFor({ state: 'detached' });
   await bobPage.locator('textarea').first().waitFor();
+  assert.deepEqual(seenB, { errors: [], dialogs: [] });
+});
+
+test('a bot\'s card: the role Bot and its owner', { skip: SKIP, timeout: 60_000 }, async () => {
+  await bobPage.goto(`${base}/#narrow/stream/${general}-general/topic/cards`);
+  await bobPage.locator('.message', { hasText: 'Beep from the bot' }).locator('button.sender-card').click();
+  const c = bobPage.getByRole('dialog', { name: /Deploy Bot/ });
+  await c.getByText('Bot · Owner: Alice Smith').waitFor();
+  await bobPage.mouse.click(5, 700); // a click outside closes it
+  await c.waitFor({ state: 'detached' });
   assert.deepEqual(seenB, { errors: [], dialogs: [] });
 });
 

@@ -115,13 +115,13 @@ function Card({ userId }: { userId: number }) {
             <h2 id="user-card-name">{u.full_name} <StatusEmoji userId={userId} /></h2>
             {role && <p class="role">{role}{owner ? ` · ${t('Owner: {name}', { name: owner.full_name })}` : ''}</p>}
             <p class="presence-line"><span class={`presence ${presence}`} aria-hidden="true" /> {t(PRESENCE[presence])}{st.away ? ` · ${t('Away')}` : ''}</p>
+            {localTime && <p class="local-time">{t('Local time: {time}', { time: localTime })}</p>}
           </div>
           <button class="close" aria-label={t('Close')} onClick={closePeople}>×</button>
         </div>
         {st.status_text && <p class="status-text">{st.emoji_name ? `${st.reaction_type === 'unicode_emoji' ? glyph(st.emoji_code ?? '') : ''} ` : ''}{st.status_text}</p>}
         <dl class="user-card-facts">
           {email && <><dt>{t('Email')}</dt><dd>{email}</dd></>}
-          {localTime && <><dt>{t('Local time')}</dt><dd class="local-time">{t('Local time: {time}', { time: localTime })}</dd></>}
           <dt>{t('Joined')}</dt><dd>{joined}</dd>
           {!u.is_bot && fields.map((f) => {
             const v = profile?.[String(f.id)];
