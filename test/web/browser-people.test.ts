@@ -211,3 +211,25 @@ test('at 360 px: the status dialog from the top bar\'s menu, away saved, the foc
   await dialog.waitFor({ state: 'detached' });
   assert.deepEqual(seen, { errors: [], dialogs: [] });
 });
+
+test('in German: the card and the status dialog', { skip: SKIP, timeout: 60_000 }, async () => {
+  assert.equal((await api(bob, 'PATCH', '/settings', { default_language: 'de' })).status, 200);
+  await bobPage.goto(`${base}/#narrow/stream/${general}-general/topic/cards`);
+  await bobPage.reload();
+  await bobPage.locator('.message', { hasText: 'Hello from Alice' }).locator('button.sender-card').click();
+  const c = card(bobPage);
+  await c.getByText('Mitglied', { exact: true }).waitFor();
+  assert.match((await c.locator('.local-time').textContent()) ?? '', /^Ortszeit: /);
+  await c.getByRole('button', { name: 'Direktnachricht senden' }).waitFor();
+  await c.getByRole('button', { name: 'Gesendete Nachrichten anzeigen' }).waitFor();
+  assert.deepEqual(await axeProblems(bobPage), []);
+  await screenshot(bobPage, 'people-card-de');
+  await bobPage.keyboard.press('Escape');
+  await bobPage.getByRole('button', { name: 'Status setzen' }).click();
+  const dialog = bobPage.getByRole('dialog', { name: 'Status setzen' });
+  await dialog.getByRole('button', { name: /In einem Meeting/ }).waitFor();
+  await dialog.getByRole('button', { name: 'Status löschen' }).waitFor();
+  await bobPage.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'detached' });
+  assert.deepEqual(seenB, { errors: [], dialogs: [] });
+});

@@ -22,7 +22,7 @@ import './people.css';
 type Field = { id: number; type: number; name: string; hint?: string; field_data?: string; order?: number };
 type Value = { value: string; rendered_value?: string };
 
-const PRESENCE = { active: 'Active', idle: 'Idle', offline: 'Offline' };
+const PRESENCE = { active: () => t('Active'), idle: () => t('Idle'), offline: () => t('Offline') };
 
 function roleOf(u: User): string | null {
   if (u.is_bot) return t('Bot');
@@ -114,7 +114,7 @@ function Card({ userId }: { userId: number }) {
           <div>
             <h2 id="user-card-name">{u.full_name} <StatusEmoji userId={userId} /></h2>
             {role && <p class="role">{role}{owner ? ` · ${t('Owner: {name}', { name: owner.full_name })}` : ''}</p>}
-            <p class="presence-line"><span class={`presence ${presence}`} aria-hidden="true" /> {t(PRESENCE[presence])}{st.away ? ` · ${t('Away')}` : ''}</p>
+            <p class="presence-line"><span class={`presence ${presence}`} aria-hidden="true" /> {PRESENCE[presence]()}{st.away ? ` · ${t('Away')}` : ''}</p>
             {localTime && <p class="local-time">{t('Local time: {time}', { time: localTime })}</p>}
           </div>
           <button class="close" aria-label={t('Close')} onClick={closePeople}>×</button>
