@@ -3,6 +3,7 @@
  * session cookie, with the session's CSRF token (the parley_csrf cookie) in X-CSRFToken on
  * every call that is not a GET. The API key never reaches this page.
  */
+import { t } from './i18n';
 
 export class ApiError extends Error {
   constructor(
@@ -51,17 +52,17 @@ export async function call<T = unknown>(method: string, path: string, params: Pa
     res = await fetch(url, init);
   } catch (e) {
     if ((e as Error).name === 'AbortError') throw e;
-    throw new NetworkError(String(e));
+    throw new NetworkError(t('Could not reach the server.'), { cause: e });
   }
   let json: { result?: string; msg?: string; code?: string } | null;
   try {
     json = (await res.json()) as typeof json;
   } catch {
     // A 502 from a proxy or a server mid-restart: not the API speaking.
-    throw new NetworkError(`HTTP ${res.status}`);
+    throw new NetworkError(t('The server answered with an error (HTTP {status}).', { status: res.status }));
   }
-  if (res.status >= 500) throw new NetworkError(json?.msg ?? `HTTP ${res.status}`);
-  if (json?.result !== 'success') throw new ApiError(res.status, json?.code ?? 'BAD_REQUEST', json?.msg ?? `HTTP ${res.status}`, json ?? {});
+  if (res.status >= 500) throw new NetworkError(json?.msg ?? t('The server answered with an error (HTTP {status}).', { status: res.status }));
+  if (json?.result !== 'success') throw new ApiError(res.status, json?.code ?? 'BAD_REQUEST', json?.msg ?? t('The server answered with an error (HTTP {status}).', { status: res.status }), json ?? {});
   return json as unknown as T;
 }
 

@@ -54,3 +54,26 @@ export async function setLanguage(language: string | undefined): Promise<void> {
   }
   document.documentElement.lang = current;
 }
+
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+/** A date/time formatter in the app's language (one per language and options: building one is slow). */
+export function dateFormat(options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${current} ${JSON.stringify(options)}`;
+  let f = formats.get(key);
+  if (!f) formats.set(key, (f = new Intl.DateTimeFormat(current, options)));
+  return f;
+}
+
+/** "5 minutes ago", "vor 5 Minuten", "yesterday": a time relative to now, in the app's language. */
+export function relativeTime(ms: number, now = Date.now()): string {
+  const s = (ms - now) / 1000;
+  const rtf = new Intl.RelativeTimeFormat(current, { numeric: 'auto' });
+  const steps: Array<[Intl.RelativeTimeFormatUnit, number]> = [['second', 60], ['minute', 60], ['hour', 24], ['day', 7], ['week', 4.35], ['month', 12], ['year', Infinity]];
+  let v = s;
+  for (const [unit, size] of steps) {
+    if (Math.abs(v) < size) return rtf.format(Math.round(v), unit);
+    v /= size;
+  }
+  return rtf.format(Math.round(v), 'year');
+}

@@ -13,6 +13,8 @@ const CAPABILITIES = {
   user_avatar_url_field_optional: false,
   stream_typing_notifications: true,
   user_settings_object: true,
+  // Linkifiers as URL templates from feature level 176 (what the administration screen edits).
+  linkifier_url_template: true,
 };
 /** Longer than the server's heartbeat (45-55 s): a poll silent this long died on the way. */
 const POLL_TIMEOUT_MS = 90_000;

@@ -7,6 +7,7 @@ import { matchesNarrow } from '../../src/narrow/match';
 import type { InternalMessage, ResolvedTerm } from '../../src/narrow/types';
 import { FLAG_BITS, type FlagName } from '../../src/lib/message-flags';
 import type { Message, State } from './types';
+import { t as tr } from './i18n';
 
 export type Term = { operator: string; operand: string; negated?: boolean };
 export type Narrow = Term[];
@@ -199,12 +200,12 @@ export function sameNarrow(a: Narrow, b: Narrow): boolean {
 
 /** A heading for the view. */
 export function narrowTitle(narrow: Narrow, state: State): string {
-  if (narrow.length === 0) return 'All messages';
+  if (narrow.length === 0) return tr('All messages');
   if (narrow.length === 1 && narrow[0]!.operator === 'is') {
     const o = narrow[0]!.operand;
-    if (o === 'starred') return 'Starred messages';
-    if (o === 'mentioned') return 'Mentions';
-    if (o === 'private' || o === 'dm') return 'Private messages';
+    if (o === 'starred') return tr('Starred messages');
+    if (o === 'mentioned') return tr('Mentions');
+    if (o === 'private' || o === 'dm') return tr('Private messages');
   }
   const stream = narrow.find((t) => t.operator === 'stream');
   const topic = narrow.find((t) => t.operator === 'topic');

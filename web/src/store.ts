@@ -79,6 +79,8 @@ export class Store {
   /** Set when the server says this page has no session. */
   signedOut = false;
   version = 0;
+  /** Bumped by register and each applied batch of events: caches derived from register's state key on it. */
+  epoch = 0;
   /** The message j/k, r, * and Enter act on. */
   selected: number | null = null;
   /** The message being edited in place. */
@@ -110,6 +112,7 @@ export class Store {
 
   setRegister(reg: Register): void {
     this.state = { reg, me: reg.user_id, usersById: new Map(), usersByEmail: new Map(), streamsById: new Map() };
+    this.epoch++;
     this.derive();
     this.changed();
   }
@@ -150,6 +153,7 @@ export class Store {
       derive ||= LOOKUP_SOURCES.has(e.type);
     }
     if (derive) this.derive();
+    this.epoch++;
     this.changed();
   }
 

@@ -10,7 +10,6 @@ import { RightSidebar } from './RightSidebar';
 import { Search } from './Search';
 import { lazy, Suspense } from 'preact/compat';
 import { NotifyBanner } from './NotifyBanner';
-import { Streams } from './Streams';
 import { OnDemand } from './OnDemand';
 import { t } from '../i18n';
 import { openStatus, people } from '../people';
@@ -20,11 +19,13 @@ import { panelClass, PanelBackdrop, PanelToggle } from './Panels';
 const loadAdmin = () => import('./admin/Admin');
 /** Profile cards and the set-status dialog: a chunk of their own. */
 const loadPeople = () => import('./UserCard');
+/** The stream settings (browse, create, each stream's settings): a chunk of their own. */
+const loadStreams = () => import('./streams/StreamSettings');
 
 // Personal settings: a chunk of their own, fetched when first opened.
 const SettingsPanel = lazy(() => import('./SettingsPanel'));
 
-const CONN_TEXT = { connecting: 'Connecting…', live: '', offline: 'Offline: trying to reconnect…' };
+const CONN_TEXT = () => ({ connecting: t('Connecting…'), live: '', offline: t('Offline: trying to reconnect…') });
 
 export function App() {
   const store = useStore();
@@ -38,16 +39,16 @@ export function App() {
     <div class={`app ${panelClass()}`}>
       <header class="top">
         <PanelToggle side="left" />
-        <span class="brand">{s.reg.realm_name ?? 'Parley'}</span>
+        <span class="brand">{s.reg.realm_name ?? t('Parley')}</span>
         <Search />
-        <span class={`conn ${store.conn}`} role="status">{CONN_TEXT[store.conn]}</span>
+        <span class={`conn ${store.conn}`} role="status">{CONN_TEXT()[store.conn]}</span>
         <div class="top-actions" id="top-actions">
-        <button class="link-button" onClick={() => toggle('help', true)} aria-label="Keyboard shortcuts">?</button>
-        {s.reg.is_admin === true && <button class="link-button" onClick={() => toggle('invites', true)}>Invite people</button>}
+        <button class="link-button" onClick={() => toggle('help', true)} aria-label={t('Keyboard shortcuts')}>?</button>
+        {s.reg.is_admin === true && <button class="link-button" onClick={() => toggle('invites', true)}>{t('Invite people')}</button>}
         {s.reg.is_admin === true && <button class="link-button admin-entry" onClick={() => toggle('admin', true)}>{t('Organization')}</button>}
         <button class="link-button set-status-entry" onClick={(e) => openStatus(e.currentTarget)}>{t('Set status')}</button>
-        <button class="link-button" onClick={() => toggle('settings', true)}>{me?.full_name ?? 'Settings'}</button>
-        <button class="link-button" onClick={() => logout().finally(() => location.assign('/login'))}>Sign out</button>
+        <button class="link-button" onClick={() => toggle('settings', true)}>{me?.full_name ?? t('Settings')}</button>
+        <button class="link-button" onClick={() => logout().finally(() => location.assign('/login'))}>{t('Sign out')}</button>
         </div>
         <PanelToggle side="right" />
         <PanelToggle side="menu" />
@@ -63,7 +64,7 @@ export function App() {
       <PanelBackdrop />
       {ui.help && <Help close={() => toggle('help', false)} />}
       {ui.settings && <Suspense fallback={<div class="modal" aria-busy="true" />}><SettingsPanel close={() => toggle('settings', false)} /></Suspense>}
-      {ui.streams && <Streams close={() => toggle('streams', false)} />}
+      {ui.streams && <OnDemand load={loadStreams} props={{ close: () => toggle('streams', false) }} />}
       {ui.invites && <Invites close={() => toggle('invites', false)} />}
       {ui.admin && s.reg.is_admin === true && <OnDemand load={loadAdmin} props={{ close: () => toggle('admin', false) }} />}
       {(people.card !== null || people.status) && <OnDemand load={loadPeople} props={{}} />}

@@ -95,18 +95,18 @@ function destination(d: Draft): Destination | string {
   const s = store.state!;
   if (d.mode === 'stream') {
     const st = ((s.reg.subscriptions ?? []) as Stream[]).find((x) => x.name.toLowerCase() === d.stream.trim().toLowerCase());
-    if (!st) return 'Choose a stream';
-    if (!d.topic.trim() && s.reg.realm_mandatory_topics) return 'Enter a topic';
+    if (!st) return t('Choose a stream');
+    if (!d.topic.trim() && s.reg.realm_mandatory_topics) return t('Enter a topic');
     return { type: 'stream', streamId: st.stream_id, topic: d.topic.trim() || '(no topic)' };
   }
   const ids: number[] = [];
   for (const part of d.to.split(',').map((x) => x.trim()).filter(Boolean)) {
     const lower = part.toLowerCase();
     const u = s.usersByEmail.get(lower) ?? [...s.usersById.values()].find((x) => x.full_name.toLowerCase() === lower);
-    if (!u) return `Unknown person: ${part}`;
+    if (!u) return t('Unknown person: {name}', { name: part });
     ids.push(u.user_id);
   }
-  return ids.length ? { type: 'private', userIds: ids } : 'Choose who to send to';
+  return ids.length ? { type: 'private', userIds: ids } : t('Choose who to send to');
 }
 
 export function Compose() {
@@ -202,7 +202,7 @@ export function Compose() {
   const submit = () => {
     const to = destination(compose.draft);
     if (typeof to === 'string') return setProblem(to);
-    if (!compose.draft.content.trim()) return setProblem('Write a message first');
+    if (!compose.draft.content.trim()) return setProblem(t('Write a message first'));
     setProblem(null);
     setPreview(null);
     stopTyping();
@@ -274,42 +274,42 @@ export function Compose() {
   if (!compose.open) {
     return (
       <div class="compose-closed">
-        <button onClick={() => openCompose({ mode: 'stream' })}>New topic</button>
-        <button onClick={() => openCompose({ mode: 'private' })}>New private message</button>
+        <button onClick={() => openCompose({ mode: 'stream' })}>{t('New topic')}</button>
+        <button onClick={() => openCompose({ mode: 'private' })}>{t('New private message')}</button>
       </div>
     );
   }
   const subs = (s.reg.subscriptions ?? []) as Stream[];
   return (
-    <form class={`compose ${dragging ? 'dropping' : ''}`} aria-label="Compose" onSubmit={(e) => { e.preventDefault(); submit(); }}
+    <form class={`compose ${dragging ? 'dropping' : ''}`} aria-label={t('Compose')} onSubmit={(e) => { e.preventDefault(); submit(); }}
       onDragOver={onDragOver} onDragLeave={() => setDragging(false)} onDrop={onDrop}>
       <div class="compose-to">
-        <select aria-label="Message type" value={d.mode} onChange={(e) => update({ mode: e.currentTarget.value as Draft['mode'] })}>
-          <option value="stream">Stream</option>
-          <option value="private">Private</option>
+        <select aria-label={t('Message type')} value={d.mode} onChange={(e) => update({ mode: e.currentTarget.value as Draft['mode'] })}>
+          <option value="stream">{t('Stream')}</option>
+          <option value="private">{t('Private')}</option>
         </select>
         {d.mode === 'stream' ? (
           <>
-            <input aria-label="Stream" list="compose-streams" placeholder="Stream" value={d.stream} onInput={(e) => update({ stream: e.currentTarget.value })} />
+            <input aria-label={t('Stream')} list="compose-streams" placeholder={t('Stream')} value={d.stream} onInput={(e) => update({ stream: e.currentTarget.value })} />
             <datalist id="compose-streams">{subs.map((x) => <option key={x.stream_id} value={x.name} />)}</datalist>
-            <input aria-label="Topic" list="compose-topics" placeholder="Topic" value={d.topic} onInput={(e) => update({ topic: e.currentTarget.value })} />
+            <input aria-label={t('Topic')} list="compose-topics" placeholder={t('Topic')} value={d.topic} onInput={(e) => update({ topic: e.currentTarget.value })} />
             <datalist id="compose-topics">{topics.slice(0, 50).map((x) => <option key={x} value={x} />)}</datalist>
           </>
         ) : (
           <>
-            <input aria-label="To" list="compose-people" placeholder="Emails, comma separated" value={d.to} onInput={(e) => update({ to: e.currentTarget.value })} />
+            <input aria-label={t('To')} list="compose-people" placeholder={t('Emails, comma separated')} value={d.to} onInput={(e) => update({ to: e.currentTarget.value })} />
             <datalist id="compose-people">{[...s.usersById.values()].filter((u) => u.is_active !== false).map((u) => <option key={u.user_id} value={u.email}>{u.full_name}</option>)}</datalist>
           </>
         )}
-        <button type="button" class="link-button" aria-label="Close compose box" onClick={() => { compose.open = false; stopTyping(); store.changed(); }}>✕</button>
+        <button type="button" class="link-button" aria-label={t('Close compose box')} onClick={() => { compose.open = false; stopTyping(); store.changed(); }}>✕</button>
       </div>
       {preview !== null ? (
-        <div class="preview content" aria-label="Preview" dangerouslySetInnerHTML={{ __html: withLinkTargets(preview) }} />
+        <div class="preview content" aria-label={t('Preview')} dangerouslySetInnerHTML={{ __html: withLinkTargets(preview) }} />
       ) : (
-        <textarea ref={box} aria-label="Message" placeholder="Message (Enter to send, Shift+Enter for a new line)" value={d.content} onInput={onInput} onKeyDown={onKeyDown} onPaste={onPaste} />
+        <textarea ref={box} aria-label={t('Message')} placeholder={t('Message (Enter to send, Shift+Enter for a new line)')} value={d.content} onInput={onInput} onKeyDown={onKeyDown} onPaste={onPaste} />
       )}
       {ac && (
-        <ul class="autocomplete" role="listbox" aria-label="Suggestions">
+        <ul class="autocomplete" role="listbox" aria-label={t('Suggestions')}>
           {ac.items.map((it, i) => (
             <li key={it.insert} role="option" aria-selected={i === ac.index} class={i === ac.index ? 'active' : ''} onMouseDown={(e) => { e.preventDefault(); pick(i); }}>{it.label}</li>
           ))}
@@ -331,7 +331,7 @@ export function Compose() {
           onChange={(e) => { const el = e.currentTarget; attach([...(el.files ?? [])]); el.value = ''; }} />
         <button type="button" class="attach" aria-label={t('Upload files')} title={t('Upload files')} onClick={() => picker.current?.click()}>📎</button>
         <button type="button" aria-pressed={preview !== null} onClick={togglePreview}>{preview !== null ? t('Edit') : t('Preview')}</button>
-        <button type="submit">Send</button>
+        <button type="submit">{t('Send')}</button>
       </div>
     </form>
   );

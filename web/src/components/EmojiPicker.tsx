@@ -8,6 +8,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { useStore } from '../hooks';
 import { CUSTOM, customEmoji, glyph, loadCatalog, POPULAR, searchEmoji, type EmojiItem } from '../emoji';
+import { t } from '../i18n';
 
 const COLS = 9;
 const SEARCH_LIMIT = 180;
@@ -82,17 +83,17 @@ export function EmojiPicker({ label, onPick, close, opener }: { label: string; o
 
   return (
     <div class="emoji-picker" role="dialog" aria-label={label} ref={box} onKeyDown={onKey} onClick={(e) => e.stopPropagation()}>
-      <input type="search" class="emoji-search" aria-label="Search emoji" placeholder="Search emoji" value={query}
+      <input type="search" class="emoji-search" aria-label={t('Search emoji')} placeholder={t('Search emoji')} value={query}
         onInput={(e) => { setQuery(e.currentTarget.value); setActive(0); }} />
       {!query.trim() && (
-        <div class="emoji-categories" role="group" aria-label="Categories">
+        <div class="emoji-categories" role="group" aria-label={t('Categories')}>
           {categories.map((c) => (
-            <button key={c} type="button" aria-pressed={c === category} class={c === category ? 'on' : ''} onClick={() => { setCategory(c); setActive(0); }}>{c}</button>
+            <button key={c} type="button" aria-pressed={c === category} class={c === category ? 'on' : ''} onClick={() => { setCategory(c); setActive(0); }}>{t(c)}</button>
           ))}
         </div>
       )}
-      <div class="emoji-grid" ref={grid} role="group" aria-label={query.trim() ? 'Search results' : category}>
-        {shown.length === 0 && <p class="empty">{catalog || !query.trim() ? 'No emoji match.' : 'Loading…'}</p>}
+      <div class="emoji-grid" ref={grid} role="group" aria-label={query.trim() ? t('Search results') : t(category)}>
+        {shown.length === 0 && <p class="empty">{catalog || !query.trim() ? t('No emoji match.') : t('Loading…')}</p>}
         {shown.map((e, i) => (
           <button key={`${e.type}:${e.code}:${e.name}`} type="button" class="emoji-choice" title={`:${e.name}:`} aria-label={e.name}
             tabIndex={i === at ? 0 : -1} onClick={() => pick(e)} onFocus={() => setActive(i)}>

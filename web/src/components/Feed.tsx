@@ -15,6 +15,7 @@ import { typingKey } from '../store';
 import type { Message, State } from '../types';
 import { loadNewer, loadOlder, showNarrow } from '../view';
 import { MessageRow } from './MessageRow';
+import { t, tn } from '../i18n';
 
 // A step of a few rows per scroll event: mounting and laying out rows is most of a step's
 // cost, and small steps keep every task short (browser-feed.test.ts: no long task while
@@ -32,7 +33,7 @@ function conversationOf(m: Message, s: State): { key: string; label: string; nar
   const ids = pmPartners(m, s.me);
   const people = (ids.length ? ids : [s.me]).map((id) => s.usersById.get(id));
   const emails = people.map((u) => u?.email ?? '').join(',');
-  return { key: `p:${ids.join(',')}`, label: `You and ${people.map((u) => u?.full_name ?? '?').join(', ')}`, narrow: [{ operator: 'pm-with', operand: emails }] };
+  return { key: `p:${ids.join(',')}`, label: t('You and {names}', { names: people.map((u) => u?.full_name ?? '?').join(', ') }), narrow: [{ operator: 'pm-with', operand: emails }] };
 }
 
 /** Marks messages read once they have been fully on screen, in batches. */
@@ -212,9 +213,9 @@ export function Feed() {
     <section class="feed" aria-label={narrowTitle(list.narrow, s)}>
       <h1 class="view-title">{narrowTitle(list.narrow, s)}</h1>
       <div class="scroller" ref={scroller} onScroll={onScroll} tabIndex={-1}>
-        {lo === 0 && list.foundOldest && <p class="edge">{ids.length ? 'The beginning of this view' : ''}</p>}
-        {(list.loadingOlder || (lo === 0 && !list.foundOldest && ids.length > 0)) && <p class="edge">Loading…</p>}
-        {rows.length === 0 && !list.loadingOlder && <p class="empty">{list.error ?? 'No messages here yet.'}</p>}
+        {lo === 0 && list.foundOldest && <p class="edge">{ids.length ? t('The beginning of this view') : ''}</p>}
+        {(list.loadingOlder || (lo === 0 && !list.foundOldest && ids.length > 0)) && <p class="edge">{t('Loading…')}</p>}
+        {rows.length === 0 && !list.loadingOlder && <p class="empty">{list.error ?? t('No messages here yet.')}</p>}
         {rows.map((m) => {
           const conv = conversationOf(m, s);
           const header = conv.key !== prevKey;
@@ -230,7 +231,7 @@ export function Feed() {
             </div>
           );
         })}
-        {list.loadingNewer && <p class="edge">Loading…</p>}
+        {list.loadingNewer && <p class="edge">{t('Loading…')}</p>}
       </div>
       <p class="typing" aria-live="polite">{typingHere}</p>
     </section>
@@ -252,6 +253,6 @@ function typists(store: Store, narrow: Narrow): string {
   }
   const who = key ? store.typing.get(key) : undefined;
   if (!who?.length) return '';
-  const names = who.map((t) => s.usersById.get(t.userId)?.full_name ?? 'Someone');
-  return `${names.join(', ')} ${names.length > 1 ? 'are' : 'is'} typing…`;
+  const names = who.map((w) => s.usersById.get(w.userId)?.full_name ?? t('Someone'));
+  return tn('{names} is typing…', '{names} are typing…', names.length, { names: names.join(', ') });
 }

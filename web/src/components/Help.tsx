@@ -1,3 +1,5 @@
+import { t } from '../i18n';
+
 export const SHORTCUTS: Array<[string, string]> = [
   ['c', 'New message to the current stream and topic'],
   ['x', 'New private message'],
@@ -16,11 +18,11 @@ export function Help({ close }: { close: () => void }) {
   return (
     <div class="modal" role="dialog" aria-modal="true" aria-labelledby="help-title">
       <div class="modal-box">
-        <h2 id="help-title">Keyboard shortcuts</h2>
+        <h2 id="help-title">{t('Keyboard shortcuts')}</h2>
         <table>
-          <tbody>{SHORTCUTS.map(([k, what]) => <tr key={k}><th scope="row"><kbd>{k}</kbd></th><td>{what}</td></tr>)}</tbody>
+          <tbody>{SHORTCUTS.map(([k, what]) => <tr key={k}><th scope="row"><kbd>{t(k)}</kbd></th><td>{t(what)}</td></tr>)}</tbody>
         </table>
-        <button onClick={close}>Close</button>
+        <button onClick={close}>{t('Close')}</button>
       </div>
     </div>
   );

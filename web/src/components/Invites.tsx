@@ -7,15 +7,16 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, del, get, post } from '../api';
 import { useStore } from '../hooks';
+import { currentLanguage, t, tn } from '../i18n';
 
 type Invite = { id: number; email?: string; invited_as: number; invited: number; expiry_date: number | null; is_multiuse: boolean; link_url?: string; invited_by_user_id: number };
 
 /** Zulip's roles, as invite_as takes them; only an owner may invite owners. */
-const ROLES: Array<[number, string]> = [[400, 'Member'], [600, 'Guest'], [300, 'Moderator'], [200, 'Administrator'], [100, 'Owner']];
-const roleName = (r: number) => ROLES.find(([v]) => v === r)?.[1] ?? String(r);
-const EXPIRY: Array<[string, string]> = [['1440', '1 day'], ['14400', '10 days'], ['43200', '30 days'], ['null', 'Never']];
+const ROLES = (): Array<[number, string]> => [[400, t('Member')], [600, t('Guest')], [300, t('Moderator')], [200, t('Administrator')], [100, t('Owner')]];
+const roleName = (r: number) => ROLES().find(([v]) => v === r)?.[1] ?? String(r);
+const EXPIRY = (): Array<[string, string]> => [['1440', tn('{n} day', '{n} days', 1)], ['14400', tn('{n} day', '{n} days', 10)], ['43200', tn('{n} day', '{n} days', 30)], ['null', t('Never')]];
 
-const when = (ts: number | null) => (ts === null ? 'never' : new Date(ts * 1000).toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' }));
+const when = (ts: number | null) => (ts === null ? t('never') : new Date(ts * 1000).toLocaleString(currentLanguage(), { dateStyle: 'medium', timeStyle: 'short' }));
 
 export function Invites({ close }: { close: () => void }) {
   const s = useStore().state!;
@@ -39,7 +40,7 @@ export function Invites({ close }: { close: () => void }) {
       await f();
       setNote({ text: ok, error: false });
     } catch (e) {
-      setNote({ text: e instanceof ApiError ? e.message : 'Could not reach the server.', error: true });
+      setNote({ text: e instanceof ApiError ? e.message : t('Could not reach the server.'), error: true });
     }
     void refresh();
   };
@@ -53,49 +54,49 @@ export function Invites({ close }: { close: () => void }) {
   return (
     <div class="modal" role="dialog" aria-modal="true" aria-labelledby="invites-title">
       <div class="modal-box invites">
-        <h2 id="invites-title">Invite people</h2>
-        <form onSubmit={(e) => { e.preventDefault(); void run(async () => { await post('/invites', { invitee_emails: emails, ...terms() }); setEmails(''); }, 'Invitations sent.'); }}>
-          <label class="stack">Email addresses (one per line or separated by commas)
+        <h2 id="invites-title">{t('Invite people')}</h2>
+        <form onSubmit={(e) => { e.preventDefault(); void run(async () => { await post('/invites', { invitee_emails: emails, ...terms() }); setEmails(''); }, t('Invitations sent.')); }}>
+          <label class="stack">{t('Email addresses (one per line or separated by commas)')}
             <textarea rows={3} value={emails} onInput={(e) => setEmails(e.currentTarget.value)} />
           </label>
-          <label>Invite as
+          <label>{t('Invite as')}
             <select value={String(role)} onChange={(e) => setRole(Number(e.currentTarget.value))}>
-              {ROLES.filter(([v]) => v !== 100 || amOwner).map(([v, name]) => <option key={v} value={String(v)}>{name}</option>)}
+              {ROLES().filter(([v]) => v !== 100 || amOwner).map(([v, name]) => <option key={v} value={String(v)}>{name}</option>)}
             </select>
           </label>
-          <label>Link expires after
+          <label>{t('Link expires after')}
             <select value={expiry} onChange={(e) => setExpiry(e.currentTarget.value)}>
-              {EXPIRY.map(([v, name]) => <option key={v} value={v}>{name}</option>)}
+              {EXPIRY().map(([v, name]) => <option key={v} value={v}>{name}</option>)}
             </select>
           </label>
           <fieldset class="invite-streams">
-            <legend>Streams they join</legend>
+            <legend>{t('Streams they join')}</legend>
             {subs.map((x) => (
               <label key={x.stream_id}><input type="checkbox" checked={streams.has(x.stream_id)} onChange={(e) => toggle(x.stream_id, e.currentTarget.checked)} /> #{x.name}</label>
             ))}
           </fieldset>
           <div class="row">
-            <button type="submit" disabled={emails.trim() === ''}>Send invitations</button>
-            <button type="button" onClick={() => void run(async () => setLink((await post<{ invite_link: string }>('/invites/multiuse', terms())).invite_link), 'Reusable link made.')}>Make a reusable link</button>
+            <button type="submit" disabled={emails.trim() === ''}>{t('Send invitations')}</button>
+            <button type="button" onClick={() => void run(async () => setLink((await post<{ invite_link: string }>('/invites/multiuse', terms())).invite_link), t('Reusable link made.'))}>{t('Make a reusable link')}</button>
           </div>
         </form>
-        {link && <label class="stack">Reusable invitation link <input readOnly value={link} onFocus={(e) => e.currentTarget.select()} /></label>}
+        {link && <label class="stack">{t('Reusable invitation link')}{' '}<input readOnly value={link} onFocus={(e) => e.currentTarget.select()} /></label>}
         {note && <p role="status" class={note.error ? 'error' : ''}>{note.text}</p>}
-        <h3>Pending invitations</h3>
-        {pending === null ? <p>Loading…</p> : pending.length === 0 ? <p>No pending invitations.</p> : (
+        <h3>{t('Pending invitations')}</h3>
+        {pending === null ? <p>{t('Loading…')}</p> : pending.length === 0 ? <p>{t('No pending invitations.')}</p> : (
           <table class="pending-invites">
-            <thead><tr><th scope="col">Invitee</th><th scope="col">Role</th><th scope="col">Expires</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+            <thead><tr><th scope="col">{t('Invitee')}</th><th scope="col">{t('Role')}</th><th scope="col">{t('Expires')}</th><th scope="col"><span class="visually-hidden">{t('Actions')}</span></th></tr></thead>
             <tbody>
               {pending.map((i) => {
-                const who = i.is_multiuse ? 'Reusable link' : i.email!;
+                const who = i.is_multiuse ? t('Reusable link') : i.email!;
                 return (
                   <tr key={`${i.is_multiuse}-${i.id}`}>
                     <td>{who}</td>
                     <td>{roleName(i.invited_as)}</td>
                     <td>{when(i.expiry_date)}</td>
                     <td class="row">
-                      {!i.is_multiuse && <button aria-label={`Resend to ${who}`} onClick={() => void run(() => post(`/invites/${i.id}/resend`), `Invitation sent again to ${who}.`)}>Resend</button>}
-                      <button class="danger" aria-label={`Revoke ${who}`} onClick={() => void run(() => del(i.is_multiuse ? `/invites/multiuse/${i.id}` : `/invites/${i.id}`), 'Invitation revoked.')}>Revoke</button>
+                      {!i.is_multiuse && <button aria-label={t('Resend to {who}', { who })} onClick={() => void run(() => post(`/invites/${i.id}/resend`), t('Invitation sent again to {who}.', { who }))}>{t('Resend')}</button>}
+                      <button class="danger" aria-label={t('Revoke {who}', { who })} onClick={() => void run(() => del(i.is_multiuse ? `/invites/multiuse/${i.id}` : `/invites/${i.id}`), t('Invitation revoked.'))}>{t('Revoke')}</button>
                     </td>
                   </tr>
                 );
@@ -103,7 +104,7 @@ export function Invites({ close }: { close: () => void }) {
             </tbody>
           </table>
         )}
-        <button onClick={close}>Close</button>
+        <button onClick={close}>{t('Close')}</button>
       </div>
     </div>
   );

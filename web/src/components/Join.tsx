@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, call } from '../api';
 import { ProviderButtons, useSignInSettings } from './SignInMethods';
+import { t } from '../i18n';
 
 type Invite = { realm_name: string; email: string | null; invited_as: number };
 
@@ -16,7 +17,7 @@ export function Join({ inviteKey }: { inviteKey: string }) {
   // Parley's own passwords off: the invitation is taken up by signing in with the identity provider.
   const passwords = settings?.authentication_methods.email !== false;
   useEffect(() => {
-    call<Invite>('GET', `/accounts/invite/${encodeURIComponent(inviteKey)}`, {}, { prefix: '' }).then(setInvite, (e) => setProblem(e instanceof ApiError ? e.message : 'Could not reach the server.'));
+    call<Invite>('GET', `/accounts/invite/${encodeURIComponent(inviteKey)}`, {}, { prefix: '' }).then(setInvite, (e) => setProblem(e instanceof ApiError ? e.message : t('Could not reach the server.')));
   }, [inviteKey]);
 
   const submit = async (e: Event) => {
@@ -27,7 +28,7 @@ export function Join({ inviteKey }: { inviteKey: string }) {
       await call('POST', '/accounts/register', { key: inviteKey, full_name: name, password, email: invite?.email === null ? email : undefined }, { prefix: '' });
       location.assign('/');
     } catch (err) {
-      setProblem(err instanceof ApiError ? err.message : 'Could not reach the server.');
+      setProblem(err instanceof ApiError ? err.message : t('Could not reach the server.'));
     } finally {
       setBusy(false);
     }
@@ -36,18 +37,18 @@ export function Join({ inviteKey }: { inviteKey: string }) {
   return (
     <main class="login">
       <form class="login-box" onSubmit={submit} aria-labelledby="join-title">
-        <h1 id="join-title">{invite ? `Join ${invite.realm_name}` : 'Join'}</h1>
+        <h1 id="join-title">{invite ? t('Join {name}', { name: invite.realm_name }) : t('Join')}</h1>
         {invite && (
           <>
-            {invite.email !== null ? <p>Signing up as <strong>{invite.email}</strong></p> : (
-              <label>Email <input type="email" autocomplete="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} /></label>
+            {invite.email !== null ? <p>{t('Signing up as')}{' '}<strong>{invite.email}</strong></p> : (
+              <label>{t('Email')}{' '}<input type="email" autocomplete="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} /></label>
             )}
             {settings && <ProviderButtons methods={settings.external_authentication_methods} signup />}
             {passwords && (
               <>
-                <label>Full name <input autocomplete="name" required value={name} onInput={(e) => setName(e.currentTarget.value)} /></label>
-                <label>Password <input type="password" autocomplete="new-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} /></label>
-                <button type="submit" disabled={busy}>Sign up</button>
+                <label>{t('Full name')}{' '}<input autocomplete="name" required value={name} onInput={(e) => setName(e.currentTarget.value)} /></label>
+                <label>{t('Password')}{' '}<input type="password" autocomplete="new-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} /></label>
+                <button type="submit" disabled={busy}>{t('Sign up')}</button>
               </>
             )}
           </>

@@ -6,8 +6,9 @@ import { narrowToHash } from '../narrow';
 import { mentionCount, pmCount, streamCount, topicCount, totalCount, unreadTopics } from '../unread';
 import { showNarrow } from '../view';
 import type { Stream } from '../types';
+import { t } from '../i18n';
 
-const Count = ({ n }: { n: number }) => (n > 0 ? <span class="count" aria-label={`${n} unread`}>{n}</span> : null);
+const Count = ({ n }: { n: number }) => (n > 0 ? <span class="count" aria-label={t('{n} unread', { n })}>{n}</span> : null);
 
 function NavLink({ narrow, label, count, current, className }: { narrow: Narrow; label: string; count?: number; current: boolean; className?: string }) {
   const s = useStore().state!;
@@ -64,13 +65,13 @@ export function LeftSidebar({ onNewStream }: { onNewStream: () => void }) {
   const pms = (s.reg.recent_private_conversations ?? []) as Array<{ user_ids: number[] }>;
   const pmWith = narrow.length === 1 && only?.operator === 'pm-with' ? only.operand : undefined;
   return (
-    <nav class="left-sidebar" id="left-panel" aria-label="Views, streams and conversations">
+    <nav class="left-sidebar" id="left-panel" aria-label={t('Views, streams and conversations')}>
       <ul class="views">
-        <li><NavLink narrow={[]} label="All messages" count={totalCount(s)} current={narrow.length === 0} /></li>
-        <li><NavLink narrow={[{ operator: 'is', operand: 'mentioned' }]} label="Mentions" count={mentionCount(s)} current={only?.operator === 'is' && only.operand === 'mentioned'} /></li>
-        <li><NavLink narrow={[{ operator: 'is', operand: 'starred' }]} label="Starred" count={(s.reg.starred_messages ?? []).length} current={only?.operator === 'is' && only.operand === 'starred'} /></li>
+        <li><NavLink narrow={[]} label={t('All messages')} count={totalCount(s)} current={narrow.length === 0} /></li>
+        <li><NavLink narrow={[{ operator: 'is', operand: 'mentioned' }]} label={t('Mentions')} count={mentionCount(s)} current={only?.operator === 'is' && only.operand === 'mentioned'} /></li>
+        <li><NavLink narrow={[{ operator: 'is', operand: 'starred' }]} label={t('Starred')} count={(s.reg.starred_messages ?? []).length} current={only?.operator === 'is' && only.operand === 'starred'} /></li>
       </ul>
-      <h2 class="section">Streams <button class="link-button" onClick={onNewStream} aria-label="Browse or create streams">+</button></h2>
+      <h2 class="section">{t('Streams')}{' '}<button class="link-button" onClick={onNewStream} aria-label={t('Browse or create streams')}>+</button></h2>
       <ul class="streams">
         {subs.map((st) => {
           const muted = st.is_muted ?? st.in_home_view === false;
@@ -83,7 +84,7 @@ export function LeftSidebar({ onNewStream }: { onNewStream: () => void }) {
           );
         })}
       </ul>
-      <h2 class="section">Private messages</h2>
+      <h2 class="section">{t('Private messages')}</h2>
       <ul class="pms">
         {pms.slice(0, 20).map((c) => {
           const ids = [...c.user_ids].sort((a, b) => a - b);

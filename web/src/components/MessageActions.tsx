@@ -11,7 +11,7 @@ import { createPortal } from 'preact/compat';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { get, patch, post } from '../api';
 import { withLinkTargets } from '../content';
-import { t, tn } from '../i18n';
+import { dateFormat, t, tn } from '../i18n';
 import { messageLink, quoteAndReply } from '../compose/quote';
 import { store } from '../store';
 import type { Message } from '../types';
@@ -236,7 +236,7 @@ type Version = {
   rendered_content?: string; prev_rendered_content?: string; content_html_diff?: string;
 };
 
-const WHEN = new Intl.DateTimeFormat([], { dateStyle: 'medium', timeStyle: 'short' });
+const WHEN: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short' };
 
 /** Zulip's edit history: each version, oldest first, with who did what and when. */
 function EditHistory({ m, close }: { m: Message; close: () => void }) {
@@ -261,7 +261,7 @@ function EditHistory({ m, close }: { m: Message; close: () => void }) {
               : editedContent ? t('Edited by {name}', { name: name(v.user_id) }) : t('Moved by {name}', { name: name(v.user_id) });
             return (
               <li key={i}>
-                <p class="edit-head"><strong>{what}</strong> <time dateTime={new Date(v.timestamp * 1000).toISOString()}>{WHEN.format(v.timestamp * 1000)}</time></p>
+                <p class="edit-head"><strong>{what}</strong> <time dateTime={new Date(v.timestamp * 1000).toISOString()}>{dateFormat(WHEN).format(v.timestamp * 1000)}</time></p>
                 {moved && v.prev_stream !== undefined && <p class="edit-move">{t('Stream')}: <del>{streamName(v.prev_stream)}</del> → <ins>{streamName(v.stream)}</ins></p>}
                 {moved && v.prev_topic !== undefined && <p class="edit-move">{t('Topic')}: <del>{v.prev_topic}</del> → <ins>{v.topic}</ins></p>}
                 {(i === 0 || editedContent) && (

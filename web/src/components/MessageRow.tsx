@@ -8,7 +8,7 @@ import type { Message, Reaction } from '../types';
 import { store } from '../store';
 import { discard } from '../outbox';
 import { Avatar } from './Avatar';
-import { t } from '../i18n';
+import { dateFormat, t } from '../i18n';
 import { openCard, StatusEmoji } from '../people';
 
 /** The actions menu is a chunk of its own, loaded when first opened. */
@@ -20,8 +20,8 @@ const withGlyphs = (html: string) => (html.includes('class="emoji emoji-') ? htm
 
 // One formatter for every row: toLocaleTimeString builds a new one per call, and that was
 // the largest share of mounting a row (the render window mounts 30 per scroll step).
-const TIME = new Intl.DateTimeFormat([], { hour: '2-digit', minute: '2-digit' });
-const time = (ts: number) => TIME.format(ts * 1000);
+const TIME: Intl.DateTimeFormatOptions = { hour: '2-digit', minute: '2-digit' };
+const time = (ts: number) => dateFormat(TIME).format(ts * 1000);
 
 /** Reactions grouped by emoji, as the API lists one entry per person. */
 function groupReactions(reactions: Reaction[]) {
@@ -97,25 +97,25 @@ function Editor({ m, done }: { m: Message; done: () => void }) {
     <form class="editor" onSubmit={save}>
       {m.type === 'stream' && (
         <div class="editor-topic">
-          <select aria-label="Stream" value={String(streamId)} onChange={(e) => setStreamId(Number(e.currentTarget.value))}>
+          <select aria-label={t('Stream')} value={String(streamId)} onChange={(e) => setStreamId(Number(e.currentTarget.value))}>
             {choices.map((x) => <option key={x.stream_id} value={String(x.stream_id)}>#{x.name}</option>)}
           </select>
-          <input aria-label="Topic" value={topic} onInput={(e) => setTopic(e.currentTarget.value)} />
+          <input aria-label={t('Topic')} value={topic} onInput={(e) => setTopic(e.currentTarget.value)} />
           {/* Moving a topic: this message, it and later ones, or the whole topic (Zulip's propagate_mode). */}
-          <select aria-label="Move which messages" value={propagate} onChange={(e) => setPropagate(e.currentTarget.value)}>
-            <option value="change_one">This message</option>
-            <option value="change_later">This and later messages</option>
-            <option value="change_all">The whole topic</option>
+          <select aria-label={t('Move which messages')} value={propagate} onChange={(e) => setPropagate(e.currentTarget.value)}>
+            <option value="change_one">{t('This message')}</option>
+            <option value="change_later">{t('This and later messages')}</option>
+            <option value="change_all">{t('The whole topic')}</option>
           </select>
         </div>
       )}
       {mine && (
-        <textarea aria-label="Message" value={text ?? ''} disabled={text === null || moving} title={moving ? 'A message moved to another stream keeps its text' : undefined}
+        <textarea aria-label={t('Message')} value={text ?? ''} disabled={text === null || moving} title={moving ? t('A message moved to another stream keeps its text') : undefined}
           onInput={(e) => setText(e.currentTarget.value)}
           onKeyDown={(e) => { if (e.key === 'Enter' && !e.shiftKey) void save(e); if (e.key === 'Escape') done(); }} />
       )}
-      <button type="submit">{mine ? 'Save' : 'Move'}</button>
-      <button type="button" onClick={done}>Cancel</button>
+      <button type="submit">{mine ? t('Save') : t('Move')}</button>
+      <button type="button" onClick={done}>{t('Cancel')}</button>
     </form>
   );
 }
@@ -152,8 +152,8 @@ export const MessageRow = memo(function MessageRow({ m, selected, showSender, ed
         </div>
       )}
       {editing ? <Editor m={m} done={() => setEditing(false)} /> : <div class="content" dangerouslySetInnerHTML={{ __html: withFocusableCode(withLinkTargets(withGlyphs(m.content))) }} />}
-      {m.last_edit_timestamp !== undefined && !editing && <span class="edited">(edited)</span>}
-      {m.failed && m.local_id && <button class="link-button" onClick={() => discard(m.local_id!)}>Dismiss</button>}
+      {m.last_edit_timestamp !== undefined && !editing && <span class="edited">{t('(edited)')}</span>}
+      {m.failed && m.local_id && <button class="link-button" onClick={() => discard(m.local_id!)}>{t('Dismiss')}</button>}
       {m.reactions.length > 0 && (
         <div class="reactions">
           {groupReactions(m.reactions).map(({ r, users }) => (
@@ -166,17 +166,17 @@ export const MessageRow = memo(function MessageRow({ m, selected, showSender, ed
       )}
       {m.id > 0 && (
         <div class="actions">
-          <button class={`star ${starred ? 'on' : ''}`} aria-pressed={starred} aria-label={starred ? 'Unstar' : 'Star'} onClick={() => void toggleStar(m)}>{starred ? '★' : '☆'}</button>
-          <button ref={reactButton} aria-label="Add reaction" aria-expanded={picking} onClick={() => setPicking(!picking)}>☺</button>
-          {mine && <button aria-label="Edit" onClick={() => setEditing(true)}>✎</button>}
-          {!mine && m.type === 'stream' && <button aria-label="Move" onClick={() => setEditing(true)}>⇄</button>}
-          {mine && !confirming && <button aria-label="Delete" onClick={() => setConfirming(true)}>🗑</button>}
-          {mine && confirming && <button class="danger" onClick={() => del(`/messages/${m.id}`).catch(alertError)}>Delete?</button>}
+          <button class={`star ${starred ? 'on' : ''}`} aria-pressed={starred} aria-label={starred ? t('Unstar') : t('Star')} onClick={() => void toggleStar(m)}>{starred ? '★' : '☆'}</button>
+          <button ref={reactButton} aria-label={t('Add reaction')} aria-expanded={picking} onClick={() => setPicking(!picking)}>☺</button>
+          {mine && <button aria-label={t('Edit')} onClick={() => setEditing(true)}>✎</button>}
+          {!mine && m.type === 'stream' && <button aria-label={t('Move')} onClick={() => setEditing(true)}>⇄</button>}
+          {mine && !confirming && <button aria-label={t('Delete')} onClick={() => setConfirming(true)}>🗑</button>}
+          {mine && confirming && <button class="danger" onClick={() => del(`/messages/${m.id}`).catch(alertError)}>{t('Delete?')}</button>}
           <button ref={menuButton} class="menu-button" aria-label={t('Message actions')} aria-haspopup="menu" aria-expanded={menu} onClick={() => setMenu(!menu)}>⋮</button>
         </div>
       )}
       {menu && <Suspense fallback={null}><MessageActions m={m} opener={menuButton} close={() => setMenu(false)} /></Suspense>}
-      {picking && <EmojiPicker label="Add a reaction" opener={reactButton} close={() => setPicking(false)} onPick={(e) => void toggleReaction(m, e.name, e.code, e.type)} />}
+      {picking && <EmojiPicker label={t('Add a reaction')} opener={reactButton} close={() => setPicking(false)} onPick={(e) => void toggleReaction(m, e.name, e.code, e.type)} />}
     </div>
   );
 });

@@ -14,9 +14,16 @@ import Integrations from './Integrations';
 import OrgSettings from './OrgSettings';
 import UserDefaults from './UserDefaults';
 import Users from './Users';
+import { Chunk } from './Chunk';
 import './admin.css';
 
-type Tab = 'profile' | 'settings' | 'permissions' | 'default-streams' | 'user-defaults' | 'users' | 'bots' | 'integrations';
+// Each of these screens is a chunk of its own, loaded when its tab is chosen.
+const loadGroups = () => import('./UserGroups');
+const loadFields = () => import('./ProfileFields');
+const loadEmoji = () => import('./Emoji');
+const loadLinkifiers = () => import('./Linkifiers');
+
+type Tab = 'profile' | 'settings' | 'permissions' | 'default-streams' | 'user-defaults' | 'users' | 'bots' | 'integrations' | 'user-groups' | 'profile-fields' | 'emoji' | 'linkifiers';
 
 const TABS = (): Array<[Tab, string]> => [
   ['profile', t('Organization profile')],
@@ -27,6 +34,10 @@ const TABS = (): Array<[Tab, string]> => [
   ['users', t('Users')],
   ['bots', t('Bots')],
   ['integrations', t('Integrations')],
+  ['user-groups', t('User groups')],
+  ['profile-fields', t('Custom profile fields')],
+  ['emoji', t('Custom emoji')],
+  ['linkifiers', t('Linkifiers')],
 ];
 
 export default function Admin({ close, initial = 'profile' }: { close: () => void; initial?: Tab }) {
@@ -78,6 +89,10 @@ export default function Admin({ close, initial = 'profile' }: { close: () => voi
               : tab === 'user-defaults' ? <UserDefaults />
               : tab === 'users' ? <Users openInvites={openInvites} />
               : tab === 'bots' ? <Bots />
+              : tab === 'user-groups' ? <Chunk load={loadGroups} props={{}} />
+              : tab === 'profile-fields' ? <Chunk load={loadFields} props={{}} />
+              : tab === 'emoji' ? <Chunk load={loadEmoji} props={{}} />
+              : tab === 'linkifiers' ? <Chunk load={loadLinkifiers} props={{}} />
               : <Integrations openBots={() => setTab('bots')} />}
           </div>
         </div>

@@ -11,11 +11,15 @@ import { t } from '../../i18n';
 import type { User } from '../../types';
 import { amOwner, humans, Notice, ROLES, roleOf, useRunner } from './common';
 
+const PAGE = 100;
+
 export default function Users({ openInvites }: { openInvites: () => void }) {
   const s = useStore().state!;
   const [query, setQuery] = useState('');
   const [which, setWhich] = useState<'active' | 'deactivated'>('active');
   const [confirming, setConfirming] = useState<number | null>(null);
+  // 2,000 people with a role menu each are 16,000 elements: a page of them, more on request.
+  const [limit, setLimit] = useState(PAGE);
   const [note, run] = useRunner();
   const owner = amOwner(s);
   const q = query.trim().toLowerCase();
@@ -40,7 +44,7 @@ export default function Users({ openInvites }: { openInvites: () => void }) {
       <Notice note={note} />
       {people.length === 0 ? <p>{t('No users match.')}</p> : (
         <ul class="admin-list admin-users">
-          {people.map((u) => {
+          {people.slice(0, limit).map((u) => {
             const role = roleOf(u);
             const locked = role === 100 && !owner;
             return (
@@ -68,6 +72,12 @@ export default function Users({ openInvites }: { openInvites: () => void }) {
             );
           })}
         </ul>
+      )}
+      {people.length > limit && (
+        <p class="admin-more">
+          {t('Showing {shown} of {total}; search to find someone.', { shown: limit, total: people.length })}{' '}
+          <button type="button" onClick={() => setLimit((n) => n + PAGE * 5)}>{t('Show more')}</button>
+        </p>
       )}
     </div>
   );
