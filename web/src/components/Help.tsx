@@ -11,6 +11,7 @@ export const SHORTCUTS: Array<[string, string]> = [
   ['*', 'Star or unstar the selected message'],
   ['>', 'Quote and reply to the selected message'],
   ['i', 'Open the actions menu of the selected message'],
+  ['u', "Show the profile card of the selected message's sender"],
   ['?', 'This list'],
 ];
 
