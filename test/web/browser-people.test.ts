@@ -159,7 +159,9 @@ test('own status: a preset saved through the API, seen live by another person, t
 });
 
 test('at 360 px: the card is a full-width sheet, without sideways scrolling, axe-clean', { skip: SKIP, timeout: 90_000 }, async () => {
-  const page = await (await browser.newContext({ viewport: { width: 360, height: 740 } })).newPage();
+  const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+  const page = await context.newPage();
   const seen = watch(page);
   await signInPage(page, base, bob.email, PASSWORD);
   await page.goto(`${base}/#narrow/stream/${general}-general/topic/cards`);
@@ -174,6 +176,9 @@ test('at 360 px: the card is a full-width sheet, without sideways scrolling, axe
   assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true);
   assert.deepEqual(await axeProblems(page), []);
   await screenshot(page, 'people-card-phone');
+  await c.getByRole('button', { name: 'Copy email' }).click();
+  await c.getByRole('button', { name: 'Copied!' }).waitFor();
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), alice.email);
   await page.keyboard.press('Escape');
   await c.waitFor({ state: 'detached' });
   assert.deepEqual(seen, { errors: [], dialogs: [] });
