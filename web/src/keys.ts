@@ -1,5 +1,6 @@
 /** Zulip's core keyboard shortcuts (ignored while typing in a field, except Esc). */
-import { compose, openCompose } from './components/Compose';
+import { closeCompose, compose, openCompose } from './components/Compose';
+import { openView, special } from './special-view';
 import { quoteAndReply } from './compose/quote';
 import { toggleStar } from './components/MessageRow';
 import { searchBox } from './components/Search';
@@ -53,8 +54,8 @@ export function installShortcuts(): void {
     if (e.key === 'Escape') {
       if (ui.help || ui.settings || ui.streams || ui.invites || ui.admin) Object.assign(ui, { help: false, settings: false, streams: false, invites: false, admin: false });
       else if (typing) (target as HTMLElement).blur();
-      else if (compose.open) compose.open = false;
-      else if (store.list.narrow.length) void showNarrow([]);
+      else if (compose.open) void closeCompose();
+      else if (store.list.narrow.length || special.view !== null) void showNarrow([]);
       store.changed();
       return;
     }
@@ -87,6 +88,10 @@ export function installShortcuts(): void {
         const m = store.selected !== null ? store.messages.get(store.selected) : undefined;
         if (m) openCard(m.sender_id, document.querySelector<HTMLElement>(`.message[data-id="${m.id}"]`));
       },
+      // Zulip's t (Recent conversations), d (Drafts) and Shift+I (Inbox).
+      t: () => openView('recent'),
+      d: () => openView('drafts'),
+      I: () => openView('inbox'),
       i: () => document.querySelector<HTMLButtonElement>(`.message[data-id="${store.selected}"] .menu-button`)?.click(),
       '?': () => {
         ui.help = !ui.help;

@@ -5,6 +5,7 @@ import { hashToNarrow, matches, narrowToHash, sameNarrow } from './narrow';
 import { onReconnect } from './live';
 import { MessageList, store } from './store';
 import type { Message } from './types';
+import { openView, special, viewOfHash } from './special-view';
 
 const PAGE = 100;
 
@@ -21,6 +22,7 @@ async function fetchMessages(narrow: Narrow, anchor: number | string, before: nu
 
 /** Shows a narrow, opening at its first unread message (or the newest when all are read). */
 export async function showNarrow(narrow: Narrow, opts: { pushHash?: boolean } = {}): Promise<void> {
+  special.view = null;
   const list = new MessageList(narrow);
   store.list = list;
   store.changed();
@@ -107,6 +109,8 @@ export function narrowFromLocation(): Narrow {
 }
 
 export function followHash(): void {
+  const view = viewOfHash(location.hash);
+  if (view) return openView(view, { pushHash: false });
   const n = narrowFromLocation();
-  if (!sameNarrow(n, store.list.narrow) || store.list.ids.length === 0) void showNarrow(n, { pushHash: false });
+  if (special.view !== null || !sameNarrow(n, store.list.narrow) || store.list.ids.length === 0) void showNarrow(n, { pushHash: false });
 }

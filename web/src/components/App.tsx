@@ -9,6 +9,7 @@ import { LeftSidebar } from './LeftSidebar';
 import { RightSidebar } from './RightSidebar';
 import { Search } from './Search';
 import { lazy, Suspense } from 'preact/compat';
+import { special, type SpecialView as ViewName } from '../special-view';
 import { NotifyBanner } from './NotifyBanner';
 import { OnDemand } from './OnDemand';
 import { t } from '../i18n';
@@ -24,6 +25,13 @@ const loadStreams = () => import('./streams/StreamSettings');
 
 // Personal settings: a chunk of their own, fetched when first opened.
 const SettingsPanel = lazy(() => import('./SettingsPanel'));
+
+// Inbox, Recent conversations and Drafts: each a chunk of its own, in place of the feed.
+const VIEWS = {
+  inbox: lazy(() => import('./views/Inbox')),
+  recent: lazy(() => import('./views/Recent')),
+  drafts: lazy(() => import('./views/Drafts')),
+};
 
 const CONN_TEXT = () => ({ connecting: t('Connecting…'), live: '', offline: t('Offline: trying to reconnect…') });
 
@@ -57,7 +65,7 @@ export function App() {
       <main class="middle">
         {store.flash && <p class="flash" role="alert" onClick={() => { store.flash = null; store.changed(); }}>{store.flash}</p>}
         <NotifyBanner />
-        <Feed />
+        {special.view === null ? <Feed /> : <SpecialView view={special.view} />}
         <Compose />
       </main>
       <RightSidebar />
@@ -70,4 +78,9 @@ export function App() {
       {(people.card !== null || people.status) && <OnDemand load={loadPeople} props={{}} />}
     </div>
   );
+}
+
+function SpecialView({ view }: { view: ViewName }) {
+  const View = VIEWS[view];
+  return <Suspense fallback={<p class="special-view" role="status">{t('Loading…')}</p>}><View /></Suspense>;
 }

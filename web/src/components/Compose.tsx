@@ -16,6 +16,7 @@ import { withLinkTargets } from '../content';
 import { t } from '../i18n';
 import { uploadFile, uploadLink, uploadPlaceholder } from '../compose/upload';
 import '../compose/compose.css';
+import { saveComposeDraft, sentFromDraft } from '../drafts';
 
 const DRAFT_KEY = 'parley.compose-draft';
 type Draft = { mode: 'stream' | 'private'; stream: string; topic: string; to: string; content: string };
@@ -37,7 +38,29 @@ export const compose = {
   focus: null as null | (() => void),
   /** The message box while it is on the page (its caret is where insertions go). */
   box: null as null | HTMLTextAreaElement,
+  /** The saved draft this text was restored from or saved as: saving again updates it, sending removes it. */
+  draftId: null as number | null,
 };
+
+/**
+ * Closes the box as Zulip does: text left in it becomes a draft (the Drafts view), and the box
+ * is emptied once the draft is safe; if saving fails, the text stays where it was.
+ */
+export async function closeCompose(): Promise<void> {
+  compose.open = false;
+  stopTyping();
+  store.changed();
+  if (!compose.draft.content.trim()) return;
+  try {
+    await saveComposeDraft();
+    compose.draft = { ...compose.draft, content: '' };
+    compose.draftId = null;
+    localStorage.setItem(DRAFT_KEY, JSON.stringify(compose.draft));
+  } catch (e) {
+    store.flash = t('Could not save the draft: {error}', { error: (e as Error).message });
+  }
+  store.changed();
+}
 
 /**
  * Puts text at the caret of the message box (at the end when the box is not shown), as
@@ -207,6 +230,7 @@ export function Compose() {
     setPreview(null);
     stopTyping();
     send(to, compose.draft.content);
+    sentFromDraft();
     update({ content: '' });
   };
 
@@ -301,7 +325,7 @@ export function Compose() {
             <datalist id="compose-people">{[...s.usersById.values()].filter((u) => u.is_active !== false).map((u) => <option key={u.user_id} value={u.email}>{u.full_name}</option>)}</datalist>
           </>
         )}
-        <button type="button" class="link-button" aria-label={t('Close compose box')} onClick={() => { compose.open = false; stopTyping(); store.changed(); }}>✕</button>
+        <button type="button" class="link-button" aria-label={t('Close compose box')} onClick={() => void closeCompose()}>✕</button>
       </div>
       {preview !== null ? (
         <div class="preview content" aria-label={t('Preview')} dangerouslySetInnerHTML={{ __html: withLinkTargets(preview) }} />

@@ -11,7 +11,10 @@ export const SHORTCUTS: Array<[string, string]> = [
   ['*', 'Star or unstar the selected message'],
   ['>', 'Quote and reply to the selected message'],
   ['i', 'Open the actions menu of the selected message'],
-  ['u', "Show the profile card of the selected message's sender"],
+  ['u', 'Show the sender\'s profile card'],
+  ['Shift + I', 'Inbox'],
+  ['t', 'Recent conversations'],
+  ['d', 'Drafts'],
   ['?', 'This list'],
 ];
 

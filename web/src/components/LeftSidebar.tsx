@@ -7,6 +7,8 @@ import { mentionCount, pmCount, streamCount, topicCount, totalCount, unreadTopic
 import { showNarrow } from '../view';
 import type { Stream } from '../types';
 import { t } from '../i18n';
+import { listDrafts } from '../drafts';
+import { openView, special, type SpecialView as SpecialViewName } from '../special-view';
 
 const Count = ({ n }: { n: number }) => (n > 0 ? <span class="count" aria-label={t('{n} unread', { n })}>{n}</span> : null);
 
@@ -24,6 +26,18 @@ function NavLink({ narrow, label, count, current, className }: { narrow: Narrow;
     >
       <span class="label">{label}</span>
       <Count n={count ?? 0} />
+    </a>
+  );
+}
+
+/** A view that is not a message list (Inbox, Recent conversations, Drafts). */
+function ViewLink({ view, label, count, plain }: { view: SpecialViewName; label: string; count?: number; plain?: boolean }) {
+  const current = special.view === view;
+  return (
+    <a href={`#${view}`} class={`nav-link ${current ? 'current' : ''}`} aria-current={current ? 'page' : undefined}
+      onClick={(e) => { e.preventDefault(); openView(view); }}>
+      <span class="label">{label}</span>
+      {plain ? (count ? <span class="count plain" aria-label={t('{n} drafts', { n: count })}>{count}</span> : null) : <Count n={count ?? 0} />}
     </a>
   );
 }
@@ -67,9 +81,12 @@ export function LeftSidebar({ onNewStream }: { onNewStream: () => void }) {
   return (
     <nav class="left-sidebar" id="left-panel" aria-label={t('Views, streams and conversations')}>
       <ul class="views">
-        <li><NavLink narrow={[]} label={t('All messages')} count={totalCount(s)} current={narrow.length === 0} /></li>
-        <li><NavLink narrow={[{ operator: 'is', operand: 'mentioned' }]} label={t('Mentions')} count={mentionCount(s)} current={only?.operator === 'is' && only.operand === 'mentioned'} /></li>
-        <li><NavLink narrow={[{ operator: 'is', operand: 'starred' }]} label={t('Starred')} count={(s.reg.starred_messages ?? []).length} current={only?.operator === 'is' && only.operand === 'starred'} /></li>
+        <li><ViewLink view="inbox" label={t('Inbox')} count={totalCount(s)} /></li>
+        <li><ViewLink view="recent" label={t('Recent conversations')} /></li>
+        <li><NavLink narrow={[]} label={t('All messages')} count={totalCount(s)} current={narrow.length === 0 && special.view === null} /></li>
+        <li><NavLink narrow={[{ operator: 'is', operand: 'mentioned' }]} label={t('Mentions')} count={mentionCount(s)} current={special.view === null && only?.operator === 'is' && only.operand === 'mentioned'} /></li>
+        <li><NavLink narrow={[{ operator: 'is', operand: 'starred' }]} label={t('Starred')} count={(s.reg.starred_messages ?? []).length} current={special.view === null && only?.operator === 'is' && only.operand === 'starred'} /></li>
+        <li><ViewLink view="drafts" label={t('Drafts')} count={listDrafts(s).length} plain /></li>
       </ul>
       <h2 class="section">{t('Streams')}{' '}<button class="link-button" onClick={onNewStream} aria-label={t('Browse or create streams')}>+</button></h2>
       <ul class="streams">
