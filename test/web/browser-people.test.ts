@@ -7,7 +7,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { httpClient, people, testApp, type TestApp, type TestUser } from '../helpers/app.js';
+import { asTestUser, FEATURE_LEVEL, httpClient, people, testApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { createStreams } from '../helpers/streams.js';
 import { axeProblems, ensureWebBuilt, launch, screenshot, signInPage, SKIP, watch } from '../helpers/browser.js';
 import { until } from '../helpers/until.js';
@@ -36,8 +36,15 @@ before(async () => {
   const shift = (await api(t.owner, 'POST', '/realm/profile_fields', {
     name: 'Shift', field_type: 3, field_data: JSON.stringify({ early: { text: 'Early bird', order: '1' }, late: { text: 'Night owl', order: '2' } }),
   })).body.id as number;
-  assert.equal((await api(alice, 'PATCH', '/users/me/profile_data', { data: JSON.stringify([{ id: team, value: 'Platform crew' }, { id: shift, value: 'late' }]) })).status, 200);
+  const buddy = (await api(t.owner, 'POST', '/realm/profile_fields', { name: 'Buddy', field_type: 6 })).body.id as number;
+  const github = (await api(t.owner, 'POST', '/realm/profile_fields', { name: 'GitHub', field_type: 7, field_data: JSON.stringify({ subtype: 'github' }) })).body.id as number;
+  const data = [{ id: team, value: 'Platform crew' }, { id: shift, value: 'late' }, { id: buddy, value: [bob.id] }, { id: github, value: 'alice-gh' }];
+  assert.equal((await api(alice, 'PATCH', '/users/me/profile_data', { data: JSON.stringify(data) })).status, 200);
   assert.equal((await api(alice, 'PATCH', '/settings', { timezone: 'Asia/Tokyo' })).status, 200);
+  const made = await api(alice, 'POST', '/bots', { full_name: 'Deploy Bot', short_name: 'deploy' });
+  assert.equal(made.status, 200, JSON.stringify(made.body));
+  const deploy = asTestUser(await t.app.ctx.store.db.selectFrom('users').selectAll().where('id', '=', made.body.user_id as number).executeTakeFirstOrThrow());
+  assert.equal((await api(deploy, 'POST', '/messages', { type: 'stream', to: 'general', topic: 'cards', content: 'Beep from the bot' })).status, 200);
   await api(alice, 'POST', '/messages', { type: 'stream', to: 'general', topic: 'cards', content: 'Hello from Alice' });
   await api(bob, 'POST', '/messages', { type: 'stream', to: 'general', topic: 'cards', content: 'Hello from Bob' });
   browser = await launch();
@@ -63,6 +70,9 @@ test('the profile card: from a sender\'s name, with role, local time, custom fie
   await c.getByRole('heading', { name: /Alice Smith/ }).waitFor();
   await c.getByText('Platform crew').waitFor();
   await c.getByText('Night owl').waitFor();
+  await c.getByText('Member', { exact: true }).waitFor();
+  await c.locator('dd', { hasText: 'Bob Jones' }).waitFor();
+  assert.equal(await c.getByRole('link', { name: 'alice-gh' }).getAttribute('href'), 'https://github.com/alice-gh');
   const local = await c.locator('.local-time').textContent();
   const tokyo = new Intl.DateTimeFormat([], { hour: 'numeric', minute: '2-digit', timeZone: 'Asia/Tokyo' }).format(new Date());
   assert.match(local ?? '', /^Local time: /);
@@ -93,6 +103,16 @@ test('the profile card: from a sender\'s name, with role, local time, custom fie
   assert.deepEqual(seenB, { errors: [], dialogs: [] });
 });
 
+test('a bot\'s card: the role Bot and its owner', { skip: SKIP, timeout: 60_000 }, async () => {
+  await bobPage.goto(`${base}/#narrow/stream/${general}-general/topic/cards`);
+  await bobPage.locator('.message', { hasText: 'Beep from the bot' }).locator('button.sender-card').click();
+  const c = bobPage.getByRole('dialog', { name: /Deploy Bot/ });
+  await c.getByText('Bot · Owner: Alice Smith').waitFor();
+  await bobPage.mouse.click(5, 700); // a click outside closes it
+  await c.waitFor({ state: 'detached' });
+  assert.deepEqual(seenB, { errors: [], dialogs: [] });
+});
+
 test('own status: a preset saved through the API, seen live by another person, then cleared', { skip: SKIP, timeout: 90_000 }, async () => {
   await bobPage.goto(`${base}/#narrow/stream/${general}-general/topic/cards`);
   await alicePage.goto(`${base}/#narrow/stream/${general}-general/topic/cards`);
@@ -118,8 +138,17 @@ test('own status: a preset saved through the API, seen live by another person, t
   await alicePage.locator('.message', { hasText: 'Hello from Alice' }).locator('button.sender-card').click();
   await card(alicePage).getByRole('button', { name: 'Set status' }).click();
   await dialog.getByLabel('Status text').fill('Lunch');
+  // The emoji from the picker.
+  await dialog.getByRole('button', { name: 'Status emoji: calendar' }).click();
+  const picker = alicePage.getByRole('dialog', { name: 'Choose a status emoji' });
+  await picker.getByLabel('Search emoji').fill('pizza');
+  await picker.getByRole('button', { name: 'pizza', exact: true }).click();
+  await picker.waitFor({ state: 'detached' });
+  await dialog.getByRole('button', { name: 'Status emoji: pizza' }).waitFor();
   await dialog.getByRole('button', { name: 'Save' }).click();
   await eventually(async () => (await statusOf(alice)).status_text === 'Lunch', 'the typed status is saved');
+  assert.equal((await statusOf(alice)).emoji_name, 'pizza');
+  await bobPage.locator('.message', { hasText: 'Hello from Alice' }).locator('.status-emoji[aria-label="pizza"]').waitFor();
   await alicePage.getByRole('button', { name: 'Set status' }).click();
   await dialog.getByRole('button', { name: 'Clear status' }).click();
   await dialog.waitFor({ state: 'detached' });
@@ -130,7 +159,9 @@ test('own status: a preset saved through the API, seen live by another person, t
 });
 
 test('at 360 px: the card is a full-width sheet, without sideways scrolling, axe-clean', { skip: SKIP, timeout: 90_000 }, async () => {
-  const page = await (await browser.newContext({ viewport: { width: 360, height: 740 } })).newPage();
+  const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+  const page = await context.newPage();
   const seen = watch(page);
   await signInPage(page, base, bob.email, PASSWORD);
   await page.goto(`${base}/#narrow/stream/${general}-general/topic/cards`);
@@ -145,7 +176,67 @@ test('at 360 px: the card is a full-width sheet, without sideways scrolling, axe
   assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true);
   assert.deepEqual(await axeProblems(page), []);
   await screenshot(page, 'people-card-phone');
+  await c.getByRole('button', { name: 'Copy email' }).click();
+  await c.getByRole('button', { name: 'Copied!' }).waitFor();
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), alice.email);
   await page.keyboard.press('Escape');
   await c.waitFor({ state: 'detached' });
   assert.deepEqual(seen, { errors: [], dialogs: [] });
+});
+
+test('at 360 px: the status dialog from the top bar\'s menu, away saved, the focus back on the menu', { skip: SKIP, timeout: 90_000 }, async () => {
+  const page = await (await browser.newContext({ viewport: { width: 360, height: 740 } })).newPage();
+  const seen = watch(page);
+  await signInPage(page, base, bob.email, PASSWORD);
+  await page.goto(`${base}/#narrow/stream/${general}-general/topic/cards`);
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByRole('button', { name: 'Set status' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Set status' });
+  await dialog.getByRole('button', { name: /Working remotely/ }).waitFor();
+  const box = (await dialog.boundingBox())!;
+  assert.ok(box.width >= 358 && box.x <= 1, `full width: ${JSON.stringify(box)}`);
+  const small = await dialog.evaluate((el) => [...el.querySelectorAll<HTMLElement>('button, input[type=text], input:not([type])')].filter((b) => b.getBoundingClientRect().height < 40).map((b) => b.outerHTML.slice(0, 80)));
+  assert.deepEqual(small, []);
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true);
+  assert.deepEqual(await axeProblems(page), []);
+  await screenshot(page, 'people-set-status-phone');
+  await dialog.getByRole('button', { name: /Working remotely/ }).click();
+  // Below level 148 `away` is part of the status; from then it is the presence_enabled setting, not in this dialog.
+  const awayInStatus = FEATURE_LEVEL < 148;
+  if (awayInStatus) await dialog.getByLabel('Set yourself as away').check();
+  else assert.equal(await dialog.getByLabel('Set yourself as away').count(), 0);
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  await eventually(async () => (await statusOf(bob)).status_text === 'Working remotely' && ((await statusOf(bob)).away === true) === awayInStatus, 'the status (and away) are saved');
+  assert.equal((await statusOf(bob)).emoji_name, 'house');
+  assert.equal(await page.getByRole('button', { name: 'Menu' }).evaluate((el) => el === document.activeElement), true);
+  // Escape closes the dialog unsaved.
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByRole('button', { name: 'Set status' }).click();
+  assert.equal(await dialog.getByLabel('Status text').inputValue(), 'Working remotely');
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'detached' });
+  assert.deepEqual(seen, { errors: [], dialogs: [] });
+});
+
+test('in German: the card and the status dialog', { skip: SKIP, timeout: 60_000 }, async () => {
+  assert.equal((await api(bob, 'PATCH', '/settings', { default_language: 'de' })).status, 200);
+  await bobPage.goto(`${base}/#narrow/stream/${general}-general/topic/cards`);
+  await bobPage.reload();
+  await bobPage.locator('.message', { hasText: 'Hello from Alice' }).locator('button.sender-card').click();
+  const c = card(bobPage);
+  await c.getByText('Mitglied', { exact: true }).waitFor();
+  assert.match((await c.locator('.local-time').textContent()) ?? '', /^Ortszeit: /);
+  await c.getByRole('button', { name: 'Direktnachricht senden' }).waitFor();
+  await c.getByRole('button', { name: 'Gesendete Nachrichten anzeigen' }).waitFor();
+  assert.deepEqual(await axeProblems(bobPage), []);
+  await screenshot(bobPage, 'people-card-de');
+  await bobPage.keyboard.press('Escape');
+  await bobPage.getByRole('button', { name: 'Status setzen' }).click();
+  const dialog = bobPage.getByRole('dialog', { name: 'Status setzen' });
+  await dialog.getByRole('button', { name: /In einem Meeting/ }).waitFor();
+  await dialog.getByRole('button', { name: 'Status löschen' }).waitFor();
+  await bobPage.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'detached' });
+  assert.deepEqual(seenB, { errors: [], dialogs: [] });
 });

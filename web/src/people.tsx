@@ -21,7 +21,8 @@ export function closePeople(): void {
   people.status = false;
   people.opener = null;
   store.changed();
-  back?.focus();
+  // On a phone the top bar's "Set status" sits in the menu, closed by now: the menu's button then.
+  (back && back.isConnected && back.offsetParent !== null ? back : document.querySelector<HTMLElement>('.panel-toggle.menu'))?.focus();
 }
 
 export function openStatus(opener: HTMLElement | null): void {

@@ -22,7 +22,7 @@ import './people.css';
 type Field = { id: number; type: number; name: string; hint?: string; field_data?: string; order?: number };
 type Value = { value: string; rendered_value?: string };
 
-const PRESENCE = { active: 'Active', idle: 'Idle', offline: 'Offline' };
+const PRESENCE = { active: () => t('Active'), idle: () => t('Idle'), offline: () => t('Offline') };
 
 function roleOf(u: User): string | null {
   if (u.is_bot) return t('Bot');
@@ -30,7 +30,7 @@ function roleOf(u: User): string | null {
   if (u.role === 200) return t('Administrator');
   if (u.role === 300) return t('Moderator');
   if (u.role === 600) return t('Guest');
-  return null;
+  return t('Member');
 }
 
 /** Zulip's external account subtypes with a built-in URL pattern. */
@@ -114,14 +114,14 @@ function Card({ userId }: { userId: number }) {
           <div>
             <h2 id="user-card-name">{u.full_name} <StatusEmoji userId={userId} /></h2>
             {role && <p class="role">{role}{owner ? ` · ${t('Owner: {name}', { name: owner.full_name })}` : ''}</p>}
-            <p class="presence-line"><span class={`presence ${presence}`} aria-hidden="true" /> {t(PRESENCE[presence])}{st.away ? ` · ${t('Away')}` : ''}</p>
+            <p class="presence-line"><span class={`presence ${presence}`} aria-hidden="true" /> {PRESENCE[presence]()}{st.away ? ` · ${t('Away')}` : ''}</p>
+            {localTime && <p class="local-time">{t('Local time: {time}', { time: localTime })}</p>}
           </div>
           <button class="close" aria-label={t('Close')} onClick={closePeople}>×</button>
         </div>
         {st.status_text && <p class="status-text">{st.emoji_name ? `${st.reaction_type === 'unicode_emoji' ? glyph(st.emoji_code ?? '') : ''} ` : ''}{st.status_text}</p>}
         <dl class="user-card-facts">
           {email && <><dt>{t('Email')}</dt><dd>{email}</dd></>}
-          {localTime && <><dt>{t('Local time')}</dt><dd class="local-time">{t('Local time: {time}', { time: localTime })}</dd></>}
           <dt>{t('Joined')}</dt><dd>{joined}</dd>
           {!u.is_bot && fields.map((f) => {
             const v = profile?.[String(f.id)];
@@ -150,6 +150,8 @@ const PRESETS = [
   { text: 'Working remotely', name: 'house', code: '1f3e0' },
 ];
 const MAX_STATUS = 60;
+/** From level 148 `away` is no part of a status but the presence_enabled setting (Zulip 6's invisible mode). */
+const AWAY_IS_PRESENCE_LEVEL = 148;
 
 function SetStatus() {
   const s = useStore().state!;
@@ -158,6 +160,7 @@ function SetStatus() {
   const [text, setText] = useState(cur.status_text ?? '');
   const [emoji, setEmoji] = useState<{ name: string; code: string; type: string; preset?: boolean } | null>(cur.emoji_name ? { name: cur.emoji_name, code: cur.emoji_code ?? '', type: cur.reaction_type ?? 'unicode_emoji' } : null);
   const [away, setAway] = useState(cur.away === true);
+  const awayInStatus = (s.reg.zulip_feature_level ?? 0) < AWAY_IS_PRESENCE_LEVEL;
   const [picking, setPicking] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const emojiButton = useRef<HTMLButtonElement>(null);
@@ -171,7 +174,7 @@ function SetStatus() {
   };
   const submit = (e: Event) => {
     e.preventDefault();
-    void save({ status_text: text.trim(), away, emoji_name: emoji?.name ?? '', // A preset names its emoji only: the server takes today's code for the name.
+    void save({ status_text: text.trim(), ...(awayInStatus ? { away } : {}), emoji_name: emoji?.name ?? '', // A preset names its emoji only: the server takes today's code for the name.
       ...(emoji && !emoji.preset ? { emoji_code: emoji.code, reaction_type: emoji.type } : {}) });
   };
   return (
@@ -191,11 +194,11 @@ function SetStatus() {
             <li key={p.text}><button type="button" onClick={() => { setText(t(p.text)); setEmoji({ name: p.name, code: p.code, type: 'unicode_emoji', preset: true }); }}>{glyph(p.code)} {t(p.text)}</button></li>
           ))}
         </ul>
-        <label class="status-away"><input type="checkbox" checked={away} onChange={(e) => setAway(e.currentTarget.checked)} /> {t('Set yourself as away')}</label>
+        {awayInStatus && <label class="status-away"><input type="checkbox" checked={away} onChange={(e) => setAway(e.currentTarget.checked)} /> {t('Set yourself as away')}</label>}
         {error && <p role="alert">{error}</p>}
         <div class="user-card-actions">
           <button type="submit">{t('Save')}</button>
-          <button type="button" onClick={() => void save({ status_text: '', emoji_name: '', away: false })}>{t('Clear status')}</button>
+          <button type="button" onClick={() => void save({ status_text: '', emoji_name: '', ...(awayInStatus ? { away: false } : {}) })}>{t('Clear status')}</button>
           <button type="button" onClick={closePeople}>{t('Cancel')}</button>
         </div>
       </form>
