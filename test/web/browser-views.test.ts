@@ -168,6 +168,16 @@ test('Drafts: text left in a closed compose box is saved on the server, restored
   await view.getByRole('button', { name: 'Delete' }).click();
   await eventually(async () => (await drafts()).length === 0, 'the deleted draft is gone from the server');
   await view.locator('.draft').waitFor({ state: 'detached' });
+
+  // A restored draft deleted elsewhere meanwhile is saved again as a new one, never lost.
+  await api(alice, 'POST', '/drafts', { drafts: JSON.stringify([{ type: 'private', to: [bob.id], topic: '', content: 'From my phone' }]) });
+  await view.locator('.draft', { hasText: 'From my phone' }).getByRole('button', { name: 'Restore' }).click();
+  await api(alice, 'DELETE', `/drafts/${(await drafts())[0]!.id}`);
+  await page.getByLabel('Message', { exact: true }).fill('From my phone, and more');
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Escape');
+  await eventually(async () => (await drafts()).map((d) => d.content).join() === 'From my phone, and more', 'saved again as a new draft');
+  await api(alice, 'DELETE', `/drafts/${(await drafts())[0]!.id}`);
   assert.deepEqual(seen, { errors: [], dialogs: [] });
 });
 

@@ -4,7 +4,7 @@
  * when the user synchronizes drafts, else in this browser only. Sending the message removes
  * its draft; restoring one aims the compose box at it again.
  */
-import { del, patch, post } from './api';
+import { ApiError, del, patch, post } from './api';
 import { compose, openCompose } from './components/Compose';
 import { store } from './store';
 import type { State, Stream } from './types';
@@ -66,8 +66,13 @@ export async function saveComposeDraft(): Promise<void> {
     return storeLocal([{ id: newId, ...draft }, ...list]);
   }
   if (id !== null) {
-    await patch(`/drafts/${id}`, { draft: JSON.stringify(draft) });
-    return;
+    try {
+      await patch(`/drafts/${id}`, { draft: JSON.stringify(draft) });
+      return;
+    } catch (e) {
+      // Deleted meanwhile (on another device): saved as a new draft instead.
+      if (!(e instanceof ApiError) || e.status !== 404) throw e;
+    }
   }
   const r = await post<{ ids: number[] }>('/drafts', { drafts: JSON.stringify([draft]) });
   compose.draftId = r.ids[0] ?? null;
