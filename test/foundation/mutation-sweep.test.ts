@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { testApp, basic, HOST, encodeParams, type TestApp, type TestUser } from '../helpers/app.js';
+import { testApp, basic, FEATURE_LEVEL, HOST, encodeParams, type TestApp, type TestUser } from '../helpers/app.js';
 import { routes } from '../../src/http/routes.js';
 import { transact } from '../../src/actions/transaction.js';
 import { createStreamWithSubscribers } from '../../src/actions/stream-create.js';
@@ -174,6 +174,11 @@ function baselines(): Call[] {
     // An emoji name of digits (valid) so that the sweep also mutates the segment; no file in a form body.
     { method: 'POST', path: '/realm/emoji/123', params: { note: 'no file here' }, expectError: true },
     { method: 'DELETE', path: '/realm/emoji/123', params: {}, expectError: true },
+    { method: 'POST', path: '/realm/icon', params: { note: 'no file here' }, expectError: true },
+    { method: 'DELETE', path: '/realm/icon', params: {} },
+    { method: 'POST', path: '/realm/playgrounds', params: { name: 'Sweep playground', pygments_language: 'python',
+      ...(FEATURE_LEVEL >= 196 ? { url_template: 'https://sweep.example.com/?code={code}' } : { url_prefix: 'https://sweep.example.com/?code=' }) } },
+    { method: 'DELETE', path: '/realm/playgrounds/123456', params: {}, expectError: true },
     { method: 'POST', path: '/users/me/avatar', params: { note: 'no file here' }, expectError: true },
     { method: 'DELETE', path: '/users/me/avatar', params: {} },
     // An incoming webhook: the bot's key as a parameter (the caller's basic auth is not its credential).
