@@ -71,7 +71,7 @@ export function narrowOf(c: Conversation, s: State): Narrow {
   return [{ operator: 'pm-with', operand: ids.map((id) => s.usersById.get(id)?.email ?? '').join(',') }];
 }
 
-/** Names of people, "you" left out unless alone. */
+/** The names of people, by id, comma-separated. */
 export function names(ids: number[], s: State): string {
   return ids.map((id) => s.usersById.get(id)?.full_name ?? '?').join(', ');
 }
