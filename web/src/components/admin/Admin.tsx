@@ -14,7 +14,7 @@ import Integrations from './Integrations';
 import OrgSettings from './OrgSettings';
 import UserDefaults from './UserDefaults';
 import Users from './Users';
-import { Chunk } from './Chunk';
+import { OnDemand } from '../OnDemand';
 import './admin.css';
 
 // Each of these screens is a chunk of its own, loaded when its tab is chosen.
@@ -91,11 +91,11 @@ export default function Admin({ close, initial = 'profile' }: { close: () => voi
               : tab === 'user-defaults' ? <UserDefaults />
               : tab === 'users' ? <Users openInvites={openInvites} />
               : tab === 'bots' ? <Bots />
-              : tab === 'user-groups' ? <Chunk load={loadGroups} props={{}} />
-              : tab === 'profile-fields' ? <Chunk load={loadFields} props={{}} />
-              : tab === 'emoji' ? <Chunk load={loadEmoji} props={{}} />
-              : tab === 'linkifiers' ? <Chunk load={loadLinkifiers} props={{}} />
-              : tab === 'playgrounds' ? <Chunk load={loadPlaygrounds} props={{}} />
+              : tab === 'user-groups' ? <OnDemand load={loadGroups} props={{}} inline />
+              : tab === 'profile-fields' ? <OnDemand load={loadFields} props={{}} inline />
+              : tab === 'emoji' ? <OnDemand load={loadEmoji} props={{}} inline />
+              : tab === 'linkifiers' ? <OnDemand load={loadLinkifiers} props={{}} inline />
+              : tab === 'playgrounds' ? <OnDemand load={loadPlaygrounds} props={{}} inline />
               : <Integrations openBots={() => setTab('bots')} />}
           </div>
         </div>
