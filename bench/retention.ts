@@ -9,6 +9,7 @@
  * scheduled start) instead of as fast as the server answers: at saturation any background
  * work costs send latency on a 2-core machine shared with the load generator, so the paced
  * run is the one that says whether a server at a busy organization's load notices retention.
+ * BENCH_WARMUP is the uncounted load before the first baseline, in seconds (default 20).
  * BENCH_PAUSE_FACTOR sets the pause between batches (src/actions/retention-pace.ts), BENCH_BATCH_SIZE
  * a fixed batch size instead of the adaptive one, BENCH_HOLD_MS the adaptive one's target.
  */
@@ -93,7 +94,10 @@ if (process.argv[2] === 'child') {
     method: 'POST', path: '/api/v1/messages', auth: auth[w]!,
     body: new URLSearchParams({ type: 'stream', to: 'subs10', topic: `t${w % 4}`, content: `message ${i} from ${w} with **markdown**` }).toString(),
   });
-  await runLoad('warm-up', { base: setup.base, concurrency: SENDERS, durationMs: 2000, request: send });
+  // Seeding leaves a large WAL to checkpoint and cold caches: without a long warm-up the first
+  // baseline measured the machine settling (p99 37-74 ms against 8-9 ms after).
+  const warmup = Number(process.env.BENCH_WARMUP ?? 20);
+  await runLoad('warm-up', { base: setup.base, concurrency: SENDERS, durationMs: warmup * 1000, rate, request: send });
   const without = await runLoad('send, no retention', { base: setup.base, concurrency: SENDERS, durationMs: seconds * 1000, rate, request: send });
   let done: Done | undefined;
   readline.createInterface({ input: child.stdout! }).on('line', (line) => {
