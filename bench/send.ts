@@ -5,6 +5,9 @@
  * The server runs in its own process. BENCH_NOTIFY=1: every subscriber is away and notified
  * of every stream message by email and push (sinks in this process take the mail and calls).
  * BENCH_METRICS=1: Prometheus metrics on, scraped every 5 s (bench-app.ts), to compare with off.
+ * BENCH_IDLE=F: that share of the organization's people (never the senders, the last ones
+ * first) soft-deactivated, as the daily job leaves those away for weeks
+ * (src/actions/soft-deactivation.ts): they get no recipient row for these messages.
  */
 import { runLoad, printStats, type LoadStats } from './lib/http-load.js';
 import { reportToParent, startChild } from './lib/child.js';
@@ -33,6 +36,14 @@ if (process.argv[2] === 'child') {
   const users = await bench.addUsers(1000, 'u', 'Bench User');
   for (const n of [10, 100, 1000]) await bench.addStream(`subs${n}`, users.slice(0, n));
   const { app } = bench;
+  const idleShare = Number(process.env.BENCH_IDLE ?? 0);
+  if (idleShare > 0) {
+    const idle = users.slice(SENDERS).slice(-Math.round(idleShare * users.length)).map((u) => u.id);
+    for (let i = 0; i < idle.length; i += 500) {
+      await app.ctx.store.db.updateTable('users').set({ long_term_idle: 1, last_active_message_id: 0 }).where('id', 'in', idle.slice(i, i + 500)).execute();
+    }
+    process.stderr.write(`  ${idle.length} of ${users.length} people soft-deactivated\n`);
+  }
   if (smtpUrl) {
     // Away: nobody holds an event queue. Notified: stream email and push on, and a phone each.
     const db = app.ctx.store.db;

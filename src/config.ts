@@ -126,6 +126,11 @@ export interface Config {
   unlinkedUploadGraceDays: number;
   /** Days archived messages (retention, src/actions/retention.ts) are kept before the purge deletes them: Zulip's ARCHIVED_DATA_VACUUMING_DELAY_DAYS, 30. */
   archiveKeepDays: number;
+  /**
+   * Days without a visit after which a person is soft-deactivated (Zulip's long_term_idle;
+   * src/actions/soft-deactivation.ts; Zulip's soft_deactivate_users --inactive-for, 28); 0 turns it off.
+   */
+  softDeactivationDays: number;
 }
 
 export interface MetricsAddr {
@@ -241,5 +246,6 @@ export function loadConfig(overrides: ConfigOverrides = {}): Config {
     backgroundJobs: overrides.backgroundJobs ?? envBool('PARLEY_BACKGROUND_JOBS', true),
     unlinkedUploadGraceDays: overrides.unlinkedUploadGraceDays ?? envInt('PARLEY_UNLINKED_UPLOAD_GRACE_DAYS', 21),
     archiveKeepDays: overrides.archiveKeepDays ?? envInt('PARLEY_ARCHIVE_KEEP_DAYS', 30),
+    softDeactivationDays: overrides.softDeactivationDays ?? envInt('PARLEY_SOFT_DEACTIVATION_DAYS', 28),
   };
 }

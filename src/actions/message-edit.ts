@@ -2,6 +2,7 @@ import type { AppContext } from '../context.js';
 import { checkUserGroupMentionAllowed } from '../access/group-setting.js';
 import { relinkAttachments } from './attachment-claims.js';
 import { transact, type Tx } from './transaction.js';
+import { catchUpNewlyMentioned } from './soft-deactivation.js';
 import type { MessageRow, Q, RealmRow, StreamRow, UserRow } from '../store/rows.js';
 import { messageEdits } from '../store/repos/message-edits.js';
 import { streamInRealm, subscriberIds } from '../reads/streams.js';
@@ -242,6 +243,8 @@ async function planUpdate(q: Q, realm: RealmRow, user: UserRow, c: Checked, req:
     // @**topic** (level 224): the topic's participants, the message's sender among them.
     const participants = rendered.topicWildcardMentioned && message.stream_id !== null
       ? (await messages.topicParticipants(q, message.stream_id, message.topic.toLowerCase())).add(message.sender_id) : new Set<number>();
+    if (message.stream_id !== null && await catchUpNewlyMentioned(q, realm.id, message.stream_id, new Set(rows.map((r) => r.user_id)),
+      [...rendered.mentionedUserIds, ...participants], rendered.wildcardMentioned)) rows = await messageEdits.listRecipientRows(q, message.id);
     rows = rows.map((r) => {
       const flags = recomputeFlags(r.flags, r.user_id, message.sender_id, c.content!, rendered.mentionedUserIds, rendered.wildcardMentioned, participants, alertWords);
       if (flags !== r.flags) flagGroups.set(flags & FLAG_MASK, [...(flagGroups.get(flags & FLAG_MASK) ?? []), r.user_id]);

@@ -31,6 +31,7 @@ import { matchesAlertWord } from './alert-words.js';
 import { activeSubscription, streamByName, streamInRealm, subscriberIds } from '../reads/streams.js';
 import { realmAlertWords } from '../reads/alert-words.js';
 import { realmMuters } from '../reads/muted-users.js';
+import { realmIdleRecipients } from '../reads/idle-users.js';
 import { streamAudienceIds } from '../reads/stream-audience.js';
 import { publish } from '../events/publish.js';
 import { recipients as recipientRows } from '../store/repos/recipients.js';
@@ -268,11 +269,16 @@ export async function sendMessageResult(ctx: AppContext, realm: RealmRow, sender
     if (!stream) flags |= FLAG_BITS.is_private;
     return { user_id: userId, flags };
   });
+  // Soft-deactivated people get no row for a stream message that neither flags nor notifies
+  // them (Zulip's soft deactivation): they are caught up in bulk later, or when they return.
+  const idle = stream ? await realmIdleRecipients(q, realm.id) : undefined;
+  const storedRows = idle && idle.size > 0 && stream
+    ? rows.filter((r) => r.flags !== 0 || !idle.skips(r.user_id, stream!.id, values.topic_lower)) : rows;
   // Clients keep first_message_id in their stream lists; Zulip tells them when it is set.
   const firstOf = stream && stream.first_message_id === null ? stream : undefined;
   const firstAudience = firstOf ? await streamAudienceIds(q, firstOf, ctx.config.featureLevel) : [];
 
-  const { id, first } = await storeMessage(ctx.store, { message: values, firstOf: firstOf?.id ?? null, recipients: rows, scheduled: input.scheduled ?? null });
+  const { id, first } = await storeMessage(ctx.store, { message: values, firstOf: firstOf?.id ?? null, recipients: storedRows, scheduled: input.scheduled ?? null });
   // Links to uploads are recorded before anyone hears of the message, so that a recipient
   // who follows one at once may fetch the file. Only messages that name an upload pay for it.
   if (content.includes('/user_uploads/')) await claimAttachments(ctx, sender, id, content);

@@ -2,6 +2,7 @@ import type { RealmRow, SessionRow, StreamRow, SubscriptionRow, UserRow } from '
 import { VersionedCache } from './versioned-cache.js';
 import { MessageJsonCache } from './message-json.js';
 import { PresenceCache } from './presence.js';
+import type { IdleRecipients } from './idle-recipients.js';
 
 export interface Login { user: UserRow; realm: RealmRow }
 
@@ -59,6 +60,8 @@ export interface Caches {
   alertWords: VersionedCache<number, ReadonlyMap<number, string[]>>;
   /** A realm's mutes as sends read them: muted user id -> who muted them. */
   realmMuters: VersionedCache<number, ReadonlyMap<number, ReadonlySet<number>>>;
+  /** A realm's soft-deactivated people as sends weigh them (reads/idle-users.ts). */
+  idleRecipients: VersionedCache<number, IdleRecipients>;
   renderUsers: VersionedCache<number, RealmRenderUsers>;
   /** A realm's linkifiers, which every render and every topic_links reads; shared, never modified. */
   linkifiers: VersionedCache<number, readonly CachedLinkifier[]>;
@@ -87,6 +90,7 @@ function createCaches(): Caches {
     realmSubscriberIds: new VersionedCache(['streams', 'subscriptions', 'users'], 1_000),
     alertWords: new VersionedCache(['alert_words', 'users'], 1_000),
     realmMuters: new VersionedCache(['muted_users'], 1_000),
+    idleRecipients: new VersionedCache(['users', 'subscriptions'], 1_000),
     renderUsers: new VersionedCache(['users'], 1_000),
     linkifiers: new VersionedCache(['realms'], 1_000),
     realmUserLists: new VersionedCache(['users', 'realms'], 1_000),

@@ -9,6 +9,7 @@ import { addTransferCommands } from './transfer.js';
 import { addStorageCommands } from './storage.js';
 import { addBackupCommands } from './backup.js';
 import { addRetentionCommands } from './retention.js';
+import { addSoftDeactivationCommands } from './soft-deactivation.js';
 
 export { serverOptions, overridesFrom };
 
@@ -24,5 +25,6 @@ export function buildCli(): Command {
   addStorageCommands(program);
   addBackupCommands(program);
   addRetentionCommands(program);
+  addSoftDeactivationCommands(program);
   return program;
 }

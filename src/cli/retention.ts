@@ -10,7 +10,7 @@ import { CliError, withContext } from './admin.js';
 import { phaseBars, refusals } from './transfer.js';
 
 /** --org: the string id (as other commands take it) or the numeric id. */
-async function realmOf(ctx: AppContext, org: string): Promise<RealmRow> {
+export async function realmOf(ctx: AppContext, org: string): Promise<RealmRow> {
   const realm = await realms.findByStringId(ctx.store.db, org) ?? (/^\d+$/.test(org) ? await realms.findById(ctx.store.db, Number(org)) : undefined);
   if (!realm) throw new CliError(`No organization '${org}' (give its string id or its number)`);
   return realm;

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { softDeactivation } from '../store/repos/soft-deactivation.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -49,6 +50,11 @@ export async function exportRealm(ctx: AppContext, realmId: number, outFile: str
   const partial = path.join(path.dirname(path.resolve(outFile)), `.${path.basename(outFile)}.${crypto.randomBytes(6).toString('hex')}.partial`);
   const tar = new TarWriter(partial);
   try {
+    // An export carries every recipient row: soft-deactivated people's are made first, so
+    // that the snapshot holds them all and the export says no one is idle.
+    // Each statement commits alone: catching up is idempotent, so a failure midway is harmless.
+    const idle = await softDeactivation.idleIds(ctx.store.db, 0, Number.MAX_SAFE_INTEGER, realmId);
+    for (let i = 0; i < idle.length; i += 100) await softDeactivation.catchUp(ctx.store.db, idle.slice(i, i + 100));
     const result = await ctx.store.snapshot(async (q) => {
       progress.phase('Organization');
       const read = await readRealmTables(q, realmId);

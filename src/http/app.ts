@@ -14,6 +14,7 @@ import { PreSerialized, type AuthedRequest, type BaseRequest, type Route, type W
 import { createServer } from './longpoll.js';
 import fastifyCookie from '@fastify/cookie';
 import { authenticateSession } from './session-auth.js';
+import { noteVisit } from '../actions/soft-deactivation.js';
 import { maybeSendAppPage, registerWebApp } from './static-app.js';
 import { registerEmojiData } from './emoji-data.js';
 import { chargeRequest, clientAddress, userBudgetKey, withHeaders } from './rate-limit.js';
@@ -207,6 +208,9 @@ function registerRoute(app: FastifyInstance, ctx: AppContext, route: Route, web:
         body = await route.handler(await webhookRequest(ctx, route, base));
       } else if (route.auth === 'user') {
         const { user, realm } = web ? await authenticateSession(ctx, req) : await authenticateCharged(ctx, req, route.allowWebhookBot === true);
+        // A soft-deactivated person's rows are made before their request reads any.
+        const back = noteVisit(ctx, user);
+        if (back) await back;
         // Zulip's api_by_user: every authenticated request, in one budget per user (and so
         // per API key), its state in X-RateLimit-* on every answer, refusals included.
         if (ctx.limiter.enabled) void reply.headers((await chargeRequest(ctx, 'api_by_user', userBudgetKey(user.id, route.method === 'GET' && route.path === '/events'))) ?? {});

@@ -4,6 +4,7 @@ import type { AppContext } from '../context.js';
 import { renderError } from './render-error.js';
 import { authenticate, refuseWebhookBot, verifiedLogin } from './auth.js';
 import { authenticateSession, cookieOf, SESSION_COOKIE } from './session-auth.js';
+import { noteVisit } from '../actions/soft-deactivation.js';
 import { chargeRequest, userBudgetKey } from './rate-limit.js';
 import { ApiError } from '../errors.js';
 import { SHUTTING_DOWN, refusalBody } from './refusals.js';
@@ -174,6 +175,11 @@ type Reply = (status: number, body: string, headers?: Record<string, string>) =>
 
 /** The poll counted in its user's budget for polls (userBudgetKey), its state in X-RateLimit-*. */
 function chargedPoll(ctx: AppContext, user: UserRow, socket: MarkedSocket, query: string, reply: Reply): void {
+  const back = noteVisit(ctx, user);
+  if (back) {
+    back.then(() => chargedPoll(ctx, { ...user, long_term_idle: 0 }, socket, query, reply), (err: unknown) => replyError(ctx, err, reply));
+    return;
+  }
   if (!ctx.limiter.enabled) {
     servePoll(ctx, user, socket, query, reply);
     return;

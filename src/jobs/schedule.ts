@@ -1,6 +1,7 @@
 import type { Job } from './scheduler.js';
 import { sweepUploads } from '../actions/upload-sweep.js';
 import { runRetention } from '../actions/retention.js';
+import { runSoftDeactivation } from '../actions/soft-deactivation.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -15,5 +16,8 @@ export function scheduledJobs(): Job[] {
     // Messages past their stream's or organization's message_retention_days to the archive,
     // and archived batches past PARLEY_ARCHIVE_KEEP_DAYS purged (src/actions/retention.ts).
     { name: 'retention', everyMs: HOUR_MS, run: (ctx, signal) => runRetention(ctx, { signal }) },
+    // People away for weeks soft-deactivated, and every idle person's missing rows made
+    // (src/actions/soft-deactivation.ts): daily, as Zulip's cron.
+    { name: 'soft-deactivation', everyMs: 24 * HOUR_MS, run: async (ctx, signal) => { await runSoftDeactivation(ctx, { signal }); } },
   ];
 }

@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.js';
+import { softDeactivation } from '../store/repos/soft-deactivation.js';
 import type { RealmRow, UserRow } from '../store/rows.js';
 import { realms } from '../store/repos/realms.js';
 import { digests } from '../store/repos/digests.js';
@@ -83,6 +84,8 @@ async function sendOne(ctx: AppContext, realm: RealmRow, user: UserRow, now: num
   const db = ctx.store.db;
   if (!(await digests.claim(db, user.id, now, now + LEASE_SECS, sentAfter))) return false;
   try {
+    // The digest reads what they received: a soft-deactivated person's rows are made first.
+    if (user.long_term_idle === 1) await softDeactivation.catchUp(db, [user.id]);
     const context = await getDigestContext(db, realm, user, cutoff, { realmUri: realmUri(ctx.config, realm), featureLevel: ctx.config.featureLevel });
     if (!enoughTraffic(context)) {
       await digests.markEmpty(db, user.id, now);

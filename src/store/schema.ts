@@ -51,8 +51,18 @@ export interface UserTable {
   default_sending_stream_id: number | null;
   default_events_register_stream_id: number | null;
   default_all_public_streams: Generated<number>;
+  /** Soft-deactivated (Zulip's long_term_idle, migration 074): ordinary stream messages make no recipient row for them until caught up. */
+  long_term_idle: Generated<number>;
+  /** While soft-deactivated: their recipient rows are complete up to this message. */
+  last_active_message_id: Generated<number | null>;
 }
 export type UserRow = Selectable<UserTable>;
+
+/** When each person last used the server (migration 074), written at most hourly. */
+export interface UserActivityTable {
+  user_id: number;
+  last_visit: number;
+}
 
 /** An outgoing-webhook bot's endpoint (Zulip's Service). `interface`: 1 Zulip's payload, 2 Slack's. */
 /** Zulip's BotStorageData: one string value per user and key (migration 026). */
@@ -621,6 +631,7 @@ export interface DB {
   reaction: ReactionTable;
   alert_word: AlertWordTable;
   user_presence: UserPresenceTable;
+  user_activity: UserActivityTable;
   presence_sequence: PresenceSequenceTable;
   cache_epoch: CacheEpochTable;
   email_change: EmailChangeTable;

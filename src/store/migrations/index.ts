@@ -52,6 +52,7 @@ import * as m069 from './069-sso-tokens.js';
 import * as m070 from './070-job-lease.js';
 import * as m072 from './072-message-archive.js';
 import * as m073 from './073-realm-playgrounds.js';
+import * as m074 from './074-soft-deactivation.js';
 
 /**
  * What a migration runs against: the database of its day, not today's schema type (DB in
@@ -118,4 +119,5 @@ export const migrations: Migration[] = [
   { name: '070-job-lease', up: m070.up },
   { name: '072-message-archive', up: m072.up },
   { name: '073-realm-playgrounds', up: m073.up },
+  { name: '074-soft-deactivation', up: m074.up },
 ];

@@ -3,6 +3,7 @@ import { prepared } from '../prepared.js';
 import type { SubscriptionTable } from '../schema.js';
 import type { Q, StreamRow, SubscriptionRow } from '../rows.js';
 import { rowsWritten } from '../changes.js';
+import { softDeactivation } from './soft-deactivation.js';
 
 export interface SubscriptionWithStream {
   sub: SubscriptionRow;
@@ -22,6 +23,18 @@ const subscriberIds = prepared((db, streamId: number) => db.selectFrom('subscrip
  * (Zulip's "unsubscribed"); it keeps the user's color and settings for a later return.
  * Deactivated users keep their rows but never count as subscribers.
  */
+/**
+ * Soft-deactivated people's rows are only complete while their subscriptions are what they
+ * were all along: made before any of theirs changes (src/actions/soft-deactivation.ts).
+ */
+async function catchUpHolders(q: Q, subscriptionIds: number[]): Promise<void> {
+  const userIds = new Set<number>();
+  for (let i = 0; i < subscriptionIds.length; i += 500) {
+    for (const r of await q.selectFrom('subscription').select('user_id').where('id', 'in', subscriptionIds.slice(i, i + 500)).execute()) userIds.add(r.user_id);
+  }
+  await softDeactivation.catchUp(q, [...userIds]);
+}
+
 export const subscriptions = {
   /** The row whatever its state, for upserts. */
   find: (q: Q, userId: number, streamId: number): Promise<SubscriptionRow | undefined> =>
@@ -87,6 +100,7 @@ export const subscriptions = {
     (await q.selectFrom('subscription').select('color').where('user_id', '=', userId).execute()).map((r) => r.color),
 
   insert: async (q: Q, row: Insertable<SubscriptionTable>) => {
+    if (row.active !== 0) await softDeactivation.catchUp(q, [row.user_id]);
     const r = await q.insertInto('subscription').values(row).execute();
     rowsWritten(q, 'subscriptions');
     return r;
@@ -94,29 +108,35 @@ export const subscriptions = {
 
   /** Many rows in one statement per hundred (a statement's parameters stay few). */
   insertMany: async (q: Q, rows: Array<Insertable<SubscriptionTable>>) => {
+    await softDeactivation.catchUp(q, [...new Set(rows.filter((r) => r.active !== 0).map((r) => r.user_id))]);
     for (let i = 0; i < rows.length; i += 100) await q.insertInto('subscription').values(rows.slice(i, i + 100)).execute();
     if (rows.length > 0) rowsWritten(q, 'subscriptions');
   },
 
   activateMany: async (q: Q, ids: number[]) => {
     if (ids.length === 0) return;
+    await catchUpHolders(q, ids);
     await q.updateTable('subscription').set({ active: 1 }).where('id', 'in', ids).execute();
     rowsWritten(q, 'subscriptions');
   },
 
   deactivateMany: async (q: Q, ids: number[]) => {
     if (ids.length === 0) return;
+    await catchUpHolders(q, ids);
     await q.updateTable('subscription').set({ active: 0 }).where('id', 'in', ids).execute();
     rowsWritten(q, 'subscriptions');
   },
 
   update: async (q: Q, id: number, patch: Updateable<SubscriptionTable>) => {
+    if ('active' in patch) await catchUpHolders(q, [id]);
     const r = await q.updateTable('subscription').set(patch).where('id', '=', id).execute();
     rowsWritten(q, 'subscriptions');
     return r;
   },
 
   deactivateAllOfStream: async (q: Q, streamId: number) => {
+    await softDeactivation.catchUp(q, (await q.selectFrom('subscription').select('user_id')
+      .where('stream_id', '=', streamId).where('active', '=', 1).execute()).map((r) => r.user_id));
     const r = await q.updateTable('subscription').set({ active: 0 }).where('stream_id', '=', streamId).execute();
     rowsWritten(q, 'subscriptions');
     return r;

@@ -1,0 +1,110 @@
+import { sql } from 'kysely';
+import type { Q, UserRow } from '../rows.js';
+import { rowsWritten } from '../changes.js';
+import { VisibilityPolicy } from '../../lib/visibility-policy.js';
+
+/** An idle person's settings that still want stream messages recorded for them (Zulip's get_recipient_info sets). */
+export interface IdleNotifyRows {
+  users: Array<Pick<UserRow, 'id' | 'settings'>>;
+  /** Subscriptions of idle people with the stream's own email or push notifications on. */
+  streams: Array<{ user_id: number; stream_id: number }>;
+  /** Topics idle people follow. */
+  followed: Array<{ user_id: number; stream_id: number; topic_lower: string }>;
+}
+
+/** Soft deactivation's rows: who is idle, when people were last seen, and catching up recipient rows. */
+export const softDeactivation = {
+  /** The organization's soft-deactivated people, with what their notification settings need. */
+  idleOfRealm: async (q: Q, realmId: number): Promise<IdleNotifyRows> => {
+    const users = await q.selectFrom('users').select(['id', 'settings'])
+      .where('realm_id', '=', realmId).where('long_term_idle', '=', 1).execute();
+    if (users.length === 0) return { users, streams: [], followed: [] };
+    const streams: IdleNotifyRows['streams'] = [];
+    const followed: IdleNotifyRows['followed'] = [];
+    for (let i = 0; i < users.length; i += 500) {
+      const ids = users.slice(i, i + 500).map((u) => u.id);
+      streams.push(...await q.selectFrom('subscription').select(['user_id', 'stream_id'])
+        .where('user_id', 'in', ids).where('active', '=', 1)
+        .where((eb) => eb.or([eb('push_notifications', '=', 1), eb('email_notifications', '=', 1)])).execute());
+      followed.push(...await q.selectFrom('user_topic').select(['user_id', 'stream_id', 'topic_lower'])
+        .where('user_id', 'in', ids).where('visibility_policy', '=', VisibilityPolicy.FOLLOWED).execute());
+    }
+    return { users, streams, followed };
+  },
+
+  /**
+   * Gives each of these soft-deactivated people the recipient rows they lack for messages
+   * of the streams they are subscribed to now, sent after their last_active_message_id, and
+   * moves that mark to the newest message. Only correct while their subscriptions are
+   * those they had all along, so every change of an idle person's subscriptions calls this
+   * first. Answers how many rows were made.
+   */
+  catchUp: async (q: Q, userIds: readonly number[]): Promise<number> => {
+    if (userIds.length === 0) return 0;
+    const idle: Array<{ id: number; last_active_message_id: number | null }> = [];
+    for (let i = 0; i < userIds.length; i += 1000) {
+      idle.push(...await q.selectFrom('users').select(['id', 'last_active_message_id'])
+        .where('id', 'in', userIds.slice(i, i + 1000)).where('long_term_idle', '=', 1).execute());
+    }
+    if (idle.length === 0) return 0;
+    const newest = Number((await q.selectFrom('message').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst())?.id ?? 0);
+    let made = 0;
+    for (const u of idle) {
+      const after = u.last_active_message_id ?? 0;
+      if (after < newest) {
+        // Rows made while they were idle (mentions, their own notification settings) are kept as they are.
+        const r = await sql`INSERT INTO user_message (user_id, message_id, flags)
+          SELECT ${u.id}, m.id, 0 FROM message m
+          JOIN subscription s ON s.stream_id = m.stream_id AND s.user_id = ${u.id} AND s.active = 1
+          WHERE m.id > ${after} AND m.id <= ${newest}
+          AND NOT EXISTS (SELECT 1 FROM user_message um WHERE um.message_id = m.id AND um.user_id = ${u.id})
+          ON CONFLICT DO NOTHING`.execute(q);
+        made += Number(r.numAffectedRows ?? 0);
+      }
+      await q.updateTable('users').set({ last_active_message_id: newest }).where('id', '=', u.id).execute();
+    }
+    rowsWritten(q, 'users');
+    return made;
+  },
+
+  /** Ends soft deactivation once caught up. */
+  markActive: async (q: Q, userId: number): Promise<void> => {
+    await q.updateTable('users').set({ long_term_idle: 0, last_active_message_id: null }).where('id', '=', userId).execute();
+    rowsWritten(q, 'users');
+  },
+
+  /** Soft-deactivates these people: their rows are complete up to the newest message now. */
+  markIdle: async (q: Q, userIds: readonly number[]): Promise<void> => {
+    if (userIds.length === 0) return;
+    const newest = Number((await q.selectFrom('message').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst())?.id ?? 0);
+    await q.updateTable('users').set({ long_term_idle: 1, last_active_message_id: newest })
+      .where('id', 'in', [...userIds]).where('long_term_idle', '=', 0).execute();
+    rowsWritten(q, 'users');
+  },
+
+  /**
+   * Active humans not seen since `cutoff` (joined before it when never seen), not idle yet,
+   * at most `limit`: Zulip's get_users_for_soft_deactivation.
+   */
+  awayHumans: async (q: Q, cutoff: number, limit: number, realmId?: number): Promise<number[]> => {
+    let query = q.selectFrom('users').leftJoin('user_activity', 'user_activity.user_id', 'users.id').select('users.id')
+      .where('users.is_active', '=', 1).where('users.is_bot', '=', 0).where('users.is_system_bot', '=', 0)
+      .where('users.long_term_idle', '=', 0)
+      .where((eb) => eb(eb.fn.coalesce('user_activity.last_visit', 'users.date_joined'), '<', cutoff));
+    if (realmId !== undefined) query = query.where('users.realm_id', '=', realmId);
+    return (await query.orderBy('users.id').limit(limit).execute()).map((r) => r.id);
+  },
+
+  /** Soft-deactivated people, after `afterId`, at most `limit`. */
+  idleIds: async (q: Q, afterId: number, limit: number, realmId?: number): Promise<number[]> => {
+    let query = q.selectFrom('users').select('id').where('long_term_idle', '=', 1).where('id', '>', afterId);
+    if (realmId !== undefined) query = query.where('realm_id', '=', realmId);
+    return (await query.orderBy('id').limit(limit).execute()).map((r) => r.id);
+  },
+
+  /** The visit of one person (an upsert: people made before migration 074 have a row, new ones not yet). */
+  recordVisit: async (q: Q, userId: number, at: number): Promise<void> => {
+    await q.insertInto('user_activity').values({ user_id: userId, last_visit: at })
+      .onConflict((oc) => oc.column('user_id').doUpdateSet({ last_visit: at })).execute();
+  },
+};
