@@ -55,8 +55,9 @@ function seedProgress(): { on: (p: SeedProgress) => void; stop: () => void } {
 }
 
 async function startServer(shape: Shape, o: SimOptions): Promise<{ child: ChildProcess; base: string; users: SimUser[] }> {
-  const child = spawn(process.execPath, [...profileArgs(), '--import', 'tsx', path.join(here, 'sim', 'server.ts'), JSON.stringify({ shape, databaseUrl: o.databaseUrl })],
-    { stdio: ['ignore', 'pipe', 'inherit'] });
+  const args = [...profileArgs(), '--import', 'tsx', path.join(here, 'sim', 'server.ts'), JSON.stringify({ shape, databaseUrl: o.databaseUrl })];
+  const child = o.taskset ? spawn('taskset', ['-c', '0', process.execPath, ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
+    : spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const progress = seedProgress();
   const lines = readline.createInterface({ input: child.stdout! });
   return new Promise((resolve, reject) => {
@@ -103,7 +104,13 @@ if (opts.loginRate > 0 && users.some((u) => u.password)) {
 }
 
 // The load generator.
-const workers = Array.from({ length: opts.workers }, () => fork(path.join(here, 'sim', 'worker.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
+// Pinned, fork() runs `taskset -c 1 node --import tsx worker.ts` (the IPC channel passes through its exec).
+const pinned = opts.taskset ? { execPath: 'taskset', execArgv: ['-c', '1', process.execPath, '--import', 'tsx'] } : { execArgv: ['--import', 'tsx'] };
+if (opts.taskset) {
+  // This process (ramp, report) shares the generator's core, not the server's.
+  spawn('taskset', ['-a', '-p', '-c', '1', String(process.pid)], { stdio: 'ignore' });
+}
+const workers = Array.from({ length: opts.workers }, () => fork(path.join(here, 'sim', 'worker.ts'), [], { ...pinned, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
 const seconds: Second[] = [];
 let pending: WorkerTick[] = [];
 const marks = new Map<ChildProcess, (m: WorkerMark) => void>();
@@ -225,6 +232,11 @@ out(`\nPer operation at ${top.users} users (${top.seconds.toFixed(0)} s measured
 out(opTable([...top.ops, top.all], top.seconds));
 out(`\nDelivery latency at ${top.users} users (POST /messages sent → event parsed at each other subscriber's poll): ${top.delivery.count} deliveries, p50 ${top.delivery.p50.toFixed(1)} ms, p99 ${top.delivery.p99.toFixed(1)} ms, max ${top.delivery.max.toFixed(0)} ms\n`);
 out(`Generator (${opts.workers} processes) at ${top.users} users: CPU ${top.genCpuPct.toFixed(0)} % of a core, event-loop delay p99 ${top.genEldP99.toFixed(1)} ms (max ${top.genEldMax.toFixed(0)} ms)\n`);
+for (const r of results) {
+  if (r.serverCpuPct === undefined) continue;
+  // Issue 37's measure: server CPU per simulated user-second (0.2 ms is 5,000 users on a core).
+  out(`  ${r.users} users: server ${(r.serverCpuPct * 10 / r.users).toFixed(3)} ms of CPU per user-second, generator ${(r.genCpuPct * 10 / r.users).toFixed(3)} ms${r.passes ? '' : ' (criteria failed)'}\n`);
+}
 if (top.serverCpuPct !== undefined) out(`Server at ${top.users} users: CPU ${top.serverCpuPct.toFixed(0)} % of a core; busiest threads ${top.serverThreads.map(([t, ms]) => `${t.split(':')[0]} ${((100 * ms) / (top.seconds * 1000)).toFixed(0)} %`).join(', ')}\n`);
 if (signIn) out(`\nPassword sign-in at ${signIn.rate}/s (before the simulated users): ${signIn.count} sign-ins, avg ${signIn.avg.toFixed(0)} ms, p50 ${signIn.p50.toFixed(0)} ms, p99 ${signIn.p99.toFixed(0)} ms, ${signIn.errors} errors\n`);
 

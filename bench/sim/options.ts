@@ -9,6 +9,8 @@ export interface SimOptions {
   loginRate: number; loginSeconds: number; loginUsers: number;
   url: string | undefined; adminEmail: string | undefined; adminPassword: string | undefined;
   databaseUrl: string | undefined; json: string | undefined;
+  /** Server on CPU 0, generator on CPU 1 (issue 37's measure of one server core). */
+  taskset: boolean;
 }
 
 export const usage = `npm run bench -- sim-users [options]
@@ -32,6 +34,8 @@ export const usage = `npm run bench -- sim-users [options]
   --url URL            drive a running server on the loopback instead of starting one;
                        seeds through the API as --admin-email / --admin-password
   --json FILE          also write the figures as JSON
+  --taskset            pin the server to CPU 0 and the generator to CPU 1 (Linux taskset):
+                       the server's capacity on one core
 BENCH_PROFILE=<dir> writes the server's CPU profile there.`;
 
 export function parseOptions(argv: string[]): SimOptions {
@@ -39,8 +43,8 @@ export function parseOptions(argv: string[]): SimOptions {
     args: argv, strict: true,
     options: Object.fromEntries(['users', 'step', 'ramp', 'duration', 'step-seconds', 'streams', 'subs', 'history', 'think-mean', 'think-min',
       'reaction-weight', 'client', 'workers', 'login-rate', 'login-seconds', 'login-users', 'url', 'admin-email', 'admin-password',
-      'database-url', 'json'].map((k) => [k, { type: 'string' as const }]).concat([['help', { type: 'boolean' as const }]] as never)),
-  }) as { values: Record<string, string | undefined> & { help?: boolean } };
+      'database-url', 'json'].map((k) => [k, { type: 'string' as const }]).concat([['help', { type: 'boolean' as const }], ['taskset', { type: 'boolean' as const }]] as never)),
+  }) as { values: Record<string, string | undefined> & { help?: boolean; taskset?: boolean } };
   if (v.help) {
     process.stdout.write(`${usage}\n`);
     process.exit(0);
@@ -61,6 +65,6 @@ export function parseOptions(argv: string[]): SimOptions {
     client, workers: Math.max(1, num('workers', 2)),
     loginRate: num('login-rate', 2), loginSeconds: num('login-seconds', 15), loginUsers: num('login-users', 20),
     url: v.url, adminEmail: v['admin-email'], adminPassword: v['admin-password'],
-    databaseUrl: v['database-url'], json: v.json,
+    databaseUrl: v['database-url'], json: v.json, taskset: v.taskset === true,
   };
 }
