@@ -9,7 +9,7 @@ import net from 'node:net';
 export class RawPoller {
   private socket: net.Socket;
   private buffer: Buffer = Buffer.alloc(0);
-  private waiting: ((r: { status: number; body: string }) => void) | undefined;
+  private waiting: ((r: { status: number; body: string; at: number }) => void) | undefined;
   private failed: ((e: Error) => void) | undefined;
 
   constructor(host: string, port: number, private hostHeader: string) {
@@ -24,8 +24,11 @@ export class RawPoller {
     this.socket.on('close', () => fail(new Error('closed')));
   }
 
-  /** `credentials`: an Authorization header's value, or `{ cookie }` for the web app's session. */
-  get(path: string, credentials: string | { cookie: string }): Promise<{ status: number; body: string }> {
+  /**
+   * `credentials`: an Authorization header's value, or `{ cookie }` for the web app's session.
+   * `at`: when the answer's last bytes were read (performance.now()), before any promise continuation ran.
+   */
+  get(path: string, credentials: string | { cookie: string }): Promise<{ status: number; body: string; at: number }> {
     const header = typeof credentials === 'string' ? `Authorization: ${credentials}` : `Cookie: ${credentials.cookie}`;
     return new Promise((resolve, reject) => {
       this.waiting = resolve;
@@ -39,6 +42,7 @@ export class RawPoller {
   }
 
   private onData(chunk: Buffer): void {
+    const at = performance.now();
     this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
     const headEnd = this.buffer.indexOf('\r\n\r\n');
     if (headEnd < 0) return;
@@ -50,6 +54,6 @@ export class RawPoller {
     this.buffer = this.buffer.subarray(headEnd + 4 + length);
     const resolve = this.waiting;
     this.waiting = this.failed = undefined;
-    resolve?.({ status: Number(head.slice(9, 12)), body });
+    resolve?.({ status: Number(head.slice(9, 12)), body, at });
   }
 }

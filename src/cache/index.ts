@@ -80,7 +80,10 @@ function createCaches(): Caches {
   return {
     realmsBySubdomain: new VersionedCache(['realms'], 10_000),
     loginsByEmail: new VersionedCache(['users', 'realms'], 10_000),
-    loginsByHeader: new VersionedCache(['users', 'realms'], 10_000),
+    // Every polling client's header is looked up at each poll: with more polling logins than
+    // entries the map starts over each time it fills, and every poller then goes to the
+    // database once (10,000 was exactly full at issue 37's 10,000 users).
+    loginsByHeader: new VersionedCache(['users', 'realms'], 50_000),
     sessions: new VersionedCache(['users', 'realms'], 10_000),
     streamsByName: new VersionedCache(['streams'], 20_000),
     streamsById: new VersionedCache(['streams'], 20_000),

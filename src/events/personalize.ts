@@ -53,14 +53,14 @@ export class Personalizer {
     const event = this.event;
     let key: string;
     if (event.type === 'message') {
-      const flags = viaPublicStream ? undefined : (event.flags_by_user as Record<string, string[]>)[String(userId)];
+      const flags = viaPublicStream ? undefined : (event.flags_by_user as Record<number, string[]>)[userId];
       if (s.narrow.length > 0) {
         this.internal ??= internalFromWire(event.message as Record<string, unknown>, String(event.raw_content));
         if (!matchesNarrow(s.narrow, this.internal, maskOf(flags))) return [];
       }
       const echo = event.sender_queue_id === s.id && event.local_id !== undefined;
       const receiver = event.receiver_recipient_id !== undefined && userId !== event.message.sender_id;
-      key = `${flags?.join(',') ?? '*'}|${s.applyMarkdown ? 1 : 0}${s.clientGravatar ? 1 : 0}|${echo ? s.id : ''}|${receiver ? 1 : 0}`;
+      key = `${flags === undefined ? '*' : flags.length === 0 ? '' : flags.join(',')}|${s.applyMarkdown ? 1 : 0}${s.clientGravatar ? 1 : 0}|${echo ? s.id : ''}|${receiver ? 1 : 0}`;
     } else if (event.type === 'update_message') {
       key = (event.flags_by_user[userId] ?? READ_ONLY).join(',');
     } else {

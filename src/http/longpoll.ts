@@ -53,6 +53,7 @@ export async function serveEvents(ctx: AppContext, user: UserRow, args: ArgsOf<t
   });
 }
 
+const JSON_TYPE = 'application/json; charset=utf-8';
 const EVENTS_PATHS = new Set(['/api/v1/events', '/api/v1/events/']);
 /** The polls' series in the request metrics: the routes' patterns, as Fastify would report them. */
 const EVENTS_ROUTE = '/api/v1/events';
@@ -108,8 +109,12 @@ export function createServer(ctx: AppContext, fastify: http.RequestListener, opt
     const started = logRequests || metrics ? performance.now() : 0;
     const reply = (status: number, body: string, headers?: Record<string, string>): void => {
       if (!res.destroyed) {
-        res.writeHead(status, { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
-        res.end(body);
+        // Encoded once, sent as bytes; the headers as a list, the same bytes on the wire as
+        // the object Fastify's routes give (one message to 10,000 polls: 10,000 of these in one turn).
+        const bytes = Buffer.from(body);
+        if (headers) res.writeHead(status, { ...headers, 'content-type': JSON_TYPE, 'content-length': bytes.length });
+        else res.writeHead(status, ['content-type', JSON_TYPE, 'content-length', String(bytes.length)]);
+        res.end(bytes);
       }
       if (metrics) metrics.request('GET', web ? WEB_EVENTS_ROUTE : EVENTS_ROUTE, status, (performance.now() - started) / 1000);
       if (logRequests) ctx.log.info({ method: 'GET', url, status, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
