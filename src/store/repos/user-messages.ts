@@ -4,6 +4,7 @@ import type { DB } from '../schema.js';
 import type { Q } from '../rows.js';
 import { FLAG_BITS } from '../../lib/message-flags.js';
 import { OWN_INDEXES } from './messages.js';
+import { dialectOf } from '../db.js';
 
 const CHUNK = 500;
 const unread = () => sql<SqlBool>`${sql.raw(OWN_INDEXES.unread)}`;
@@ -94,11 +95,23 @@ export const userMessages = {
    * never the user's history. How many rows changed.
    */
   /** Marks at most `limit` of the user's unread rows read (UPDATE has no LIMIT: a subquery picks them). How many changed. */
-  markAllRead: async (q: Q, userId: number, limit: number): Promise<number> =>
-    Number((await q.updateTable('user_message').set((eb) => ({ flags: eb('flags', '|', sql.lit(FLAG_BITS.read)) }))
+  /** Whether the user has any unread message (one probe of the unread index). */
+  hasUnread: async (q: Q, userId: number): Promise<boolean> =>
+    (await q.selectFrom('user_message').select('message_id').where('user_id', '=', userId).where(unread).limit(1).execute()).length > 0,
+
+  markAllRead: async (q: Q, userId: number, limit: number): Promise<number> => {
+    if (dialectOf(q).name === 'postgres') {
+      // The batch's rows by their physical address (a TID scan): joined back through the
+      // primary key instead, each row cost an index descent and half again the buffers.
+      const r = await sql`UPDATE user_message SET flags = flags | ${sql.lit(FLAG_BITS.read)}
+        WHERE ctid = ANY(ARRAY(SELECT ctid FROM user_message WHERE user_id = ${userId} AND ${unread()} LIMIT ${limit}))`.execute(q);
+      return Number(r.numAffectedRows ?? 0);
+    }
+    return Number((await q.updateTable('user_message').set((eb) => ({ flags: eb('flags', '|', sql.lit(FLAG_BITS.read)) }))
       .where('user_id', '=', userId)
       .where('message_id', 'in', (eb) => eb.selectFrom('user_message').select('message_id').where('user_id', '=', userId).where(unread).limit(limit))
-      .executeTakeFirst()).numUpdatedRows),
+      .executeTakeFirst()).numUpdatedRows);
+  },
 
   /**
    * Marks the user's unread messages of a stream (of one topic, matched case-insensitively,
