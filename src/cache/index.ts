@@ -1,6 +1,5 @@
 import type { RealmRow, SessionRow, StreamRow, SubscriptionRow, UserRow } from '../store/rows.js';
-import type { WireUserGroup } from '../schemas/wire.js';
-import type { UserStatusInfo } from '../presenters/user-status.js';
+import type { WireUserGroup, WireUserStatus } from '../schemas/wire.js';
 import { VersionedCache } from './versioned-cache.js';
 import { MessageJsonCache } from './message-json.js';
 import { PresenceCache } from './presence.js';
@@ -70,7 +69,7 @@ export interface Caches {
    * 10,000 users the groups alone read 20,000 memberships per register (17 ms).
    */
   registerUserGroups: VersionedCache<string, readonly WireUserGroup[]>;
-  registerUserStatuses: VersionedCache<string, Readonly<Record<string, UserStatusInfo>>>;
+  registerUserStatuses: VersionedCache<string, Readonly<Record<string, WireUserStatus>>>;
   /** A realm's bots, system bots apart: found by a scan of its users (1.5 ms each at 10,000). */
   realmBots: VersionedCache<number, { bots: readonly UserRow[]; systemBots: readonly UserRow[] }>;
   /** GET /users/me, serialised: the cheapest authenticated call clients make at startup. */

@@ -1,4 +1,4 @@
-import type { StreamRow } from '../store/rows.js';
+import type { StreamRow } from '../rows.js';
 import { forLevel, presentStream } from './stream.js';
 
 /**
@@ -7,23 +7,25 @@ import { forLevel, presentStream } from './stream.js';
  * modified until a change replaces them (reads/streams.ts, realmStreams), so at 2,000
  * streams each register joins strings instead of presenting and serialising every stream.
  */
-const byRow = new WeakMap<StreamRow, Map<number, string>>();
+const byRow = new WeakMap<StreamRow, Map<string, string>>();
 
-export function streamJson(s: StreamRow, featureLevel: number): string {
-  let levels = byRow.get(s);
-  if (!levels) byRow.set(s, (levels = new Map()));
-  let json = levels.get(featureLevel);
-  if (json === undefined) levels.set(featureLevel, (json = JSON.stringify(forLevel(presentStream(s, featureLevel), featureLevel))));
+function kept(s: StreamRow, key: string, make: () => string): string {
+  let forRow = byRow.get(s);
+  if (!forRow) byRow.set(s, (forRow = new Map()));
+  let json = forRow.get(key);
+  if (json === undefined) forRow.set(key, (json = make()));
   return json;
 }
 
+/** JSON.stringify(forLevel(presentStream(s, featureLevel), featureLevel)). */
+export const streamJson = (s: StreamRow, featureLevel: number): string =>
+  kept(s, String(featureLevel), () => JSON.stringify(forLevel(presentStream(s, featureLevel), featureLevel)));
+
 /**
- * JSON of `{ ...forLevel(presentStream(s)), ...extra }` without presenting the stream: the
- * extra keys, which the stream object never has, follow its own as they would there.
+ * A `never_subscribed` entry: the stream's object, then `stream_weekly_traffic: null` and,
+ * when given, `subscribers` (keys the stream object never has, so they follow its own).
  */
-export function streamJsonWith(s: StreamRow, featureLevel: number, extra: Record<string, unknown>): string {
-  const json = streamJson(s, featureLevel);
-  let tail = '';
-  for (const [k, v] of Object.entries(extra)) if (v !== undefined) tail += `,${JSON.stringify(k)}:${JSON.stringify(v)}`;
-  return tail === '' ? json : `${json.slice(0, -1)}${tail}}`;
+export function neverSubscribedJson(s: StreamRow, featureLevel: number, subscribers: number[] | undefined): string {
+  const json = kept(s, `never:${featureLevel}`, () => `${streamJson(s, featureLevel).slice(0, -1)},"stream_weekly_traffic":null}`);
+  return subscribers === undefined ? json : `${json.slice(0, -1)},"subscribers":${JSON.stringify(subscribers)}}`;
 }

@@ -5,7 +5,7 @@ import { compareUserTopics } from '../lib/visibility-policy.js';
 import { canSeeStreamMetadata } from '../access/stream.js';
 import { metadataGroupsFor } from '../access/channel-access.js';
 import { forLevel, presentStream, presentSubscription } from '../presenters/stream.js';
-import { streamJsonWith } from '../presenters/stream-json.js';
+import { neverSubscribedJson } from '../presenters/stream-json.js';
 import { serializedValue } from '../presenters/shared-json.js';
 import { realmStreams, realmSubscriberIds } from './streams.js';
 import { streams } from '../store/repos/streams.js';
@@ -60,7 +60,7 @@ export async function gatherSubscriptions(q: Q, user: UserRow, includeSubscriber
 export async function serializedSubscriptions(q: Q, user: UserRow, includeSubscribers: boolean, featureLevel: number,
   archivedChannels = false): Promise<Omit<SubscriptionState, 'never_subscribed'> & { never_subscribed: object }> {
   const { never, membersOf, ...lists } = await subscriptionLists(q, user, includeSubscribers, featureLevel, archivedChannels);
-  const parts = never.map((s) => streamJsonWith(s, featureLevel, { stream_weekly_traffic: null, subscribers: membersOf(s.id) }));
+  const parts = never.map((s) => neverSubscribedJson(s, featureLevel, membersOf(s.id)));
   return { ...lists, never_subscribed: serializedValue(`[${parts.join(',')}]`) };
 }
 
