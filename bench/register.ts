@@ -107,11 +107,6 @@ if (process.argv[2] === 'child') {
   const base = await app.http.listen({ host: '127.0.0.1', port: 0 });
   const u = users[0]!;
   process.stdout.write(`${JSON.stringify({ base, auth: 'Basic ' + Buffer.from(`${u.email}:${u.api_key}`).toString('base64') })}\n`);
-  process.on('SIGUSR1', () => {
-    const e = (globalThis as any).__sqlTrace as Map<string, number[]> | undefined;
-    if (e) for (const [k, v] of [...e].sort((a, b) => b[1]![0]! - a[1]![0]!).slice(0, 25)) process.stderr.write(`${v[0]!.toFixed(0).padStart(6)} ms ${String(v[1]).padStart(5)}x ${String(v[2]).padStart(8)} rows ${k}\n`);
-    (globalThis as any).__sqlTrace = new Map();
-  });
   process.on('SIGTERM', async () => {
     await bench.close();
     process.exit(0);
@@ -133,7 +128,6 @@ if (process.argv[2] === 'child') {
   let cpuStart = sampleCpu(child.pid!);
   for (let i = 0; i < n + 10; i++) {
     if (i === 10) {
-      if (process.env.TRACE_SQL) child.kill('SIGUSR1');
       if (profile) child.kill('SIGUSR2');
       cpuStart = sampleCpu(child.pid!);
     }
@@ -144,7 +138,6 @@ if (process.argv[2] === 'child') {
     bytes = res.bytes;
   }
   const cpu = cpuBetween(cpuStart, sampleCpu(child.pid!));
-  if (process.env.TRACE_SQL) { child.kill('SIGUSR1'); await new Promise((r) => setTimeout(r, 500)); }
   if (profile) {
     child.kill('SIGUSR2');
     await new Promise((r) => setTimeout(r, 3000));

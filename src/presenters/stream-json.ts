@@ -25,7 +25,19 @@ export const streamJson = (s: StreamRow, featureLevel: number): string =>
  * A `never_subscribed` entry: the stream's object, then `stream_weekly_traffic: null` and,
  * when given, `subscribers` (keys the stream object never has, so they follow its own).
  */
-export function neverSubscribedJson(s: StreamRow, featureLevel: number, subscribers: number[] | undefined): string {
+export function neverSubscribedJson(s: StreamRow, featureLevel: number, subscribers: readonly number[] | undefined): string {
   const json = kept(s, `never:${featureLevel}`, () => `${streamJson(s, featureLevel).slice(0, -1)},"stream_weekly_traffic":null}`);
-  return subscribers === undefined ? json : `${json.slice(0, -1)},"subscribers":${JSON.stringify(subscribers)}}`;
+  return subscribers === undefined ? json : `${json.slice(0, -1)},"subscribers":${idsJson(subscribers)}}`;
+}
+
+/**
+ * Subscriber lists are shared and never modified while cached (reads/streams.ts,
+ * realmSubscriberIds): include_subscribers at 10,000 users serialised 120,000 ids per register.
+ */
+const idLists = new WeakMap<readonly number[], string>();
+
+function idsJson(ids: readonly number[]): string {
+  let json = idLists.get(ids);
+  if (json === undefined) idLists.set(ids, (json = JSON.stringify(ids)));
+  return json;
 }

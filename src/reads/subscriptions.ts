@@ -41,7 +41,7 @@ export const userTopicsOf = async (q: Q, userId: number): Promise<UserTopicEntry
  */
 export async function gatherSubscriptions(q: Q, user: UserRow, includeSubscribers: boolean, featureLevel: number,
   archivedChannels = false): Promise<SubscriptionState> {
-  const { never, membersOf, ...lists } = await subscriptionLists(q, user, includeSubscribers, featureLevel, archivedChannels);
+  const { never, membersOf, sharedMembersOf: _shared, ...lists } = await subscriptionLists(q, user, includeSubscribers, featureLevel, archivedChannels);
   return {
     ...lists,
     never_subscribed: never.map((s) => {
@@ -59,13 +59,18 @@ export async function gatherSubscriptions(q: Q, user: UserRow, includeSubscriber
  */
 export async function serializedSubscriptions(q: Q, user: UserRow, includeSubscribers: boolean, featureLevel: number,
   archivedChannels = false): Promise<Omit<SubscriptionState, 'never_subscribed'> & { never_subscribed: object }> {
-  const { never, membersOf, ...lists } = await subscriptionLists(q, user, includeSubscribers, featureLevel, archivedChannels);
-  const parts = never.map((s) => neverSubscribedJson(s, featureLevel, membersOf(s.id)));
+  const { never, sharedMembersOf, membersOf: _copied, ...lists } = await subscriptionLists(q, user, includeSubscribers, featureLevel, archivedChannels);
+  const parts = never.map((s) => neverSubscribedJson(s, featureLevel, sharedMembersOf(s.id)));
   return { ...lists, never_subscribed: serializedValue(`[${parts.join(',')}]`) };
 }
 
 async function subscriptionLists(q: Q, user: UserRow, includeSubscribers: boolean, featureLevel: number, archivedChannels: boolean)
-  : Promise<Omit<SubscriptionState, 'never_subscribed'> & { never: StreamRow[]; membersOf: (id: number) => number[] | undefined }> {
+  : Promise<Omit<SubscriptionState, 'never_subscribed'> & {
+    never: StreamRow[];
+    membersOf: (id: number) => number[] | undefined;
+    /** The same, not copied: shared, never to be changed. */
+    sharedMembersOf: (id: number) => readonly number[] | undefined;
+  }> {
   // archived_channels clients (level 315) are given their subscriptions to archived streams
   // too; from level 362 never_subscribed holds the archived streams they may see.
   const [active, inactive, live, archived] = await Promise.all([
@@ -91,5 +96,6 @@ async function subscriptionLists(q: Q, user: UserRow, includeSubscribers: boolea
       presentSubscription(stream, sub, membersOf(stream.id, canSeeStreamMetadata(user, stream, null, false, groups)), featureLevel)),
     never,
     membersOf: (id) => membersOf(id, true),
+    sharedMembersOf: (id) => (members ? members.get(id) ?? [] : undefined),
   };
 }
