@@ -14,7 +14,7 @@ const CLUSTER_EPOCH_POLL_MS = 30_000;
 const SCOPES_OF_EVENT: Partial<Record<ParleyEvent['type'], CacheScope>> = {
   realm_user: 'users', realm_bot: 'users', stream: 'streams', subscription: 'subscriptions',
   alert_words: 'alert_words', message: 'messages', delete_message: 'messages', update_message: 'messages',
-  reaction: 'messages', muted_users: 'muted_users',
+  reaction: 'messages', muted_users: 'muted_users', user_group: 'user_groups', user_status: 'user_status',
   // Linkifiers are the realm's: their cache, and every cached message's topic_links.
   realm_linkifiers: 'realms',
 };

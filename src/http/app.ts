@@ -154,8 +154,8 @@ export async function buildHttp(ctx: AppContext): Promise<FastifyInstance> {
  */
 const AS_BYTES_FROM = 16 * 1024;
 
-function sendJson(reply: FastifyReply, json: string): FastifyReply {
-  return reply.type('application/json; charset=utf-8').send(json.length >= AS_BYTES_FROM ? Buffer.from(json) : json);
+function sendJson(reply: FastifyReply, json: string | Buffer): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(typeof json === 'string' && json.length >= AS_BYTES_FROM ? Buffer.from(json) : json);
 }
 
 /** A form body's plain fields; files are not a webhook's business. */
@@ -229,7 +229,7 @@ function registerRoute(app: FastifyInstance, ctx: AppContext, route: Route, web:
       if (route.auth !== 'webhook') body = withIgnoredParameters(ctx, base.args, body);
       if (checkingAnswers) {
         // ignored_parameters_unsupported belongs to every success answer (level 167), declared once in openapi.ts.
-        const { result: _r, msg: _m, ignored_parameters_unsupported: _i, ...answer } = (body instanceof PreSerialized ? JSON.parse(body.json) : body) as Record<string, unknown>;
+        const { result: _r, msg: _m, ignored_parameters_unsupported: _i, ...answer } = (body instanceof PreSerialized ? JSON.parse(body.json.toString()) : body) as Record<string, unknown>;
         checkAnswer(route, answer);
       }
       return sendJson(reply, body instanceof PreSerialized ? body.json : JSON.stringify({ result: 'success', msg: '', ...body }));
@@ -247,7 +247,7 @@ function withIgnoredParameters(ctx: AppContext, args: object, body: Record<strin
   if (ctx.config.featureLevel < 167) return body;
   const ignored = undeclaredNames(args);
   if (ignored.length === 0) return body;
-  const answer = body instanceof PreSerialized ? (JSON.parse(body.json) as Record<string, unknown>) : body;
+  const answer = body instanceof PreSerialized ? (JSON.parse(body.json.toString()) as Record<string, unknown>) : body;
   if ('ignored_parameters_unsupported' in answer) return body;
   return { ...answer, ignored_parameters_unsupported: ignored };
 }

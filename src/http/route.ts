@@ -35,9 +35,9 @@ export interface WebhookRequest<A = AnyArgs> extends BaseRequest<A> {
 
 type Body = Record<string, unknown>;
 
-/** A whole success body already serialised (a cached answer): sent as it is. */
+/** A whole success body already serialised (a cached answer), as text or UTF-8 bytes: sent as it is. */
 export class PreSerialized {
-  constructor(readonly json: string) {}
+  constructor(readonly json: string | Buffer) {}
 }
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';

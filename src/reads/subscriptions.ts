@@ -1,10 +1,12 @@
-import type { Q, UserRow } from '../store/rows.js';
+import type { Q, StreamRow, UserRow } from '../store/rows.js';
 import { subscriptions, type SubscriptionWithStream } from '../store/repos/subscriptions.js';
 import { userTopics, type UserTopicEntry } from '../store/repos/user-topics.js';
 import { compareUserTopics } from '../lib/visibility-policy.js';
 import { canSeeStreamMetadata } from '../access/stream.js';
 import { metadataGroupsFor } from '../access/channel-access.js';
 import { forLevel, presentStream, presentSubscription } from '../presenters/stream.js';
+import { neverSubscribedJson } from '../presenters/stream-json.js';
+import { serializedValue } from '../presenters/shared-json.js';
 import { realmStreams, realmSubscriberIds } from './streams.js';
 import { streams } from '../store/repos/streams.js';
 
@@ -39,6 +41,36 @@ export const userTopicsOf = async (q: Q, userId: number): Promise<UserTopicEntry
  */
 export async function gatherSubscriptions(q: Q, user: UserRow, includeSubscribers: boolean, featureLevel: number,
   archivedChannels = false): Promise<SubscriptionState> {
+  const { never, membersOf, sharedMembersOf: _shared, ...lists } = await subscriptionLists(q, user, includeSubscribers, featureLevel, archivedChannels);
+  return {
+    ...lists,
+    never_subscribed: never.map((s) => {
+      const out: Record<string, unknown> = { ...forLevel(presentStream(s, featureLevel), featureLevel), stream_weekly_traffic: null };
+      const m = membersOf(s.id);
+      if (m) out.subscribers = m;
+      return out;
+    }),
+  };
+}
+
+/**
+ * gatherSubscriptions for register's answer: `never_subscribed` already serialised, each
+ * stream's part made once per change of it (at 2,000 streams presenting them was most of it).
+ */
+export async function serializedSubscriptions(q: Q, user: UserRow, includeSubscribers: boolean, featureLevel: number,
+  archivedChannels = false): Promise<Omit<SubscriptionState, 'never_subscribed'> & { never_subscribed: object }> {
+  const { never, sharedMembersOf, membersOf: _copied, ...lists } = await subscriptionLists(q, user, includeSubscribers, featureLevel, archivedChannels);
+  const parts = never.map((s) => neverSubscribedJson(s, featureLevel, sharedMembersOf(s.id)));
+  return { ...lists, never_subscribed: serializedValue(`[${parts.join(',')}]`) };
+}
+
+async function subscriptionLists(q: Q, user: UserRow, includeSubscribers: boolean, featureLevel: number, archivedChannels: boolean)
+  : Promise<Omit<SubscriptionState, 'never_subscribed'> & {
+    never: StreamRow[];
+    membersOf: (id: number) => number[] | undefined;
+    /** The same, not copied: shared, never to be changed. */
+    sharedMembersOf: (id: number) => readonly number[] | undefined;
+  }> {
   // archived_channels clients (level 315) are given their subscriptions to archived streams
   // too; from level 362 never_subscribed holds the archived streams they may see.
   const [active, inactive, live, archived] = await Promise.all([
@@ -62,11 +94,8 @@ export async function gatherSubscriptions(q: Q, user: UserRow, includeSubscriber
     subscriptions: active.map(({ stream, sub }) => presentSubscription(stream, sub, membersOf(stream.id, true), featureLevel)),
     unsubscribed: inactive.map(({ stream, sub }) =>
       presentSubscription(stream, sub, membersOf(stream.id, canSeeStreamMetadata(user, stream, null, false, groups)), featureLevel)),
-    never_subscribed: never.map((s) => {
-      const out: Record<string, unknown> = { ...forLevel(presentStream(s, featureLevel), featureLevel), stream_weekly_traffic: null };
-      const m = membersOf(s.id, true);
-      if (m) out.subscribers = m;
-      return out;
-    }),
+    never,
+    membersOf: (id) => membersOf(id, true),
+    sharedMembersOf: (id) => (members ? members.get(id) ?? [] : undefined),
   };
 }

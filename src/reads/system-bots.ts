@@ -1,6 +1,7 @@
 import type { Q, UserRow } from '../store/rows.js';
 import { users } from '../store/repos/users.js';
 import { NOTIFICATION_BOT, WELCOME_BOT } from '../lib/system-bots.js';
+import { realmBotsOf } from './users.js';
 
 /** The organization's Notification Bot, the sender of breadcrumbs and announcements. */
 export async function notificationBot(q: Q, realmId: number): Promise<UserRow> {
@@ -16,5 +17,5 @@ export async function welcomeBot(q: Q, realmId: number): Promise<UserRow> {
   return bot;
 }
 
-/** register's cross_realm_bots: the system bots, which user lists leave out. */
-export const systemBotsOf = (q: Q, realmId: number): Promise<UserRow[]> => users.listSystemBots(q, realmId);
+/** register's cross_realm_bots: the system bots, which user lists leave out. Shared, never modified. */
+export const systemBotsOf = async (q: Q, realmId: number): Promise<readonly UserRow[]> => (await realmBotsOf(q, realmId)).systemBots;

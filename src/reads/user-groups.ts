@@ -6,6 +6,8 @@ import { users } from '../store/repos/users.js';
 import { presentUserGroup, type WireUserGroup } from '../presenters/user-group.js';
 import { SYSTEM_GROUPS_SHOWN_FROM } from '../lib/system-groups.js';
 import { recursiveSubgroups } from '../lib/group-graph.js';
+import { cachedRead } from '../cache/index.js';
+import { shareSerialization } from '../presenters/shared-json.js';
 
 export { recursiveSubgroups };
 
@@ -44,6 +46,14 @@ export async function realmUserGroups(q: Q, realmId: number, featureLevel?: numb
   return all.filter((g) => !(hideSystem && g.is_system_group === 1) && (includeDeactivated || g.deactivated !== 1))
     .map((g) => presentUserGroup(g, members.get(g.id) ?? [], subgroups.get(g.id) ?? [], featureLevel, system, inactive));
 }
+
+/**
+ * register's `realm_user_groups`: the same for everyone of the organization, so made once per
+ * change of a group or a user (level 303 leaves deactivated users out). Shared, never modified.
+ */
+export const registerUserGroups = (q: Q, realmId: number, featureLevel: number, includeDeactivated: boolean): Promise<readonly WireUserGroup[]> =>
+  cachedRead(q, (c) => c.registerUserGroups, `${realmId}:${featureLevel}:${includeDeactivated}`,
+    async () => shareSerialization(await realmUserGroups(q, realmId, featureLevel, includeDeactivated)));
 
 /** The deactivated users among the direct members of the groups' anonymous setting values (one query, only when there are any). */
 export async function inactiveSettingMembers(q: Q, groups: readonly UserGroupRow[]): Promise<Set<number>> {

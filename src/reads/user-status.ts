@@ -2,9 +2,18 @@ import type { Q } from '../store/rows.js';
 import { userStatuses } from '../store/repos/user-status.js';
 import { AWAY_IS_PRESENCE_LEVEL, userSettings } from '../lib/user-settings.js';
 import { presentUserStatus, type UserStatusInfo } from '../presenters/user-status.js';
+import { cachedRead } from '../cache/index.js';
+import { shareSerialization } from '../presenters/shared-json.js';
 
-/** register's `user_status`: each active user's status that says anything, keyed by user id string. */
-export async function userStatusDict(q: Q, realmId: number, featureLevel: number): Promise<Record<string, UserStatusInfo>> {
+/**
+ * register's `user_status`: each active user's status that says anything, keyed by user id
+ * string. The same for everyone in the organization: made once per change of a status or a
+ * user, shared and never modified.
+ */
+export const userStatusDict = (q: Q, realmId: number, featureLevel: number): Promise<Readonly<Record<string, UserStatusInfo>>> =>
+  cachedRead(q, (c) => c.registerUserStatuses, `${realmId}:${featureLevel}`, async () => shareSerialization(await readUserStatusDict(q, realmId, featureLevel)));
+
+async function readUserStatusDict(q: Q, realmId: number, featureLevel: number): Promise<Record<string, UserStatusInfo>> {
   const out: Record<string, UserStatusInfo> = {};
   for (const row of await userStatuses.listByRealm(q, realmId)) {
     // Level 148 (Zulip's format_user_status): `away` is !presence_enabled, the stored flag unused.

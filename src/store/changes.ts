@@ -6,9 +6,13 @@
  * told as soon as it has run. Writes by other processes arrive through the store's epoch
  * (epoch.ts) instead.
  */
-export type RowKind = 'users' | 'realms' | 'streams' | 'subscriptions' | 'alert_words' | 'muted_users';
+export type RowKind = 'users' | 'realms' | 'streams' | 'subscriptions' | 'alert_words' | 'muted_users' | 'user_groups' | 'user_status';
 
-/** Every kind the cache epoch's triggers watch (migrations 012 and 017). */
+/**
+ * Every kind the cache epoch's triggers watch (migrations 012 and 017). Groups and statuses
+ * have no trigger: what caches them depends on `users` too, which every writer of them
+ * outside the server (the CLI's role changes, imports) also writes.
+ */
 export const EPOCH_ROW_KINDS: readonly RowKind[] = ['users', 'realms', 'streams', 'subscriptions', 'alert_words', 'muted_users'];
 
 type Listener = (kinds: ReadonlySet<RowKind>) => void;

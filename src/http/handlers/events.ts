@@ -7,7 +7,7 @@ import { queuesOf } from '../../events/manager.js';
 import { EVENTS_PARAMS, onceClosed, serveEvents } from '../longpoll.js';
 import { capList } from '../params.js';
 import { PreSerialized } from '../route.js';
-import { stringifyWithShared } from '../../presenters/shared-json.js';
+import { bytesWithShared } from '../../presenters/shared-json.js';
 import { fetchInitialState, FETCH_TYPES } from '../../reads/register/index.js';
 import type { Capabilities } from '../../events/queue.js';
 import { parseNarrow } from '../../narrow/parse.js';
@@ -101,7 +101,7 @@ export const eventRoutes: Route[] = [
         includeSubscribers: r.args.include_subscribers, capabilities: caps,
         everyType: fetchList === null && eventTypes === null,
       });
-      return new PreSerialized(stringifyWithShared({ result: 'success', msg: '', queue_id: queue.id, last_event_id: -1, ...versionFields(r.ctx.config.featureLevel), ...state }));
+      return new PreSerialized(bytesWithShared({ result: 'success', msg: '', queue_id: queue.id, last_event_id: -1, ...versionFields(r.ctx.config.featureLevel), ...state }));
     },
   }),
   route({

@@ -11,10 +11,11 @@ import { presentBotsOf } from '../bots.js';
 import { DEFAULT_STREAM_IDS_LEVEL, forLevel, presentStream, fillNotificationDefaults } from '../../presenters/stream.js';
 import { presencesAnswer } from '../presence.js';
 import { serializedValue } from '../../presenters/shared-json.js';
+import { streamJson } from '../../presenters/stream-json.js';
 import { alertWordsOf } from '../alert-words.js';
 import { botsVisibleTo, maxMessageIdOf, ownEntryFixed, realmUserLists } from '../users.js';
 import { defaultStreams, streamsVisibleTo } from '../streams.js';
-import { gatherSubscriptions, mutedTopicsOf, userTopicsOf } from '../subscriptions.js';
+import { serializedSubscriptions, mutedTopicsOf, userTopicsOf } from '../subscriptions.js';
 import { profileFieldTypes, ownStreamCreationState, ownUserState, realmState } from './realm.js';
 import { realmPushState } from './realm-push.js';
 import { recentPrivateConversations, starredMessageIds, unreadMsgs } from './messages.js';
@@ -23,7 +24,7 @@ import { scheduledMessagesOf } from '../scheduled-messages.js';
 import { savedSnippetsOf } from '../saved-snippets.js';
 import { userStatusDict } from '../user-status.js';
 import { mutedUsersOf } from '../muted-users.js';
-import { realmUserGroups } from '../user-groups.js';
+import { registerUserGroups } from '../user-groups.js';
 import { realmProfileFields } from '../profile-fields.js';
 import { incomingWebhookBots } from '../../webhooks/index.js';
 import { legacyRealmFilters, presentLinkifiers, realmLinkifiers } from '../linkifiers.js';
@@ -86,11 +87,14 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
     state.realm_bots = await presentBotsOf(db, await botsVisibleTo(db, user, isAdminRole(user.role)));
   }
   if (want('subscription')) {
-    const subs = await gatherSubscriptions(db, user, opts.includeSubscribers, config.featureLevel, opts.capabilities.archived_channels === true);
+    const subs = await serializedSubscriptions(db, user, opts.includeSubscribers, config.featureLevel, opts.capabilities.archived_channels === true);
     if (!opts.capabilities.notification_settings_null) for (const s of subs.subscriptions) fillNotificationDefaults(s, user.settings);
     Object.assign(state, subs);
   }
-  if (want('stream')) state.streams = (await streamsVisibleTo(db, user, config.featureLevel, opts.capabilities.archived_channels === true)).map((s) => forLevel(presentStream(s, config.featureLevel), config.featureLevel));
+  if (want('stream')) {
+    const visible = await streamsVisibleTo(db, user, config.featureLevel, opts.capabilities.archived_channels === true);
+    state.streams = serializedValue(`[${visible.map((s) => streamJson(s, config.featureLevel)).join(',')}]`);
+  }
   if (want('message')) state.max_message_id = await maxMessageIdOf(db, user.id);
   // Level 334: a client without empty_topic_name sees the empty topic by its display name.
   const allowEmpty = opts.capabilities.empty_topic_name === true;
@@ -129,7 +133,7 @@ export async function fetchInitialState(db: Q, config: Config, realm: RealmRow, 
     state.realm_default_streams = config.featureLevel >= DEFAULT_STREAM_IDS_LEVEL ? list.map((s) => s.id) : list.map((s) => forLevel(presentStream(s, config.featureLevel), config.featureLevel));
   }
   if (want('default_stream_groups')) state.realm_default_stream_groups = [];
-  if (want('realm_user_groups')) state.realm_user_groups = await realmUserGroups(db, realm.id, config.featureLevel, opts.capabilities.include_deactivated_groups === true);
+  if (want('realm_user_groups')) state.realm_user_groups = await registerUserGroups(db, realm.id, config.featureLevel, opts.capabilities.include_deactivated_groups === true);
   if (want('custom_profile_fields')) {
     state.custom_profile_fields = await realmProfileFields(db, realm.id, config.featureLevel);
     state.custom_profile_field_types = profileFieldTypes(config.featureLevel);

@@ -1,4 +1,5 @@
 import type { Q, UserGroupRow } from '../rows.js';
+import { rowsWritten } from '../changes.js';
 
 export const userGroups = {
   findInRealm: (q: Q, realmId: number, id: number): Promise<UserGroupRow | undefined> =>
@@ -43,10 +44,14 @@ export const userGroups = {
 
   // Both no-ops for an empty list (an empty IN list is not valid SQL).
   insertSubgroups: async (q: Q, groupId: number, subgroupIds: number[]): Promise<void> => {
-    if (subgroupIds.length > 0) await q.insertInto('user_group_subgroup').values(subgroupIds.map((subgroup_id) => ({ supergroup_id: groupId, subgroup_id }))).execute();
+    if (subgroupIds.length === 0) return;
+    await q.insertInto('user_group_subgroup').values(subgroupIds.map((subgroup_id) => ({ supergroup_id: groupId, subgroup_id }))).execute();
+    rowsWritten(q, 'user_groups');
   },
   deleteSubgroups: async (q: Q, groupId: number, subgroupIds: number[]): Promise<void> => {
-    if (subgroupIds.length > 0) await q.deleteFrom('user_group_subgroup').where('supergroup_id', '=', groupId).where('subgroup_id', 'in', subgroupIds).execute();
+    if (subgroupIds.length === 0) return;
+    await q.deleteFrom('user_group_subgroup').where('supergroup_id', '=', groupId).where('subgroup_id', 'in', subgroupIds).execute();
+    rowsWritten(q, 'user_groups');
   },
 
   /** The organization's system groups by name (Zulip's get_role_based_system_groups_dict). */
@@ -63,15 +68,21 @@ export const userGroups = {
       .select('user_group.id').where('user_group_member.user_id', '=', userId).where('user_group.is_system_group', '=', 1).execute()).map((r) => r.id),
 
   setCanMentionGroup: async (q: Q, ids: number[], groupId: number): Promise<void> => {
-    if (ids.length > 0) await q.updateTable('user_group').set({ can_mention_group_id: groupId }).where('id', 'in', ids).execute();
+    if (ids.length === 0) return;
+    await q.updateTable('user_group').set({ can_mention_group_id: groupId }).where('id', 'in', ids).execute();
+    rowsWritten(q, 'user_groups');
   },
 
   insert: async (q: Q, row: { realm_id: number; name: string; description: string; is_system_group?: number; can_mention_group_id: number | null }
-    & Partial<Omit<UserGroupRow, 'id' | 'realm_id' | 'name' | 'description' | 'is_system_group' | 'can_mention_group_id'>>): Promise<UserGroupRow> =>
-    q.insertInto('user_group').values(row).returningAll().executeTakeFirstOrThrow(),
+    & Partial<Omit<UserGroupRow, 'id' | 'realm_id' | 'name' | 'description' | 'is_system_group' | 'can_mention_group_id'>>): Promise<UserGroupRow> => {
+    const made = await q.insertInto('user_group').values(row).returningAll().executeTakeFirstOrThrow();
+    rowsWritten(q, 'user_groups');
+    return made;
+  },
 
   update: async (q: Q, id: number, change: Partial<Omit<UserGroupRow, 'id' | 'realm_id' | 'is_system_group'>>): Promise<void> => {
     await q.updateTable('user_group').set(change).where('id', '=', id).execute();
+    rowsWritten(q, 'user_groups');
   },
 
   delete: async (q: Q, id: number): Promise<void> => {
@@ -79,6 +90,7 @@ export const userGroups = {
     // Its place as a subgroup goes too, as Zulip's GroupGroupMembership cascades.
     await q.deleteFrom('user_group_subgroup').where((w) => w.or([w('supergroup_id', '=', id), w('subgroup_id', '=', id)])).execute();
     await q.deleteFrom('user_group').where('id', '=', id).execute();
+    rowsWritten(q, 'user_groups');
   },
 
   /** Active users of the role, joined at or before the time, who are not direct members of the group, by id. */
@@ -98,10 +110,12 @@ export const userGroups = {
   insertMembers: async (q: Q, groupId: number, userIds: number[]): Promise<void> => {
     if (userIds.length === 0) return;
     await q.insertInto('user_group_member').values(userIds.map((user_id) => ({ group_id: groupId, user_id }))).execute();
+    rowsWritten(q, 'user_groups');
   },
 
   deleteMembers: async (q: Q, groupId: number, userIds: number[]): Promise<void> => {
     if (userIds.length === 0) return;
     await q.deleteFrom('user_group_member').where('group_id', '=', groupId).where('user_id', 'in', userIds).execute();
+    rowsWritten(q, 'user_groups');
   },
 };

@@ -1,4 +1,5 @@
 import type { Q, UserStatusRow } from '../rows.js';
+import { rowsWritten } from '../changes.js';
 
 /** The fields a status update sets; absent ones keep their stored value. */
 export type UserStatusChange = Partial<Pick<UserStatusRow, 'status_text' | 'away' | 'emoji_name' | 'emoji_code' | 'reaction_type'>>;
@@ -22,5 +23,6 @@ export const userStatuses = {
   upsert: async (q: Q, userId: number, realmId: number, change: UserStatusChange, timestamp: number): Promise<void> => {
     await q.insertInto('user_status').values({ user_id: userId, realm_id: realmId, timestamp, ...change })
       .onConflict((oc) => oc.column('user_id').doUpdateSet({ timestamp, ...change })).execute();
+    rowsWritten(q, 'user_status');
   },
 };
