@@ -27,7 +27,7 @@ export async function markAllAsRead(ctx: AppContext, user: UserRow): Promise<boo
   const start = batchBudget.clock();
   for (;;) {
     if (budgetSpent(start)) return false;
-    const limit = batchBudget.markAllReadBatch;
+    const limit = ctx.store.dialect.name === 'postgres' ? batchBudget.markAllReadBatchPostgres : batchBudget.markAllReadBatch;
     const last = await transact(ctx, async (tx) => {
       const n = await doMarkAllAsReadBatch(tx, user, limit);
       // A short batch is the last unless a row escaped it: on PostgreSQL a row another

@@ -97,7 +97,7 @@ test('mark_all_as_read: batches; out of time it answers complete: false and send
   for (let i = 0; i < 5; i += 1) ids.push(await insertStreamMessage(t, lounge, alice.id, 'unread', [alice.id, bob.id]));
   const aliceUnread = await unreadIds(t, alice);
   assert.equal((await unreadIds(t, bob)).length, 5);
-  batchBudget.markAllReadBatch = 2;
+  batchBudget.markAllReadBatch = batchBudget.markAllReadBatchPostgres = 2;
   allowBatches(2);
   log.clear();
   assert.deepEqual(assertOk(await t.api('POST', '/api/v1/mark_all_as_read', { as: bob })), { result: 'success', msg: '', complete: false });
@@ -107,7 +107,7 @@ test('mark_all_as_read: batches; out of time it answers complete: false and send
   assert.deepEqual(log.find('update_message_flags'), []);
 
   Object.assign(batchBudget, saved);
-  batchBudget.markAllReadBatch = 2;
+  batchBudget.markAllReadBatch = batchBudget.markAllReadBatchPostgres = 2;
   assert.deepEqual(assertOk(await t.api('POST', '/api/v1/mark_all_as_read', { as: bob })), { result: 'success', msg: '', complete: true });
   assert.deepEqual(await unreadIds(t, bob), []);
   assert.deepEqual(log.events, [{ realmId: t.realm.id, userIds: [bob.id], event: { type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: [], all: true } }]);
@@ -123,7 +123,7 @@ test('at feature level 122 the answers carry no `complete` (the spec), though th
   const s = (await createStreams(old, { yard: [carol, dave] })).yard.id;
   for (let i = 0; i < 3; i += 1) await insertStreamMessage(old, s, carol.id, 'T', [carol.id, dave.id]);
   batchBudget.topicDeleteBatch = 2;
-  batchBudget.markAllReadBatch = 2;
+  batchBudget.markAllReadBatch = batchBudget.markAllReadBatchPostgres = 2;
   assert.deepEqual(assertOk(await old.api('POST', '/api/v1/mark_all_as_read', { as: dave })), { result: 'success', msg: '' });
   assert.deepEqual(await unreadIds(old, dave), []);
   assert.deepEqual(assertOk(await deleteTopic(old, boss, s, 't')), { result: 'success', msg: '' });
