@@ -273,7 +273,7 @@ export async function sendMessageResult(ctx: AppContext, realm: RealmRow, sender
   // them (Zulip's soft deactivation): they are caught up in bulk later, or when they return.
   const idle = stream ? await realmIdleRecipients(q, realm.id) : undefined;
   const storedRows = idle && idle.size > 0 && stream
-    ? rows.filter((r) => r.flags !== 0 || !idle.skips(r.user_id, stream!.id, values.topic_lower)) : rows;
+    ? rows.filter((r) => r.flags !== 0 || r.user_id === sender.id || !idle.skips(r.user_id, stream!.id, values.topic_lower)) : rows;
   // Clients keep first_message_id in their stream lists; Zulip tells them when it is set.
   const firstOf = stream && stream.first_message_id === null ? stream : undefined;
   const firstAudience = firstOf ? await streamAudienceIds(q, firstOf, ctx.config.featureLevel) : [];

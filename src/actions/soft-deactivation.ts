@@ -22,6 +22,8 @@ const DAY = 86_400;
 /** A visit is written at most this often per person and process: Zulip's UserActivity is as coarse. */
 const VISIT_GRANULARITY_SECS = 3600;
 const DEACTIVATE_BATCH = 100;
+/** Longer than a send takes from reading who is idle to its commit, even under load. */
+export const RETURN_SWEEP_MS = 5000;
 
 const lastWritten = new WeakMap<object, Map<number, number>>();
 const reactivating = new WeakMap<object, Map<number, Promise<void>>>();
@@ -54,6 +56,15 @@ export function softReactivate(ctx: AppContext, userId: number): Promise<void> {
     await softDeactivation.catchUp(tx.db, [userId]);
     await softDeactivation.markActive(tx.db, userId);
   }).finally(() => inFlight.delete(userId));
+  // A send that read them as idle before this committed may store its message after the
+  // catch-up: once such sends have surely committed, their rows are made too.
+  done.then(() => {
+    const timer = setTimeout(() => {
+      transact(ctx, (tx) => softDeactivation.sweepAfterReturn(tx.db, userId))
+        .catch((err: unknown) => ctx.log.error({ err }, 'the sweep after a soft reactivation failed'));
+    }, RETURN_SWEEP_MS);
+    timer.unref();
+  }, () => undefined);
   inFlight.set(userId, done);
   return done;
 }

@@ -2,9 +2,10 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, people, type TestApp, type TestUser } from '../helpers/app.js';
 import { assertOk, sorted } from '../helpers/assert.js';
-import { createStreams } from '../helpers/streams.js';
+import { createStreams, insertStreamMessage } from '../helpers/streams.js';
 import { getMessages, messageIds, sendMessage } from '../helpers/messages.js';
 import { runSoftDeactivation } from '../../src/actions/soft-deactivation.js';
+import { softDeactivation } from '../../src/store/repos/soft-deactivation.js';
 import type { StreamRow } from '../../src/store/rows.js';
 
 // Soft deactivation (Zulip's long_term_idle, zerver/lib/soft_deactivation.py): people away
@@ -147,4 +148,18 @@ test('the daily job catches up everyone idle without waking them', async () => {
   // Run again: nothing more to make.
   const again = await runSoftDeactivation(t.app.ctx, { realmId: t.realm.id, days: 28 });
   assert.equal(again.rows, 0);
+});
+
+test('a send in flight while an idle person returns: the sweep after their return makes the row it left out', async () => {
+  await makeIdle(bob);
+  assertOk(await api(bob, 'GET', '/users/me'));
+  assert.equal(await idle(bob.id), false);
+  // As a send that read bob as idle just before his catch-up and committed just after it.
+  const late = await insertStreamMessage(t, s.general.id, alice.id, 'news', [alice.id, carol.id, dave.id, erin.id]);
+  // The sweep the return scheduled runs 5 s later; run now (under a slow machine the
+  // scheduled one may have run already: either way the row is made, once).
+  await softDeactivation.sweepAfterReturn(db(), bob.id);
+  assert.equal((await rowsOf(bob.id, [late])).get(late), 0);
+  // The mark is gone: a later sweep makes nothing.
+  assert.equal(await softDeactivation.sweepAfterReturn(db(), bob.id), 0);
 });

@@ -12,6 +12,17 @@ export interface IdleNotifyRows {
   followed: Array<{ user_id: number; stream_id: number; topic_lower: string }>;
 }
 
+/** Rows the user lacks for messages of the streams they are subscribed to now, with ids in (after, upTo]. */
+async function insertMissing(q: Q, userId: number, after: number, upTo: number): Promise<number> {
+  const r = await sql`INSERT INTO user_message (user_id, message_id, flags)
+    SELECT ${userId}, m.id, 0 FROM message m
+    JOIN subscription s ON s.stream_id = m.stream_id AND s.user_id = ${userId} AND s.active = 1
+    WHERE m.id > ${after} AND m.id <= ${upTo}
+    AND NOT EXISTS (SELECT 1 FROM user_message um WHERE um.message_id = m.id AND um.user_id = ${userId})
+    ON CONFLICT DO NOTHING`.execute(q);
+  return Number(r.numAffectedRows ?? 0);
+}
+
 /** Soft deactivation's rows: who is idle, when people were last seen, and catching up recipient rows. */
 export const softDeactivation = {
   /** The organization's soft-deactivated people, with what their notification settings need. */
@@ -53,13 +64,7 @@ export const softDeactivation = {
       const after = u.last_active_message_id ?? 0;
       if (after < newest) {
         // Rows made while they were idle (mentions, their own notification settings) are kept as they are.
-        const r = await sql`INSERT INTO user_message (user_id, message_id, flags)
-          SELECT ${u.id}, m.id, 0 FROM message m
-          JOIN subscription s ON s.stream_id = m.stream_id AND s.user_id = ${u.id} AND s.active = 1
-          WHERE m.id > ${after} AND m.id <= ${newest}
-          AND NOT EXISTS (SELECT 1 FROM user_message um WHERE um.message_id = m.id AND um.user_id = ${u.id})
-          ON CONFLICT DO NOTHING`.execute(q);
-        made += Number(r.numAffectedRows ?? 0);
+        made += await insertMissing(q, u.id, after, newest);
       }
       await q.updateTable('users').set({ last_active_message_id: newest }).where('id', '=', u.id).execute();
     }
@@ -67,10 +72,28 @@ export const softDeactivation = {
     return made;
   },
 
-  /** Ends soft deactivation once caught up. */
+  /**
+   * Ends soft deactivation once caught up. last_active_message_id stays, the mark for
+   * sweepAfterReturn: a send that read them as idle just before may commit just after.
+   */
   markActive: async (q: Q, userId: number): Promise<void> => {
-    await q.updateTable('users').set({ long_term_idle: 0, last_active_message_id: null }).where('id', '=', userId).execute();
+    await q.updateTable('users').set({ long_term_idle: 0 }).where('id', '=', userId).execute();
     rowsWritten(q, 'users');
+  },
+
+  /**
+   * The rows that sends in flight while the person came back left out (they read them as
+   * idle, then committed after the catch-up): those of messages after the catch-up's mark.
+   * Then the mark goes. Answers how many rows were made.
+   */
+  sweepAfterReturn: async (q: Q, userId: number): Promise<number> => {
+    const u = await q.selectFrom('users').select(['long_term_idle', 'last_active_message_id']).where('id', '=', userId).executeTakeFirst();
+    if (!u || u.long_term_idle === 1 || u.last_active_message_id === null) return 0;
+    const newest = Number((await q.selectFrom('message').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst())?.id ?? 0);
+    const made = await insertMissing(q, userId, u.last_active_message_id, newest);
+    await q.updateTable('users').set({ last_active_message_id: null }).where('id', '=', userId).where('long_term_idle', '=', 0).execute();
+    rowsWritten(q, 'users');
+    return made;
   },
 
   /** Soft-deactivates these people: their rows are complete up to the newest message now. */
