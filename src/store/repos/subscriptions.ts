@@ -19,11 +19,6 @@ const subscriberIds = prepared((db, streamId: number) => db.selectFrom('subscrip
   .orderBy('subscription.user_id'), [0]);
 
 /**
- * Queries on the subscription table. A row with active = 0 is a past subscription
- * (Zulip's "unsubscribed"); it keeps the user's color and settings for a later return.
- * Deactivated users keep their rows but never count as subscribers.
- */
-/**
  * Soft-deactivated people's rows are only complete while their subscriptions are what they
  * were all along: made before any of theirs changes (src/actions/soft-deactivation.ts).
  */
@@ -35,6 +30,11 @@ async function catchUpHolders(q: Q, subscriptionIds: number[]): Promise<void> {
   await softDeactivation.catchUp(q, [...userIds]);
 }
 
+/**
+ * Queries on the subscription table. A row with active = 0 is a past subscription
+ * (Zulip's "unsubscribed"); it keeps the user's color and settings for a later return.
+ * Deactivated users keep their rows but never count as subscribers.
+ */
 export const subscriptions = {
   /** The row whatever its state, for upserts. */
   find: (q: Q, userId: number, streamId: number): Promise<SubscriptionRow | undefined> =>
