@@ -1,5 +1,5 @@
 import type { IdleNotifyRows } from '../store/repos/soft-deactivation.js';
-import { USER_SETTING_DEFAULTS } from '../lib/user-settings.js';
+import { userSettings } from '../lib/user-settings.js';
 
 /**
  * An organization's soft-deactivated people as each send weighs them: who may go without a
@@ -18,7 +18,7 @@ export class IdleRecipients {
     const followNotified = new Set<number>();
     for (const u of rows.users) {
       this.idle.add(u.id);
-      const s = { ...USER_SETTING_DEFAULTS, ...(JSON.parse(u.settings) as Partial<typeof USER_SETTING_DEFAULTS>) };
+      const s = userSettings(u.settings);
       if (s.enable_stream_email_notifications || s.enable_stream_push_notifications) this.allStreams.add(u.id);
       if (s.enable_followed_topic_email_notifications || s.enable_followed_topic_push_notifications) followNotified.add(u.id);
     }
