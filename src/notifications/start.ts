@@ -53,7 +53,12 @@ export function startNotifications(ctx: AppContext, senders: MissedMessageSender
       if (!r.more) return stored;
     }
   });
-  const runDue = (now = nowSeconds()): Promise<number> => worker.runDue(now);
+  // A background look under way may hold leases on what is due and not have started its
+  // sends yet: it finishes first, so that what was due has gone when this answers.
+  const runDue = async (now = nowSeconds()): Promise<number> => {
+    await looker.settled();
+    return worker.runDue(now);
+  };
 
   // Two loops, each nudged by the bus and the timer: the decider's, and the worker's looks
   // for due notifications (which wait for free send slots, so they must not hold the decider).
@@ -118,7 +123,7 @@ export function startNotifications(ctx: AppContext, senders: MissedMessageSender
  * A loop that runs `step` while it answers that more may be waiting, and again whenever
  * nudged meanwhile: a nudge during a step is never lost, and two steps never overlap.
  */
-function backgroundLoop(ctx: AppContext, what: string, step: () => Promise<boolean>): { nudge(): void; idle(): Promise<void> } {
+function backgroundLoop(ctx: AppContext, what: string, step: () => Promise<boolean>): { nudge(): void; idle(): Promise<void>; settled(): Promise<void> } {
   let wanted = false;
   let running: Promise<void> | undefined;
   const loop = async (): Promise<void> => {
@@ -140,6 +145,10 @@ function backgroundLoop(ctx: AppContext, what: string, step: () => Promise<boole
     },
     idle: async () => {
       wanted = false;
+      await running;
+    },
+    // The step under way, if any, has ended; unlike idle(), a nudge still waiting is kept.
+    settled: async () => {
       await running;
     },
   };

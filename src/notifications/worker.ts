@@ -112,6 +112,9 @@ export class NotificationWorker {
       if (!r.more || this.stopped) break;
     }
     await Promise.all(all);
+    // A background look may have leased some of what is due before this one did: its sends
+    // count too, or a caller would take "nothing sent" for an answer while a send is on its way.
+    await Promise.all([...this.inFlight.email, ...this.inFlight.push]);
     await this.flushed();
     return all.length;
   }
@@ -141,7 +144,6 @@ export class NotificationWorker {
       }
     }
   }
-
 
   /** Waits for the sends under way, but not for ever: one that hangs is left to its lease (another node, or the next start, sends it). */
   async stop(): Promise<void> {

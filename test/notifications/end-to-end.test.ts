@@ -10,7 +10,8 @@ import { clusterUnavailable, inProcessCluster } from '../helpers/cluster.js';
 /**
  * The whole path as a user meets it, with the real senders: a message sent over HTTP to
  * someone away ends as one email at an SMTP server and one push at Zulip's service (a fake
- * one here); someone at their desk, or who read it in time, gets neither.
+ * one here); someone at their desk gets no email (and a push only with online push on), and
+ * who read it in time gets neither.
  */
 let smtp: TestSmtp;
 let bouncer: FakeBouncer;
@@ -71,17 +72,28 @@ test('read before the batch is due: no email; the push already shown is removed'
   assert.equal(smtp.to(`carol@${HOST}`).length, 0);
 });
 
-test('someone at their desk (a polled queue and active presence) gets neither', async () => {
+test('someone at their desk (a polled queue and active presence): no email; a push only while online push is on, as Zulip', async () => {
   const reg = assertOk(await t.api('POST', '/api/v1/register', { as: bob, params: { event_types: JSON.stringify(['message']) } }));
   assertOk(await t.api('POST', '/api/v1/users/me/presence', { as: bob, params: { status: 'active' } }));
   const before = smtp.to(`bob@${HOST}`).length;
-  const id = await dm(bob, 'quick question');
   const n = t.app.ctx.notifications!;
-  await n.decideNow();
-  await n.runDue(later(121));
-  await t.app.ctx.push!.runDue();
-  assert.equal(notifiesFor(bob, id).length, 0);
-  assert.equal(smtp.to(`bob@${HOST}`).length, before);
+  const deliver = async (): Promise<void> => {
+    await n.decideNow();
+    await n.runDue(later(121));
+    await t.app.ctx.push!.runDue();
+  };
+  // enable_online_push_notifications is on by default (Zulip's default): the phone rings anyway.
+  const online = await dm(bob, 'quick question');
+  await deliver();
+  await until(() => notifiesFor(bob, online).length === 1);
+  assertOk(await t.api('PATCH', '/api/v1/settings', { as: bob, params: { enable_online_push_notifications: false } }));
+  const quiet = await dm(bob, 'another one');
+  await deliver();
+  // runDue answers once everything due has gone, its own sends and any background look's.
+  assert.equal(notifiesFor(bob, quiet).length, 0);
+  assert.equal(notifiesFor(bob, online).length, 1, 'pushed once');
+  assert.equal(smtp.to(`bob@${HOST}`).length, before, 'no email to someone at their desk');
+  assertOk(await t.api('PATCH', '/api/v1/settings', { as: bob, params: { enable_online_push_notifications: true } }));
   assertOk(await t.api('DELETE', '/api/v1/events', { as: bob, params: { queue_id: reg.queue_id } }));
 });
 
