@@ -69,6 +69,11 @@ export async function updateFirstMessageId(tx: Tx, stream: StreamRow, deletedIds
   if (stream.first_message_id === null || !deletedIds.includes(stream.first_message_id)) return;
   const first = await messages.firstIdInStream(tx.db, stream.id);
   await streams.update(tx.db, stream.id, { first_message_id: first });
+  await notifyFirstMessageId(tx, stream, first);
+}
+
+/** A stream's first_message_id moved to `first`: everyone who lists the stream hears it. */
+export async function notifyFirstMessageId(tx: Tx, stream: StreamRow, first: number | null): Promise<void> {
   tx.notify({ type: 'stream', op: 'update', property: 'first_message_id', value: first, stream_id: stream.id, name: stream.name },
     await streamAudienceIds(tx.db, stream, tx.featureLevel), stream.realm_id);
 }

@@ -1,14 +1,17 @@
 /**
- * How archiving and purging share the writer with sends. A batch should hold the writer
- * about as long as a group commit of sends does, so that a send arriving meanwhile waits
- * no longer than it would behind other sends: batches are sized to take TARGET_HOLD_MS
- * (up to Zulip's 1000 messages; a stream of a thousand subscribers has a thousand
- * recipient rows per message, a private message two), and after each one retention
- * rests `factor` times as long as it held the writer (4: archiving takes at most a fifth of the writer; at 2 a paced send load saw p99 25 ms against 8 ms quiet), and always at least one turn of
- * the event loop, so that sends queued meanwhile go first.
+ * How archiving and purging share the writer with sends. An archiving batch runs on the
+ * writer thread as one script (Store.script), when no send is queued, so a send waits for
+ * it only when it arrives during one: batches are sized to hold the writer TARGET_HOLD_MS
+ * (up to Zulip's 1000 messages; a stream of a thousand subscribers has a thousand recipient
+ * rows per message, a private message two), and after each one retention rests `factor`
+ * times as long as it held the writer (4: at most a fifth of the writer), and always at
+ * least one turn of the event loop. At 500 paced sends a second on a slow day, 2 ms holds
+ * kept send p99 within its baselines' spread (13.6 against 9.9 and 12 ms) where 5 ms holds
+ * did not (17.7 against 9 and 40; 21.6 against 10 before scripts); a rest of one hold
+ * (factor 1) doubled p99 (docs/performance.md, retention).
  */
 export const DEFAULT_PAUSE_FACTOR = 4;
-export const TARGET_HOLD_MS = 5;
+export const TARGET_HOLD_MS = 2;
 // Small: the first batch of a stream of thousands of subscribers must not be the long one.
 const FIRST_SIZE = 10;
 

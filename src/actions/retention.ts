@@ -1,11 +1,11 @@
 import type { AppContext } from '../context.js';
-import { transact, type Tx } from './transaction.js';
+import { transact, writeAlone } from './transaction.js';
 import type { RealmRow, StreamRow } from '../store/rows.js';
 import { archive, ArchiveType } from '../store/repos/archive.js';
 import { realms } from '../store/repos/realms.js';
 import { streams } from '../store/repos/streams.js';
-import { userMessages } from '../store/repos/user-messages.js';
-import { removeMessages, updateFirstMessageId } from './message-delete.js';
+import { notifyFirstMessageId } from './message-delete.js';
+import { queueRemovePushesOfDeleted } from '../notifications/push.js';
 import { queueArchiveEvents, retireMessagesOnCommit } from './retention-events.js';
 import { BatchSizer, pauseAfterBatch } from './retention-pace.js';
 import { realmSettings } from '../lib/realm-settings.js';
@@ -79,42 +79,46 @@ async function archiveRuns(ctx: AppContext, realm: RealmRow, stream: StreamRow |
       : await archive.expiredPrivateIds(ctx.store.db, realm.id, cutoff, after, size);
     if (ids.length === 0) return;
     after = ids[ids.length - 1]!;
-    const started = performance.now();
-    const moved = await transact(ctx, (tx) => doArchiveBatch(tx, ctx, realm, stream?.id, ids, cutoff, opts.now ?? nowSeconds()));
-    const held = performance.now() - started;
-    sizer.record(moved, held);
-    if (moved > 0) {
-      summary.messages += moved;
+    const moved = await archiveBatch(ctx, realm, stream?.id, ids, cutoff, opts.now ?? nowSeconds());
+    sizer.record(moved.messages, moved.heldMs);
+    if (moved.messages > 0) {
+      summary.messages += moved.messages;
       summary.batches += 1;
       opts.onProgress?.({ realmId: realm.id, archived: summary.messages });
     }
     if (ids.length < size || opts.signal?.aborted) return;
-    await pauseAfterBatch(held, opts.pauseFactor);
+    await pauseAfterBatch(moved.heldMs, opts.pauseFactor);
   }
 }
 
 /**
- * One batch, in the caller's transaction: the messages of `ids` still there and still
- * expired are copied to the archive under a new archive_transaction, then deleted the one
- * way messages are deleted (removeMessages: reactions, recipient rows, file links by the
- * cascade, phones' pushes), with a manual deletion's events and first_message_id update.
- * How many moved.
+ * One batch: the messages of `ids` still there and still expired are copied to the
+ * archive under a new archive_transaction and deleted, with their recipient rows,
+ * reactions and file links, as one transaction the store runs as a script (off the
+ * request thread on SQLite: archive.moveExpired). Then, as after a manual deletion,
+ * delete_message to whoever could see them, the stream's new first_message_id, cached
+ * copies retired and phones' pushes removed. How many moved, and how long the writer was held.
  */
-export async function doArchiveBatch(tx: Tx, ctx: AppContext, realm: RealmRow, streamId: number | undefined, ids: number[],
-  cutoff: number, now: number): Promise<number> {
-  const rows = await archive.listExpired(tx.db, ids, cutoff, streamId ?? null);
-  if (rows.length === 0) return 0;
-  const moving = rows.map((r) => r.id);
-  // Re-read in the transaction: an earlier batch may have moved its first_message_id.
-  const stream = streamId === undefined ? undefined : await streams.findInRealmAny(tx.db, realm.id, streamId);
-  const holders = await userMessages.listByMessageIds(tx.db, moving);
-  await queueArchiveEvents(tx, realm.id, rows, holders, stream);
-  const batchId = await archive.createBatch(tx.db, ArchiveType.RETENTION_POLICY, realm.id, now);
-  await archive.copyToArchive(tx.db, batchId, moving);
-  await removeMessages(tx, moving);
-  if (stream) await updateFirstMessageId(tx, stream, moving);
-  retireMessagesOnCommit(ctx, tx, moving);
-  return moving.length;
+export async function archiveBatch(ctx: AppContext, realm: RealmRow, streamId: number | undefined, ids: number[],
+  cutoff: number, now: number): Promise<{ messages: number; heldMs: number }> {
+  const before = streamId === undefined ? undefined : await streams.findInRealmAny(ctx.store.db, realm.id, streamId);
+  // The stream's first message is the oldest: only a batch at or before it may take it.
+  const firstMayMove = before?.first_message_id != null && before.first_message_id <= ids[ids.length - 1]!;
+  // One statement's worth of commit (the script): its events leave after it, as writeAlone's do.
+  return writeAlone(ctx, async (tx) => {
+    const moved = await archive.moveExpired(ctx.store, {
+      type: ArchiveType.RETENTION_POLICY, realmId: realm.id, streamId: streamId ?? null, ids, cutoff, now, firstMayMove,
+    });
+    if (moved.rows.length === 0) return { messages: 0, heldMs: moved.heldMs };
+    const movedIds = moved.rows.map((r) => r.id);
+    const stream = streamId === undefined ? undefined : await streams.findInRealmAny(tx.db, realm.id, streamId);
+    await queueArchiveEvents(tx, realm.id, moved.rows, moved.holders, stream);
+    const first = moved.firstMessageId;
+    if (stream && first && first.before !== first.after) await notifyFirstMessageId(tx, stream, first.after);
+    tx.later((c) => queueRemovePushesOfDeleted(c, movedIds));
+    retireMessagesOnCommit(ctx, tx, movedIds);
+    return { messages: movedIds.length, heldMs: moved.heldMs };
+  });
 }
 
 export interface PurgeOptions {

@@ -1,7 +1,7 @@
 import { createPrivateFile, restrictFiles } from '../lib/private-files.js';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kysely, PostgresAdapter, sql } from 'kysely';
+import { Kysely, PostgresAdapter, sql, type CompiledQuery, type QueryResult } from 'kysely';
 import { BoundedPostgresDialect } from './long-lists.js';
 import Database from 'better-sqlite3';
 import pg from 'pg';
@@ -55,6 +55,16 @@ export interface Store {
    * snapshot). An in-memory SQLite store has one connection, and no writer beside it to hide.
    */
   snapshot<T>(fn: (q: Q) => Promise<T>): Promise<T>;
+  /**
+   * Runs statements known up front as one transaction; each one's result, in order, and how
+   * long the transaction held the writer (ms; its wait for an idle writer not counted). Later
+   * statements see what earlier ones wrote, so a step depends on another through SQL, not
+   * through its answer. On an SQLite file the writer thread runs them in one go between two
+   * group commits, when no send waits (SqliteWriter.script): for background work that must
+   * not block the request thread, as a transaction of its own does there. Elsewhere, an
+   * ordinary transaction.
+   */
+  script(steps: readonly CompiledQuery[]): Promise<{ results: Array<QueryResult<unknown>>; heldMs: number }>;
   close(): Promise<void>;
 }
 
@@ -122,8 +132,18 @@ export async function openStore(opts: { databaseUrl?: string; sqlitePath?: strin
     if (dialect === postgresDialect) return db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(fn);
     return sqlitePath ? sqliteSnapshot(sqlitePath, fn) : fn(db);
   };
+  const script = async (steps: readonly CompiledQuery[]): Promise<{ results: Array<QueryResult<unknown>>; heldMs: number }> => {
+    if (writer) return writer.script(steps.map((s) => ({ sql: s.sql, params: s.parameters })));
+    const started = performance.now();
+    const results = await db.transaction().execute(async (trx) => {
+      const out: Array<QueryResult<unknown>> = [];
+      for (const s of steps) out.push(await trx.executeQuery(s));
+      return out;
+    });
+    return { results, heldMs: performance.now() - started };
+  };
   return {
-    db, dialect, snapshot, ...(writer ? { writer } : {}), ...(pool ? { pool } : {}),
+    db, dialect, snapshot, script, ...(writer ? { writer } : {}), ...(pool ? { pool } : {}),
     close: async () => {
       await checkpointer?.stop();
       await db.destroy();

@@ -1,4 +1,4 @@
-import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { DB } from './schema.js';
 import type { Q } from './rows.js';
 import { messages, type UserMessageBounds } from './repos/messages.js';
@@ -31,6 +31,12 @@ export interface StoreDialect {
    * transaction (the importer: recipient rows need their message's id before it is stored).
    */
   nextIds(q: Q, table: 'message', n: number): Promise<number[]>;
+  /**
+   * The id the current transaction's last insert into `table` took, as an SQL expression
+   * for a later statement of the same transaction (Store.script, whose steps cannot pass
+   * answers on). Only after such an insert.
+   */
+  lastInsertedId(table: 'archive_transaction'): RawBuilder<number>;
 }
 
 const range = (first: number, n: number) => Array.from({ length: n }, (_, i) => first + i);
@@ -52,6 +58,8 @@ export const sqliteDialect: StoreDialect = {
     const { rows } = await sql<{ m: number | null }>`SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = ${table}), 0), coalesce((SELECT max(id) FROM ${sql.table(table)}), 0)) AS m`.execute(q);
     return range(Number(rows[0]?.m ?? 0) + 1, n);
   },
+  // The transaction holds the only writer: the row it just inserted is the newest.
+  lastInsertedId: (table) => sql<number>`(SELECT max(id) FROM ${sql.table(table)})`,
 };
 
 // Recipient rows keyed by user: one index step.
@@ -76,4 +84,6 @@ export const postgresDialect: StoreDialect = {
     const { rows } = await sql<{ id: string | number }>`SELECT nextval(pg_get_serial_sequence(${table}, 'id')) AS id FROM generate_series(1, ${n})`.execute(q);
     return rows.map((r) => Number(r.id)).sort((a, b) => a - b);
   },
+  // The session's own last value of the sequence, whatever other sessions took since.
+  lastInsertedId: (table) => sql<number>`currval(pg_get_serial_sequence(${sql.lit(table)}, 'id'))`,
 };

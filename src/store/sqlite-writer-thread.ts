@@ -2,7 +2,8 @@
  * The body of the SQLite writer thread (sqlite-writer.ts starts it). It owns the write
  * connection: statements the request thread sends one by one on the sync port (each
  * awaited blocked: its transactions and lone writes), and batches of sends on their own
- * port, stored with the group commit's SQL (message-batch.ts).
+ * port, stored with the group commit's SQL (message-batch.ts), and scripts on that port:
+ * whole transactions of background work (retention) run here in one go, when no send waits.
  */
 import { parentPort, workerData, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import Database from 'better-sqlite3';
@@ -14,6 +15,8 @@ import {
 
 interface WriterData { file: string; pragmas: string[]; sends: MessagePort; sync: MessagePort; answered: Int32Array }
 interface QueuedUnit extends MessageUnit { id: number; at: number }
+interface QueuedScript { id: number; script: Array<{ sql: string; params: unknown[] }>; at: number }
+type ScriptStepResult = { rows: unknown[] } | { changes: number; lastInsertRowid: number | bigint };
 
 const { file, pragmas, sends, sync, answered } = workerData as WriterData;
 const port = parentPort!;
@@ -75,7 +78,14 @@ function storeMessages(units: QueuedUnit[]): Array<{ id: number; first: boolean 
 const MIN_BATCH = 16;
 const LINGER_MS = 2;
 const BUSY_MS = 5;
+/**
+ * A script waits for a moment when no send is queued, so that a send never waits behind
+ * background work it could have gone before; under sends that never pause, it runs anyway
+ * once it has waited this long.
+ */
+const SCRIPT_PATIENCE_MS = 20;
 const queued: QueuedUnit[] = [];
+const scripts: QueuedScript[] = [];
 let flushing = false;
 let timer: NodeJS.Timeout | undefined;
 let lastBatchEnd = -Infinity;
@@ -87,11 +97,44 @@ function later(): void {
   }
 }
 
+function take(m: QueuedUnit | QueuedScript): void {
+  m.at = performance.now();
+  if ('script' in m) scripts.push(m);
+  else queued.push(m);
+}
+
+function runScript(s: QueuedScript): void {
+  const results: ScriptStepResult[] = [];
+  const started = performance.now();
+  try {
+    statement('BEGIN').run();
+    for (const step of s.script) {
+      const stmt = statement(step.sql);
+      if (stmt.reader) results.push({ rows: stmt.all(step.params) });
+      else {
+        const r = stmt.run(step.params);
+        results.push({ changes: r.changes, lastInsertRowid: r.lastInsertRowid });
+      }
+    }
+    statement('COMMIT').run();
+    sends.postMessage({ scriptId: s.id, results, heldMs: performance.now() - started });
+  } catch (err) {
+    if (db.inTransaction) statement('ROLLBACK').run();
+    sends.postMessage({ scriptId: s.id, error: errorOf(err) });
+  }
+}
+
 function flush(): void {
   flushing = false;
   clearTimeout(timer);
   if (db.inTransaction) return;
-  for (let m; (m = receiveMessageOnPort(sends)); ) queued.push({ ...(m.message as QueuedUnit), at: performance.now() });
+  for (let m; (m = receiveMessageOnPort(sends)); ) take(m.message as QueuedUnit | QueuedScript);
+  if (scripts.length > 0 && (queued.length === 0 || performance.now() - scripts[0]!.at >= SCRIPT_PATIENCE_MS)) {
+    runScript(scripts.shift()!);
+    lastBatchEnd = performance.now();
+    if (queued.length > 0 || scripts.length > 0) later();
+    return;
+  }
   if (queued.length === 0) return;
   const now = performance.now();
   const waited = now - queued[0]!.at;
@@ -107,12 +150,11 @@ function flush(): void {
     sends.postMessage({ ids, error: errorOf(err) });
   }
   lastBatchEnd = performance.now();
-  if (queued.length > 0) later();
+  if (queued.length > 0 || scripts.length > 0) later();
 }
 
-sends.on('message', (u: QueuedUnit) => {
-  u.at = performance.now();
-  queued.push(u);
+sends.on('message', (m: QueuedUnit | QueuedScript) => {
+  take(m);
   later();
 });
 
@@ -146,5 +188,5 @@ sync.on('message', (m: Statement) => {
   sync.postMessage(run(m));
   Atomics.store(answered, 0, 1);
   Atomics.notify(answered, 0);
-  if (queued.length > 0 && !db.inTransaction) later();
+  if ((queued.length > 0 || scripts.length > 0) && !db.inTransaction) later();
 });

@@ -26,9 +26,21 @@ export interface WriteResult {
   insertId?: bigint;
 }
 
+export interface ScriptResult {
+  results: WriteResult[];
+  heldMs: number;
+}
+
 interface BatchReply {
   ids: number[];
   results?: Array<{ id: number; first: boolean } | { error: { message: string; code?: string } }>;
+  error?: { message: string; code?: string };
+}
+
+interface ScriptReply {
+  scriptId: number;
+  results?: Array<{ rows: unknown[] } | { changes: number; lastInsertRowid: number | bigint }>;
+  heldMs?: number;
   error?: { message: string; code?: string };
 }
 
@@ -60,6 +72,7 @@ export class SqliteWriter {
   private sends: MessagePort;
   private nextId = 1;
   private sending = new Map<number, { resolve: (r: { id: number; first: boolean }) => void; reject: (e: unknown) => void; at: number }>();
+  private scripts = new Map<number, { resolve: (r: ScriptResult) => void; reject: (e: unknown) => void }>();
   /** Transactions waiting for the lock (the one holding it not counted). */
   private lockWaiters = 0;
   /** Told of each batch and wait (the metrics); nothing by default. */
@@ -82,7 +95,7 @@ export class SqliteWriter {
       workerData: { file, pragmas, sends: channel.port2, sync: syncChannel.port2, answered: this.answered },
       transferList: [channel.port2, syncChannel.port2],
     });
-    this.sends.on('message', (m: BatchReply) => this.settleBatch(m));
+    this.sends.on('message', (m: BatchReply | ScriptReply) => ('scriptId' in m ? this.settleScript(m) : this.settleBatch(m)));
     this.sends.unref();
     this.worker.on('error', (err) => {
       onError(`SQLite writer failed: ${String(err)}`);
@@ -117,9 +130,9 @@ export class SqliteWriter {
     return release;
   }
 
-  /** Sends waiting for their batch's commit, and transactions waiting for the lock. */
+  /** Sends waiting for their batch's commit, scripts for theirs, and transactions waiting for the lock. */
   get queued(): number {
-    return this.sending.size + this.lockWaiters;
+    return this.sending.size + this.scripts.size + this.lockWaiters;
   }
 
   /**
@@ -156,6 +169,40 @@ export class SqliteWriter {
     });
   }
 
+  /**
+   * Runs the statements as one transaction on the writer thread, in one go, when no send
+   * is queued (or once it has waited a little: sqlite-writer-thread.ts); resolves with each
+   * statement's result once committed, and how long it held the writer (its wait for an
+   * idle moment not counted). The request thread never blocks on it, unlike a
+   * transaction of its own (querySync), so background work (retention) costs requests
+   * nothing but the writer's time.
+   */
+  script(steps: ReadonlyArray<{ sql: string; params: readonly unknown[] }>): Promise<ScriptResult> {
+    if (this.failed) return Promise.reject(this.failed);
+    const id = this.nextId++;
+    this.sends.ref();
+    return new Promise((resolve, reject) => {
+      this.scripts.set(id, { resolve, reject });
+      this.sends.postMessage({ id, script: steps.map((s) => ({ sql: s.sql, params: [...s.params] })) });
+    });
+  }
+
+  private settleScript(m: ScriptReply): void {
+    const w = this.scripts.get(m.scriptId);
+    if (!w) return;
+    this.scripts.delete(m.scriptId);
+    if (m.error) w.reject(sqliteError(m.error));
+    else {
+      const results = (m.results ?? []).map((r) => ('rows' in r ? { rows: r.rows } : { rows: [], numAffectedRows: BigInt(r.changes), insertId: BigInt(r.lastInsertRowid) }));
+      w.resolve({ results, heldMs: m.heldMs ?? 0 });
+    }
+    this.unrefWhenIdle();
+  }
+
+  private unrefWhenIdle(): void {
+    if (this.sending.size === 0 && this.scripts.size === 0) this.sends.unref();
+  }
+
   private settleBatch(m: BatchReply): void {
     const now = performance.now();
     let stored = 0;
@@ -174,7 +221,7 @@ export class SqliteWriter {
       }
     }
     this.observer.batch(m.ids.length, stored);
-    if (this.sending.size === 0) this.sends.unref();
+    this.unrefWhenIdle();
   }
 
   async close(): Promise<void> {
@@ -185,8 +232,9 @@ export class SqliteWriter {
 
   private fail(err: Error): void {
     this.failed ??= err;
-    for (const w of this.sending.values()) w.reject(err);
+    for (const w of [...this.sending.values(), ...this.scripts.values()]) w.reject(err);
     this.sending.clear();
+    this.scripts.clear();
     this.sends.close();
     this.syncPort.close();
   }

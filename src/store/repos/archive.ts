@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { MessageRow, Q } from '../rows.js';
+import type { Store } from '../db.js';
 
 /** The message columns the archive keeps: all but PostgreSQL's search column, which the row rebuilds. */
 const MESSAGE_COLUMNS = ['id', 'realm_id', 'sender_id', 'recipient_id', 'stream_id', 'topic', 'topic_lower', 'content', 'rendered_content',
@@ -12,8 +13,6 @@ export const ArchiveType = { RETENTION_POLICY: 1, MANUAL: 2 } as const;
 
 export interface ArchiveBatchRow { id: number; timestamp: number; type: number; realm_id: number | null; restored: number }
 
-// A batch id as an SQL literal in INSERT ... SELECT: PostgreSQL cannot type a bare parameter in a select list.
-const batchLiteral = (id: number) => sql.lit(Math.trunc(id)).as('archive_transaction_id');
 
 export const archive = {
   /**
@@ -31,28 +30,57 @@ export const archive = {
       .where('date_sent', '<', cutoff).orderBy('id').limit(limit).execute()).map((r) => r.id),
 
   /**
-   * Those of `ids` still there, still older than `cutoff` and still where they were found
-   * (in stream `streamId`, or private when null: a message moved meanwhile goes by its new
-   * stream's retention), re-read in the archiving transaction.
+   * Moves those of `ids` still there, still older than `cutoff` and still where they were
+   * found (in stream `streamId`, or private when null: a message moved meanwhile goes by
+   * its new stream's retention) into a new archive batch, with their recipient rows,
+   * reactions and file links, and deletes them (file links by the cascade). One transaction
+   * run by the store as a script (Store.script: on SQLite by the writer thread, never
+   * blocking requests). Answers what moved, who held each, and, when the stream's first
+   * message moved (pass `firstMayMove` when it may: a statement on a stream row counts as a
+   * change to PostgreSQL's cache triggers even when it changes nothing), its new one.
    */
-  listExpired: (q: Q, ids: number[], cutoff: number, streamId: number | null): Promise<MessageRow[]> =>
-    ids.length === 0 ? Promise.resolve([]) : q.selectFrom('message').selectAll().where('id', 'in', ids).where('date_sent', '<', cutoff)
-      .where('stream_id', streamId === null ? 'is' : '=', streamId).orderBy('id').execute(),
-
-  createBatch: async (q: Q, type: number, realmId: number | null, timestamp: number): Promise<number> =>
-    (await q.insertInto('archive_transaction').values({ type, realm_id: realmId, timestamp }).returning('id').executeTakeFirstOrThrow()).id,
-
-  /** Copies the messages and everything hanging off them into the archive, under batch `batchId`. */
-  copyToArchive: async (q: Q, batchId: number, ids: number[]): Promise<void> => {
-    if (ids.length === 0) return;
-    await q.insertInto('archived_message').columns([...MESSAGE_COLUMNS, 'archive_transaction_id'])
-      .expression(q.selectFrom('message').select([...MESSAGE_COLUMNS, batchLiteral(batchId)]).where('id', 'in', ids)).execute();
-    await q.insertInto('archived_user_message').columns(['user_id', 'message_id', 'flags', 'archive_transaction_id'])
-      .expression(q.selectFrom('user_message').select(['user_id', 'message_id', 'flags', batchLiteral(batchId)]).where('message_id', 'in', ids)).execute();
-    await q.insertInto('archived_reaction').columns([...REACTION_COLUMNS, 'archive_transaction_id'])
-      .expression(q.selectFrom('reaction').select([...REACTION_COLUMNS, batchLiteral(batchId)]).where('message_id', 'in', ids)).execute();
-    await q.insertInto('archived_attachment_message').columns(['attachment_id', 'message_id', 'archive_transaction_id'])
-      .expression(q.selectFrom('attachment_message').select(['attachment_id', 'message_id', batchLiteral(batchId)]).where('message_id', 'in', ids)).execute();
+  moveExpired: async (store: Store, m: { type: number; realmId: number; streamId: number | null; ids: number[]; cutoff: number; now: number; firstMayMove: boolean }):
+    Promise<{ rows: MessageRow[]; holders: Array<{ user_id: number; message_id: number }>; heldMs: number; firstMessageId?: { before: number | null; after: number | null } }> => {
+    if (m.ids.length === 0) return { rows: [], holders: [], heldMs: 0 };
+    const db = store.db;
+    const moving = db.selectFrom('message').where('id', 'in', m.ids).where('date_sent', '<', m.cutoff)
+      .where('stream_id', m.streamId === null ? 'is' : '=', m.streamId);
+    const movingIds = moving.select('id');
+    const batchId = store.dialect.lastInsertedId('archive_transaction').as('archive_transaction_id');
+    const first = m.streamId !== null && m.firstMayMove ? m.streamId : null;
+    const firstOf = (id: number) => db.selectFrom('stream').select('first_message_id').where('id', '=', id).compile();
+    const steps = [
+      moving.selectAll().orderBy('id').compile(),
+      db.selectFrom('user_message').select(['user_id', 'message_id']).where('message_id', 'in', movingIds).compile(),
+      ...(first === null ? [] : [firstOf(first)]),
+      // No batch when nothing is left to move; the copies below then copy nothing.
+      db.insertInto('archive_transaction').columns(['type', 'realm_id', 'timestamp'])
+        .expression(db.selectFrom('realm').select([sql.lit(Math.trunc(m.type)).as('type'), 'id', sql.lit(Math.trunc(m.now)).as('timestamp')])
+          .where('id', '=', m.realmId).where((eb) => eb.exists(movingIds))).compile(),
+      db.insertInto('archived_message').columns([...MESSAGE_COLUMNS, 'archive_transaction_id']).expression(moving.select([...MESSAGE_COLUMNS, batchId])).compile(),
+      db.insertInto('archived_user_message').columns(['user_id', 'message_id', 'flags', 'archive_transaction_id'])
+        .expression(db.selectFrom('user_message').select(['user_id', 'message_id', 'flags', batchId]).where('message_id', 'in', movingIds)).compile(),
+      db.insertInto('archived_reaction').columns([...REACTION_COLUMNS, 'archive_transaction_id'])
+        .expression(db.selectFrom('reaction').select([...REACTION_COLUMNS, batchId]).where('message_id', 'in', movingIds)).compile(),
+      db.insertInto('archived_attachment_message').columns(['attachment_id', 'message_id', 'archive_transaction_id'])
+        .expression(db.selectFrom('attachment_message').select(['attachment_id', 'message_id', batchId]).where('message_id', 'in', movingIds)).compile(),
+      db.deleteFrom('reaction').where('message_id', 'in', movingIds).compile(),
+      db.deleteFrom('user_message').where('message_id', 'in', movingIds).compile(),
+      db.deleteFrom('message').where('id', 'in', m.ids).where('date_sent', '<', m.cutoff).where('stream_id', m.streamId === null ? 'is' : '=', m.streamId).compile(),
+      ...(first === null ? [] : [
+        // The oldest message left, when the first one has gone.
+        db.updateTable('stream').set((eb) => ({ first_message_id: eb.selectFrom('message').select('id').where('stream_id', '=', first).orderBy('id').limit(1) }))
+          .where('id', '=', first).where('first_message_id', 'is not', null)
+          .where((eb) => eb.not(eb.exists(eb.selectFrom('message').select('id').whereRef('message.id', '=', 'stream.first_message_id')))).compile(),
+        firstOf(first),
+      ]),
+    ];
+    const { results, heldMs } = await store.script(steps);
+    const rows = results[0]!.rows as MessageRow[];
+    const holders = results[1]!.rows as Array<{ user_id: number; message_id: number }>;
+    if (first === null) return { rows, holders, heldMs };
+    const firstMessage = (r: { rows: unknown[] }) => (r.rows[0] as { first_message_id: number | null } | undefined)?.first_message_id ?? null;
+    return { rows, holders, heldMs, firstMessageId: { before: firstMessage(results[2]!), after: firstMessage(results[results.length - 1]!) } };
   },
 
   /** Batches of an organization made at or after `since`, not yet restored, oldest first. */
