@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.js';
-import { transact, writeAlone } from './transaction.js';
+import { writeAlone } from './transaction.js';
 import type { RealmRow, StreamRow } from '../store/rows.js';
 import { archive, ArchiveType } from '../store/repos/archive.js';
 import { realms } from '../store/repos/realms.js';
@@ -135,7 +135,7 @@ const PURGE_LIST_SIZE = 100;
 
 /**
  * Zulip's clean_archived_data: archived batches made more than keep-days ago are deleted
- * for good, restored ones' records included, one batch per transaction. The files they
+ * for good, restored ones' records included, one batch per store script. The files they
  * linked become unclaimed with it; the storage sweep collects those.
  */
 export async function purgeArchive(ctx: AppContext, opts: PurgeOptions = {}): Promise<ArchiveSummary> {
@@ -145,16 +145,12 @@ export async function purgeArchive(ctx: AppContext, opts: PurgeOptions = {}): Pr
   for (;;) {
     const ids = await archive.listPurgeable(ctx.store.db, before, PURGE_LIST_SIZE);
     for (const id of ids) {
-      const started = performance.now();
-      summary.messages += await transact(ctx, async (tx) => {
-        const n = await archive.countMessages(tx.db, id);
-        await archive.deleteBatch(tx.db, id);
-        return n;
-      });
+      const purged = await archive.purgeBatch(ctx.store, id);
+      summary.messages += purged.messages;
       summary.batches += 1;
       opts.onProgress?.({ purged: summary.messages });
       if (opts.signal?.aborted) return summary;
-      await pauseAfterBatch(performance.now() - started, opts.pauseFactor);
+      await pauseAfterBatch(purged.heldMs, opts.pauseFactor);
     }
     if (ids.length < PURGE_LIST_SIZE) return summary;
   }

@@ -117,10 +117,6 @@ export const archive = {
   listPurgeable: async (q: Q, before: number, limit: number): Promise<number[]> =>
     (await q.selectFrom('archive_transaction').select('id').where('timestamp', '<', before).orderBy('id').limit(limit).execute()).map((r) => r.id),
 
-  /** How many messages a batch holds (for the purge's count). */
-  countMessages: async (q: Q, batchId: number): Promise<number> =>
-    Number((await q.selectFrom('archived_message').select((eb) => eb.fn.countAll<number>().as('n')).where('archive_transaction_id', '=', batchId).executeTakeFirst())?.n ?? 0),
-
   /** Deletes a batch's archived rows, children first (no reliance on the cascade's cost). */
   emptyBatch: async (q: Q, batchId: number): Promise<void> => {
     await q.deleteFrom('archived_attachment_message').where('archive_transaction_id', '=', batchId).execute();
@@ -129,8 +125,21 @@ export const archive = {
     await q.deleteFrom('archived_message').where('archive_transaction_id', '=', batchId).execute();
   },
 
-  deleteBatch: async (q: Q, batchId: number): Promise<void> => {
-    await archive.emptyBatch(q, batchId);
-    await q.deleteFrom('archive_transaction').where('id', '=', batchId).execute();
+  /**
+   * Deletes a batch for good, its archived rows first (no reliance on the cascade's cost),
+   * as one store script (Store.script: on SQLite run by the writer thread, never blocking
+   * requests). How many messages it held, and how long the writer was held.
+   */
+  purgeBatch: async (store: Store, batchId: number): Promise<{ messages: number; heldMs: number }> => {
+    const db = store.db;
+    const { results, heldMs } = await store.script([
+      db.selectFrom('archived_message').select((eb) => eb.fn.countAll<number>().as('n')).where('archive_transaction_id', '=', batchId).compile(),
+      db.deleteFrom('archived_attachment_message').where('archive_transaction_id', '=', batchId).compile(),
+      db.deleteFrom('archived_reaction').where('archive_transaction_id', '=', batchId).compile(),
+      db.deleteFrom('archived_user_message').where('archive_transaction_id', '=', batchId).compile(),
+      db.deleteFrom('archived_message').where('archive_transaction_id', '=', batchId).compile(),
+      db.deleteFrom('archive_transaction').where('id', '=', batchId).compile(),
+    ]);
+    return { messages: Number((results[0]!.rows[0] as { n: number | string } | undefined)?.n ?? 0), heldMs };
   },
 };
