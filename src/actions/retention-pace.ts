@@ -27,8 +27,14 @@ export class BatchSizer {
     this.size = fixed ? max : Math.min(FIRST_SIZE, max);
   }
 
+  /**
+   * A power of two (or the maximum): each batch size is a statement text of its own on the
+   * writer's connection (its IN-lists), and a few sizes keep its statement cache from
+   * filling and starting again.
+   */
   get next(): number {
-    return this.size;
+    if (this.fixed) return this.size;
+    return Math.min(this.max, 2 ** Math.round(Math.log2(this.size)));
   }
 
   /** A batch of `moved` messages held the writer `heldMs`. */
