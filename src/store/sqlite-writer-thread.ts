@@ -130,8 +130,8 @@ function flush(): void {
   if (db.inTransaction) return;
   for (let m; (m = receiveMessageOnPort(sends)); ) take(m.message as QueuedUnit | QueuedScript);
   if (scripts.length > 0 && (queued.length === 0 || performance.now() - scripts[0]!.at >= SCRIPT_PATIENCE_MS)) {
+    // Not a batch end: sends after a script go at once rather than linger for company.
     runScript(scripts.shift()!);
-    lastBatchEnd = performance.now();
     if (queued.length > 0 || scripts.length > 0) later();
     return;
   }
