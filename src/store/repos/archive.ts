@@ -66,7 +66,7 @@ export const archive = {
         .expression(db.selectFrom('attachment_message').select(['attachment_id', 'message_id', batchId]).where('message_id', 'in', movingIds)).compile(),
       db.deleteFrom('reaction').where('message_id', 'in', movingIds).compile(),
       db.deleteFrom('user_message').where('message_id', 'in', movingIds).compile(),
-      db.deleteFrom('message').where('id', 'in', m.ids).where('date_sent', '<', m.cutoff).where('stream_id', m.streamId === null ? 'is' : '=', m.streamId).compile(),
+      db.deleteFrom('message').where('id', 'in', movingIds).compile(),
       ...(first === null ? [] : [
         // The oldest message left, when the first one has gone.
         db.updateTable('stream').set((eb) => ({ first_message_id: eb.selectFrom('message').select('id').where('stream_id', '=', first).orderBy('id').limit(1) }))
