@@ -12,6 +12,7 @@ import { COUNTS_DIR_ENV, compareCounts, readCounts } from './helpers/report-coun
 import { findPgBin, startCluster } from './helpers/pg.js';
 import { CHROMIUM, NO_BROWSER } from './helpers/chromium.js';
 import { findRedisServer, startRedis } from './helpers/redis.js';
+import { levelBound, notBrowser } from './helpers/suite-selection.js';
 
 function listTests(dir: string): string[] {
   const out: string[] = [];
@@ -79,7 +80,7 @@ if (engines.includes('sqlite')) {
   const r = await runSuite('sqlite', { PARLEY_TEST_ENGINE: 'sqlite', PARLEY_FEATURE_LEVEL: '122' });
   pass += r.pass; fail += r.fail;
   if (levels.includes('latest')) {
-    const l = await runSuite('sqlite, feature level latest', { PARLEY_TEST_ENGINE: 'sqlite', PARLEY_FEATURE_LEVEL: 'latest' });
+    const l = await runSuite('sqlite, feature level latest', { PARLEY_TEST_ENGINE: 'sqlite', PARLEY_FEATURE_LEVEL: 'latest' }, levelBound(files));
     pass += l.pass; fail += l.fail;
   }
 }
@@ -90,7 +91,7 @@ if (engines.includes('postgres')) {
   } else {
     const cluster = await startCluster(bin);
     try {
-      const r = await runSuite('postgres', { PARLEY_TEST_ENGINE: 'postgres', PARLEY_TEST_PG_URL: cluster.url, PARLEY_FEATURE_LEVEL: '122' });
+      const r = await runSuite('postgres', { PARLEY_TEST_ENGINE: 'postgres', PARLEY_TEST_PG_URL: cluster.url, PARLEY_FEATURE_LEVEL: '122' }, notBrowser(files));
       pass += r.pass; fail += r.fail;
       // Again with every test's server as two cluster nodes (PostgreSQL + Redis).
       const twoNode = files.filter((f) => TWO_NODE_FOLDERS.some((d) => f.startsWith(d)));
