@@ -44,7 +44,7 @@ export async function openContext(overrides: ConfigOverrides = {}, deps: { log?:
   }
   ensurePrivateDir(config.dataDir);
   const store = await openStore({
-    databaseUrl: config.databaseUrl, sqlitePath: path.join(config.dataDir, 'parley.db'),
+    databaseUrl: config.databaseUrl, sqlitePath: path.join(config.dataDir, 'parley.db'), cacheMib: config.sqliteCacheMib,
     onError: (message) => log.warn({ message }, 'background WAL checkpoint failed'),
   });
   const mail = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox') }, log);

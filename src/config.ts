@@ -91,6 +91,12 @@ export interface Config {
    */
   passwordHashMemoryKib: number;
   passwordHashTimeCost: number;
+  /**
+   * Page cache of each SQLite connection (the writer thread's and the readers'), in MiB.
+   * 64 keeps a send's recipient rows on hot index pages; `parley import` uses 16 to stay
+   * within its memory bound (its rows land on few pages at a time).
+   */
+  sqliteCacheMib: number;
   /** How long one outgoing-webhook call may take before it counts as timed out (Zulip's OUTGOING_WEBHOOK_TIMEOUT_SECONDS, 10 s). */
   outgoingWebhookTimeoutMs: number;
   /**
@@ -236,6 +242,7 @@ export function loadConfig(overrides: ConfigOverrides = {}): Config {
     trustProxy: overrides.trustProxy ?? parseTrustProxy(process.env.PARLEY_TRUST_PROXY),
     passwordHashMemoryKib: overrides.passwordHashMemoryKib ?? envInt('PARLEY_PASSWORD_HASH_MEMORY_KIB', 19_456),
     passwordHashTimeCost: overrides.passwordHashTimeCost ?? envInt('PARLEY_PASSWORD_HASH_TIME_COST', 2),
+    sqliteCacheMib: Math.max(1, overrides.sqliteCacheMib ?? envInt('PARLEY_SQLITE_CACHE_MIB', 64)),
     outgoingWebhookTimeoutMs: overrides.outgoingWebhookTimeoutMs ?? envInt('PARLEY_OUTGOING_WEBHOOK_TIMEOUT_MS', 10_000),
     outgoingWebhookRetryDelayMs: overrides.outgoingWebhookRetryDelayMs ?? envInt('PARLEY_OUTGOING_WEBHOOK_RETRY_DELAY_MS', 1_000),
     outgoingWebhookConcurrency: Math.max(1, overrides.outgoingWebhookConcurrency ?? envInt('PARLEY_OUTGOING_WEBHOOK_CONCURRENCY', 16)),

@@ -17,6 +17,7 @@ const dist = (p) => new URL(`../../dist/${p}`, import.meta.url).href;
 const { openContext } = await import(dist('app.js'));
 const { ensureDefaultRealm } = await import(dist('cli/bootstrap.js'));
 const { runImport } = await import(dist('import/run.js'));
+const { boundImportMemory } = await import(dist('import/memory.js'));
 
 function procKb(field) {
   const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(fs.readFileSync('/proc/self/status', 'utf8'));
@@ -59,7 +60,9 @@ function stderrProgress() {
 }
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-bench-import-'));
-const ctx = await openContext({ dataDir, databaseUrl, logLevel: 'warn', rateLimiting: false });
+// As `parley import` opens its context (src/cli/transfer.ts); BENCH_IMPORT_UNBOUNDED=1 leaves V8's and SQLite's defaults, to compare.
+const bounds = process.env.BENCH_IMPORT_UNBOUNDED === '1' ? {} : boundImportMemory();
+const ctx = await openContext({ dataDir, databaseUrl, logLevel: 'warn', rateLimiting: false, ...bounds });
 try {
   await ensureDefaultRealm(ctx, { welcome: false });
   const rssBeforeKb = procKb('VmRSS');

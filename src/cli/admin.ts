@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { AppContext } from '../context.js';
 import type { RealmRow, UserRow } from '../store/rows.js';
 import { openContext } from '../app.js';
+import type { ConfigOverrides } from '../config.js';
 import { ApiError } from '../errors.js';
 import { transact } from '../actions/transaction.js';
 import { realms } from '../store/repos/realms.js';
@@ -25,8 +26,8 @@ const ROLES: Record<string, number> = {
 export class CliError extends Error {}
 
 /** Opens the store, makes sure the default organization exists, runs `fn`, closes. */
-export async function withContext<T>(opts: Record<string, unknown>, fn: (ctx: AppContext) => Promise<T>): Promise<T> {
-  const ctx = await openContext({ ...overridesFrom(opts), logLevel: 'warn' });
+export async function withContext<T>(opts: Record<string, unknown>, fn: (ctx: AppContext) => Promise<T>, extra: ConfigOverrides = {}): Promise<T> {
+  const ctx = await openContext({ ...overridesFrom(opts), ...extra, logLevel: 'warn' });
   try {
     const boot = await ensureDefaultRealm(ctx);
     if (boot.generated) process.stderr.write(`Created the default organization; log in as ${boot.email} with password ${boot.password}\n`);

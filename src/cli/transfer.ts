@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { runImport, type ImportKind } from '../import/run.js';
+import { boundImportMemory } from '../import/memory.js';
 import { exportRealm } from '../export/export-realm.js';
 import { ImportError, type Progress } from '../import/source.js';
 import { realmUri } from '../lib/realm-host.js';
@@ -79,7 +80,7 @@ export function addTransferCommands(program: Command): void {
       process.stdout.write(`\nImported ${result.users} users, ${result.streams} streams and ${result.messages} messages into ${realmUri(ctx.config, realm)}\n`
         + `People have no password yet: give one with  parley user password --org ${realm.string_id} --email ADDRESS\n`
         + `or see their API keys with  parley api-key show --org ${realm.string_id} --email ADDRESS\n`);
-    })));
+    }, boundImportMemory())));
   }
   storeOptions(program.command('export <out>').description("write an organization in Zulip's export format (.tar.gz), while the server runs"))
     .option('--org <string_id>', 'organization string id (default: the root organization)', '')

@@ -17,12 +17,13 @@ import { withStatementCache } from './statement-lifetime.js';
 export type { StoreDialect } from './dialects.js';
 
 /** Settings of every SQLite connection Parley opens, the writer thread's included. */
-const CONNECTION_PRAGMAS = [
+const connectionPragmas = (cacheMib: number) => [
   'synchronous = NORMAL',
   'foreign_keys = ON',
   'busy_timeout = 5000',
-  // Recipient rows land on many index pages at once; a 64 MB page cache keeps them hot.
-  'cache_size = -65536',
+  // Recipient rows land on many index pages at once; a large page cache (64 MiB by default,
+  // config.sqliteCacheMib) keeps them hot.
+  `cache_size = -${cacheMib * 1024}`,
   // A send's multi-row recipient insert needs a statement journal (it may fail part way
   // inside the group commit's transaction); past 64 KB SQLite spills that journal to a temp
   // file, and those writes cost a fifth of the send path's storage time.
@@ -72,7 +73,8 @@ export interface Store {
 // every bigint Parley stores is a UNIX time, well inside Number's safe range.
 pg.types.setTypeParser(20, (v) => Number(v));
 
-export async function openStore(opts: { databaseUrl?: string; sqlitePath?: string; onError?: (message: string) => void }): Promise<Store> {
+export async function openStore(opts: { databaseUrl?: string; sqlitePath?: string; cacheMib?: number; onError?: (message: string) => void }): Promise<Store> {
+  const pragmas = connectionPragmas(opts.cacheMib ?? 64);
   let db: Kysely<DB>;
   let dialect: StoreDialect;
   let sqlitePath: string | undefined;
@@ -97,7 +99,7 @@ export async function openStore(opts: { databaseUrl?: string; sqlitePath?: strin
       const sqlite = new Database(file);
       // exec, not pragma(): pragma() prepares a statement each time (see KEPT in statement-lifetime.ts). The busy
       // timeout first: a replacement connection (withStatementCache) opens beside the others.
-      sqlite.exec([...CONNECTION_PRAGMAS, 'journal_mode = WAL'].map((p) => `PRAGMA ${p};`).join('\n'));
+      sqlite.exec([...pragmas, 'journal_mode = WAL'].map((p) => `PRAGMA ${p};`).join('\n'));
       return sqlite;
     }, file !== ':memory:');
     if (file === ':memory:') {
@@ -112,7 +114,7 @@ export async function openStore(opts: { databaseUrl?: string; sqlitePath?: strin
         throw err;
       }
       migrated = true;
-      writer = new SqliteWriter(file, [...CONNECTION_PRAGMAS, `wal_autocheckpoint = ${BACKSTOP_PAGES}`], opts.onError ?? ((m) => process.emitWarning(m)));
+      writer = new SqliteWriter(file, [...pragmas, `wal_autocheckpoint = ${BACKSTOP_PAGES}`], opts.onError ?? ((m) => process.emitWarning(m)));
       db = new Kysely<DB>({ dialect: new ThreadedSqliteDialect(reader, writer) });
       sqlitePath = file;
       // The -wal and -shm files exist by now; should an SQLite build not copy the mode, fix it.

@@ -49,14 +49,17 @@ test('sends submitted together share one transaction, yet a failing one rolls ba
  * Stores the writes in one batch, whatever the machine's load: they are submitted while a
  * transaction holds the store, and no batch starts before it ends. (Submitted in one tick
  * with the store idle, SQLite's writer thread may take the first before the second
- * arrives.) A statement of the transaction goes to the writer after them; once it is
- * answered the writer has them queued.
+ * arrives.) The transaction holds the writer only once its first statement has run (its
+ * BEGIN travels with that statement), so one runs before the writes are submitted; another
+ * goes to the writer after them, and once it is answered the writer has them queued.
  */
 async function inOneBatch(writes: MessageWrite[]): Promise<Array<PromiseSettledResult<MessageWritten>>> {
   let settled!: Promise<Array<PromiseSettledResult<MessageWritten>>>;
   await transact(t.app.ctx, async (tx) => {
+    const held = () => tx.db.selectFrom('stream').select('id').where('id', '=', streamId).execute();
+    await held();
     settled = Promise.allSettled(writes.map((w) => storeMessage(t.app.ctx.store, w)));
-    await tx.db.selectFrom('stream').select('id').where('id', '=', streamId).execute();
+    await held();
   });
   return settled;
 }
