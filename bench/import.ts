@@ -19,6 +19,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { writeSlackExport, type SlackExportSummary } from './lib/slack-export.js';
 import { findPgBin, startCluster, type PgCluster } from '../test/helpers/pg.js';
+import { IMPORT_MALLOC_ARENAS } from '../src/import/memory.js';
 
 /** bench/lib/import-child.mjs's line: runImport's count, its time, and the process's RSS before and at its peak. */
 interface ChildReport {
@@ -36,8 +37,8 @@ function procKb(field: 'VmHWM'): number {
 const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MB`;
 
 /** Runs a child process, and answers the JSON line it prints when done. */
-async function inChild<T>(argv: string[]): Promise<T> {
-  const proc = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'inherit'] });
+async function inChild<T>(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<T> {
+  const proc = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'inherit'], env });
   const line = new Promise<string | undefined>((resolve) => {
     const rl = readline.createInterface({ input: proc.stdout });
     rl.once('line', resolve);
@@ -99,7 +100,9 @@ async function main(): Promise<void> {
         cluster = await startCluster(bin);
         databaseUrl = cluster.url;
       }
-      const r = await inChild<ChildReport>([new URL('./lib/import-child.mjs', import.meta.url).pathname, zip, ...(databaseUrl ? [databaseUrl] : [])]);
+      // With the malloc arenas bin/parley.mjs gives `parley import`, unless comparing against the defaults.
+      const arenas = process.env.BENCH_IMPORT_UNBOUNDED === '1' || process.env.MALLOC_ARENA_MAX ? {} : { MALLOC_ARENA_MAX: String(IMPORT_MALLOC_ARENAS) };
+      const r = await inChild<ChildReport>([new URL('./lib/import-child.mjs', import.meta.url).pathname, zip, ...(databaseUrl ? [databaseUrl] : [])], { ...process.env, ...arenas });
       cluster?.stop();
       cluster = undefined;
       console.log(`${engine.padEnd(10)} ${r.messages.toLocaleString('en').padStart(10)} ${`${(r.ms / 1000).toFixed(1)} s`.padStart(9)} ` +

@@ -18,4 +18,21 @@ if (process.argv[2] === 'serve') {
     if (!(await web.build())) process.exit(1);
   }
 }
-await import(pathToFileURL(path.join(DIST, 'main.js')).href);
+// An import allocates from two threads at once (the converter and SQLite's writer), and glibc
+// gives each its own malloc arenas, whose freed pages it keeps: two arenas in all hold an
+// import's peak about 30 MB lower (docs/performance.md, import). glibc reads the setting only
+// when a process starts, so the command starts itself again with it.
+if (process.argv[2] === 'import' && process.env.MALLOC_ARENA_MAX === undefined) {
+  const { spawn } = await import('node:child_process');
+  const { IMPORT_MALLOC_ARENAS } = await import(pathToFileURL(path.join(DIST, 'import', 'memory.js')).href);
+  const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
+    stdio: 'inherit', env: { ...process.env, MALLOC_ARENA_MAX: String(IMPORT_MALLOC_ARENAS) },
+  });
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => child.kill(sig));
+  child.on('exit', (code, signal) => {
+    if (signal) process.kill(process.pid, signal);
+    else process.exit(code ?? 1);
+  });
+} else {
+  await import(pathToFileURL(path.join(DIST, 'main.js')).href);
+}

@@ -17,6 +17,8 @@ import v8 from 'node:v8';
 import type { ConfigOverrides } from '../config.js';
 
 export const IMPORT_HEAP_GROWING_PERCENT = 25;
+/** glibc's malloc arenas for an import's process (MALLOC_ARENA_MAX), set by bin/parley.mjs, which starts it. */
+export const IMPORT_MALLOC_ARENAS = 2;
 export const IMPORT_SQLITE_CACHE_MIB = 16;
 
 /** Applies the heap setting to this process, and answers the store settings to open the import's context with. */
