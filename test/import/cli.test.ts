@@ -85,7 +85,7 @@ test('bin/parley.mjs starts an import again with two malloc arenas; its output a
   // Every process the command starts says what it was given (NODE_OPTIONS reaches both).
   const probe = path.join(dataDir, 'probe.cjs');
   fs.writeFileSync(probe, "process.stderr.write(`[arenas ${process.env.MALLOC_ARENA_MAX ?? 'unset'}]\\n`);\n");
-  const env = { ...process.env, NODE_OPTIONS: `--require ${probe}` };
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: `--require ${probe}` };
   delete env.MALLOC_ARENA_MAX;
   const launch = (...args: string[]) => spawnSync(process.execPath, ['bin/parley.mjs', ...args, '--data-dir', dataDir], { env, encoding: 'utf8' });
   const fixture = await zulipExport();
