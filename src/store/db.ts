@@ -116,6 +116,10 @@ export async function openStore(opts: { databaseUrl?: string; sqlitePath?: strin
       migrated = true;
       writer = new SqliteWriter(file, [...pragmas, `wal_autocheckpoint = ${BACKSTOP_PAGES}`], opts.onError ?? ((m) => process.emitWarning(m)));
       db = new Kysely<DB>({ dialect: new ThreadedSqliteDialect(reader, writer) });
+      // Kysely destroys only a driver it has started, which happens on first use: a store
+      // opened and closed unused (a restore's final migration check) would leave its
+      // connections, and the writer thread, open.
+      await db.connection().execute(async () => {});
       sqlitePath = file;
       // The -wal and -shm files exist by now; should an SQLite build not copy the mode, fix it.
       restrictFiles(`${file}-wal`, `${file}-shm`);
