@@ -30,8 +30,10 @@ if (process.argv[2] === 'import' && process.env.MALLOC_ARENA_MAX === undefined) 
   });
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => child.kill(sig));
   child.on('exit', (code, signal) => {
-    if (signal) process.kill(process.pid, signal);
-    else process.exit(code ?? 1);
+    if (!signal) process.exit(code ?? 1);
+    // Ended by a signal: end the same way, so that the caller sees it (not through the forwarder).
+    process.removeAllListeners(signal);
+    process.kill(process.pid, signal);
   });
 } else {
   await import(pathToFileURL(path.join(DIST, 'main.js')).href);
