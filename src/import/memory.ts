@@ -11,7 +11,8 @@
  * process-wide, so only a command that does nothing else sets it, never the server.
  *
  * Its rows land on a few index pages at a time, so a 16 MiB SQLite page cache per connection
- * serves it as well as the server's 64 (PARLEY_SQLITE_CACHE_MIB still wins when set).
+ * is enough where the server keeps 64: no slower, as far as measured (docs/performance.md,
+ * import). PARLEY_SQLITE_CACHE_MIB still wins when set.
  */
 import v8 from 'node:v8';
 import type { ConfigOverrides } from '../config.js';
