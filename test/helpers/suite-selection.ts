@@ -6,8 +6,8 @@
  *   both engines and both levels, so they run in the first suite only;
  * - at `latest`, the files whose subject does not depend on the reported level (the store,
  *   the command line, the proxy, import and export formats, sign-in protocols, markdown,
- *   request budgets, caches) are not run
- *   again (none of them reads FEATURE_LEVEL; test/runner/suite-selection.test.ts checks that).
+ *   request budgets, caches) are not run again (none of them reads FEATURE_LEVEL;
+ *   test/runner/suite-selection.test.ts checks that).
  * PARLEY_TEST_ALL=1 runs every file in every suite.
  */
 export const isBrowserTest = (f: string): boolean => /(^|\/)browser-[^/]*\.test\.ts$/.test(f);
