@@ -19,7 +19,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { writeSlackExport, type SlackExportSummary } from './lib/slack-export.js';
 import { findPgBin, startCluster, type PgCluster } from '../test/helpers/pg.js';
-import { IMPORT_MALLOC_ARENAS } from '../src/import/memory.js';
+import { IMPORT_MALLOC_ARENAS, importNodeOptions } from '../src/import/memory.js';
 
 /** bench/lib/import-child.mjs's line: runImport's count, its time, and the process's RSS before and at its peak. */
 interface ChildReport {
@@ -100,9 +100,11 @@ async function main(): Promise<void> {
         cluster = await startCluster(bin);
         databaseUrl = cluster.url;
       }
-      // With the malloc arenas bin/parley.mjs gives `parley import`, unless comparing against the defaults.
-      const arenas = process.env.BENCH_IMPORT_UNBOUNDED === '1' || process.env.MALLOC_ARENA_MAX ? {} : { MALLOC_ARENA_MAX: String(IMPORT_MALLOC_ARENAS) };
-      const r = await inChild<ChildReport>([new URL('./lib/import-child.mjs', import.meta.url).pathname, zip, ...(databaseUrl ? [databaseUrl] : [])], { ...process.env, ...arenas });
+      // With the malloc arenas and node options bin/parley.mjs gives `parley import`, unless comparing against the defaults.
+      const unbounded = process.env.BENCH_IMPORT_UNBOUNDED === '1';
+      const arenas = unbounded || process.env.MALLOC_ARENA_MAX ? {} : { MALLOC_ARENA_MAX: String(IMPORT_MALLOC_ARENAS) };
+      const child = [new URL('./lib/import-child.mjs', import.meta.url).pathname, zip, ...(databaseUrl ? [databaseUrl] : [])];
+      const r = await inChild<ChildReport>([...(unbounded ? [] : importNodeOptions([])), ...child], { ...process.env, ...arenas });
       cluster?.stop();
       cluster = undefined;
       console.log(`${engine.padEnd(10)} ${r.messages.toLocaleString('en').padStart(10)} ${`${(r.ms / 1000).toFixed(1)} s`.padStart(9)} ` +

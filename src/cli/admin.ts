@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { AppContext } from '../context.js';
 import type { RealmRow, UserRow } from '../store/rows.js';
-import { openContext } from '../app.js';
+import { openContext } from '../open-context.js';
 import type { ConfigOverrides } from '../config.js';
 import { ApiError } from '../errors.js';
 import { transact } from '../actions/transaction.js';

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { loadConfig, type ConfigOverrides } from '../config.js';
-import { buildApp, makeLogger } from '../app.js';
+import { makeLogger } from '../open-context.js';
 import { ensureDefaultRealm } from './bootstrap.js';
 import { runPrimary, workerSlot } from './workers.js';
 
@@ -35,6 +35,8 @@ function workerOverrides(overrides: ConfigOverrides, slot: number | undefined): 
 }
 
 async function serveOne(overrides: ConfigOverrides, slot: number | undefined, log: Logger | undefined): Promise<void> {
+  // Loaded here, not with the CLI: every other command runs without the server's modules.
+  const { buildApp } = await import('../app.js');
   const app = await buildApp(workerOverrides(overrides, slot), log ? { log } : {});
   const { ctx } = app;
   if (slot === undefined) {

@@ -1,7 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
 import { loadConfig, type Config, type ConfigOverrides } from '../config.js';
-import { makeLogger, openContext } from '../app.js';
+import { makeLogger, openContext } from '../open-context.js';
 import { ensureDefaultRealm } from './bootstrap.js';
 
 /** The environment variable that tells a forked process which worker it is (1..N, kept by its replacements). */

@@ -1,33 +1,5 @@
-import hljs from 'highlight.js/lib/core';
-import bash from 'highlight.js/lib/languages/bash';
-import c from 'highlight.js/lib/languages/c';
-import cpp from 'highlight.js/lib/languages/cpp';
-import csharp from 'highlight.js/lib/languages/csharp';
-import css from 'highlight.js/lib/languages/css';
-import diff from 'highlight.js/lib/languages/diff';
-import dockerfile from 'highlight.js/lib/languages/dockerfile';
-import go from 'highlight.js/lib/languages/go';
-import haskell from 'highlight.js/lib/languages/haskell';
-import ini from 'highlight.js/lib/languages/ini';
-import java from 'highlight.js/lib/languages/java';
-import javascript from 'highlight.js/lib/languages/javascript';
-import json from 'highlight.js/lib/languages/json';
-import kotlin from 'highlight.js/lib/languages/kotlin';
-import lua from 'highlight.js/lib/languages/lua';
-import markdown from 'highlight.js/lib/languages/markdown';
-import perl from 'highlight.js/lib/languages/perl';
-import php from 'highlight.js/lib/languages/php';
-import python from 'highlight.js/lib/languages/python';
-import r from 'highlight.js/lib/languages/r';
-import ruby from 'highlight.js/lib/languages/ruby';
-import rust from 'highlight.js/lib/languages/rust';
-import scala from 'highlight.js/lib/languages/scala';
-import shell from 'highlight.js/lib/languages/shell';
-import sql from 'highlight.js/lib/languages/sql';
-import swift from 'highlight.js/lib/languages/swift';
-import typescript from 'highlight.js/lib/languages/typescript';
-import xml from 'highlight.js/lib/languages/xml';
-import yaml from 'highlight.js/lib/languages/yaml';
+import { createRequire } from 'node:module';
+import type { HLJSApi, LanguageFn } from 'highlight.js';
 import { escapeHtml } from './html.js';
 
 /**
@@ -37,11 +9,28 @@ import { escapeHtml } from './html.js';
  * tokens differ from Pygments' in detail (highlight.js leaves names, and most operators and
  * punctuation, unmarked); the classes a theme colours most are the same.
  */
-const GRAMMARS = { tex: undefined, bash, c, cpp, csharp, css, diff, dockerfile, go, haskell, ini, java, javascript, json, kotlin, lua, markdown, perl, php, python, r, ruby, rust, scala, shell, sql, swift, typescript, xml, yaml };
-for (const [name, grammar] of Object.entries(GRAMMARS)) if (grammar) hljs.registerLanguage(name, grammar);
+const GRAMMAR_NAMES = ['tex', 'bash', 'c', 'cpp', 'csharp', 'css', 'diff', 'dockerfile', 'go', 'haskell', 'ini', 'java', 'javascript', 'json', 'kotlin',
+  'lua', 'markdown', 'perl', 'php', 'python', 'r', 'ruby', 'rust', 'scala', 'shell', 'sql', 'swift', 'typescript', 'xml', 'yaml'] as const;
+type GrammarName = (typeof GRAMMAR_NAMES)[number];
+
+/**
+ * highlight.js and its grammars (about 10 MB of a process's memory) load with the first
+ * fence highlighted, synchronously as rendering is. The server renders every fence on its
+ * render pool's threads (bounded.ts), so its main thread, and a CLI command that renders no
+ * code, never load them.
+ */
+let hljs: HLJSApi | undefined;
+function highlighter(): HLJSApi {
+  if (hljs) return hljs;
+  const load = createRequire(import.meta.url);
+  const core = load('highlight.js/lib/core') as HLJSApi;
+  for (const name of GRAMMAR_NAMES) if (name !== 'tex') core.registerLanguage(name, load(`highlight.js/lib/languages/${name}`) as LanguageFn);
+  hljs = core;
+  return core;
+}
 
 /** A fence's language: Pygments' name for it (data-code-language) and the grammar that highlights it. */
-const LANGUAGES: Record<string, [pygments: string, grammar?: keyof typeof GRAMMARS]> = {
+const LANGUAGES: Record<string, [pygments: string, grammar?: GrammarName]> = {
   python: ['Python', 'python'], py: ['Python', 'python'], python3: ['Python', 'python'], py3: ['Python', 'python'], py2: ['Python 2.x', 'python'],
   javascript: ['JavaScript', 'javascript'], js: ['JavaScript', 'javascript'], typescript: ['TypeScript', 'typescript'], ts: ['TypeScript', 'typescript'],
   java: ['Java', 'java'], c: ['C', 'c'], cpp: ['C++', 'cpp'], 'c++': ['C++', 'cpp'], csharp: ['C#', 'csharp'], cs: ['C#', 'csharp'],
@@ -115,7 +104,7 @@ export function highlightCode(code: string, lang: string): string | undefined {
   // Pygments drops the blank lines a block starts with.
   code = code.replace(/^\n+/, '');
   if (grammar === 'tex') return texHighlight(code);
-  const html = hljs.highlight(code, { language: grammar, ignoreIllegals: true }).value;
+  const html = highlighter().highlight(code, { language: grammar, ignoreIllegals: true }).value;
   // A token tree: each text run takes the class of its innermost mapped scope.
   const stack: Array<string | undefined> = [];
   const runs: Array<{ cls: string | undefined; text: string }> = [];

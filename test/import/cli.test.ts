@@ -79,12 +79,12 @@ test('parley import and export: a summary and exit 0, or one line and exit 1', {
   assert.match(JSON.parse(key.out).api_key, /^[A-Za-z0-9]{32}$/);
 });
 
-test('bin/parley.mjs starts an import again with two malloc arenas; its output and exit code pass through', { skip, timeout: 300_000 }, async (tc) => {
+test('bin/parley.mjs starts an import again with two malloc arenas and a small young generation; its output and exit code pass through', { skip, timeout: 300_000 }, async (tc) => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-cli-launcher-'));
   tc.after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
   // Every process the command starts says what it was given (NODE_OPTIONS reaches both).
   const probe = path.join(dataDir, 'probe.cjs');
-  fs.writeFileSync(probe, "process.stderr.write(`[arenas ${process.env.MALLOC_ARENA_MAX ?? 'unset'}]\\n`);\n");
+  fs.writeFileSync(probe, "process.stderr.write(`[arenas ${process.env.MALLOC_ARENA_MAX ?? 'unset'} ${process.execArgv.find((a) => a.startsWith('--max-semi')) ?? 'default'}]\\n`);\n");
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: `--require ${probe}` };
   delete env.MALLOC_ARENA_MAX;
   const launch = (...args: string[]) => spawnSync(process.execPath, ['bin/parley.mjs', ...args, '--data-dir', dataDir], { env, encoding: 'utf8' });
@@ -94,13 +94,13 @@ test('bin/parley.mjs starts an import again with two malloc arenas; its output a
   assert.match(ok.stdout, /Imported 8 users, 3 streams and 8 messages into http:\/\/launched\./);
   // The launcher, then the import it started and that process's worker threads.
   const [launcher, ...started] = ok.stderr.match(/\[arenas [^\]]+\]/g) ?? [];
-  assert.equal(launcher, '[arenas unset]');
-  assert.ok(started.length > 0 && started.every((s) => s === '[arenas 2]'), started.join(' '));
+  assert.equal(launcher, '[arenas unset default]');
+  assert.ok(started.length > 0 && started.every((s) => s === '[arenas 2 --max-semi-space-size=2]'), started.join(' '));
   const refused = launch('import', 'zulip', fixture.dir, '--string-id', 'launched');
   assert.equal(refused.status, 1);
   assert.equal(refused.stderr.trim().split('\n').pop(), "parley: an organization with the string id 'launched' already exists");
   // Other commands run in the launcher's own process.
   const other = launch('api-key', 'show', '--org', 'launched', '--email', 'iago@zulip.example');
   assert.equal(other.status, 0, other.stderr);
-  assert.ok(!other.stderr.includes('[arenas 2]'));
+  assert.ok(!other.stderr.includes('[arenas 2'));
 });
