@@ -102,8 +102,8 @@ const LAYERS = [
   ...['markdown', 'emoji', 'webhooks'].map((folder) => ({ folder, bans: [ban.http, ban.actions] })),
 ];
 const layered = LAYERS.map((l) => `src/${l.folder}/**`);
-// Entry points and wiring (main.ts, app.ts, wiring.ts, cli/) may import anything.
-const ENTRIES = ['src/main.ts', 'src/app.ts', 'src/wiring.ts', 'src/cli/**'];
+// Entry points and wiring (main.ts, app.ts, open-context.ts, wiring.ts, cli/) may import anything.
+const ENTRIES = ['src/main.ts', 'src/app.ts', 'src/open-context.ts', 'src/wiring.ts', 'src/cli/**'];
 
 export default defineConfig(
   { ignores: ['dist/', 'node_modules/', 'data/', 'scratch-tmp/', 'tmp/', 'web/dist/', 'web/dist.*/', 'test-output/'] },
