@@ -41,14 +41,20 @@ export async function insertMany(q: Q, table: keyof DB & string, columns: readon
 
 /** insertMany with the rows' values laid end to end (`columns.length` per row): no array per row. */
 export async function insertFlat(q: Q, table: keyof DB & string, columns: readonly string[], values: readonly unknown[]): Promise<void> {
+  for (const statement of insertStatements(q, table, columns, values)) await q.executeQuery(statement);
+}
+
+/** The statements insertFlat runs, compiled and not run: for a Store.script. */
+export function insertStatements(q: Q, table: keyof DB & string, columns: readonly string[], values: readonly unknown[]): CompiledQuery[] {
   const width = columns.length;
   const rows = values.length / width;
-  if (rows === 0) return;
+  const out: CompiledQuery[] = [];
   const largest = 2 ** Math.floor(Math.log2(Math.max(1, Math.floor(MAX_PARAMS / width))));
   for (let i = 0; i < rows;) {
     let size = largest;
     while (size > rows - i) size /= 2;
-    await q.executeQuery(CompiledQuery.raw(insertText(q, table, columns, size), values.slice(i * width, (i + size) * width)));
+    out.push(CompiledQuery.raw(insertText(q, table, columns, size), values.slice(i * width, (i + size) * width)));
     i += size;
   }
+  return out;
 }

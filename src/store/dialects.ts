@@ -27,8 +27,9 @@ export interface StoreDialect {
   /** How the group commit's SQL is written for this engine (message-batch.ts). */
   batch: BatchSyntax;
   /**
-   * `n` new ids of an id table, ascending, for rows inserted with explicit ids in the same
-   * transaction (the importer: recipient rows need their message's id before it is stored).
+   * `n` new ids of an id table, ascending and reserved once the transaction commits, for rows
+   * inserted with explicit ids then or later (the importer: recipient rows need their
+   * message's id before it is stored, and its rows are stored in a Store.script).
    */
   nextIds(q: Q, table: 'message', n: number): Promise<number[]>;
   /**
@@ -56,7 +57,14 @@ export const sqliteDialect: StoreDialect = {
   // newest row. The caller's write transaction holds the only writer, so nothing takes them meanwhile.
   nextIds: async (q, table, n) => {
     const { rows } = await sql<{ m: number | null }>`SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = ${table}), 0), coalesce((SELECT max(id) FROM ${sql.table(table)}), 0)) AS m`.execute(q);
-    return range(Number(rows[0]?.m ?? 0) + 1, n);
+    const first = Number(rows[0]?.m ?? 0) + 1;
+    // Reserved, as nextval reserves on PostgreSQL: an AUTOINCREMENT table's next id is above
+    // sqlite_sequence's, so rows inserted after this commits (sends, while an import stores
+    // its rows in a later transaction) never take these.
+    const last = first + n - 1;
+    const updated = await sql`UPDATE sqlite_sequence SET seq = ${last} WHERE name = ${table}`.execute(q);
+    if (Number(updated.numAffectedRows ?? 0) === 0) await sql`INSERT INTO sqlite_sequence (name, seq) VALUES (${table}, ${last})`.execute(q);
+    return range(first, n);
   },
   // The transaction holds the only writer: the row it just inserted is the newest.
   lastInsertedId: (table) => sql<number>`(SELECT max(id) FROM ${sql.table(table)})`,

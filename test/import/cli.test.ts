@@ -82,6 +82,9 @@ test('parley import and export: a summary and exit 0, or one line and exit 1', {
 test('bin/parley.mjs starts an import again with two malloc arenas and a small young generation; its output and exit code pass through', { skip, timeout: 300_000 }, async (tc) => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-cli-launcher-'));
   tc.after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  // dist/ current first: the launcher would otherwise compile it in processes of its own, which the probe would count.
+  const built = spawnSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { encoding: 'utf8' });
+  assert.equal(built.status, 0, built.stderr);
   // Every process the command starts says what it was given (NODE_OPTIONS reaches both).
   const probe = path.join(dataDir, 'probe.cjs');
   fs.writeFileSync(probe, "process.stderr.write(`[arenas ${process.env.MALLOC_ARENA_MAX ?? 'unset'} ${process.execArgv.find((a) => a.startsWith('--max-semi')) ?? 'default'}]\\n`);\n");

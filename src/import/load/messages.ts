@@ -14,7 +14,7 @@ import { MAX_TOPIC_LENGTH } from '../../lib/limits.js';
 import { ImportError, type MessageChunk, type Row } from '../source.js';
 import { field } from './ids.js';
 import { copyAttachments, insertAttachments } from './attachments.js';
-import { loadReactions } from './reactions.js';
+import { REACTION_COLUMNS, reactionValues } from './reactions.js';
 import type { LoadState } from './state.js';
 
 const MESSAGE_COLUMNS = ['id', 'realm_id', 'sender_id', 'recipient_id', 'stream_id', 'topic', 'topic_lower', 'content', 'rendered_content',
@@ -119,42 +119,48 @@ async function prepareChunk(s: LoadState, chunk: MessageChunk, contexts: (author
   return { messages: prepared, copied };
 }
 
+/**
+ * A chunk's rows as one script (realmImport.insertScript), with its ids reserved first in a
+ * transaction of their own; attachments after it, as they link the stored messages. An import
+ * that fails is removed whole (run.ts), so a chunk need not be one transaction.
+ */
 async function storeChunk(s: LoadState, chunk: MessageChunk, ready: Prepared): Promise<void> {
   const { messages: prepared, copied } = ready;
-  await transact(s.ctx, async (tx) => {
-    const ids = await realmImport.nextMessageIds(tx.db, prepared.length);
-    // The chunk's messages by source id: their place in the chunk (and so their new id).
-    const local = new Map<number, number>();
-    const messageRows = prepared.map((m, i) => {
-      const id = ids[i]!;
-      s.messages.add(m.sourceId, id);
-      local.set(m.sourceId, i);
-      return [id, s.realm.id, m.senderId, m.recipient.id, m.recipient.streamId, m.topic, m.topic.toLowerCase(), m.content, m.rendered.html, 1,
-        m.sent, m.client, m.edited, m.history, m.rendered.isMeMessage ? 1 : 0, m.rendered.hasLink ? 1 : 0, m.rendered.hasImage ? 1 : 0,
-        m.rendered.hasAttachment ? 1 : 0];
-    });
-    await realmImport.insertRows(tx.db, 'message', MESSAGE_COLUMNS, messageRows);
-    // Three values a row, end to end: a chunk has a hundred thousand rows and more.
-    const flagRows: number[] = [];
-    // A duplicate row (an export is untrusted) would break the insert: numbers, not strings, as keys.
-    const seen = new Set<number>();
-    for (const um of chunk.zerver_usermessage) {
-      const index = local.get(Number(um.message));
-      if (index === undefined) throw new ImportError(`a usermessage row names message ${JSON.stringify(um.message)}, which is not in its file`);
-      // Rows of people outside the export (Zulip leaves them out too) are skipped.
-      if (!s.users.has(um.user_profile)) continue;
-      const userId = s.users.get(um.user_profile, 'a usermessage row');
-      const messageId = ids[index]!;
-      const key = userId * MAX_CHUNK + index;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      const mask = typeof um.flags_mask === 'number' ? um.flags_mask & KNOWN_FLAGS : 0;
-      flagRows.push(userId, messageId, mask);
-    }
-    await realmImport.insertFlat(tx.db, 'user_message', USER_MESSAGE_COLUMNS, flagRows);
-    if (chunk.zerver_reaction) await loadReactions(tx, s, chunk.zerver_reaction);
-    await insertAttachments(tx, s, copied);
+  const ids = await transact(s.ctx, (tx) => realmImport.nextMessageIds(tx.db, prepared.length));
+  // The chunk's messages by source id: their place in the chunk (and so their new id).
+  const local = new Map<number, number>();
+  const messageValues: unknown[] = [];
+  prepared.forEach((m, i) => {
+    const id = ids[i]!;
+    s.messages.add(m.sourceId, id);
+    local.set(m.sourceId, i);
+    messageValues.push(id, s.realm.id, m.senderId, m.recipient.id, m.recipient.streamId, m.topic, m.topic.toLowerCase(), m.content, m.rendered.html, 1,
+      m.sent, m.client, m.edited, m.history, m.rendered.isMeMessage ? 1 : 0, m.rendered.hasLink ? 1 : 0, m.rendered.hasImage ? 1 : 0,
+      m.rendered.hasAttachment ? 1 : 0);
   });
+  // Three values a row, end to end: a chunk has a hundred thousand rows and more.
+  const flagRows: number[] = [];
+  // A duplicate row (an export is untrusted) would break the insert: numbers, not strings, as keys.
+  const seen = new Set<number>();
+  for (const um of chunk.zerver_usermessage) {
+    const index = local.get(Number(um.message));
+    if (index === undefined) throw new ImportError(`a usermessage row names message ${JSON.stringify(um.message)}, which is not in its file`);
+    // Rows of people outside the export (Zulip leaves them out too) are skipped.
+    if (!s.users.has(um.user_profile)) continue;
+    const userId = s.users.get(um.user_profile, 'a usermessage row');
+    const messageId = ids[index]!;
+    const key = userId * MAX_CHUNK + index;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const mask = typeof um.flags_mask === 'number' ? um.flags_mask & KNOWN_FLAGS : 0;
+    flagRows.push(userId, messageId, mask);
+  }
+  await realmImport.insertScript(s.ctx.store, [
+    { table: 'message', columns: MESSAGE_COLUMNS, values: messageValues },
+    { table: 'user_message', columns: USER_MESSAGE_COLUMNS, values: flagRows },
+    { table: 'reaction', columns: REACTION_COLUMNS, values: chunk.zerver_reaction ? reactionValues(s, chunk.zerver_reaction) : [] },
+  ]);
+  if (copied.length > 0) await transact(s.ctx, (tx) => insertAttachments(tx, s, copied));
 }
 
 /** Zulip's edit history, newest first, with its ids mapped and each earlier version rendered again. */

@@ -3,7 +3,7 @@ import { realmImport } from '../../store/repos/realm-import.js';
 import type { Row } from '../source.js';
 import type { LoadState } from './state.js';
 
-const COLUMNS = ['message_id', 'user_id', 'emoji_name', 'emoji_code', 'reaction_type'] as const;
+export const REACTION_COLUMNS = ['message_id', 'user_id', 'emoji_name', 'emoji_code', 'reaction_type'] as const;
 const UNICODE_CODE = /^[0-9a-f]{1,8}(-[0-9a-f]{1,8})*$/;
 const NAME = /^[0-9a-z.\-_+]{1,100}$/;
 
@@ -13,7 +13,14 @@ const NAME = /^[0-9a-z.\-_+]{1,100}$/;
  * rather than failing years of history over a reaction.
  */
 export async function loadReactions(tx: Tx, s: LoadState, rows: Row[]): Promise<number> {
-  const out: unknown[][] = [];
+  const values = reactionValues(s, rows);
+  await realmImport.insertFlat(tx.db, 'reaction', REACTION_COLUMNS, values);
+  return values.length / REACTION_COLUMNS.length;
+}
+
+/** The rows loadReactions inserts, their values end to end in REACTION_COLUMNS' order. */
+export function reactionValues(s: LoadState, rows: Row[]): unknown[] {
+  const out: unknown[] = [];
   const seen = new Set<string>();
   for (const r of rows) {
     const messageId = s.messages.lookup(r.message);
@@ -33,8 +40,7 @@ export async function loadReactions(tx: Tx, s: LoadState, rows: Row[]): Promise<
     const key = `${messageId},${userId},${code},${type}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push([messageId, userId, r.emoji_name, code, type]);
+    out.push(messageId, userId, r.emoji_name, code, type);
   }
-  await realmImport.insertRows(tx.db, 'reaction', COLUMNS, out);
-  return out.length;
+  return out;
 }

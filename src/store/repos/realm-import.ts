@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import type { DB } from '../schema.js';
 import type { Q } from '../rows.js';
-import { insertFlat, insertMany } from '../bulk.js';
-import { dialectOf } from '../db.js';
+import { insertFlat, insertMany, insertStatements } from '../bulk.js';
+import { dialectOf, type Store } from '../db.js';
 import { RecipientType } from '../../lib/recipient-type.js';
 import { rowsWritten } from '../changes.js';
 
@@ -22,7 +22,18 @@ export const realmImport = {
   insertFlat: (q: Q, table: keyof DB & string, columns: readonly string[], values: readonly unknown[]): Promise<void> =>
     insertFlat(q, table, columns, values),
 
+  /** Reserved once the transaction commits: see insertScript. */
   nextMessageIds: (q: Q, n: number): Promise<number[]> => dialectOf(q).nextIds(q, 'message', n),
+
+  /**
+   * Rows of several tables (values end to end, as insertFlat) as one transaction that the
+   * store runs as a script: on an SQLite file the writer thread stores them while the
+   * importer's thread renders the next chunk, where a transaction of its own would hold that
+   * thread for every statement. Ids given explicitly must be reserved before (nextMessageIds).
+   */
+  insertScript: async (store: Store, inserts: ReadonlyArray<{ table: keyof DB & string; columns: readonly string[]; values: readonly unknown[] }>): Promise<void> => {
+    await store.script(inserts.flatMap((i) => insertStatements(store.db, i.table, i.columns, i.values)));
+  },
 
   /** The first message of each of the realm's streams (streams keep it: clients show where history starts). */
   streamFirstMessages: (q: Q, realmId: number) =>
