@@ -64,7 +64,12 @@ export interface ImportSource {
   messages(): AsyncIterable<MessageChunk>;
   /** For progress: the messages the source holds, when known without reading them all. */
   messageCount?: number;
-  /** records.json of each file folder; empty when the source has none. */
+  /**
+   * records.json of each file folder; empty when the source has none. A streamed source's
+   * uploads may hold only the chunk last given: the loader copies a chunk's files before it
+   * asks for the next, and a source may then start a new list (a new array, not the old one
+   * emptied), so that what it keeps does not grow with the export.
+   */
   records: Record<FileKind, FileRecord[]>;
   /** A file's bytes. Rejects when it is missing or bigger than declared. */
   openFile(kind: FileKind, record: FileRecord): Promise<Readable>;

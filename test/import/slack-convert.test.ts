@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { openSlackSource, type SlackOptions } from '../../src/import/slack/index.js';
 import { fakeSlack, SLACK_TOKEN, type FakeSlack } from '../helpers/fake-slack.js';
-import { ImportError, type ImportSource, type MessageChunk, type Row } from '../../src/import/source.js';
+import { ImportError, type FileRecord, type ImportSource, type MessageChunk, type Row } from '../../src/import/source.js';
 
 const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/slack/workspace');
 const TOKEN = SLACK_TOKEN;
@@ -235,7 +235,19 @@ test('chunks hold at most chunkSize messages, ids ascending across chunks, each 
     assert.ok(c.zerver_reaction!.every((r) => ids.has(r.message as number)));
   }
   assert.deepEqual(chunks.map((c) => c.zerver_attachment!.length), [1, 2, 0, 0]);
-  // A second pass makes the same messages and the uploads records anew.
-  assert.equal((await chunksOf(s)).flatMap((c) => c.zerver_message).length, 17);
-  assert.equal(s.records.uploads.length, 3);
+  // A second pass makes the same messages anew. The uploads records are those of the chunk
+  // given last with files (ImportSource.records): what the source keeps does not grow with the export.
+  let again = 0;
+  let firstRecord: FileRecord | undefined;
+  for await (const c of s.messages()) {
+    again += c.zerver_message.length;
+    if (c.zerver_attachment!.length > 0) assert.deepEqual(s.records.uploads.map((r) => r.s3_path), c.zerver_attachment!.map((a) => a.path_id));
+    firstRecord ??= s.records.uploads[0];
+    // Each of them opens while its chunk is the last given.
+    for (const r of s.records.uploads) await readAll(await s.openFile('uploads', r));
+  }
+  assert.equal(again, 17);
+  assert.equal(s.records.uploads.length, 2);
+  // The first chunk's file, opened once its chunk is done with: the source no longer knows it.
+  await assert.rejects(s.openFile('uploads', firstRecord!), /not one this export made/);
 });

@@ -22,15 +22,25 @@ export function uploadKey(s: LoadState, sourcePathId: string): string {
   return key;
 }
 
-/** The record of each file kind by the path_id it stands for; rebuilt when a streamed source has added records. */
+/**
+ * The record of each file kind by the path_id it stands for. A streamed source adds records
+ * as it gives chunks, and may start a new list for each (ImportSource.records): new records
+ * are added to the index as they appear, and a new list starts a new index.
+ */
 export function recordFinder(s: LoadState, kind: FileKind): (pathId: string) => FileRecord | undefined {
-  let seen = -1;
+  let list: FileRecord[] | undefined;
+  let indexed = 0;
   let byPath = new Map<string, FileRecord>();
   return (pathId) => {
-    const list = s.source.records[kind];
-    if (list.length !== seen) {
-      byPath = new Map(list.map((r) => [r.s3_path ?? r.path, r]));
-      seen = list.length;
+    const now = s.source.records[kind];
+    if (now !== list || now.length < indexed) {
+      list = now;
+      indexed = 0;
+      byPath = new Map();
+    }
+    for (; indexed < now.length; indexed++) {
+      const r = now[indexed]!;
+      byPath.set(r.s3_path ?? r.path, r);
     }
     return byPath.get(pathId);
   };

@@ -100,26 +100,43 @@ export async function openSlackSource(dir: string, opts: SlackOptions): Promise<
   }));
 
   const origins = new Map<string, FileOrigin>();
-  const uploads: FileRecord[] = [];
   let attachmentId = 0;
-  const records: ImportSource['records'] = { uploads, avatars: avatarRecords, emoji: emoji.records as FileRecord[], realm_icons: [] };
+  const records: ImportSource['records'] = { uploads: [], avatars: avatarRecords, emoji: emoji.records as FileRecord[], realm_icons: [] };
   const openOpts = { token: opts.token, fetch: fetchFn, maxFileBytes: opts.maxFileBytes };
 
   return {
     realm,
     records,
     messageCount: count,
-    messages(): AsyncIterable<MessageChunk> {
+    async *messages(): AsyncIterable<MessageChunk> {
       // Uploads records are made with the messages that link them: a new pass makes them anew.
-      uploads.length = 0;
+      records.uploads = [];
       origins.clear();
       attachmentId = 0;
-      return convertMessages({
+      // Once the next chunk is asked for, the loader has copied the last one's files
+      // (ImportSource.records): their records and origins, kept, grew with the export (a file
+      // for every tenth message in the benchmark's), and the next chunk with files starts anew.
+      let copied = false;
+      const chunks = convertMessages({
         dir, realmId: REALM_ID, chunkSize: opts.chunkSize ?? 1000, conversations: conv.conversations, people: people.people,
         channelNames: conv.channelNames, personalRecipient: conv.personalRecipient, subscribers: conv.subscribers,
         emailOf: people.emailOf, realmEmoji: new Map(emoji.rows.map((r) => [r.name as string, r.id as number])),
-        files: { dir, realmId: REALM_ID, origins, nextAttachmentId: () => ++attachmentId }, uploads,
+        files: { dir, realmId: REALM_ID, origins, nextAttachmentId: () => ++attachmentId },
+        addUploads: (made) => {
+          if (made.length === 0) return;
+          if (copied) {
+            // The new files' origins are already set (convertFiles): only the old ones go.
+            for (const r of records.uploads) origins.delete(r.path);
+            records.uploads = [];
+            copied = false;
+          }
+          records.uploads.push(...made);
+        },
       });
+      for await (const chunk of chunks) {
+        yield chunk;
+        copied = true;
+      }
     },
     openFile(kind: FileKind, record: FileRecord): Promise<Readable> {
       const what = `Slack ${kind} file ${record.path}`;

@@ -31,8 +31,8 @@ export interface MessageContext {
   emailOf: Map<number, string>;
   realmEmoji: Map<string, number>;
   files: FileContext;
-  /** Uploads records, added to as chunks are made. */
-  uploads: FileRecord[];
+  /** Takes the uploads records of the chunk being made. */
+  addUploads(records: FileRecord[]): void;
 }
 
 interface Counters { message: number; usermessage: number; reaction: number }
@@ -86,7 +86,7 @@ async function convertOne(
     message, conv.folder, id, sender.id, ctx.emailOf.get(sender.id)!, conv.kind === 'stream' && !conv.invitesOnly, ctx.files,
   );
   chunk.zerver_attachment.push(...files.attachments);
-  ctx.uploads.push(...files.records);
+  ctx.addUploads(files.records);
   // Zulip drops NUL bytes from imported content.
   content = [content, files.links.join('\n')].filter((p) => p !== '').join('\n').replaceAll('\0', '');
 
