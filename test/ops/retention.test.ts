@@ -150,3 +150,25 @@ test('an expiring first message moves the stream\'s first_message_id to the olde
   const e = log.one('stream', 'update', (env) => env.event.stream_id === x!.id);
   assert.equal(e.event.value, second);
 });
+
+test('the walk goes by age, not id: old messages with later ids expire (as an import adds them), in batches of one through equal send times', async () => {
+  await setRealmSettings(t, { message_retention_days: 30 });
+  try {
+    const young = [await say(alice, 'general', 'young one'), await say(alice, 'general', 'young two')];
+    const old = [await say(alice, 'general', 'old one'), await say(alice, 'general', 'old two'), await say(alice, 'general', 'old three')];
+    const pmYoung = await sendMessage(t, alice, { type: 'private', to: [bob.id], content: 'young whisper' });
+    const pmOld = [await sendMessage(t, alice, { type: 'private', to: [bob.id], content: 'old whisper' }),
+      await sendMessage(t, alice, { type: 'private', to: [bob.id, carol.id], content: 'old huddle' })];
+    await age(young, 1);
+    await age([pmYoung], 1);
+    // The same second for all: the walk's key must still step past each one.
+    await age([...old, ...pmOld], 40);
+    const r = await archiveExpiredMessages(t.app.ctx, { realmId: t.realm.id, pauseFactor: 0, batchSize: 1 });
+    // Earlier tests' leftovers in other streams may expire too.
+    assert.ok(r.messages >= 5, String(r.messages));
+    assert.deepEqual(await live([...young, pmYoung]), sorted([...young, pmYoung]));
+    assert.deepEqual(await archived([...old, ...pmOld]), sorted([...old, ...pmOld]));
+  } finally {
+    await setRealmSettings(t, { message_retention_days: -1 });
+  }
+});
