@@ -5,8 +5,8 @@ import type { Dialect } from './index.js';
  * Retention's walk by age (repos/archive.ts): a stream's messages, and an organization's
  * private ones, in (date_sent, id) order, so that each run reads only the expired messages.
  * Along (stream_id, id) and (realm_id, id) it read every message younger than the cutoff
- * too, on the request thread: at the end of a 1,000,000-message run the private walk alone
- * held an SQLite server 54 s, and an hourly run of a busy organization would read all of it.
+ * too, on the request thread: after a 1,000,000-message run (bench retention) sends waited 54 s,
+ * most likely on the private walk through every message, and an hourly run would read them all.
  */
 export async function up(db: Kysely<any>, _dialect: Dialect): Promise<void> {
   await sql`CREATE INDEX message_stream_age ON message (stream_id, date_sent, id)`.execute(db);
