@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.js';
 import { writeAlone } from './transaction.js';
 import type { RealmRow, StreamRow } from '../store/rows.js';
-import { archive, ArchiveType } from '../store/repos/archive.js';
+import { archive, ArchiveType, OLDEST } from '../store/repos/archive.js';
 import { realms } from '../store/repos/realms.js';
 import { streams } from '../store/repos/streams.js';
 import { notifyFirstMessageId } from './message-delete.js';
@@ -70,15 +70,16 @@ async function archiveRuns(ctx: AppContext, realm: RealmRow, stream: StreamRow |
   summary: ArchiveSummary): Promise<void> {
   const sizer = new BatchSizer(Math.max(1, opts.batchSize ?? ARCHIVE_BATCH_SIZE), opts.batchSize !== undefined, opts.holdMs);
   const cutoff = (opts.now ?? nowSeconds()) - days * DAY;
-  let after = 0;
+  let after = OLDEST;
   for (;;) {
     const size = sizer.next;
     // Found on a reader, outside the write transaction: the walk never holds the writer.
-    const ids = stream
-      ? await archive.expiredStreamIds(ctx.store.db, stream.id, cutoff, after, size)
-      : await archive.expiredPrivateIds(ctx.store.db, realm.id, cutoff, after, size);
-    if (ids.length === 0) return;
-    after = ids[ids.length - 1]!;
+    const found = stream
+      ? await archive.expiredStreamMessages(ctx.store.db, stream.id, cutoff, after, size)
+      : await archive.expiredPrivateMessages(ctx.store.db, realm.id, cutoff, after, size);
+    if (found.length === 0) return;
+    after = found[found.length - 1]!;
+    const ids = found.map((m) => m.id).sort((a, b) => a - b);
     const moved = await archiveBatch(ctx, realm, stream?.id, ids, cutoff, opts.now ?? nowSeconds());
     sizer.record(moved.messages, moved.heldMs);
     if (moved.messages > 0) {
@@ -86,7 +87,7 @@ async function archiveRuns(ctx: AppContext, realm: RealmRow, stream: StreamRow |
       summary.batches += 1;
       opts.onProgress?.({ realmId: realm.id, archived: summary.messages });
     }
-    if (ids.length < size || opts.signal?.aborted) return;
+    if (found.length < size || opts.signal?.aborted) return;
     await pauseAfterBatch(moved.heldMs, opts.pauseFactor);
   }
 }

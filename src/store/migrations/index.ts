@@ -53,6 +53,7 @@ import * as m070 from './070-job-lease.js';
 import * as m072 from './072-message-archive.js';
 import * as m073 from './073-realm-playgrounds.js';
 import * as m074 from './074-soft-deactivation.js';
+import * as m075 from './075-message-expiry-walk.js';
 
 /**
  * What a migration runs against: the database of its day, not today's schema type (DB in
@@ -120,4 +121,5 @@ export const migrations: Migration[] = [
   { name: '072-message-archive', up: m072.up },
   { name: '073-realm-playgrounds', up: m073.up },
   { name: '074-soft-deactivation', up: m074.up },
+  { name: '075-message-expiry-walk', up: m075.up },
 ];
