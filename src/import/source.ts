@@ -62,6 +62,12 @@ export interface ImportSource {
   realm: RealmTables;
   /** Messages in ascending source id across chunks (the loader checks). */
   messages(): AsyncIterable<MessageChunk>;
+  /**
+   * Recipient rows left out for soft-deactivated people (`long_term_idle` users) are of
+   * history they had read: a Slack import's, whose every row Zulip marks read. A Zulip
+   * export's are unread, as they were on the server it came from.
+   */
+  idleHistoryRead?: boolean;
   /** For progress: the messages the source holds, when known without reading them all. */
   messageCount?: number;
   /**

@@ -55,6 +55,8 @@ export interface UserTable {
   long_term_idle: Generated<number>;
   /** While soft-deactivated: their recipient rows are complete up to this message. */
   last_active_message_id: Generated<number | null>;
+  /** While soft-deactivated: the rows a catch-up makes for messages up to this one are read (history an import left out). */
+  idle_read_through: Generated<number | null>;
 }
 export type UserRow = Selectable<UserTable>;
 

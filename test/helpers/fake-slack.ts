@@ -1,5 +1,9 @@
-/** A stand-in for Slack's file and API hosts: every answer needs the token, as Slack's do. */
+/** A stand-in for Slack's file and API hosts: every answer needs the token, as Slack's do; and exports zipped as Slack ships them. */
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import yazl from 'yazl';
 import type { AddressInfo } from 'node:net';
 
 export const SLACK_TOKEN = 'xoxb-test';
@@ -41,4 +45,18 @@ export async function fakeSlack(files: Record<string, string | Buffer> = SLACK_F
     requested,
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
+}
+
+/** The fixture folder zipped as Slack ships it: files at the top. */
+export async function zipFolder(dir: string): Promise<string> {
+  const z = new yazl.ZipFile();
+  for (const d of fs.readdirSync(dir, { recursive: true, withFileTypes: true }) as fs.Dirent[]) {
+    if (!d.isFile()) continue;
+    const full = path.join(d.parentPath, d.name);
+    z.addFile(full, path.relative(dir, full));
+  }
+  z.end();
+  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'parley-slack-zip-')), 'export.zip');
+  await new Promise<void>((resolve, reject) => z.outputStream.pipe(fs.createWriteStream(out)).on('close', resolve).on('error', reject));
+  return out;
 }

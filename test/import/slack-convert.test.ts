@@ -9,7 +9,8 @@ import { ImportError, type FileRecord, type ImportSource, type MessageChunk, typ
 
 const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/slack/workspace');
 const TOKEN = SLACK_TOKEN;
-const NOW = 1700000000;
+/** Shortly after the fixture's last message: everyone who posted counts as active (idle.ts). */
+const NOW = 1578000000;
 
 let slack: FakeSlack;
 let requested: string[] = [];
@@ -51,6 +52,7 @@ const user = (id: number, email: string, full_name: string, role: number, more: 
   is_mirror_dummy: false, timezone: 'America/New_York', avatar_source: 'G', avatar_version: 1, date_joined: NOW, last_login: NOW, ...more,
 });
 const bot = { is_bot: true, bot_type: 1 };
+const idle = { long_term_idle: true, last_active_message_id: 0 };
 const stream = (id: number, name: string, description: string, date_created: number, more: Row = {}): Row => ({
   id, realm: 1, name, description, date_created, deactivated: false, invite_only: false, history_public_to_subscribers: true,
   is_web_public: false, stream_post_policy: 1, ...more,
@@ -68,11 +70,12 @@ test('the realm tables: people, roles, bots, fields, streams, huddles, recipient
     user(1, 'alice@example.com', 'Alice Owner', 100, { timezone: 'Europe/Paris', avatar_source: 'U' }),
     user(2, 'bob@example.com', 'Bob Admin', 200),
     user(3, 'carol@example.com', 'Carol Guest', 600, { timezone: 'America/Chicago' }),
-    user(4, 'dave@example.com', 'dave', 400, { is_active: false }),
+    // Dave and Frank never posted: long-term idle (idle.ts), as Zulip's converter makes them.
+    user(4, 'dave@example.com', 'dave', 400, { is_active: false, ...idle }),
     user(5, 'helper-bot@example.org', 'Helper Bot', 400, bot),
     user(6, 'imported-slackbot-bot@example.org', 'slackbot', 400, bot),
     user(7, 'erin@example.org', 'Erin Ultra', 600, { timezone: 'Asia/Tokyo' }),
-    user(8, 'frank@example.com', 'Frank Owner', 100),
+    user(8, 'frank@example.com', 'Frank Owner', 100, idle),
     // An integration bot, known only from its messages' bot_profile.
     user(9, 'ci-bot@example.org', 'CI Bot', 400, { ...bot, avatar_source: 'U' }),
   ]);
@@ -203,6 +206,30 @@ test('messages: time order across conversations, topics, threads, markup, edits,
   await assert.rejects(s.openFile('uploads', { ...notes, size: 4 }), (e) => e instanceof ImportError && /12 bytes, more than the 4 declared/.test(e.message));
   await assert.rejects(s.openFile('uploads', { path: '1/x/y' }), /not one this export made/);
   await s.close();
+});
+
+test('long-term idle: who sent 10 messages or fewer, none in the last 60 days, gets rows only for private messages and mentions', async () => {
+  const chunksAt = async (now: number) => (await chunksOf(await open({ now })))[0] as Required<MessageChunk>;
+  // A year on, nobody has sent more than 10 of the fixture's 17 messages, or any recently.
+  const later = await chunksAt(NOW + 365 * 86_400);
+  const profiles = (await open({ now: NOW + 365 * 86_400 })).realm.zerver_userprofile!;
+  const idle = new Set(profiles.filter((p) => p.long_term_idle === true).map((p) => p.id as number));
+  assert.deepEqual([...idle], [1, 2, 3, 4, 7, 8]);
+  assert.ok(profiles.every((p) => (p.long_term_idle === true) === (p.last_active_message_id === 0)));
+  assert.ok(profiles.filter((p) => p.is_bot === true).every((p) => p.long_term_idle === undefined), 'bots are never idle');
+  // The rows are those of the import a day after, less idle people's on ordinary stream messages.
+  const channel = new Set((await chunksAt(NOW)).zerver_message.filter((m) => m.is_channel_message === true).map((m) => m.id));
+  const expected = USERMESSAGES.filter(([u, m, flags]) => !channel.has(m) || !idle.has(u) || (flags & 8) !== 0);
+  assert.ok(expected.length < USERMESSAGES.length && expected.some(([u, m]) => idle.has(u) && channel.has(m)), 'a mention of an idle person keeps its row');
+  assert.deepEqual(later.zerver_usermessage.map((u) => [u.user_profile, u.message, u.flags_mask]), expected);
+  // More than 10 messages make a person active whatever their age; one in the last 60 days too.
+  const { SenderActivity } = await import('../../src/import/slack/idle.js');
+  const activity = new SenderActivity(NOW);
+  for (let i = 0; i < 11; i++) activity.note('U1', NOW - 400 * 86_400);
+  for (let i = 0; i < 10; i++) activity.note('U2', NOW - 400 * 86_400);
+  activity.note('U3', NOW - 59 * 86_400);
+  activity.note('U4', NOW - 61 * 86_400);
+  assert.deepEqual(['U1', 'U2', 'U3', 'U4', 'U5'].map((u) => activity.isActive(u)), [true, false, true, false, false]);
 });
 
 test('files over maxFileBytes are refused when opened, and Slack files need the token', async () => {

@@ -4,34 +4,17 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import yazl from 'yazl';
 import { testApp, HOST, asTestUser, type TestApp, type TestUser } from '../helpers/app.js';
-import { fakeSlack, SLACK_FILES, SLACK_TOKEN } from '../helpers/fake-slack.js';
+import { fakeSlack, SLACK_FILES, SLACK_TOKEN, zipFolder } from '../helpers/fake-slack.js';
 import { runImport } from '../../src/import/run.js';
 import { users } from '../../src/store/repos/users.js';
 import { realms } from '../../src/store/repos/realms.js';
 
 const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/slack/workspace');
 const ORG_HOST = `slacky.${HOST}`;
-
-/** The fixture folder zipped as Slack ships it: files at the top. */
-export async function zipFolder(dir: string): Promise<string> {
-  const z = new yazl.ZipFile();
-  for (const d of fs.readdirSync(dir, { recursive: true, withFileTypes: true }) as fs.Dirent[]) {
-    if (!d.isFile()) continue;
-    const full = path.join(d.parentPath, d.name);
-    z.addFile(full, path.relative(dir, full));
-  }
-  z.end();
-  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'parley-slack-zip-')), 'export.zip');
-  await new Promise<void>((resolve, reject) => z.outputStream.pipe(fs.createWriteStream(out)).on('close', resolve).on('error', reject));
-  return out;
-}
 
 async function person(t: TestApp, email: string): Promise<TestUser> {
   const realm = (await realms.findByStringId(t.app.ctx.store.db, 'slacky'))!;

@@ -75,6 +75,26 @@ export class MessageIdMap {
     return undefined;
   }
 
+  /** What the newest message at or before `from` in the export became; undefined when none is. */
+  floor(from: number): number | undefined {
+    let lo = 0;
+    let hi = this.n - 1;
+    let found: number | undefined;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.from[mid]! <= from) {
+        found = this.to[mid];
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return found;
+  }
+
+  /** What the export's first message became; undefined before any. */
+  get first(): number | undefined {
+    return this.n === 0 ? undefined : this.to[0];
+  }
+
   get(from: unknown, where: string): number {
     const to = this.lookup(from);
     if (to === undefined) throw new ImportError(`${where} names message ${JSON.stringify(from)}, which the export does not have`);

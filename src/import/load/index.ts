@@ -31,6 +31,7 @@ import { loadAvatars } from './avatars.js';
 import { loadBotData, loadScheduled } from './bot-data.js';
 import { anonymousGroups, mapIdOf } from './groups-map.js';
 import { loadBotDefaults } from './people.js';
+import { loadIdlePeople } from './idle.js';
 
 export type { LoadOptions } from './state.js';
 
@@ -136,6 +137,8 @@ async function finish(s: LoadState, stringId: string, row: Record<string, unknow
   const given = typeof row.name === 'string' && row.name.trim() !== '' ? row.name : stringId;
   const mapped = realmFromZulip({ ...row, name: (name ?? given).slice(0, 40) }, mapIdOf(s), tableOf(s, 'zerver_realmuserdefault')[0], anonymousGroups(s));
   await transact(s.ctx, async (tx) => {
+    // Once every message is in: their marks name imported messages.
+    await loadIdlePeople(tx, s);
     for (const r of await realmImport.streamFirstMessages(tx.db, s.realm.id)) {
       if (r.stream_id !== null) await realmImport.setStreamFirstMessage(tx.db, r.stream_id, Number(r.first));
     }

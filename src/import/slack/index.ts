@@ -7,7 +7,8 @@
 import type { Readable } from 'node:stream';
 import { ImportError, type FileKind, type FileRecord, type ImportSource, type MessageChunk, type RealmTables, type Row } from '../source.js';
 import { convertChannels } from './channels.js';
-import { importedText, indexDays, isIntegrationBotMessage, readDay } from './days.js';
+import { importedText, indexDays, isIntegrationBotMessage, readDay, senderOf } from './days.js';
+import { markIdlePeople, SenderActivity } from './idle.js';
 import { fetchCustomEmoji, type CustomEmoji } from './emoji.js';
 import { openOrigin, type FileOrigin } from './files.js';
 import { obj, optStr, readObjects, type Obj } from './json.js';
@@ -35,13 +36,15 @@ const CLIENTS = ['Internal', 'website', 'ZulipMobile', 'ZulipElectron', 'ZulipDa
 /**
  * Integration bots post without a Slack user (subtype bot_message with a bot_id only), so
  * Zulip's converter makes a user for each from Slack's bots.info; the message's own
- * bot_profile carries the same name and icons. Reading every day here also counts the messages.
+ * bot_profile carries the same name and icons. Reading every day here also counts the messages,
+ * and who sent how many when (idle.ts).
  */
-async function scanMessages(dir: string, folders: string[]): Promise<{ bots: Obj[]; count: number }> {
+async function scanMessages(dir: string, folders: string[], activity: SenderActivity): Promise<{ bots: Obj[]; count: number }> {
   const bots = new Map<string, Obj>();
   let count = 0;
   for (const [day, dayFolders] of await indexDays(dir, folders)) {
-    for (const { message } of await readDay(dir, day, dayFolders)) {
+    for (const { message, ts } of await readDay(dir, day, dayFolders)) {
+      activity.note(senderOf(message), ts);
       if (importedText(message) !== undefined) count++;
       if (!isIntegrationBotMessage(message) || bots.has(message.bot_id as string)) continue;
       const botId = message.bot_id as string;
@@ -68,9 +71,11 @@ export async function openSlackSource(dir: string, opts: SlackOptions): Promise<
   const dms = (await readObjects(dir, 'dms.json', true)) ?? [];
 
   const folders = [...channels, ...groups, ...mpims].map((c) => optStr(c, 'name')).concat(dms.map((d) => optStr(d, 'id')));
-  const { bots, count } = await scanMessages(dir, folders.filter((f): f is string => f !== undefined && !/[/\\]|^\.\.?$/.test(f)));
+  const activity = new SenderActivity(now);
+  const { bots, count } = await scanMessages(dir, folders.filter((f): f is string => f !== undefined && !/[/\\]|^\.\.?$/.test(f)), activity);
 
   const people = convertUsers([...users, ...bots], opts.emailDomain, now, REALM_ID);
+  const idle = markIdlePeople(activity, people.people, people.zerver_userprofile);
   const conv = convertChannels({ channels, groups, mpims, dms }, people.people, REALM_ID);
   const emoji: CustomEmoji = opts.token ? await fetchCustomEmoji(fetchFn, opts.token, REALM_ID) : { rows: [], urls: new Map(), records: [] };
 
@@ -108,6 +113,7 @@ export async function openSlackSource(dir: string, opts: SlackOptions): Promise<
     realm,
     records,
     messageCount: count,
+    idleHistoryRead: true,
     async *messages(): AsyncIterable<MessageChunk> {
       // Uploads records are made with the messages that link them: a new pass makes them anew.
       records.uploads = [];
@@ -120,7 +126,7 @@ export async function openSlackSource(dir: string, opts: SlackOptions): Promise<
       const chunks = convertMessages({
         dir, realmId: REALM_ID, chunkSize: opts.chunkSize ?? 1000, conversations: conv.conversations, people: people.people,
         channelNames: conv.channelNames, personalRecipient: conv.personalRecipient, subscribers: conv.subscribers,
-        emailOf: people.emailOf, realmEmoji: new Map(emoji.rows.map((r) => [r.name as string, r.id as number])),
+        emailOf: people.emailOf, idle, realmEmoji: new Map(emoji.rows.map((r) => [r.name as string, r.id as number])),
         files: { dir, realmId: REALM_ID, origins, nextAttachmentId: () => ++attachmentId },
         addUploads: (made) => {
           if (made.length === 0) return;

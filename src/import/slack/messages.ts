@@ -1,7 +1,8 @@
 /**
  * Slack messages to Zulip's message chunks, as Zulip's channel_message_to_zerver_message:
  * converted markup, /me for action notices, files as attachments, threads as topics,
- * reactions, and a zerver_usermessage row (read, mentioned, private) for each recipient.
+ * reactions, and a zerver_usermessage row (read, mentioned, private) for each recipient but
+ * long-term idle people, who get one only for private messages and mentions (build_usermessages).
  */
 import { ImportError, type FileRecord, type MessageChunk, type Row } from '../source.js';
 import type { Conversation } from './channels.js';
@@ -29,6 +30,8 @@ export interface MessageContext {
   personalRecipient: Map<number, number>;
   subscribers: Map<number, number[]>;
   emailOf: Map<number, string>;
+  /** Long-term idle people (users.ts idlePeople): no row for a stream message that does not mention them. */
+  idle: ReadonlySet<number>;
   realmEmoji: Map<string, number>;
   files: FileContext;
   /** Takes the uploads records of the chunk being made. */
@@ -104,6 +107,7 @@ async function convertOne(
   const mentioned = new Set(converted.mentioned);
   for (const r of senderRecipient !== undefined && senderRecipient !== recipient ? [recipient, senderRecipient] : [recipient]) {
     for (const user of ctx.subscribers.get(r) ?? []) {
+      if (!isPrivate && ctx.idle.has(user) && !mentioned.has(user)) continue;
       chunk.zerver_usermessage.push({
         id: ++counters.usermessage, user_profile: user, message: id,
         flags_mask: READ | (mentioned.has(user) ? MENTIONED : 0) | (isPrivate ? IS_PRIVATE : 0),

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Q, UserRow } from '../rows.js';
 import { rowsWritten } from '../changes.js';
 import { VisibilityPolicy } from '../../lib/visibility-policy.js';
+import { FLAG_BITS } from '../../lib/message-flags.js';
 
 /** An idle person's settings that still want stream messages recorded for them (Zulip's get_recipient_info sets). */
 export interface IdleNotifyRows {
@@ -12,10 +13,13 @@ export interface IdleNotifyRows {
   followed: Array<{ user_id: number; stream_id: number; topic_lower: string }>;
 }
 
-/** Rows the user lacks for messages of the streams they are subscribed to now, with ids in (after, upTo]. */
-async function insertMissing(q: Q, userId: number, after: number, upTo: number): Promise<number> {
+/**
+ * Rows the user lacks for messages of the streams they are subscribed to now, with ids in
+ * (after, upTo]: unread, but read up to `readThrough` (history an import left out).
+ */
+async function insertMissing(q: Q, userId: number, after: number, upTo: number, readThrough = 0): Promise<number> {
   const r = await sql`INSERT INTO user_message (user_id, message_id, flags)
-    SELECT ${userId}, m.id, 0 FROM message m
+    SELECT ${userId}, m.id, CASE WHEN m.id <= ${readThrough} THEN ${FLAG_BITS.read} ELSE 0 END FROM message m
     JOIN subscription s ON s.stream_id = m.stream_id AND s.user_id = ${userId} AND s.active = 1
     WHERE m.id > ${after} AND m.id <= ${upTo}
     AND NOT EXISTS (SELECT 1 FROM user_message um WHERE um.message_id = m.id AND um.user_id = ${userId})
@@ -23,8 +27,14 @@ async function insertMissing(q: Q, userId: number, after: number, upTo: number):
   return Number(r.numAffectedRows ?? 0);
 }
 
+/** The newest message of any organization; 0 when there is none. */
+const newestMessageId = async (q: Q): Promise<number> =>
+  Number((await q.selectFrom('message').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst())?.id ?? 0);
+
 /** Soft deactivation's rows: who is idle, when people were last seen, and catching up recipient rows. */
 export const softDeactivation = {
+  newestMessageId,
+
   /** The organization's soft-deactivated people, with what their notification settings need. */
   idleOfRealm: async (q: Q, realmId: number): Promise<IdleNotifyRows> => {
     const users = await q.selectFrom('users').select(['id', 'settings'])
@@ -52,21 +62,21 @@ export const softDeactivation = {
    */
   catchUp: async (q: Q, userIds: readonly number[]): Promise<number> => {
     if (userIds.length === 0) return 0;
-    const idle: Array<{ id: number; last_active_message_id: number | null }> = [];
+    const idle: Array<{ id: number; last_active_message_id: number | null; idle_read_through: number | null }> = [];
     for (let i = 0; i < userIds.length; i += 1000) {
-      idle.push(...await q.selectFrom('users').select(['id', 'last_active_message_id'])
+      idle.push(...await q.selectFrom('users').select(['id', 'last_active_message_id', 'idle_read_through'])
         .where('id', 'in', userIds.slice(i, i + 1000)).where('long_term_idle', '=', 1).execute());
     }
     if (idle.length === 0) return 0;
-    const newest = Number((await q.selectFrom('message').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst())?.id ?? 0);
+    const newest = await newestMessageId(q);
     let made = 0;
     for (const u of idle) {
       const after = u.last_active_message_id ?? 0;
       if (after < newest) {
         // Rows made while they were idle (mentions, their own notification settings) are kept as they are.
-        made += await insertMissing(q, u.id, after, newest);
+        made += await insertMissing(q, u.id, after, newest, u.idle_read_through ?? 0);
       }
-      await q.updateTable('users').set({ last_active_message_id: newest }).where('id', '=', u.id).execute();
+      await q.updateTable('users').set({ last_active_message_id: newest, idle_read_through: null }).where('id', '=', u.id).execute();
     }
     rowsWritten(q, 'users');
     return made;
@@ -89,7 +99,7 @@ export const softDeactivation = {
   sweepAfterReturn: async (q: Q, userId: number): Promise<number> => {
     const u = await q.selectFrom('users').select(['long_term_idle', 'last_active_message_id']).where('id', '=', userId).executeTakeFirst();
     if (!u || u.long_term_idle === 1 || u.last_active_message_id === null) return 0;
-    const newest = Number((await q.selectFrom('message').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst())?.id ?? 0);
+    const newest = await newestMessageId(q);
     const made = await insertMissing(q, userId, u.last_active_message_id, newest);
     await q.updateTable('users').set({ last_active_message_id: null }).where('id', '=', userId).where('long_term_idle', '=', 0).execute();
     rowsWritten(q, 'users');
@@ -99,9 +109,19 @@ export const softDeactivation = {
   /** Soft-deactivates these people: their rows are complete up to the newest message now. */
   markIdle: async (q: Q, userIds: readonly number[]): Promise<void> => {
     if (userIds.length === 0) return;
-    const newest = Number((await q.selectFrom('message').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst())?.id ?? 0);
+    const newest = await newestMessageId(q);
     await q.updateTable('users').set({ long_term_idle: 1, last_active_message_id: newest })
       .where('id', 'in', [...userIds]).where('long_term_idle', '=', 0).execute();
+    rowsWritten(q, 'users');
+  },
+
+  /**
+   * An imported person who was soft-deactivated where they came from: their rows are
+   * complete up to `lastActive`, and those a catch-up makes up to `readThrough` are read.
+   */
+  markImportedIdle: async (q: Q, userId: number, lastActive: number, readThrough: number | null): Promise<void> => {
+    await q.updateTable('users').set({ long_term_idle: 1, last_active_message_id: lastActive, idle_read_through: readThrough })
+      .where('id', '=', userId).where('is_bot', '=', 0).execute();
     rowsWritten(q, 'users');
   },
 
