@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { openMattermostSource } from '../../src/import/mattermost/index.js';
-import type { MessageChunk } from '../../src/import/source.js';
+import type { FileRecord, MessageChunk } from '../../src/import/source.js';
 
 const DIR = path.join(import.meta.dirname, '../fixtures/mattermost/small');
 const MTIME = 1700000000;
@@ -23,6 +23,9 @@ test('a small export of our own converts to exactly the tables and messages Zuli
   const NOW = src.realm.zerver_realm![0]!.date_created as number;
   assert.ok(NOW >= before && NOW <= after);
 
+  // Uploads records come with the chunk that links them (ImportSource.records).
+  assert.equal(src.records.uploads.length, 0);
+  const chunks = await collect(src.messages());
   // Attachment path ids are random per open: their shape is checked, then they are named.
   const P = src.records.uploads.map((r) => r.path);
   for (const p of P) assert.match(p, /^1\/[0-9a-f]{1,2}\/[A-Za-z0-9_-]{24}\/[\w.-]+$/);
@@ -85,8 +88,6 @@ test('a small export of our own converts to exactly the tables and messages Zuli
   ],  });
   assert.deepEqual(src.records, RECORDS(P));
   assert.equal(src.messageCount, 8);
-
-  const chunks = await collect(src.messages());
   assert.equal(chunks.length, 1);
   assert.deepEqual(chunks[0], {
   zerver_message: [
@@ -146,3 +147,28 @@ test('a small export of our own converts to exactly the tables and messages Zuli
 
 const RECORDS = (P: string[]) => (
 {uploads: [{path: P[0], s3_path: P[0], realm_id: 1, user_profile_id: 5, size: 11, content_type: "text/plain", last_modified: MTIME}, {path: P[1], s3_path: P[1], realm_id: 1, user_profile_id: 2, size: 9, content_type: "image/png", last_modified: MTIME}, {path: P[2], s3_path: P[2], realm_id: 1, user_profile_id: 2, size: 11, content_type: "text/plain", last_modified: MTIME}], avatars: [], emoji: [{path: "1/emoji/images/party.gif", s3_path: "1/emoji/images/party.gif", file_name: "party.gif", name: "party", id: 1, realm_id: 1, size: 12, content_type: "image/gif", last_modified: MTIME}], realm_icons: []});
+
+test('uploads records are those of the chunk given last: what the source keeps does not grow with the export', async () => {
+  const src = await openMattermostSource(DIR, { emailDomain: 'import.invalid', maxFileBytes: 1000, chunkSize: 2 });
+  const seen: Array<{ messages: number[]; records: string[]; linked: string[] }> = [];
+  const earlier: FileRecord[] = [];
+  for await (const c of src.messages()) {
+    const linked = c.zerver_attachment!.map((a) => a.path_id as string);
+    seen.push({ messages: c.zerver_message.map((m) => m.id as number), records: src.records.uploads.map((r) => r.path), linked });
+    // The loader copies a chunk's files before it asks for the next: they open now.
+    for (const r of src.records.uploads) (await src.openFile('uploads', r)).destroy();
+    earlier.push(...src.records.uploads.filter((r) => !earlier.includes(r)));
+  }
+  assert.deepEqual(seen.map((s) => s.messages), [[1, 2], [3, 4], [5, 6], [7, 8]]);
+  // Messages 2 and 3 link files: each chunk with files holds its own records, and only them.
+  assert.deepEqual(seen.map((s) => s.linked.length), [1, 2, 0, 0]);
+  for (const s of seen.slice(0, 2)) assert.deepEqual(s.records, s.linked);
+  // A chunk without files leaves the last records be; the next with files starts anew.
+  assert.deepEqual(seen[2]!.records, seen[1]!.linked);
+  // A done chunk's file is no longer known.
+  await assert.rejects(src.openFile('uploads', earlier[0]!), /no file/);
+  // A second pass makes the records anew.
+  for await (const c of src.messages()) void c;
+  assert.equal(src.records.uploads.length, 2);
+  await src.close();
+});

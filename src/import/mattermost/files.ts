@@ -53,14 +53,21 @@ export const isImage = (fileName: string): boolean => IMAGE_EXTENSIONS.has(path.
 
 /** Where each record's bytes are, and openFile over them. */
 export class FileStore {
-  private readonly sources = new Map<string, SourceFile>();
+  private readonly sources = new Map<FileKind, Map<string, SourceFile>>();
 
   add(kind: FileKind, record: FileRecord, source: SourceFile): void {
-    this.sources.set(`${kind}\u0000${record.path}`, source);
+    let ofKind = this.sources.get(kind);
+    if (!ofKind) this.sources.set(kind, (ofKind = new Map()));
+    ofKind.set(record.path, source);
+  }
+
+  /** Forgets every file of a kind: a chunk's uploads once copied. */
+  forget(kind: FileKind): void {
+    this.sources.delete(kind);
   }
 
   async open(kind: FileKind, record: FileRecord): Promise<Readable> {
-    const source = this.sources.get(`${kind}\u0000${record.path}`);
+    const source = this.sources.get(kind)?.get(record.path);
     if (!source) throw new ImportError(`${kind}: no file "${record.path}" in this export`);
     const st = await fs.promises.stat(source.absolute).catch(() => undefined);
     if (!st) throw new ImportError(`${kind}: the file for "${record.path}" is missing`);

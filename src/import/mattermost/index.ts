@@ -7,7 +7,7 @@ import { str } from './lines.js';
 import { scanExport } from './scan.js';
 import { convertUsers } from './users.js';
 import { convertConversations } from './channels.js';
-import { FileStore, attachmentPathId, baseName, contentTypeOf, statInside } from './files.js';
+import { FileStore, baseName, contentTypeOf, statInside } from './files.js';
 import { IMPORT_CLIENT_ID, messageChunks } from './posts.js';
 
 /**
@@ -17,7 +17,7 @@ import { IMPORT_CLIENT_ID, messageChunks } from './posts.js';
  * since Mattermost's export ties them to no team (Zulip's rule).
  */
 export async function openMattermostSource(
-  dir: string, opts: { team?: string; emailDomain: string; maxFileBytes: number },
+  dir: string, opts: { team?: string; emailDomain: string; maxFileBytes: number; chunkSize?: number },
 ): Promise<ImportSource> {
   const file = path.join(dir, 'export.json');
   if (!fs.existsSync(file)) throw new ImportError(`${dir}: no export.json (is this a Mattermost bulk export?)`);
@@ -67,20 +67,32 @@ export async function openMattermostSource(
 
   // A fresh key each time: attachment path ids cannot be guessed from the export.
   const pathKey = crypto.randomBytes(32);
-  const uploadByPathId = new Map<string, FileRecord>();
+  const dataDir = path.join(dir, 'data');
+  // Every attachment is checked now, so that a missing or oversized file fails the import
+  // before anything is written. Its record is made with the chunk that links it.
   for (const a of scan.attachments) {
-    if (!kept(a.conversation)) continue;
-    const source = statInside(path.join(dir, 'data'), a.path, `export.json line ${a.lineNo}: attachment`, opts.maxFileBytes);
-    const fileName = baseName(a.path);
-    const pathId = attachmentPathId(pathKey, a.offset, a.reply, a.index, fileName);
+    if (kept(a.conversation)) statInside(dataDir, a.path, `export.json line ${a.lineNo}: attachment`, opts.maxFileBytes);
+  }
+  // The scan's notes of every attachment grow with the export: checking was all they were for.
+  scan.attachments = [];
+  // Once the next chunk is asked for, the loader has copied the last one's files
+  // (ImportSource.records): their records, kept, would grow with the export.
+  let copied = false;
+  const upload = (pathId: string, relative: string, userId: number): FileRecord => {
+    if (copied) {
+      records.uploads = [];
+      files.forget('uploads');
+      copied = false;
+    }
+    const source = statInside(dataDir, relative, 'export.json: attachment', opts.maxFileBytes);
     const record: FileRecord = {
-      path: pathId, s3_path: pathId, realm_id: 1, user_profile_id: people.idByName.get(a.user)!, size: source.size,
-      content_type: contentTypeOf(fileName), last_modified: source.mtime,
+      path: pathId, s3_path: pathId, realm_id: 1, user_profile_id: userId, size: source.size,
+      content_type: contentTypeOf(baseName(relative)), last_modified: source.mtime,
     };
     records.uploads.push(record);
-    uploadByPathId.set(pathId, record);
     files.add('uploads', record, source);
-  }
+    return record;
+  };
 
   const realm: RealmTables = {
     zerver_realm: [{
@@ -104,7 +116,16 @@ export async function openMattermostSource(
     realm,
     messageCount: order.length,
     records,
-    messages: () => messageChunks({ file, scan, order, people, conversations, names, realmEmojiIdByName, pathKey, uploadByPathId }),
+    async *messages() {
+      // A new pass makes its records anew.
+      records.uploads = [];
+      files.forget('uploads');
+      copied = false;
+      for await (const chunk of messageChunks({ file, chunkSize: opts.chunkSize, scan, order, people, conversations, names, realmEmojiIdByName, pathKey, upload })) {
+        yield chunk;
+        copied = true;
+      }
+    },
     openFile: (kind, record) => files.open(kind, record),
     close: async () => {},
   };

@@ -24,6 +24,8 @@ export const IMPORT_CLIENT_ID = 5;
 
 export interface MessageContext {
   file: string;
+  /** Messages per chunk; CHUNK_SIZE (Zulip's) by default. */
+  chunkSize?: number;
   scan: Scan;
   order: Uint32Array;
   people: People;
@@ -31,7 +33,8 @@ export interface MessageContext {
   names: Names;
   realmEmojiIdByName: ReadonlyMap<string, number>;
   pathKey: Buffer;
-  uploadByPathId: ReadonlyMap<string, FileRecord>;
+  /** The uploads record of an attachment (its path id, its path under data/, its owner), made as its chunk is. */
+  upload(pathId: string, relative: string, userId: number): FileRecord;
 }
 
 const emptyChunk = (): Required<MessageChunk> => ({ zerver_message: [], zerver_usermessage: [], zerver_reaction: [], zerver_attachment: [] });
@@ -50,7 +53,7 @@ export async function* messageChunks(ctx: MessageContext): AsyncGenerator<Messag
       }
       const m = e.reply < 0 ? cached.post : objects(cached.post.replies)[e.reply]!;
       convertOne(ctx, chunk, ids, m, e, ctx.scan.conversations[e.conversation]!);
-      if (chunk.zerver_message.length === CHUNK_SIZE) {
+      if (chunk.zerver_message.length >= (ctx.chunkSize ?? CHUNK_SIZE)) {
         yield chunk;
         chunk = emptyChunk();
       }
@@ -94,7 +97,7 @@ function convertOne(
   objects(m.attachments).forEach((a, index) => {
     const fileName = baseName(str(a.path));
     const pathId = attachmentPathId(ctx.pathKey, e.offset, e.reply, index, fileName);
-    const upload = ctx.uploadByPathId.get(pathId)!;
+    const upload = ctx.upload(pathId, str(a.path), sender);
     if (isImage(fileName)) hasImage = true;
     links.push(`[${fileName}](/user_uploads/${pathId})`);
     chunk.zerver_attachment.push({
