@@ -21,9 +21,11 @@ import { writeSlackExport, type SlackExportSummary } from './lib/slack-export.js
 import { findPgBin, startCluster, type PgCluster } from '../test/helpers/pg.js';
 import { IMPORT_MALLOC_ARENAS, importNodeOptions } from '../src/import/memory.js';
 
-/** bench/lib/import-child.mjs's line: runImport's count, its time, and the process's RSS before and at its peak. */
+/** bench/lib/import-child.mjs's line: runImport's counts, its time, and the process's RSS before and at its peak. */
 interface ChildReport {
   messages: number;
+  /** People who came in soft-deactivated (src/import/slack/idle.ts): fewer recipient rows to write. */
+  idle: number;
   ms: number;
   rssBeforeKb: number;
   hwmKb: number;
@@ -110,6 +112,7 @@ async function main(): Promise<void> {
       console.log(`${engine.padEnd(10)} ${r.messages.toLocaleString('en').padStart(10)} ${`${(r.ms / 1000).toFixed(1)} s`.padStart(9)} ` +
         `${Math.round(r.messages / (r.ms / 1000)).toLocaleString('en').padStart(9)} ${mb(r.rssBeforeKb).padStart(11)} ${mb(r.hwmKb).padStart(9)}`);
       if (r.messages !== messages) console.log(`  note: ${messages.toLocaleString('en')} generated, ${r.messages.toLocaleString('en')} imported`);
+      if (r.idle > 0) console.log(`  note: ${r.idle.toLocaleString('en')} people came in idle (10 messages or fewer): no recipient rows for their channel messages`);
     }
   } finally {
     cluster?.stop();

@@ -71,7 +71,7 @@ try {
   const rssBeforeKb = procKb('VmRSS');
   const t0 = performance.now();
   const r = await runImport(ctx, 'slack', zip, { stringId: 'slackbench', name: 'Slack benchmark' }, stderrProgress());
-  process.stdout.write(`${JSON.stringify({ messages: r.messages, ms: performance.now() - t0, rssBeforeKb, hwmKb: procKb('VmHWM') })}\n`);
+  process.stdout.write(`${JSON.stringify({ messages: r.messages, idle: r.idle, ms: performance.now() - t0, rssBeforeKb, hwmKb: procKb('VmHWM') })}\n`);
 } finally {
   await ctx.bus.close();
   ctx.mail.close();

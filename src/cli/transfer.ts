@@ -77,7 +77,8 @@ export function addTransferCommands(program: Command): void {
         token,
       }, phaseBars());
       const realm = await findRealm(ctx, String(opts.stringId));
-      process.stdout.write(`\nImported ${result.users} users, ${result.streams} streams and ${result.messages} messages into ${realmUri(ctx.config, realm)}\n`
+      const idle = result.idle > 0 ? ` (${result.idle} of them soft-deactivated: idle where they came from)` : '';
+      process.stdout.write(`\nImported ${result.users} users${idle}, ${result.streams} streams and ${result.messages} messages into ${realmUri(ctx.config, realm)}\n`
         + `People have no password yet: give one with  parley user password --org ${realm.string_id} --email ADDRESS\n`
         + `or see their API keys with  parley api-key show --org ${realm.string_id} --email ADDRESS\n`);
     }, boundImportMemory())));

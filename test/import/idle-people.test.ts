@@ -38,7 +38,8 @@ test('a Zulip export\'s idle person keeps their mark, and the rows they lacked c
       // A bot marked idle stays active: Parley never soft-deactivates bots.
       Object.assign(f.realm.zerver_userprofile!.find((u) => u.id === 15)!, { long_term_idle: true, last_active_message_id: 1001 });
     });
-    await runImport(t.app.ctx, 'zulip', fixture.dir, { stringId: 'imported' });
+    const result = await runImport(t.app.ctx, 'zulip', fixture.dir, { stringId: 'imported' });
+    assert.equal(result.idle, 1);
     const hamlet = await person(t, 'imported', 'hamlet@zulip.example');
     const bot = await person(t, 'imported', 'helper-bot@zulip.example');
     const iago = await person(t, 'imported', 'iago@zulip.example');
@@ -68,7 +69,8 @@ test('a Slack import\'s lurkers come in idle without channel rows but their ment
   const t = await testApp();
   try {
     // The fixture's messages are from 2020 and nobody sent more than 10: everyone is idle now.
-    await runImport(t.app.ctx, 'slack', await zipFolder(SLACK_DIR), { stringId: 'slacky', token: SLACK_TOKEN, fetch: slack.fetch });
+    const result = await runImport(t.app.ctx, 'slack', await zipFolder(SLACK_DIR), { stringId: 'slacky', token: SLACK_TOKEN, fetch: slack.fetch });
+    assert.equal(result.idle, 6, 'every human: the bots are never idle');
     const carol = await person(t, 'slacky', 'carol@example.com');
     // Erin has no address in users.json: she gets one made up in the organization's domain.
     const erinRow = await t.app.ctx.store.db.selectFrom('users').innerJoin('realm', 'realm.id', 'users.realm_id').selectAll('users')

@@ -39,7 +39,8 @@ const PLACEHOLDER = '.import.';
 /** A placeholder whose heartbeat is older than this belongs to an import that died. */
 const STALE_SECONDS = 15 * 60;
 
-export interface LoadResult { realmId: number; users: number; streams: number; messages: number }
+/** `idle`: people brought in soft-deactivated (idle.ts). */
+export interface LoadResult { realmId: number; users: number; streams: number; messages: number; idle: number }
 
 export async function loadRealm(ctx: AppContext, source: ImportSource, opts: LoadOptions, progress: Progress = NO_PROGRESS): Promise<LoadResult> {
   const stringId = checkedStringId(opts.stringId);
@@ -80,8 +81,8 @@ export async function loadRealm(ctx: AppContext, source: ImportSource, opts: Loa
     // No beat may land after finish() has set the organization's own creation time.
     clearInterval(heartbeat);
     await beating;
-    await finish(s, stringId, zulipRealm, opts.name);
-    return { realmId: realm.id, users: s.users.size, streams: s.streams.size, messages };
+    const idle = await finish(s, stringId, zulipRealm, opts.name);
+    return { realmId: realm.id, users: s.users.size, streams: s.streams.size, messages, idle };
   } catch (err) {
     await undo(s);
     if (err instanceof ApiError) throw new ImportError(`the export holds something Parley refuses: ${err.message}`);
@@ -132,13 +133,13 @@ async function beat(ctx: AppContext, realmId: number): Promise<void> {
 }
 
 /** The organization's own settings, its first messages per stream, and its real name: it is reachable from here on. */
-async function finish(s: LoadState, stringId: string, row: Record<string, unknown>, name: string | undefined): Promise<void> {
+async function finish(s: LoadState, stringId: string, row: Record<string, unknown>, name: string | undefined): Promise<number> {
   // Slack and Mattermost exports carry no organization name: the operator's, else the string id.
   const given = typeof row.name === 'string' && row.name.trim() !== '' ? row.name : stringId;
   const mapped = realmFromZulip({ ...row, name: (name ?? given).slice(0, 40) }, mapIdOf(s), tableOf(s, 'zerver_realmuserdefault')[0], anonymousGroups(s));
-  await transact(s.ctx, async (tx) => {
+  return transact(s.ctx, async (tx) => {
     // Once every message is in: their marks name imported messages.
-    await loadIdlePeople(tx, s);
+    const idle = await loadIdlePeople(tx, s);
     for (const r of await realmImport.streamFirstMessages(tx.db, s.realm.id)) {
       if (r.stream_id !== null) await realmImport.setStreamFirstMessage(tx.db, r.stream_id, Number(r.first));
     }
@@ -148,6 +149,7 @@ async function finish(s: LoadState, stringId: string, row: Record<string, unknow
       // A deactivated organization's export comes back active: importing it is the point.
       deactivated: 0, date_created: mapped.date_created,
     });
+    return idle;
   });
 }
 
