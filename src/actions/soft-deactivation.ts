@@ -22,6 +22,11 @@ const DAY = 86_400;
 /** A visit is written at most this often per person and process: Zulip's UserActivity is as coarse. */
 const VISIT_GRANULARITY_SECS = 3600;
 const DEACTIVATE_BATCH = 100;
+/**
+ * Message ids a step of the daily catch-up covers for one person: at most this many rows per
+ * transaction. An import can leave its lurkers every message of the import to catch up.
+ */
+export const CATCH_UP_SPAN = 5000;
 /** Longer than a send takes from reading who is idle to its commit, even under load. */
 export const RETURN_SWEEP_MS = 5000;
 
@@ -98,8 +103,8 @@ export interface SoftDeactivationSummary { deactivated: number; caughtUp: number
 /**
  * The daily job (Zulip's soft_deactivate_users cron with AUTO_CATCH_UP_SOFT_DEACTIVATED_USERS):
  * people away longer than the configured days become idle, then every idle person's rows
- * are brought up to date, one person per transaction with a pause after each, so that sends
- * keep the writer.
+ * are brought up to date, one person and CATCH_UP_SPAN message ids per transaction with a
+ * pause after each, so that sends keep the writer.
  */
 export async function runSoftDeactivation(ctx: AppContext, opts: { signal?: AbortSignal; realmId?: number; days?: number; now?: number; onProgress?: (s: SoftDeactivationSummary) => void } = {}): Promise<SoftDeactivationSummary> {
   const summary: SoftDeactivationSummary = { deactivated: 0, caughtUp: 0, rows: 0 };
@@ -120,11 +125,15 @@ export async function runSoftDeactivation(ctx: AppContext, opts: { signal?: Abor
     if (ids.length === 0) break;
     after = ids[ids.length - 1]!;
     for (const id of ids) {
-      if (opts.signal?.aborted) return summary;
-      const started = performance.now();
-      summary.rows += await transact(ctx, (tx) => softDeactivation.catchUp(tx.db, [id]));
+      for (let done = false; !done;) {
+        if (opts.signal?.aborted) return summary;
+        const started = performance.now();
+        const step = await transact(ctx, (tx) => softDeactivation.catchUpStep(tx.db, id, CATCH_UP_SPAN));
+        summary.rows += step.rows;
+        done = step.done;
+        await pauseAfterBatch(performance.now() - started);
+      }
       summary.caughtUp++;
-      await pauseAfterBatch(performance.now() - started);
     }
     opts.onProgress?.(summary);
   }

@@ -150,6 +150,28 @@ test('the daily job catches up everyone idle without waking them', async () => {
   assert.equal(again.rows, 0);
 });
 
+test('a long catch-up goes in steps of message ids, each its own transaction, the mark moving with each', async () => {
+  await makeIdle(carol);
+  const sent = [await say('one'), await say('two'), await say('three')];
+  const mark = async () => (await db().selectFrom('users').select('last_active_message_id').where('id', '=', carol.id).executeTakeFirstOrThrow()).last_active_message_id!;
+  const start = await mark();
+  assert.ok(start < sent[0]!);
+  const steps: Array<{ rows: number; done: boolean }> = [];
+  for (let done = false; !done;) {
+    const step = await t.app.ctx.store.db.transaction().execute((trx) => softDeactivation.catchUpStep(trx, carol.id, sent[0]! - start));
+    steps.push(step);
+    done = step.done;
+    if (!done) assert.equal((await rowsOf(carol.id, sent)).size, steps.reduce((n, x) => n + x.rows, 0), 'only the rows up to the mark');
+  }
+  assert.deepEqual(steps.map((x) => x.rows).reduce((a, b) => a + b), 3);
+  assert.ok(steps.length >= 2 && steps.at(-1)!.done);
+  assert.equal(await mark(), sent[2]);
+  assert.deepEqual([...(await rowsOf(carol.id, sent)).values()], [0, 0, 0]);
+  assert.equal(await idle(carol.id), true, 'caught up, still idle');
+  assert.deepEqual(await softDeactivation.catchUpStep(db(), carol.id, 1), { rows: 0, done: true });
+  assertOk(await api(carol, 'GET', '/users/me'));
+});
+
 test('a send in flight while an idle person returns: the sweep after their return makes the row it left out', async () => {
   await makeIdle(bob);
   assertOk(await api(bob, 'GET', '/users/me'));

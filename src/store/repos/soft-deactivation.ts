@@ -31,6 +31,21 @@ async function insertMissing(q: Q, userId: number, after: number, upTo: number, 
 const newestMessageId = async (q: Q): Promise<number> =>
   Number((await q.selectFrom('message').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst())?.id ?? 0);
 
+interface IdleMark { id: number; last_active_message_id: number | null; idle_read_through: number | null }
+
+/**
+ * Rows for an idle person up to `upTo`, their mark moved there. Rows made while they were
+ * idle (mentions, their own notification settings) are kept as they are. The read-through
+ * mark goes once the catch-up has reached the newest message.
+ */
+async function catchUpTo(q: Q, u: IdleMark, upTo: number, newest = upTo): Promise<number> {
+  const after = u.last_active_message_id ?? 0;
+  const made = after < upTo ? await insertMissing(q, u.id, after, upTo, u.idle_read_through ?? 0) : 0;
+  await q.updateTable('users').set({ last_active_message_id: Math.max(after, upTo), ...(upTo >= newest ? { idle_read_through: null } : {}) })
+    .where('id', '=', u.id).execute();
+  return made;
+}
+
 /** Soft deactivation's rows: who is idle, when people were last seen, and catching up recipient rows. */
 export const softDeactivation = {
   newestMessageId,
@@ -62,7 +77,7 @@ export const softDeactivation = {
    */
   catchUp: async (q: Q, userIds: readonly number[]): Promise<number> => {
     if (userIds.length === 0) return 0;
-    const idle: Array<{ id: number; last_active_message_id: number | null; idle_read_through: number | null }> = [];
+    const idle: IdleMark[] = [];
     for (let i = 0; i < userIds.length; i += 1000) {
       idle.push(...await q.selectFrom('users').select(['id', 'last_active_message_id', 'idle_read_through'])
         .where('id', 'in', userIds.slice(i, i + 1000)).where('long_term_idle', '=', 1).execute());
@@ -70,16 +85,26 @@ export const softDeactivation = {
     if (idle.length === 0) return 0;
     const newest = await newestMessageId(q);
     let made = 0;
-    for (const u of idle) {
-      const after = u.last_active_message_id ?? 0;
-      if (after < newest) {
-        // Rows made while they were idle (mentions, their own notification settings) are kept as they are.
-        made += await insertMissing(q, u.id, after, newest, u.idle_read_through ?? 0);
-      }
-      await q.updateTable('users').set({ last_active_message_id: newest, idle_read_through: null }).where('id', '=', u.id).execute();
-    }
+    for (const u of idle) made += await catchUpTo(q, u, newest);
     rowsWritten(q, 'users');
     return made;
+  },
+
+  /**
+   * One step of a long catch-up (the daily job's): one idle person's rows for the next `span`
+   * message ids after their mark, and the mark moved there. An import may leave someone a
+   * year of messages behind: made at once, their rows would hold the writer for seconds.
+   * `done` once the mark has reached the newest message (or they are not idle).
+   */
+  catchUpStep: async (q: Q, userId: number, span: number): Promise<{ rows: number; done: boolean }> => {
+    const u = await q.selectFrom('users').select(['id', 'last_active_message_id', 'idle_read_through'])
+      .where('id', '=', userId).where('long_term_idle', '=', 1).executeTakeFirst();
+    if (!u) return { rows: 0, done: true };
+    const newest = await newestMessageId(q);
+    const upTo = Math.min(newest, (u.last_active_message_id ?? 0) + span);
+    const rows = await catchUpTo(q, u, upTo, newest);
+    rowsWritten(q, 'users');
+    return { rows, done: upTo >= newest };
   },
 
   /**
