@@ -57,10 +57,14 @@ export function softReactivate(ctx: AppContext, userId: number): Promise<void> {
   if (!inFlight) reactivating.set(ctx.store.db, (inFlight = new Map()));
   const running = inFlight.get(userId);
   if (running) return running;
-  const done = transact(ctx, async (tx) => {
-    await softDeactivation.catchUp(tx.db, [userId]);
-    await softDeactivation.markActive(tx.db, userId);
-  }).finally(() => inFlight.delete(userId));
+  const done = (async () => {
+    // Someone an import left a year behind: others' writes go between the steps.
+    for (let done = false; !done;) done = (await transact(ctx, (tx) => softDeactivation.catchUpStep(tx.db, userId, CATCH_UP_SPAN))).done;
+    await transact(ctx, async (tx) => {
+      await softDeactivation.catchUp(tx.db, [userId]);
+      await softDeactivation.markActive(tx.db, userId);
+    });
+  })().finally(() => inFlight.delete(userId));
   // A send that read them as idle before this committed may store its message after the
   // catch-up: once such sends have surely committed, their rows are made too.
   done.then(() => {
