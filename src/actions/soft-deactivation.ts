@@ -59,7 +59,7 @@ export function softReactivate(ctx: AppContext, userId: number): Promise<void> {
   if (running) return running;
   const done = (async () => {
     // Someone an import left a year behind: others' writes go between the steps.
-    for (let done = false; !done;) done = (await transact(ctx, (tx) => softDeactivation.catchUpStep(tx.db, userId, CATCH_UP_SPAN))).done;
+    await catchUpIdle(ctx, [userId]);
     await transact(ctx, async (tx) => {
       await softDeactivation.catchUp(tx.db, [userId]);
       await softDeactivation.markActive(tx.db, userId);
@@ -78,12 +78,19 @@ export function softReactivate(ctx: AppContext, userId: number): Promise<void> {
   return done;
 }
 
-/** Makes the rows idle people among `userIds` lack, before something reads or changes what they received. */
-export async function catchUpIdle(ctx: AppContext, userIds: readonly number[]): Promise<number> {
+/**
+ * Makes the rows idle people among `userIds` lack, before something changes what they
+ * received, in steps of `span` message ids per transaction (outside the caller's): the
+ * catch-up that change makes in its own transaction then has little left to do.
+ */
+export async function catchUpIdle(ctx: AppContext, userIds: readonly number[], span = CATCH_UP_SPAN): Promise<number> {
   let made = 0;
-  for (let i = 0; i < userIds.length; i += DEACTIVATE_BATCH) {
-    const batch = userIds.slice(i, i + DEACTIVATE_BATCH);
-    made += await transact(ctx, (tx) => softDeactivation.catchUp(tx.db, batch));
+  for (const id of userIds) {
+    for (let done = false; !done;) {
+      const step = await transact(ctx, (tx) => softDeactivation.catchUpStep(tx.db, id, span));
+      made += step.rows;
+      done = step.done;
+    }
   }
   return made;
 }

@@ -1,4 +1,5 @@
 import { metadataGroupsFor } from '../access/channel-access.js';
+import { catchUpIdle } from './soft-deactivation.js';
 import type { AppContext } from '../context.js';
 import { transact, type Tx } from './transaction.js';
 import type { Q, RealmRow, StreamRow, UserRow } from '../store/rows.js';
@@ -104,7 +105,9 @@ async function checkCanCreate(q: Q, user: UserRow, realm: RealmRow, req: Subscri
  */
 export async function subscribeRequest(ctx: AppContext, realm: RealmRow, acting: UserRow, req: SubscribeRequest): Promise<SubscribeResult> {
   const afterwards: Array<(ctx: AppContext) => Promise<void>> = [];
-  const result = await subscribeWith({ q: ctx.store.db, write: (fn) => transact(ctx, fn), later: (f) => afterwards.push(f) }, realm, acting, req);
+  const result = await subscribeWith({
+    q: ctx.store.db, write: (fn) => transact(ctx, fn), later: (f) => afterwards.push(f), catchUp: (ids) => catchUpIdle(ctx, ids),
+  }, realm, acting, req);
   for (const f of afterwards) await f(ctx).catch((err: unknown) => ctx.log.error({ err }, 'work after commit failed'));
   return result;
 }
@@ -114,7 +117,7 @@ export async function subscribeRequest(ctx: AppContext, realm: RealmRow, acting:
  * halves commit together as in Zulip (its add half is the caller's own, at most 1,000 pairs).
  */
 export function doSubscribeRequest(tx: Tx, realm: RealmRow, acting: UserRow, req: SubscribeRequest): Promise<SubscribeResult> {
-  return subscribeWith({ q: tx.db, write: (fn) => fn(tx), later: (f) => tx.later(f) }, realm, acting, req);
+  return subscribeWith({ q: tx.db, write: (fn) => fn(tx), later: (f) => tx.later(f), catchUp: async () => 0 }, realm, acting, req);
 }
 
 /** Where subscribeWith reads, how it writes (a transaction per batch, or the caller's), and how it queues work for after the commit. */
@@ -122,6 +125,8 @@ interface SubscribeIo {
   q: Q;
   write<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   later(fn: (ctx: AppContext) => Promise<void>): void;
+  /** Idle people's missing rows, made ahead in steps of their own where the writes are batched. */
+  catchUp(userIds: number[]): Promise<number>;
 }
 
 async function subscribeWith(io: SubscribeIo, realm: RealmRow, acting: UserRow, req: SubscribeRequest): Promise<SubscribeResult> {
@@ -183,6 +188,7 @@ async function subscribeWith(io: SubscribeIo, realm: RealmRow, acting: UserRow, 
   }
   const subscribed: SubPair[] = [];
   const alreadySubscribed: SubPair[] = [];
+  await io.catchUp(idleIds(targets));
   for (const [streamPart, userPart] of pairBatches([...authorized, ...created], targets)) {
     const r = await io.write((tx) => doAddSubscriptions(tx, streamPart, userPart));
     subscribed.push(...r.subscribed);
@@ -198,6 +204,13 @@ async function subscribeWith(io: SubscribeIo, realm: RealmRow, acting: UserRow, 
   if (!req.authorizationErrorsFatal) result.unauthorized = unauthorized.map((s) => s.name);
   return result;
 }
+
+/**
+ * Soft-deactivated people among `users`: their missing rows are made before their
+ * subscriptions change (repos/subscriptions.ts), and someone an import left far behind
+ * would hold a batch's transaction for seconds.
+ */
+const idleIds = (users: UserRow[]): number[] => users.filter((u) => u.long_term_idle === 1).map((u) => u.id);
 
 /** Pairs (stream, user) written per transaction; about 10 ms of the writer each. */
 export const BATCH_PAIRS = 100;
@@ -229,6 +242,7 @@ export async function unsubscribeRequest(ctx: AppContext, acting: UserRow, names
   const list = await streamsToLeave(ctx.store.db, acting, names, targets, level);
   const removed: string[] = [];
   const notRemoved: string[] = [];
+  await catchUpIdle(ctx, idleIds(targets.length > 0 ? targets : [acting]));
   for (const [streamPart, userPart] of pairBatches(list, targets.length > 0 ? targets : [acting])) {
     const r = await transact(ctx, (tx) => doRemoveSubscriptions(tx, streamPart, userPart));
     removed.push(...r.removed.map((p) => p.stream.name));

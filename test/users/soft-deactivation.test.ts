@@ -4,7 +4,7 @@ import { testApp, people, type TestApp, type TestUser } from '../helpers/app.js'
 import { assertOk, sorted } from '../helpers/assert.js';
 import { createStreams, insertStreamMessage } from '../helpers/streams.js';
 import { getMessages, messageIds, sendMessage } from '../helpers/messages.js';
-import { runSoftDeactivation } from '../../src/actions/soft-deactivation.js';
+import { catchUpIdle, runSoftDeactivation } from '../../src/actions/soft-deactivation.js';
 import { softDeactivation } from '../../src/store/repos/soft-deactivation.js';
 import type { StreamRow } from '../../src/store/rows.js';
 
@@ -170,6 +170,15 @@ test('a long catch-up goes in steps of message ids, each its own transaction, th
   assert.equal(await idle(carol.id), true, 'caught up, still idle');
   assert.deepEqual(await softDeactivation.catchUpStep(db(), carol.id, 1), { rows: 0, done: true });
   assertOk(await api(carol, 'GET', '/users/me'));
+
+  // Ahead of a subscription change (catchUpIdle), the same steps, one message id each here.
+  await makeIdle(bob);
+  const more = [await say('four'), await say('five')];
+  assert.equal((await rowsOf(bob.id, more)).size, 0);
+  assert.equal(await catchUpIdle(t.app.ctx, [bob.id, alice.id], 1), 2, 'alice is not idle: nothing of hers');
+  assert.deepEqual([...(await rowsOf(bob.id, more)).values()], [0, 0]);
+  assert.equal(await idle(bob.id), true);
+  assertOk(await api(bob, 'GET', '/users/me'));
 });
 
 test('a send in flight while an idle person returns: the sweep after their return makes the row it left out', async () => {
