@@ -82,6 +82,9 @@ test('a Zulip export becomes an organization with its people, streams, messages 
     assert.equal(first.subject, 'greetings');
     assert.equal(first.timestamp, 1_600_001_001);
     assert.match(first.content, /<strong>Denmark<\/strong>/);
+    // Each stream's first message is its oldest imported one.
+    assert.equal(denmark.first_message_id, first.id);
+    assert.equal(subs.find((s) => s.name === 'secret')!.first_message_id, fetched.find((m) => m.display_recipient === 'secret')!.id);
     assert.match(first.content, /href="https:\/\/github.com\/zulip\/zulip\/issues\/123"/);
     assert.match(first.content, new RegExp(`data-user-id="${hamlet.id}"`));
     assert.ok(fetched.every((m) => !String(m.content).includes('<script')));

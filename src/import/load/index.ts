@@ -14,6 +14,7 @@ import { doCreateSystemGroups } from '../../actions/system-groups.js';
 import { doCreateSystemBots } from '../../actions/system-bots.js';
 import { realms } from '../../store/repos/realms.js';
 import { realmImport } from '../../store/repos/realm-import.js';
+import { messages } from '../../store/repos/messages.js';
 import { ApiError } from '../../errors.js';
 import { nowSeconds } from '../../lib/time.js';
 import { ImportError, NO_PROGRESS, type ImportSource, type Progress } from '../source.js';
@@ -73,7 +74,7 @@ export async function loadRealm(ctx: AppContext, source: ImportSource, opts: Loa
       await loadBotData(tx, s);
     });
     await loadAvatars(s);
-    const messages = await loadMessages(s);
+    const messageCount = await loadMessages(s);
     const realmReactions = tableOf(s, 'zerver_reaction');
     if (realmReactions.length > 0) await transact(ctx, (tx) => loadReactions(tx, s, realmReactions));
     await loadRealmAttachments(s);
@@ -82,7 +83,7 @@ export async function loadRealm(ctx: AppContext, source: ImportSource, opts: Loa
     clearInterval(heartbeat);
     await beating;
     const idle = await finish(s, stringId, zulipRealm, opts.name);
-    return { realmId: realm.id, users: s.users.size, streams: s.streams.size, messages, idle };
+    return { realmId: realm.id, users: s.users.size, streams: s.streams.size, messages: messageCount, idle };
   } catch (err) {
     await undo(s);
     if (err instanceof ApiError) throw new ImportError(`the export holds something Parley refuses: ${err.message}`);
@@ -140,8 +141,11 @@ async function finish(s: LoadState, stringId: string, row: Record<string, unknow
   return transact(s.ctx, async (tx) => {
     // Once every message is in: their marks name imported messages.
     const idle = await loadIdlePeople(tx, s);
-    for (const r of await realmImport.streamFirstMessages(tx.db, s.realm.id)) {
-      if (r.stream_id !== null) await realmImport.setStreamFirstMessage(tx.db, r.stream_id, Number(r.first));
+    // Stream by stream along (stream_id, id): one GROUP BY over the organization's messages
+    // sorted them all in memory (at 1,000,000 messages, tens of MB at the import's peak).
+    for (const [, streamId] of s.streams.entries()) {
+      const first = await messages.firstIdInStream(tx.db, streamId);
+      if (first !== null) await realmImport.setStreamFirstMessage(tx.db, streamId, first);
     }
     if (await realms.findByStringId(tx.db, stringId)) throw new ImportError(`an organization with the string id '${stringId}' was made while importing`);
     await realms.update(tx.db, s.realm.id, {

@@ -36,10 +36,6 @@ export const realmImport = {
   },
 
   /** The first message of each of the realm's streams (streams keep it: clients show where history starts). */
-  streamFirstMessages: (q: Q, realmId: number) =>
-    q.selectFrom('message').select(['stream_id', (eb) => eb.fn.min('id').as('first')]).where('realm_id', '=', realmId)
-      .where('stream_id', 'is not', null).groupBy('stream_id').execute(),
-
   setStreamFirstMessage: async (q: Q, streamId: number, messageId: number): Promise<void> => {
     await q.updateTable('stream').set({ first_message_id: messageId }).where('id', '=', streamId).execute();
   },
