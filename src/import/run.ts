@@ -50,6 +50,9 @@ export async function runImport(ctx: AppContext, kind: ImportKind, file: string,
     return await loadRealm(ctx, source, { stringId: opts.stringId, name: opts.name, maxFileBytes: MAX_FILE_BYTES }, progress);
   } finally {
     await source?.close().catch(() => undefined);
-    await fs.promises.rm(tmp, { recursive: true, force: true });
+    // Synchronously: Node's promise-based recursive rm walks every entry at once, and over an
+    // unpacked export of 100,000 files took the process from 42 to 395 MB of RSS (rmSync: 66),
+    // the import's peak. Nothing else runs in the process by then.
+    fs.rmSync(tmp, { recursive: true, force: true });
   }
 }
