@@ -28,7 +28,7 @@ function accepts(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const s = net.connect(port, '127.0.0.1');
     s.once('connect', () => { s.destroy(); resolve(true); });
-    s.once('error', () => resolve(false));
+    s.on('error', () => resolve(false));
   });
 }
 

@@ -205,7 +205,8 @@ test('a Redis that never answered: the server starts and counts by itself', { sk
 });
 
 test('a Redis that accepts connections and never answers: a request waits about a second at most, then counts here', { skip: LIMITER_ONLY }, async () => {
-  const silent = net.createServer(() => { /* accepts, never answers */ });
+  // Accepts, never answers. A reset from the client when it gives up must not crash this process.
+  const silent = net.createServer((socket) => { socket.on('error', () => {}); });
   await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
   try {
     const t = await testApp({ rateLimiting: true, rateLimits: parseRateLimitRules('api_by_user=60:2'), redisUrl: `redis://127.0.0.1:${(silent.address() as net.AddressInfo).port}` });
