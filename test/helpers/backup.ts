@@ -1,19 +1,17 @@
 /** For the backup tests: the `parley` CLI as its own process, and a server on a given store. */
 import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
 import { ENGINE, OWNER_EMAIL, OWNER_PASSWORD, createPgDatabase } from './app.js';
 import { startNodeProcess, type NodeProcess } from './node-process.js';
 import { until } from './until.js';
+import { scratchDir } from './scratch.js';
 
 /** Where a server keeps its data: a data directory, and on PostgreSQL a database of its own. */
 export interface StoreDir { dataDir: string; databaseUrl: string | undefined }
 
 export async function newStore(): Promise<StoreDir> {
   return {
-    dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'parley-backup-')),
+    dataDir: scratchDir('parley-backup-'),
     databaseUrl: ENGINE === 'postgres' ? await createPgDatabase() : undefined,
   };
 }

@@ -1,10 +1,10 @@
 /** A stand-in for Slack's file and API hosts: every answer needs the token, as Slack's do; and exports zipped as Slack ships them. */
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import yazl from 'yazl';
 import type { AddressInfo } from 'node:net';
+import { scratchDir } from './scratch.js';
 
 export const SLACK_TOKEN = 'xoxb-test';
 
@@ -56,7 +56,7 @@ export async function zipFolder(dir: string): Promise<string> {
     z.addFile(full, path.relative(dir, full));
   }
   z.end();
-  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'parley-slack-zip-')), 'export.zip');
+  const out = path.join(scratchDir('parley-slack-zip-'), 'export.zip');
   await new Promise<void>((resolve, reject) => z.outputStream.pipe(fs.createWriteStream(out)).on('close', resolve).on('error', reject));
   return out;
 }

@@ -5,15 +5,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import tar from 'tar-stream';
 import yazl from 'yazl';
 import { unpack, safeEntryPath, DEFAULT_LIMITS, openInside } from '../../src/import/archive.js';
 import { ImportError } from '../../src/import/source.js';
+import { scratchDir } from '../helpers/scratch.js';
 
-const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'parley-archive-'));
+const tmp = () => scratchDir('parley-archive-');
 
 async function tarGz(entries: Array<{ header: Parameters<tar.Pack["entry"]>[0]; body?: string | Buffer }>): Promise<string> {
   const pack = tar.pack();

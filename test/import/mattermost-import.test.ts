@@ -6,7 +6,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { pipeline } from 'node:stream/promises';
@@ -16,6 +15,7 @@ import { testApp, HOST, asTestUser, type TestApp, type TestUser } from '../helpe
 import { runImport } from '../../src/import/run.js';
 import { users } from '../../src/store/repos/users.js';
 import { realms } from '../../src/store/repos/realms.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/mattermost/small');
 const ORG_HOST = `mm.${HOST}`;
@@ -23,7 +23,7 @@ const ORG_HOST = `mm.${HOST}`;
 /** A folder as a .tar.gz whose entries sit under one top folder. */
 export async function tarGzFolder(dir: string, top = 'mattermost-export'): Promise<string> {
   const pack = tar.pack();
-  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'parley-tgz-')), 'export.tar.gz');
+  const out = path.join(scratchDir('parley-tgz-'), 'export.tar.gz');
   const done = pipeline(pack, zlib.createGzip(), fs.createWriteStream(out));
   for (const d of fs.readdirSync(dir, { recursive: true, withFileTypes: true }) as fs.Dirent[]) {
     if (!d.isFile()) continue;

@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { openMattermostSource } from '../../src/import/mattermost/index.js';
 import { ImportError } from '../../src/import/source.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const OPTS = { emailDomain: 'import.invalid', maxFileBytes: 1000 };
 const VERSION = '{"type":"version","version":1}';
@@ -14,7 +14,7 @@ const CHANNEL = JSON.stringify({ type: 'channel', channel: { team: 'acme', name:
 const POST = (user: string, at: number, channel = 'general') => JSON.stringify({ type: 'post', post: { team: 'acme', channel, user, message: `m${at}`, create_at: at } });
 
 function exportDir(lines: string[] | undefined, files: Record<string, string> = {}): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-mm-'));
+  const dir = scratchDir('parley-mm-');
   if (lines) fs.writeFileSync(path.join(dir, 'export.json'), lines.join('\n') + '\n');
   for (const [name, text] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });

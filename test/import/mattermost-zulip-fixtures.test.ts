@@ -6,20 +6,20 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { testApp, HOST, asTestUser, type TestApp, type TestUser } from '../helpers/app.js';
 import { zulipFixtures } from '../helpers/zulip-fixtures.js';
 import { runImport } from '../../src/import/run.js';
 import { users } from '../../src/store/repos/users.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 type Json = Record<string, any>;
 const fixtures = zulipFixtures('mattermost');
 
 /** The fixture's export.json in a folder of its own, with a stand-in for every file it names. */
 async function exportFolder(name: string): Promise<string> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-mm-zulip-'));
+  const dir = scratchDir('parley-mm-zulip-');
   const text = fs.readFileSync(path.join((fixtures as { dir: string }).dir, name, 'export.json'), 'utf8');
   fs.writeFileSync(path.join(dir, 'export.json'), text);
   const png = await sharp({ create: { width: 16, height: 16, channels: 3, background: '#0a0' } }).png().toBuffer();

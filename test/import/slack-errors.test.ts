@@ -1,11 +1,11 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openSlackSource } from '../../src/import/slack/index.js';
 import { ImportError } from '../../src/import/source.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const FIXTURE = path.join(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/slack/workspace');
 const made: string[] = [];
@@ -13,7 +13,7 @@ after(() => made.forEach((d) => fs.rmSync(d, { recursive: true, force: true })))
 
 /** A copy of the small workspace with one thing broken. */
 function broken(change: (dir: string) => void): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-slack-'));
+  const dir = scratchDir('parley-slack-');
   made.push(dir);
   fs.cpSync(FIXTURE, dir, { recursive: true });
   change(dir);

@@ -1,11 +1,11 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { openSlackSource } from '../../src/import/slack/index.js';
 import type { Row } from '../../src/import/source.js';
 import { zulipFixtures } from '../helpers/zulip-fixtures.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 /**
  * Zulip's own Slack thread fixtures (zerver/tests/fixtures/slack_fixtures/exported_messages_fixtures),
@@ -27,7 +27,7 @@ const ids = USERS.map((u) => u.id);
 /** A Slack export holding one of Zulip's message fixtures: each message in its channel's folder, by UTC day. */
 function exportOf(fixture: string): string {
   const messages = JSON.parse(fs.readFileSync(path.join((fixtures as { dir: string }).dir, 'exported_messages_fixtures', fixture), 'utf8')) as Row[];
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-zulip-slack-'));
+  const dir = scratchDir('parley-zulip-slack-');
   made.push(dir);
   const write = (rel: string, v: unknown) => {
     fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });

@@ -4,9 +4,9 @@
  * importer reads. Ours, not Zulip's: built from the format, so tests can vary it.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
+import { scratchDir } from '../helpers/scratch.js';
 
 export const SOURCE_REALM = 7;
 export const UPLOAD_PATH = `${SOURCE_REALM}/ab/Xy12Zq/notes.txt`;
@@ -18,7 +18,7 @@ export interface ZulipFixture { dir: string; realm: Record<string, Row[]>; messa
 
 /** Users 11..16: Iago (owner), Cordelia (member), Hamlet (admin), Othello (guest, deactivated), a bot of Iago's, a mirror dummy. */
 export async function zulipExport(tweak?: (f: ZulipFixture) => void): Promise<ZulipFixture> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-zulip-export-'));
+  const dir = scratchDir('parley-zulip-export-');
   const t0 = 1_600_000_000;
   const user = (id: number, email: string, name: string, extra: Row = {}): Row => ({
     id, email, delivery_email: email, full_name: name, realm: SOURCE_REALM, role: 400, is_active: true, is_bot: false, bot_type: null,

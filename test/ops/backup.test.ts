@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import tar from 'tar-stream';
 import { ENGINE } from '../helpers/app.js';
 import { cli, newStore, ownerAuth, startOn, storeArgs, waitIdle } from '../helpers/backup.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 /**
  * `parley backup` of a running server with people, messages and an upload; `parley restore`
@@ -102,7 +103,7 @@ test(`backup and restore on ${ENGINE}: a server on the restored store serves the
   assert.match(forced.stdout, /replacing what it held/);
 
   // Another engine.
-  const other = ENGINE === 'sqlite' ? ['--data-dir', target.dataDir, '--database-url', 'postgres://nobody@127.0.0.1:9/none'] : ['--data-dir', fs.mkdtempSync(path.join(os.tmpdir(), 'parley-sqlite-'))];
+  const other = ENGINE === 'sqlite' ? ['--data-dir', target.dataDir, '--database-url', 'postgres://nobody@127.0.0.1:9/none'] : ['--data-dir', scratchDir('parley-sqlite-')];
   const wrongEngine = await cli(['restore', ...other, archive]);
   assert.equal(wrongEngine.code, 1);
   assert.match(wrongEngine.stderr, /the backup is of a (SQLite|PostgreSQL) store and the target is/);

@@ -38,11 +38,14 @@ const cases: Array<[string, string]> = [
 for (const [name, body] of cases) {
   test(`${name}: refused with a page, no session, quickly`, async () => {
     const { relayState } = await w.begin();
-    const started = Date.now();
+    // Quick in CPU time (the server runs in this process): wall time is the machine's load.
+    const started = process.cpuUsage();
     const res = await w.post(body, relayState);
+    const { user, system } = process.cpuUsage(started);
+    const cpuMs = (user + system) / 1000;
     assertRefused(res, 400, /Sign-in failed/);
     assert.doesNotMatch(res.body, /root:x:0:0/, 'no file contents');
-    assert.ok(Date.now() - started < 2_000, `answered in ${Date.now() - started} ms`);
+    assert.ok(cpuMs < 2_000, `answered with ${cpuMs.toFixed(0)} ms of CPU`);
     // The server still works.
     const again = await w.t.api('GET', '/api/v1/server_settings', { as: null });
     assert.equal(again.status, 200);

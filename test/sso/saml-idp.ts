@@ -6,12 +6,12 @@
  * tests bend one thing at a time (audience, validity, signer, assertion id) to see it refused.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import * as samlifyModule from 'samlify';
 import * as xmllint from '@authenio/samlify-node-xmllint';
+import { scratchDir } from '../helpers/scratch.js';
 
 // samlify is CommonJS: Node's named exports miss a few (SamlLib), its default export has them all.
 const samlify = (samlifyModule as unknown as { default?: typeof samlifyModule }).default ?? samlifyModule;
@@ -28,7 +28,7 @@ export function makeKeyPair(dir: string, name: string): KeyPair {
   return { key: fs.readFileSync(keyFile, 'utf8'), cert: fs.readFileSync(certFile, 'utf8'), keyFile, certFile };
 }
 
-export const tempDir = (): string => fs.mkdtempSync(path.join(os.tmpdir(), 'parley-saml-'));
+export const tempDir = (): string => scratchDir('parley-saml-');
 
 export const IDP_ENTITY_ID = 'https://idp.example.test/metadata';
 export const IDP_SSO_URL = 'https://idp.example.test/sso';
