@@ -6,8 +6,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -15,6 +14,7 @@ import { httpClient, OWNER_PASSWORD, testApp, type TestApp, type TestUser } from
 import { createStreams } from '../helpers/streams.js';
 import { axeProblems, ensureWebBuilt, launch, screenshot, signInPage, SKIP, watch } from '../helpers/browser.js';
 import { until } from '../helpers/until.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 let t: TestApp;
 let base: string;
@@ -36,7 +36,7 @@ before(async () => {
   await createStreams(t, { general: [ada, t.owner] });
   base = await t.listen();
   browser = await launch();
-  const dir = await mkdtemp(path.join(tmpdir(), 'parley-admin-icon-'));
+  const dir = scratchDir('parley-admin-icon-');
   pngPath = path.join(dir, 'logo.png');
   await writeFile(pngPath, await sharp({ create: { width: 200, height: 120, channels: 4, background: '#2a7' } }).png().toBuffer());
 });

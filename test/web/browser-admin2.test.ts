@@ -6,8 +6,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -15,6 +14,7 @@ import { httpClient, OWNER_PASSWORD, testApp, type TestApp, type TestUser } from
 import { createStreams } from '../helpers/streams.js';
 import { axeProblems, ensureWebBuilt, launch, screenshot, signInPage, SKIP, watch } from '../helpers/browser.js';
 import { until } from '../helpers/until.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 let t: TestApp;
 let base: string;
@@ -45,7 +45,7 @@ before(async () => {
   await createStreams(t, { general: [ada, alice, bob, t.owner] });
   base = await t.listen();
   browser = await launch();
-  const dir = await mkdtemp(path.join(tmpdir(), 'parley-admin2-'));
+  const dir = scratchDir('parley-admin2-');
   pngPath = path.join(dir, 'parrot.png');
   await writeFile(pngPath, await sharp({ create: { width: 64, height: 64, channels: 4, background: '#e73' } }).png().toBuffer());
 });
