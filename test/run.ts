@@ -32,11 +32,34 @@ const engines = (process.env.PARLEY_TEST_ENGINES ?? 'sqlite,postgres').split(','
 /** What the two-node run covers: the issue's floor (events, messages, streams). */
 const TWO_NODE_FOLDERS = ['test/events/', 'test/messages/', 'test/streams/'];
 
+/**
+ * The failures the spec reporter lists at the end of a suite, a few lines each (where, which
+ * test, the error's first line). Repeated after the last suite: CI shows only the end of a
+ * long run, and a failure in an earlier suite would otherwise be out of sight.
+ */
+function failureRecap(text: string): string[] {
+  const at = text.lastIndexOf('✖ failing tests:');
+  if (at < 0) return [];
+  const lines = text.slice(at).split('\n').slice(1);
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const where = /^test at (.+)$/.exec(lines[i]!.trim());
+    if (!where) continue;
+    const name = lines[i + 1]?.trim() ?? '';
+    const why = lines.slice(i + 2).find((l) => l.trim() !== '')?.trim() ?? '';
+    out.push(`${name}\n      at ${where[1]}\n      ${why.slice(0, 300)}`);
+  }
+  return out;
+}
+
+const recap: string[] = [];
+
 async function runSuite(engine: string, env: Record<string, string>, only = files): Promise<{ pass: number; fail: number }> {
   process.stdout.write(`\n=== ${only.length} test files on ${engine} ===\n`);
   // `node --test` given no files would run every file it finds: a filter that leaves this
   // suite nothing (only browser tests, say) runs nothing here.
   if (only.length === 0) return { pass: 0, fail: 0 };
+  const started = Date.now();
   // Each file's process counts the results it sends, the runner counts those it receives
   // (test/helpers/report-*.ts): a result lost between them fails the run.
   const countsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-test-counts-'));
@@ -73,6 +96,10 @@ async function runSuite(engine: string, env: Record<string, string>, only = file
     process.stdout.write(`\n*** Test results missing on ${engine}: the counts above are not the whole run. ***\n${lost.map((l) => `  ${l}\n`).join('')}`);
     fail += lost.length;
   }
+  for (const f of failureRecap(text)) recap.push(`[${engine}] ${f}`);
+  for (const l of lost) recap.push(`[${engine}] results missing: ${l}`);
+  if (fail > 0 && failureRecap(text).length === 0 && lost.length === 0) recap.push(`[${engine}] the run failed (exit ${code}) without a listed test`);
+  process.stdout.write(`\n=== ${engine}: ${pass} passed, ${fail} failed in ${Math.round((Date.now() - started) / 1000)} s ===\n`);
   return { pass, fail };
 }
 
@@ -122,5 +149,6 @@ if (engines.includes('postgres')) {
 if (!CHROMIUM && files.some((f) => path.basename(f).startsWith('browser'))) {
   process.stdout.write(`\n*** Browser tests SKIPPED: ${NO_BROWSER}. ***\n`);
 }
+if (recap.length > 0) process.stdout.write(`\n*** Failing (${recap.length}) ***\n${recap.map((r) => `  ${r}\n`).join('')}`);
 process.stdout.write(`\ntests: ${pass} passed, ${fail} failed\n`);
 process.exit(fail > 0 || pass === 0 ? 1 : 0);
