@@ -99,6 +99,8 @@ if (process.argv[2] === 'child') {
   const warmup = Number(process.env.BENCH_WARMUP ?? 20);
   await runLoad('warm-up', { base: setup.base, concurrency: SENDERS, durationMs: warmup * 1000, rate, request: send });
   const without = await runLoad('send, no retention', { base: setup.base, concurrency: SENDERS, durationMs: seconds * 1000, rate, request: send });
+  // Each phase's figure as it ends: a run cut short (it can take an hour) still tells something.
+  process.stderr.write(`  before archiving: send p99 ${without.p99} ms, p50 ${without.p50} ms\n`);
   let done: Done | undefined;
   readline.createInterface({ input: child.stdout! }).on('line', (line) => {
     done = JSON.parse(line) as Done;
@@ -106,6 +108,7 @@ if (process.argv[2] === 'child') {
   process.stderr.write(`  archiving ${setup.seeded} messages under send load...\n`);
   child.kill('SIGUSR2');
   const during = await runLoad('send, while archiving', { base: setup.base, concurrency: SENDERS, durationMs: 24 * 3600_000, stop: () => done !== undefined, rate, request: send });
+  process.stderr.write(`  while archiving: send p99 ${during.p99} ms, p50 ${during.p50} ms\n`);
   // Again without: the machine's other load drifts, and two baselines bracket the figure.
   const afterwards = await runLoad('send, after retention', { base: setup.base, concurrency: SENDERS, durationMs: seconds * 1000, rate, request: send });
   child.kill('SIGTERM');

@@ -14,6 +14,7 @@ import { findPgBin, startCluster } from './helpers/pg.js';
 import { CHROMIUM, NO_BROWSER } from './helpers/chromium.js';
 import { findRedisServer, startRedis } from './helpers/redis.js';
 import { levelBound, notBrowser } from './helpers/suite-selection.js';
+import { measureSlowness, slownessEnv } from './helpers/machine.js';
 
 function listTests(dir: string): string[] {
   const out: string[] = [];
@@ -60,6 +61,9 @@ async function runSuite(engine: string, env: Record<string, string>, only = file
   // suite nothing (only browser tests, say) runs nothing here.
   if (only.length === 0) return { pass: 0, fail: 0 };
   const started = Date.now();
+  // Measured again for each suite: the machine's speed drifts within a run.
+  const slow = measureSlowness();
+  process.stdout.write(`(this machine runs ${slow.toFixed(1)}× slower than the day the tests' time bounds were set; they are scaled by that)\n`);
   // Each file's process counts the results it sends, the runner counts those it receives
   // (test/helpers/report-*.ts): a result lost between them fails the run.
   const countsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-test-counts-'));
@@ -77,7 +81,7 @@ async function runSuite(engine: string, env: Record<string, string>, only = file
       // Request budgets off, for the servers tests start as children too; the rate-limit
       // tests turn them on in their own config. Every answer checked against its route's
       // declared schema (src/http/answer-check.ts), so a declaration cannot drift.
-      env: { PARLEY_RATE_LIMITING: 'false', PARLEY_CHECK_ANSWERS: '1', ...process.env, ...env, [COUNTS_DIR_ENV]: countsDir }, stdio: ['ignore', 'pipe', 'inherit'],
+      env: { PARLEY_RATE_LIMITING: 'false', PARLEY_CHECK_ANSWERS: '1', ...slownessEnv(slow), ...process.env, ...env, [COUNTS_DIR_ENV]: countsDir }, stdio: ['ignore', 'pipe', 'inherit'],
     });
     let text = '';
     child.stdout.on('data', (d: Buffer) => {

@@ -5,6 +5,8 @@
  * with a message naming what never happened.
  */
 
+import { slowness } from './machine.js';
+
 export interface UntilOptions {
   /** How long the condition may take to hold; the default is generous, for loaded CI machines. */
   timeoutMs?: number;
@@ -14,6 +16,7 @@ export interface UntilOptions {
   message?: string | (() => string);
 }
 
+/** On a slow day, up to six times this (helpers/machine.ts): a failing wait still ends within a minute. */
 export const UNTIL_TIMEOUT_MS = 10_000;
 const UNTIL_INTERVAL_MS = 10;
 
@@ -27,7 +30,7 @@ type Truthy<T> = Exclude<T, false | 0 | '' | null | undefined>;
  * condition throws is not a "not yet": it fails the wait at once.
  */
 export async function until<T>(condition: () => T | Promise<T>, opts: UntilOptions = {}): Promise<Truthy<T>> {
-  const timeoutMs = opts.timeoutMs ?? UNTIL_TIMEOUT_MS;
+  const timeoutMs = opts.timeoutMs ?? UNTIL_TIMEOUT_MS * Math.min(6, slowness());
   const intervalMs = opts.intervalMs ?? UNTIL_INTERVAL_MS;
   const started = Date.now();
   const deadline = started + timeoutMs;

@@ -5,6 +5,7 @@ import { until } from '../helpers/until.js';
 import { startJobs, type Job, type Jobs } from '../../src/jobs/scheduler.js';
 import { takeJobLease } from '../../src/actions/job-leases.js';
 import { jobLeases } from '../../src/store/repos/job-leases.js';
+import { scaledMs } from '../helpers/machine.js';
 
 // The background scheduler (src/jobs/scheduler.ts): each job at start and on its period, on
 // one node at a time through its lease row (migration 070). Short periods and a clock the
@@ -45,7 +46,7 @@ test('a job runs at start and then on its period', () => withApp(async (t) => {
   const jobs = startJobs(t.app.ctx, [c.job], { checkMs: 10 });
   try {
     await until(() => c.runs >= 1, { message: 'the run at start' });
-    assert.ok(Date.now() - started < 1000, 'soon after start, not after a period of waiting');
+    assert.ok(Date.now() - started < scaledMs(1000), 'soon after start, not after a period of waiting');
     await until(() => c.runs >= 4, { message: 'runs on the period' });
     const lease = await jobLeases.findByName(t.app.ctx.store.db, 'every-50ms');
     assert.ok(lease, 'the lease row is kept');

@@ -12,6 +12,7 @@ import { people, testApp, type TestApp, type TestUser } from '../helpers/app.js'
 import { createStreams } from '../helpers/streams.js';
 import { ensureWebBuilt, launch, screenshot, signInPage, SKIP, watch } from '../helpers/browser.js';
 import { until } from '../helpers/until.js';
+import { scaledMs } from '../helpers/machine.js';
 
 const COUNT = 10_000;
 /** Feed.tsx's WINDOW (100) plus one STEP (10): the most rows it keeps while sliding. */
@@ -155,8 +156,9 @@ test(`the feed stays windowed and smooth with ${COUNT.toLocaleString('en')} mess
   // One task over 50 ms is let pass (seen at 56-78 ms in about one run in three while other
   // test processes shared the machine; the profiles of such runs showed a major GC of the
   // 10,000 loaded messages); none may reach 100 ms.
-  const over = work.filter((ms) => ms > 50);
-  assert.ok(over.length <= 1 && over.every((ms) => ms < 100), `tasks over 50 ms of CPU while scrolling: ${JSON.stringify(over)} ${JSON.stringify(report)}`);
+  // Both bounds grow with the machine's slowness of the day (helpers/machine.ts).
+  const over = work.filter((ms) => ms > scaledMs(50));
+  assert.ok(over.length <= 1 && over.every((ms) => ms < scaledMs(100)), `tasks over ${scaledMs(50)} ms of CPU while scrolling: ${JSON.stringify(over)} ${JSON.stringify(report)}`);
   // The observer does see long tasks here (headless too): a busy 120 ms is recorded.
   const before = await page.evaluate(() => performance.now());
   // From a task of the page's own (a timer): work run by the driver's evaluate is not reported as a long task.
