@@ -85,14 +85,24 @@ export function softReactivate(ctx: AppContext, userId: number): Promise<void> {
  */
 export async function catchUpIdle(ctx: AppContext, userIds: readonly number[], span = CATCH_UP_SPAN): Promise<number> {
   let made = 0;
-  for (const id of userIds) {
-    for (let done = false; !done;) {
-      const step = await transact(ctx, (tx) => softDeactivation.catchUpStep(tx.db, id, span));
-      made += step.rows;
-      done = step.done;
-    }
-  }
+  for (const id of userIds) made += (await catchUpPerson(ctx, id, span)).rows;
   return made;
+}
+
+/**
+ * One person's missing rows, a transaction per step. `paced`: the daily job's pause after
+ * each step, so that sends keep the writer, and its signal, looked at before each step.
+ */
+async function catchUpPerson(ctx: AppContext, id: number, span: number, paced?: { signal?: AbortSignal }): Promise<{ rows: number; finished: boolean }> {
+  let rows = 0;
+  for (;;) {
+    if (paced?.signal?.aborted) return { rows, finished: false };
+    const started = performance.now();
+    const step = await transact(ctx, (tx) => softDeactivation.catchUpStep(tx.db, id, span));
+    rows += step.rows;
+    if (paced) await pauseAfterBatch(performance.now() - started);
+    if (step.done) return { rows, finished: true };
+  }
 }
 
 /**
@@ -136,14 +146,9 @@ export async function runSoftDeactivation(ctx: AppContext, opts: { signal?: Abor
     if (ids.length === 0) break;
     after = ids[ids.length - 1]!;
     for (const id of ids) {
-      for (let done = false; !done;) {
-        if (opts.signal?.aborted) return summary;
-        const started = performance.now();
-        const step = await transact(ctx, (tx) => softDeactivation.catchUpStep(tx.db, id, CATCH_UP_SPAN));
-        summary.rows += step.rows;
-        done = step.done;
-        await pauseAfterBatch(performance.now() - started);
-      }
+      const person = await catchUpPerson(ctx, id, CATCH_UP_SPAN, { signal: opts.signal });
+      summary.rows += person.rows;
+      if (!person.finished) return summary;
       summary.caughtUp++;
     }
     opts.onProgress?.(summary);
