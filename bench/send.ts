@@ -13,6 +13,7 @@ import { runLoad, printStats, type LoadStats } from './lib/http-load.js';
 import { reportToParent, startChild } from './lib/child.js';
 import { cpuBetween, sampleCpu } from './lib/proc-cpu.js';
 import { startNotifySinks } from './lib/notify-sinks.js';
+import { softDeactivation } from '../src/store/repos/soft-deactivation.js';
 
 const SENDERS = Number(process.env.BENCH_SENDERS ?? 32);
 
@@ -40,7 +41,7 @@ if (process.argv[2] === 'child') {
   if (idleShare > 0) {
     const idle = users.slice(SENDERS).slice(-Math.round(idleShare * users.length)).map((u) => u.id);
     for (let i = 0; i < idle.length; i += 500) {
-      await app.ctx.store.db.updateTable('users').set({ long_term_idle: 1, last_active_message_id: 0 }).where('id', 'in', idle.slice(i, i + 500)).execute();
+      await softDeactivation.markIdle(app.ctx.store.db, idle.slice(i, i + 500));
     }
     process.stderr.write(`  ${idle.length} of ${users.length} people soft-deactivated\n`);
   }

@@ -53,10 +53,6 @@ export interface UserTable {
   default_all_public_streams: Generated<number>;
   /** Soft-deactivated (Zulip's long_term_idle, migration 074): ordinary stream messages make no recipient row for them until caught up. */
   long_term_idle: Generated<number>;
-  /** While soft-deactivated: their recipient rows are complete up to this message. */
-  last_active_message_id: Generated<number | null>;
-  /** While soft-deactivated: the rows a catch-up makes for messages up to this one are read (history an import left out). */
-  idle_read_through: Generated<number | null>;
 }
 export type UserRow = Selectable<UserTable>;
 
@@ -64,6 +60,18 @@ export type UserRow = Selectable<UserTable>;
 export interface UserActivityTable {
   user_id: number;
   last_visit: number;
+}
+
+/**
+ * A soft-deactivated person's catch-up mark (migration 077; off `users`, whose every write
+ * retires the caches). Kept after they return until the sweep of sends in flight has run.
+ */
+export interface IdleMarkTable {
+  user_id: number;
+  /** Their recipient rows are complete up to this message. */
+  last_active_message_id: number;
+  /** The rows a catch-up makes for messages up to this one are read (history an import left out). */
+  read_through: number | null;
 }
 
 /** An outgoing-webhook bot's endpoint (Zulip's Service). `interface`: 1 Zulip's payload, 2 Slack's. */
@@ -634,6 +642,7 @@ export interface DB {
   alert_word: AlertWordTable;
   user_presence: UserPresenceTable;
   user_activity: UserActivityTable;
+  idle_mark: IdleMarkTable;
   presence_sequence: PresenceSequenceTable;
   cache_epoch: CacheEpochTable;
   email_change: EmailChangeTable;

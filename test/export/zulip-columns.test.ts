@@ -72,7 +72,7 @@ const user: UserRow = {
   is_billing_admin: 1, timezone: 'Europe/Berlin', date_joined: 1_700_000_100, avatar_source: 'U', avatar_version: 3, avatar_key: null,
   settings: JSON.stringify({ twenty_four_hour_time: true, emojiset: 'twitter', web_font_size_px: 16, color_scheme: 2 }),
   is_system_bot: 0, can_change_user_emails: 0, default_sending_stream_id: null, default_events_register_stream_id: null, default_all_public_streams: 0,
-  long_term_idle: 0, last_active_message_id: null, idle_read_through: null,
+  long_term_idle: 0,
 };
 const bot: UserRow = { ...user, id: 8, email: 'x-bot@acme.test', email_lower: 'x-bot@acme.test', is_active: 1, is_bot: 1, bot_type: 3, bot_owner_id: 7, default_sending_stream_id: 5, role: 400, settings: '{}' };
 

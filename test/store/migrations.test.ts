@@ -13,6 +13,7 @@ import { Kysely, SqliteDialect, sql, type SqlBool } from 'kysely';
 import { ENGINE } from '../helpers/app.js';
 import { migrations } from '../../src/store/migrations/index.js';
 import { withStatementCache } from '../../src/store/db.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 test('009 and 010 keep every recipient row and the search index of an existing SQLite database', { skip: ENGINE !== 'sqlite' && 'SQLite-only migrations' }, async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-migrate-'));
@@ -69,5 +70,46 @@ test('009 and 010 keep every recipient row and the search index of an existing S
   } finally {
     await db.destroy();
     fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('077 moves the idle marks off users and keeps each one', { skip: ENGINE !== 'sqlite' && 'the migration is the same SQL on both engines; the suite on PostgreSQL runs it on an empty store' }, async () => {
+  const dir = scratchDir('parley-migrate-');
+  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: withStatementCache(() => new Database(path.join(dir, 'old.sqlite'))) }) });
+  try {
+    const split = migrations.findIndex((m) => m.name === '077-idle-mark');
+    assert.ok(split > 0);
+    for (const m of migrations.slice(0, split)) await m.up(db, 'sqlite');
+    // A users row of the schema as it was: every column that must have a value gets one.
+    const columns = (await sql<{ name: string; type: string; notnull: number; dflt_value: unknown; pk: number }>`PRAGMA table_info(users)`.execute(db)).rows;
+    const user = (id: number, extra: Record<string, unknown>) => Object.fromEntries([
+      ...columns.filter((c) => c.notnull && c.dflt_value === null && !c.pk).map((c) => [c.name, /INT/i.test(c.type) ? 0 : `v${id}`]),
+      ['id', id], ['email', `u${id}@x.test`], ['email_lower', `u${id}@x.test`], ['api_key', `key${id}`], ...Object.entries(extra),
+    ]);
+    // No organization row: the marks are what is looked at.
+    await sql`PRAGMA foreign_keys = OFF`.execute(db);
+    await db.insertInto('users').values([
+      user(1, { long_term_idle: 1, last_active_message_id: 5, idle_read_through: 3 }),
+      user(2, { long_term_idle: 0, last_active_message_id: 9, idle_read_through: null }),
+      user(3, { long_term_idle: 0, last_active_message_id: null, idle_read_through: null }),
+    ]).execute();
+
+    for (const m of migrations.slice(split)) await m.up(db, 'sqlite');
+
+    assert.deepEqual(await db.selectFrom('idle_mark').selectAll().orderBy('user_id').execute(), [
+      { user_id: 1, last_active_message_id: 5, read_through: 3 },
+      { user_id: 2, last_active_message_id: 9, read_through: null },
+    ]);
+    const left = (await sql<{ name: string }>`PRAGMA table_info(users)`.execute(db)).rows.map((c) => c.name);
+    assert.ok(left.includes('long_term_idle') && !left.includes('last_active_message_id') && !left.includes('idle_read_through'), left.join());
+    // The cache epoch's triggers on users still fire; on idle_mark there are none.
+    const epoch = async () => Number((await db.selectFrom('cache_epoch').select('value').executeTakeFirstOrThrow()).value);
+    const before = await epoch();
+    await db.updateTable('idle_mark').set({ last_active_message_id: 6 }).where('user_id', '=', 1).execute();
+    assert.equal(await epoch(), before);
+    await db.updateTable('users').set({ long_term_idle: 0 }).where('id', '=', 1).execute();
+    assert.equal(await epoch(), before + 1);
+  } finally {
+    await db.destroy();
   }
 });

@@ -155,7 +155,7 @@ test('a long catch-up goes in steps of message ids, each its own transaction, th
   // A topic of its own: carol follows 'news' from level 214 on (mentioned there above), and
   // a followed topic's messages make rows for idle people as they are sent.
   const sent = [await say('one', 'general', 'steps'), await say('two', 'general', 'steps'), await say('three', 'general', 'steps')];
-  const mark = async () => (await db().selectFrom('users').select('last_active_message_id').where('id', '=', carol.id).executeTakeFirstOrThrow()).last_active_message_id!;
+  const mark = async () => (await db().selectFrom('idle_mark').select('last_active_message_id').where('user_id', '=', carol.id).executeTakeFirstOrThrow()).last_active_message_id;
   const start = await mark();
   assert.ok(start < sent[0]!);
   const steps: Array<{ rows: number; done: boolean }> = [];
@@ -177,7 +177,11 @@ test('a long catch-up goes in steps of message ids, each its own transaction, th
   await makeIdle(bob);
   const more = [await say('four', 'general', 'steps'), await say('five', 'general', 'steps')];
   assert.equal((await rowsOf(bob.id, more)).size, 0);
+  // The mark's moves retire no cache (migration 077): the epoch every process polls stays.
+  const epoch = async () => (await db().selectFrom('cache_epoch').select('value').executeTakeFirstOrThrow()).value;
+  const before = await epoch();
   assert.equal(await catchUpIdle(t.app.ctx, [bob.id, alice.id], 1), 2, 'alice is not idle: nothing of hers');
+  assert.equal(String(await epoch()), String(before), 'no write the caches watch');
   assert.deepEqual([...(await rowsOf(bob.id, more)).values()], [0, 0]);
   assert.equal(await idle(bob.id), true);
   assertOk(await api(bob, 'GET', '/users/me'));

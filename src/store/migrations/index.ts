@@ -55,6 +55,7 @@ import * as m073 from './073-realm-playgrounds.js';
 import * as m074 from './074-soft-deactivation.js';
 import * as m075 from './075-message-expiry-walk.js';
 import * as m076 from './076-idle-read-through.js';
+import * as m077 from './077-idle-mark.js';
 
 /**
  * What a migration runs against: the database of its day, not today's schema type (DB in
@@ -124,4 +125,5 @@ export const migrations: Migration[] = [
   { name: '074-soft-deactivation', up: m074.up },
   { name: '075-message-expiry-walk', up: m075.up },
   { name: '076-idle-read-through', up: m076.up },
+  { name: '077-idle-mark', up: m077.up },
 ];

@@ -31,7 +31,19 @@ async function insertMissing(q: Q, userId: number, after: number, upTo: number, 
 const newestMessageId = async (q: Q): Promise<number> =>
   Number((await q.selectFrom('message').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst())?.id ?? 0);
 
-interface IdleMark { id: number; last_active_message_id: number | null; idle_read_through: number | null }
+interface IdleMark { id: number; last_active_message_id: number | null; read_through: number | null }
+
+/** Idle people among `userIds` with their marks (none yet: rows from the first message on). */
+const idleMarks = (q: Q, userIds: readonly number[]): Promise<IdleMark[]> =>
+  q.selectFrom('users').leftJoin('idle_mark', 'idle_mark.user_id', 'users.id')
+    .select(['users.id', 'idle_mark.last_active_message_id', 'idle_mark.read_through'])
+    .where('users.id', 'in', [...userIds]).where('users.long_term_idle', '=', 1).execute();
+
+/** Sets one person's mark (idle_mark, whose writes retire no cache: migration 077). */
+async function setMark(q: Q, userId: number, lastActive: number, readThrough: number | null): Promise<void> {
+  await q.insertInto('idle_mark').values({ user_id: userId, last_active_message_id: lastActive, read_through: readThrough })
+    .onConflict((oc) => oc.column('user_id').doUpdateSet({ last_active_message_id: lastActive, read_through: readThrough })).execute();
+}
 
 /**
  * Rows for an idle person up to `upTo`, their mark moved there. Rows made while they were
@@ -40,9 +52,8 @@ interface IdleMark { id: number; last_active_message_id: number | null; idle_rea
  */
 async function catchUpTo(q: Q, u: IdleMark, upTo: number, newest = upTo): Promise<number> {
   const after = u.last_active_message_id ?? 0;
-  const made = after < upTo ? await insertMissing(q, u.id, after, upTo, u.idle_read_through ?? 0) : 0;
-  await q.updateTable('users').set({ last_active_message_id: Math.max(after, upTo), ...(upTo >= newest ? { idle_read_through: null } : {}) })
-    .where('id', '=', u.id).execute();
+  const made = after < upTo ? await insertMissing(q, u.id, after, upTo, u.read_through ?? 0) : 0;
+  await setMark(q, u.id, Math.max(after, upTo), upTo >= newest ? null : u.read_through);
   return made;
 }
 
@@ -78,15 +89,11 @@ export const softDeactivation = {
   catchUp: async (q: Q, userIds: readonly number[]): Promise<number> => {
     if (userIds.length === 0) return 0;
     const idle: IdleMark[] = [];
-    for (let i = 0; i < userIds.length; i += 1000) {
-      idle.push(...await q.selectFrom('users').select(['id', 'last_active_message_id', 'idle_read_through'])
-        .where('id', 'in', userIds.slice(i, i + 1000)).where('long_term_idle', '=', 1).execute());
-    }
+    for (let i = 0; i < userIds.length; i += 1000) idle.push(...await idleMarks(q, userIds.slice(i, i + 1000)));
     if (idle.length === 0) return 0;
     const newest = await newestMessageId(q);
     let made = 0;
     for (const u of idle) made += await catchUpTo(q, u, newest);
-    rowsWritten(q, 'users');
     return made;
   },
 
@@ -97,13 +104,11 @@ export const softDeactivation = {
    * `done` once the mark has reached the newest message (or they are not idle).
    */
   catchUpStep: async (q: Q, userId: number, span: number): Promise<{ rows: number; done: boolean }> => {
-    const u = await q.selectFrom('users').select(['id', 'last_active_message_id', 'idle_read_through'])
-      .where('id', '=', userId).where('long_term_idle', '=', 1).executeTakeFirst();
+    const [u] = await idleMarks(q, [userId]);
     if (!u) return { rows: 0, done: true };
     const newest = await newestMessageId(q);
     const upTo = Math.min(newest, (u.last_active_message_id ?? 0) + span);
     const rows = await catchUpTo(q, u, upTo, newest);
-    rowsWritten(q, 'users');
     return { rows, done: upTo >= newest };
   },
 
@@ -122,12 +127,14 @@ export const softDeactivation = {
    * Then the mark goes. Answers how many rows were made.
    */
   sweepAfterReturn: async (q: Q, userId: number): Promise<number> => {
-    const u = await q.selectFrom('users').select(['long_term_idle', 'last_active_message_id']).where('id', '=', userId).executeTakeFirst();
-    if (!u || u.long_term_idle === 1 || u.last_active_message_id === null) return 0;
+    const u = await q.selectFrom('users').innerJoin('idle_mark', 'idle_mark.user_id', 'users.id')
+      .select(['users.long_term_idle', 'idle_mark.last_active_message_id']).where('users.id', '=', userId).executeTakeFirst();
+    if (!u || u.long_term_idle === 1) return 0;
     const newest = await newestMessageId(q);
     const made = await insertMissing(q, userId, u.last_active_message_id, newest);
-    await q.updateTable('users').set({ last_active_message_id: null }).where('id', '=', userId).where('long_term_idle', '=', 0).execute();
-    rowsWritten(q, 'users');
+    // Not if they went idle again in between: that mark is theirs now.
+    await q.deleteFrom('idle_mark').where('user_id', '=', userId)
+      .where((eb) => eb.exists(eb.selectFrom('users').select('users.id').where('users.id', '=', userId).where('users.long_term_idle', '=', 0))).execute();
     return made;
   },
 
@@ -135,8 +142,9 @@ export const softDeactivation = {
   markIdle: async (q: Q, userIds: readonly number[]): Promise<void> => {
     if (userIds.length === 0) return;
     const newest = await newestMessageId(q);
-    await q.updateTable('users').set({ long_term_idle: 1, last_active_message_id: newest })
-      .where('id', 'in', [...userIds]).where('long_term_idle', '=', 0).execute();
+    const marked = await q.updateTable('users').set({ long_term_idle: 1 })
+      .where('id', 'in', [...userIds]).where('long_term_idle', '=', 0).returning('id').execute();
+    for (const { id } of marked) await setMark(q, id, newest, null);
     rowsWritten(q, 'users');
   },
 
@@ -145,8 +153,9 @@ export const softDeactivation = {
    * complete up to `lastActive`, and those a catch-up makes up to `readThrough` are read.
    */
   markImportedIdle: async (q: Q, userId: number, lastActive: number, readThrough: number | null): Promise<void> => {
-    await q.updateTable('users').set({ long_term_idle: 1, last_active_message_id: lastActive, idle_read_through: readThrough })
-      .where('id', '=', userId).where('is_bot', '=', 0).execute();
+    const marked = await q.updateTable('users').set({ long_term_idle: 1 })
+      .where('id', '=', userId).where('is_bot', '=', 0).returning('id').execute();
+    if (marked.length > 0) await setMark(q, userId, lastActive, readThrough);
     rowsWritten(q, 'users');
   },
 
