@@ -39,10 +39,12 @@ const idleMarks = (q: Q, userIds: readonly number[]): Promise<IdleMark[]> =>
     .select(['users.id', 'idle_mark.last_active_message_id', 'idle_mark.read_through'])
     .where('users.id', 'in', [...userIds]).where('users.long_term_idle', '=', 1).execute();
 
-/** Sets one person's mark (idle_mark, whose writes retire no cache: migration 077). */
-async function setMark(q: Q, userId: number, lastActive: number, readThrough: number | null): Promise<void> {
-  await q.insertInto('idle_mark').values({ user_id: userId, last_active_message_id: lastActive, read_through: readThrough })
-    .onConflict((oc) => oc.column('user_id').doUpdateSet({ last_active_message_id: lastActive, read_through: readThrough })).execute();
+/** Sets these people's marks (idle_mark, whose writes retire no cache: migration 077). */
+async function setMarks(q: Q, userIds: readonly number[], lastActive: number, readThrough: number | null): Promise<void> {
+  for (let i = 0; i < userIds.length; i += 500) {
+    await q.insertInto('idle_mark').values(userIds.slice(i, i + 500).map((id) => ({ user_id: id, last_active_message_id: lastActive, read_through: readThrough })))
+      .onConflict((oc) => oc.column('user_id').doUpdateSet({ last_active_message_id: lastActive, read_through: readThrough })).execute();
+  }
 }
 
 /**
@@ -53,7 +55,7 @@ async function setMark(q: Q, userId: number, lastActive: number, readThrough: nu
 async function catchUpTo(q: Q, u: IdleMark, upTo: number, newest = upTo): Promise<number> {
   const after = u.last_active_message_id ?? 0;
   const made = after < upTo ? await insertMissing(q, u.id, after, upTo, u.read_through ?? 0) : 0;
-  await setMark(q, u.id, Math.max(after, upTo), upTo >= newest ? null : u.read_through);
+  await setMarks(q, [u.id], Math.max(after, upTo), upTo >= newest ? null : u.read_through);
   return made;
 }
 
@@ -144,7 +146,7 @@ export const softDeactivation = {
     const newest = await newestMessageId(q);
     const marked = await q.updateTable('users').set({ long_term_idle: 1 })
       .where('id', 'in', [...userIds]).where('long_term_idle', '=', 0).returning('id').execute();
-    for (const { id } of marked) await setMark(q, id, newest, null);
+    await setMarks(q, marked.map((r) => r.id), newest, null);
     rowsWritten(q, 'users');
   },
 
@@ -155,7 +157,7 @@ export const softDeactivation = {
   markImportedIdle: async (q: Q, userId: number, lastActive: number, readThrough: number | null): Promise<void> => {
     const marked = await q.updateTable('users').set({ long_term_idle: 1 })
       .where('id', '=', userId).where('is_bot', '=', 0).returning('id').execute();
-    if (marked.length > 0) await setMark(q, userId, lastActive, readThrough);
+    if (marked.length > 0) await setMarks(q, [userId], lastActive, readThrough);
     rowsWritten(q, 'users');
   },
 
