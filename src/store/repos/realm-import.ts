@@ -8,7 +8,7 @@ import { rowsWritten } from '../changes.js';
 
 /** Tables whose rows belong to a realm through a user (deleted with the realm's users). */
 const BY_USER = ['user_message', 'reaction', 'subscription', 'user_topic', 'draft', 'saved_snippet', 'bot_storage', 'push_device',
-  'digest_state', 'push_active', 'missed_message_notification', 'muted_user', 'user_status', 'alert_word', 'user_presence', 'session'] as const;
+  'digest_state', 'push_active', 'missed_message_notification', 'muted_user', 'user_status', 'alert_word', 'user_presence', 'session', 'idle_mark'] as const;
 /** Tables with a realm_id of their own. */
 const BY_REALM = ['email_change', 'scheduled_message', 'realm_filter', 'realm_playground', 'tus_upload', 'realm_emoji', 'invite',
   'default_stream', 'push_realm', 'custom_profile_field', 'user_group', 'sso_token'] as const;
