@@ -107,7 +107,10 @@ if (process.argv[2] === 'child') {
   });
   process.stderr.write(`  archiving ${setup.seeded} messages under send load...\n`);
   child.kill('SIGUSR2');
-  const during = await runLoad('send, while archiving', { base: setup.base, concurrency: SENDERS, durationMs: 24 * 3600_000, stop: () => done !== undefined, rate, request: send });
+  const during = await runLoad('send, while archiving', {
+    base: setup.base, concurrency: SENDERS, durationMs: 24 * 3600_000, stop: () => done !== undefined, rate, request: send,
+    progress: { everyMs: 300_000, report: (s) => process.stderr.write(`  while archiving so far: send p99 ${s.p99} ms, p50 ${s.p50} ms, ${s.requests} sends, ${s.errors} errors\n`) },
+  });
   process.stderr.write(`  while archiving: send p99 ${during.p99} ms, p50 ${during.p50} ms\n`);
   // Again without: the machine's other load drifts, and two baselines bracket the figure.
   const afterwards = await runLoad('send, after retention', { base: setup.base, concurrency: SENDERS, durationMs: seconds * 1000, rate, request: send });

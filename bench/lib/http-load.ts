@@ -16,6 +16,8 @@ export async function runLoad(label: string, opts: {
   /** Requests per second in all, on a schedule (open loop); absent: as fast as answers come. */
   rate?: number;
   request: (worker: number, i: number) => { method: string; path: string; auth: string; body?: string };
+  /** Figures so far, every `everyMs`: a run of an hour still tells something if cut short. */
+  progress?: { everyMs: number; report: (soFar: LoadStats) => void };
 }): Promise<LoadStats> {
   const url = new URL(opts.base);
   const agent = new http.Agent({ keepAlive: true, maxSockets: opts.concurrency });
@@ -40,6 +42,11 @@ export async function runLoad(label: string, opts: {
   });
   const started = Date.now();
   const origin = performance.now();
+  const stats = (sorted: number[]): LoadStats => {
+    const pct = (p: number) => Math.round((sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0) * 10) / 10;
+    return { label, requests: sorted.length, rps: Math.round(sorted.length / ((Date.now() - started) / 1000)), p50: pct(0.5), p99: pct(0.99), errors };
+  };
+  const ticker = opts.progress && setInterval(() => opts.progress!.report(stats([...latencies].sort((a, b) => a - b))), opts.progress.everyMs);
   await Promise.all(Array.from({ length: opts.concurrency }, async (_, w) => {
     for (let i = 0; Date.now() < end && !opts.stop?.(); i++) {
       if (opts.rate === undefined) {
@@ -52,11 +59,9 @@ export async function runLoad(label: string, opts: {
       await one(opts.request(w, i), due);
     }
   }));
-  const elapsed = (Date.now() - started) / 1000;
+  if (ticker) clearInterval(ticker);
   agent.destroy();
-  latencies.sort((a, b) => a - b);
-  const pct = (p: number) => Math.round((latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? 0) * 10) / 10;
-  return { label, requests: latencies.length, rps: Math.round(latencies.length / elapsed), p50: pct(0.5), p99: pct(0.99), errors };
+  return stats(latencies.sort((a, b) => a - b));
 }
 
 export function printStats(rows: LoadStats[]): void {
