@@ -147,3 +147,33 @@ test('one slow user holds up nobody else; a notification failing for a day is gi
     await t2.close();
   }
 });
+
+test('working through a backlog, the decider gives the event loop a turn between batches', async () => {
+  const t = await testApp({ featureLevel: 372 }, { notificationSenders: recorder() });
+  try {
+    const db = t.app.ctx.store.db;
+    const alice = await t.createUser({ name: 'Alice Smith' });
+    const bob = await t.createUser({ name: 'Bob Jones' });
+    // A backlog: another node holds the decider's lease while 80 messages (four batches) are sent.
+    assert.ok(await notificationCursor.lease(db, 'other-node', now(), now() + 600));
+    for (let i = 0; i < 80; i++) await t.api('POST', '/api/v1/messages', { as: alice, params: { type: 'private', to: JSON.stringify([bob.id]), content: `m${i}` } });
+    await notificationCursor.release(db, 'other-node');
+    // On SQLite every step can complete without the event loop (synchronous reads and writes):
+    // without a turn between batches, requests waited for the whole backlog (161 s after
+    // bench retention's hour of sends).
+    let turns = 0;
+    let counting = true;
+    const tick = (): void => {
+      if (!counting) return;
+      turns++;
+      setImmediate(tick);
+    };
+    setImmediate(tick);
+    await t.app.ctx.notifications!.decideNow();
+    counting = false;
+    assert.ok(turns >= 3, `event loop turns while four batches were decided: ${turns}`);
+    assert.ok((await notificationCursor.position(db)) > 0, 'the backlog was decided');
+  } finally {
+    await t.close();
+  }
+});
