@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import crypto from 'node:crypto';
 import type { AppContext } from '../context.js';
 import { nowSeconds } from '../lib/time.js';
@@ -51,7 +52,7 @@ export function startNotifications(ctx: AppContext, senders: MissedMessageSender
       if (!r) return stored;
       stored += r.stored;
       if (!r.more) return stored;
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await nextTurn();
     }
   });
   // A background look under way may hold leases on what is due and not have started its
@@ -136,7 +137,7 @@ function backgroundLoop(ctx: AppContext, what: string, step: () => Promise<boole
         // can all complete without one (better-sqlite3, the writer's synchronous calls), so
         // a backlog worked through back to back held every request: after an hour of sends at
         // 500 a second (bench retention), the decider's catch-up held the server 161 s.
-        await new Promise<void>((resolve) => setImmediate(resolve));
+        await nextTurn();
       }
     } catch (err) {
       ctx.log.error({ err }, `missed-message notifications: ${what} failed`);
